@@ -1,0 +1,357 @@
+package runtime
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Op is an operator token used by HasBinary, HasUnary, HasInplace and Comparable.
+type Op uint8
+
+// Operators. Binary arithmetic, comparisons and unary operators share one
+// numbering so that the compiler can emit them as opcode arguments.
+const (
+	PLUS       Op = iota // +
+	MINUS                // -
+	STAR                 // *
+	SLASH                // /
+	SLASHSLASH           // //
+	PERCENT              // %
+	AT                   // @
+	STARSTAR             // **
+	AMP                  // &
+	PIPE                 // |
+	CIRCUMFLEX           // ^
+	EQL                  // ==
+	NEQ                  // !=
+	LT                   // <
+	LE                   // <=
+	GT                   // >
+	GE                   // >=
+	IN                   // in
+	NOT                  // not (unary)
+	TILDE                // ~ (unary)
+	UPLUS                // + (unary)
+	UMINUS               // - (unary)
+)
+
+var opNames = [...]string{"+", "-", "*", "/", "//", "%", "@", "**", "&", "|", "^",
+	"==", "!=", "<", "<=", ">", ">=", "in", "not", "~", "+", "-"}
+
+// String returns the operator's source spelling.
+func (op Op) String() string {
+	if int(op) < len(opNames) {
+		return opNames[op]
+	}
+	return fmt.Sprintf("op%d", op)
+}
+
+// NoneType is the type of None.
+type NoneType struct{}
+
+// None is tsr's none.
+var None Value = NoneType{}
+
+func (NoneType) String() string { return "none" }
+func (NoneType) Type() string   { return "none" }
+func (NoneType) Truth() bool    { return false }
+
+// Bool is a tsr bool; it prints as true/false.
+type Bool bool
+
+func (b Bool) String() string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+func (Bool) Type() string  { return "bool" }
+func (b Bool) Truth() bool { return bool(b) }
+
+// Int is a tsr int (int64, wrapping as Go does; Python's big ints are not supported).
+type Int int64
+
+func (i Int) String() string { return fmt.Sprint(int64(i)) }
+func (Int) Type() string     { return "int" }
+func (i Int) Truth() bool    { return i != 0 }
+
+// Float is a tsr float (float64). It prints with Python's shortest round-trip repr.
+type Float float64
+
+func (Float) Type() string     { return "float" }
+func (f Float) Truth() bool    { return f != 0 }
+func (f Float) String() string { return FloatRepr(float64(f)) }
+
+// FloatRepr formats f as Python's repr(float) does: shortest round-trip
+// digits, "1.0" for integral values, exponent form below 1e-4 and from 1e16
+// ("1e-05", "1e+16"), "inf", "-inf", "nan". Replaced by numfmt when linked.
+var FloatRepr = func(f float64) string { return fmt.Sprint(f) }
+
+// String is a tsr string.
+type String string
+
+func (s String) String() string { return string(s) }
+func (String) Type() string     { return "str" }
+func (s String) Truth() bool    { return len(s) > 0 }
+
+// Repr returns the quoted form used inside containers: "text".
+func (s String) Repr() string { return QuoteString(string(s)) }
+
+// QuoteString quotes s the way tsr prints strings inside containers.
+func QuoteString(s string) string {
+	r := strings.NewReplacer("\\", "\\\\", "\"", "\\\"", "\n", "\\n", "\t", "\\t")
+	return "\"" + r.Replace(s) + "\""
+}
+
+// Repr returns v's repr: Repr() when v has one, else String().
+func Repr(v Value) string {
+	if r, ok := v.(HasRepr); ok {
+		return r.Repr()
+	}
+	return v.String()
+}
+
+// List is a mutable tsr list.
+type List struct {
+	Elems []Value
+}
+
+// NewList returns a list holding elems (not copied).
+func NewList(elems []Value) *List { return &List{Elems: elems} }
+
+func (l *List) String() string { return "[" + joinRepr(l.Elems) + "]" }
+func (*List) Type() string     { return "list" }
+func (l *List) Truth() bool    { return len(l.Elems) > 0 }
+func (l *List) Len() int       { return len(l.Elems) }
+func (l *List) Iterate() Iterator {
+	return &sliceIter{elems: l.Elems}
+}
+
+// Tuple is an immutable tsr tuple.
+type Tuple []Value
+
+func (t Tuple) String() string {
+	if len(t) == 1 {
+		return "(" + Repr(t[0]) + ",)"
+	}
+	return "(" + joinRepr(t) + ")"
+}
+func (Tuple) Type() string        { return "tuple" }
+func (t Tuple) Truth() bool       { return len(t) > 0 }
+func (t Tuple) Len() int          { return len(t) }
+func (t Tuple) Iterate() Iterator { return &sliceIter{elems: t} }
+
+// NamedTuple is a tuple whose elements also have field names, as PyTorch's
+// torch.return_types (values/indices, U/S/Vh, sign/logabsdet, ...).
+type NamedTuple struct {
+	TypeName string // e.g. "max", "svd"; printed as torch.return_types.<TypeName>
+	Fields   []string
+	Tuple
+}
+
+func (n *NamedTuple) String() string {
+	var b strings.Builder
+	b.WriteString(n.TypeName + "(")
+	for i, f := range n.Fields {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(f + "=" + Repr(n.Tuple[i]))
+	}
+	b.WriteString(")")
+	return b.String()
+}
+func (*NamedTuple) Type() string { return "tuple" }
+
+// Attr returns a field by name.
+func (n *NamedTuple) Attr(name string) (Value, error) {
+	for i, f := range n.Fields {
+		if f == name {
+			return n.Tuple[i], nil
+		}
+	}
+	return nil, nil
+}
+
+// AttrNames lists the field names.
+func (n *NamedTuple) AttrNames() []string { return append([]string(nil), n.Fields...) }
+
+type sliceIter struct {
+	elems []Value
+	i     int
+}
+
+func (it *sliceIter) Next() (Value, bool) {
+	if it.i >= len(it.elems) {
+		return nil, false
+	}
+	v := it.elems[it.i]
+	it.i++
+	return v, true
+}
+
+func joinRepr(vs []Value) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = Repr(v)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Slice is the value of a slice subscript a:b:c; absent parts are None.
+type Slice struct {
+	Start, Stop, Step Value
+}
+
+func (s *Slice) String() string {
+	p := func(v Value) string {
+		if v == None {
+			return "none"
+		}
+		return v.String()
+	}
+	return fmt.Sprintf("slice(%s, %s, %s)", p(s.Start), p(s.Stop), p(s.Step))
+}
+func (*Slice) Type() string { return "slice" }
+func (*Slice) Truth() bool  { return true }
+
+// EllipsisType is the type of the ... subscript.
+type EllipsisType struct{}
+
+// Ellipsis is the value of `...` in a subscript.
+var Ellipsis Value = EllipsisType{}
+
+func (EllipsisType) String() string { return "..." }
+func (EllipsisType) Type() string   { return "ellipsis" }
+func (EllipsisType) Truth() bool    { return true }
+
+// Module is a namespace value: a stdlib module (linalg, nn, io, ...) or a
+// user module loaded with import.
+type Module struct {
+	ModName string
+	Members map[string]Value
+	Doc     string
+}
+
+func (m *Module) String() string { return "<module " + m.ModName + ">" }
+func (*Module) Type() string     { return "module" }
+func (*Module) Truth() bool      { return true }
+
+// Attr returns a member of the module, or (nil, nil).
+func (m *Module) Attr(name string) (Value, error) { return m.Members[name], nil }
+
+// AttrNames lists the members, sorted.
+func (m *Module) AttrNames() []string { return sortedKeys(m.Members) }
+
+// ErrorValue is a tsr error: the value bound by `catch e`, or made by error().
+// e.kind and e.message are its fields; print(e) shows "Kind: message".
+type ErrorValue struct {
+	Kind    string
+	Message string
+	// Traceback is the tsr call stack at the point the error was raised,
+	// innermost last, formatted one frame per line ("file:line:col: in fn").
+	Traceback []string
+}
+
+func (e *ErrorValue) String() string { return e.Kind + ": " + e.Message }
+func (*ErrorValue) Type() string     { return "error" }
+func (*ErrorValue) Truth() bool      { return true }
+
+// Attr returns kind, message or traceback.
+func (e *ErrorValue) Attr(name string) (Value, error) {
+	switch name {
+	case "kind":
+		return String(e.Kind), nil
+	case "message":
+		return String(e.Message), nil
+	}
+	return nil, nil
+}
+
+// AttrNames lists the fields.
+func (e *ErrorValue) AttrNames() []string { return []string{"kind", "message"} }
+
+// Error makes the Go error of the given kind that a builtin returns; the VM
+// turns it into a tsr error with position and traceback.
+func Errorf(kind, format string, args ...any) error {
+	return &KindError{Kind: kind, Msg: fmt.Sprintf(format, args...)}
+}
+
+// KindError is a Go error with a tsr error kind, returned by builtins.
+type KindError struct {
+	Kind string
+	Msg  string
+}
+
+func (e *KindError) Error() string     { return e.Msg }
+func (e *KindError) ErrorKind() string { return e.Kind }
+
+// Builtin is a Go function callable from tsr, optionally bound to a receiver
+// (a method such as x.view).
+type Builtin struct {
+	name string
+	fn   func(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error)
+	recv Value
+	// Doc is the help text shown by the REPL's :help.
+	Doc string
+}
+
+// NewBuiltin returns a builtin named name that calls fn.
+func NewBuiltin(name string, fn func(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error)) *Builtin {
+	return &Builtin{name: name, fn: fn}
+}
+
+// BindReceiver returns a copy of b bound to recv (for methods).
+func (b *Builtin) BindReceiver(recv Value) *Builtin {
+	return &Builtin{name: b.name, fn: b.fn, recv: recv, Doc: b.Doc}
+}
+
+// Receiver returns the bound receiver, or nil.
+func (b *Builtin) Receiver() Value { return b.recv }
+
+func (b *Builtin) Name() string { return b.name }
+func (b *Builtin) String() string {
+	if b.recv != nil {
+		return "<built-in method " + b.name + " of " + b.recv.Type() + ">"
+	}
+	return "<built-in function " + b.name + ">"
+}
+func (*Builtin) Type() string { return "builtin" }
+func (*Builtin) Truth() bool  { return true }
+
+// Call invokes the Go function.
+func (b *Builtin) Call(th *Thread, args []Value, kwargs []Kwarg) (Value, error) {
+	return b.fn(th, b, args, kwargs)
+}
+
+// Thread is the state of one running tsr program: output, limits, hooks and
+// per-interpreter state owned by libraries (random generator, grad mode).
+// A Thread is used by one goroutine at a time.
+type Thread struct {
+	// Name is shown in tracebacks.
+	Name string
+	// Stdout receives print output. Nil means discard.
+	Stdout io.Writer
+	// Hooks implements grad/no_grad blocks; nil makes them an error.
+	Hooks ContextHooks
+	// MaxSteps bounds the number of VM steps (0 = unlimited); exceeding it
+	// is a "LimitError".
+	MaxSteps uint64
+	// Load resolves `import "path" as m`; nil makes import an error.
+	Load func(th *Thread, path string) (*Module, error)
+
+	locals map[string]any
+	vm     vmState
+}
+
+// SetLocal stores library state on the thread (e.g. stdlib's RNG).
+func (th *Thread) SetLocal(key string, v any) {
+	if th.locals == nil {
+		th.locals = map[string]any{}
+	}
+	th.locals[key] = v
+}
+
+// Local returns a value stored with SetLocal, or nil.
+func (th *Thread) Local(key string) any { return th.locals[key] }

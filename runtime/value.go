@@ -1,0 +1,177 @@
+// Package runtime holds tsr's value model, its virtual machine and the
+// calling convention shared by the VM and every Go builtin.
+//
+// This file is the contract between the VM (runtime) and the standard library
+// (stdlib): a Value plus small optional interfaces, in the style of
+// go.starlark.net/starlark. The VM never knows what a tensor is; a tensor is a
+// Value that implements HasBinary, HasAttrs, Indexable, HasSetIndex, Iterable
+// and so on, supplied by stdlib.
+package runtime
+
+// Value is any tsr value.
+type Value interface {
+	// String returns the text print() and str() show (Python's str).
+	String() string
+	// Type returns the tsr type name shown by type() and in errors:
+	// "none", "bool", "int", "float", "str", "list", "tuple", "dict",
+	// "function", "builtin", "module", "error", "tensor", "dtype", "einsum", ...
+	Type() string
+	// Truth reports the value's truthiness (Python rules).
+	Truth() bool
+}
+
+// HasRepr is implemented by values whose repr (inside containers, at the REPL)
+// differs from their String, e.g. strings print quoted inside a list.
+type HasRepr interface {
+	Repr() string
+}
+
+// HasAttrs is implemented by values with fields or methods: x.name.
+// Attr returns (nil, nil) when the attribute does not exist; the VM then
+// raises AttributeError naming the type and the attribute.
+type HasAttrs interface {
+	Value
+	Attr(name string) (Value, error)
+	// AttrNames lists the attribute names, sorted, for completion and dir().
+	AttrNames() []string
+}
+
+// HasSetAttr is implemented by values whose fields can be assigned: x.name = v.
+type HasSetAttr interface {
+	HasAttrs
+	SetAttr(name string, v Value) error
+}
+
+// Side says on which side of a binary operator the receiver stands.
+type Side bool
+
+const (
+	// Left: the receiver is the left operand (x op y).
+	Left Side = false
+	// Right: the receiver is the right operand (y op x); tried after the
+	// left operand declined.
+	Right Side = true
+)
+
+// HasBinary is implemented by values that define binary operators.
+// Binary returns (nil, nil) if the operation is not supported for y, so that
+// the other operand may be tried. op is one of the binary Op constants,
+// including the comparisons EQL..GE (returning any Value, e.g. a bool tensor).
+type HasBinary interface {
+	Value
+	Binary(op Op, y Value, side Side) (Value, error)
+}
+
+// HasInplace is implemented by values with in-place augmented assignment:
+// for a tensor, x += y is add_ (it bumps x's version counter) rather than a
+// rebinding. Inplace returns (nil, nil) when unsupported; the VM then falls
+// back to Binary and rebinds the name.
+type HasInplace interface {
+	Value
+	Inplace(op Op, y Value) (Value, error)
+}
+
+// HasUnary is implemented by values that define unary - + ~.
+type HasUnary interface {
+	Value
+	Unary(op Op) (Value, error)
+}
+
+// Indexable is implemented by values that support x[key]. The key is the
+// value of the subscript: an Int, a *Slice, Ellipsis, None, a Tuple of those
+// for x[a, b:c, ...], or any other Value (e.g. a tensor for advanced indexing).
+type Indexable interface {
+	Value
+	Index(key Value) (Value, error)
+}
+
+// HasSetIndex is implemented by values that support x[key] = v.
+type HasSetIndex interface {
+	Indexable
+	SetIndex(key Value, v Value) error
+}
+
+// Iterable is implemented by values usable in for loops and unpacking.
+type Iterable interface {
+	Value
+	Iterate() Iterator
+}
+
+// Iterator yields the elements of an Iterable.
+type Iterator interface {
+	// Next returns the next element and true, or (nil, false) at the end.
+	Next() (Value, bool)
+}
+
+// Sequence is an Iterable with a known length (len()).
+type Sequence interface {
+	Iterable
+	Len() int
+}
+
+// HasLen is implemented by values that support len() without being iterable
+// in order (e.g. dict views are Sequences; a tensor is a Sequence too).
+type HasLen interface {
+	Value
+	Len() int
+}
+
+// Comparable is implemented by values with a total order (sorted, min, max,
+// < <= > >=) or custom equality. Compare returns (false, nil, false) when
+// the comparison is not defined for y.
+type Comparable interface {
+	Value
+	Compare(op Op, y Value) (result bool, err error, ok bool)
+}
+
+// Kwarg is one keyword argument of a call: f(name=value).
+type Kwarg struct {
+	Name  string
+	Value Value
+}
+
+// Callable is implemented by functions, builtins, bound methods, einsum
+// literals and any value that can be called.
+type Callable interface {
+	Value
+	// Name returns the name used in tracebacks and errors.
+	Name() string
+	// Call runs the callable on thread th. Errors returned by a builtin are
+	// wrapped by the VM with the call's position and the tsr call stack.
+	Call(th *Thread, args []Value, kwargs []Kwarg) (Value, error)
+}
+
+// HasKind is implemented by Go errors that carry a tsr error kind
+// ("RuntimeError", "IndexError", "ValueError", "TypeError", "LinAlgError",
+// ...). The VM turns any such error returned from a builtin into a tsr error
+// of that kind; errors without a kind become "RuntimeError".
+type HasKind interface {
+	error
+	ErrorKind() string
+}
+
+// ContextHooks connects the language's block forms to the library that
+// implements them (stdlib's autograd binding). The VM never imports tensor
+// code; stdlib installs a ContextHooks on each Thread.
+type ContextHooks interface {
+	// EnterBlock enters a named block context: "no_grad" or
+	// "detect_anomaly". The returned exit function is called exactly once
+	// when the block is left, normally or by an error, break, continue or
+	// return.
+	EnterBlock(th *Thread, name string) (exit func(), err error)
+	// BeginGrad starts a gradient block `grad(w, b) { ... }` (withValue=false)
+	// or `value_and_grad(w, b) { ... }` (withValue=true) over the listed
+	// values, with a fresh tape.
+	BeginGrad(th *Thread, wrt []Value, withValue bool) (GradSession, error)
+}
+
+// GradSession is one running gradient block.
+type GradSession interface {
+	// Finish receives the block's last expression value and returns the
+	// block's value: for grad, one gradient if one value was listed, else a
+	// tuple of gradients; for value_and_grad, (value, gradients).
+	Finish(result Value) (Value, error)
+	// Abort is called instead of Finish when the block is left by an error
+	// or a jump; it restores the state BeginGrad changed.
+	Abort()
+}
