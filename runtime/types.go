@@ -340,6 +340,12 @@ type Thread struct {
 	MaxSteps uint64
 	// Load resolves `import "path" as m`; nil makes import an error.
 	Load func(th *Thread, path string) (*Module, error)
+	// Einsum evaluates an ein"..." literal called on operands; stdlib
+	// installs it. Nil makes calling an einsum literal an error.
+	Einsum func(th *Thread, eq string, args []Value, kwargs []Kwarg) (Value, error)
+	// MaxDepth bounds the tsr call depth (0 = DefaultMaxDepth); exceeding
+	// it is a RecursionError.
+	MaxDepth int
 
 	locals map[string]any
 	vm     vmState

@@ -1,0 +1,333 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/tsrlang/tsr/backends"
+)
+
+// Elementwise and reduction kernels on contiguous slices.
+//
+// Every kernel has a pure-Go candidate (registered as "go") and, on amd64,
+// AVX2 and AVX-512 assembly candidates; the exported functions call the
+// candidate chosen by the backends registry. Length rules: for binary ops
+// len(a) and len(b) must be >= len(dst) and dst[i] is computed for
+// i < len(dst); violations panic (a programming error in the caller, who
+// validates shapes). dst may alias a or b exactly (in-place), but must not
+// partially overlap them.
+
+// Kernel function types, one per op kind: the registry Impl types.
+type (
+	binFn[T float]      func(dst, a, b []T)
+	scalarFn[T float]   func(dst, a []T, s T)
+	axpyFn[T float]     func(dst []T, alpha T, x []T)
+	expShiftFn[T float] func(dst, x []T, shift T) T // dst = exp(x-shift); returns Σdst
+	reduceFn[T float]   func(x []T) T
+	dotFn[T float]      func(x, y []T) T
+)
+
+// kernels is the set of primitive kernels of one tier for one dtype.
+type kernels[T float] struct {
+	add, sub, mul, div   binFn[T]
+	addScalar, mulScalar scalarFn[T]
+	axpy                 axpyFn[T]
+	expShiftSum          expShiftFn[T]
+	sum, max             reduceFn[T]
+	dot                  dotFn[T]
+}
+
+// active kernels, resolved from the registry at init.
+var kF32 kernels[float32]
+var kF64 kernels[float64]
+
+func goKernels[T float]() kernels[T] {
+	return kernels[T]{
+		add: func(dst, a, b []T) {
+			a, b = a[:len(dst)], b[:len(dst)]
+			for i := range dst {
+				dst[i] = a[i] + b[i]
+			}
+		},
+		sub: func(dst, a, b []T) {
+			a, b = a[:len(dst)], b[:len(dst)]
+			for i := range dst {
+				dst[i] = a[i] - b[i]
+			}
+		},
+		mul: func(dst, a, b []T) {
+			a, b = a[:len(dst)], b[:len(dst)]
+			for i := range dst {
+				dst[i] = a[i] * b[i]
+			}
+		},
+		div: func(dst, a, b []T) {
+			a, b = a[:len(dst)], b[:len(dst)]
+			for i := range dst {
+				dst[i] = a[i] / b[i]
+			}
+		},
+		addScalar: func(dst, a []T, s T) {
+			a = a[:len(dst)]
+			for i := range dst {
+				dst[i] = a[i] + s
+			}
+		},
+		mulScalar: func(dst, a []T, s T) {
+			a = a[:len(dst)]
+			for i := range dst {
+				dst[i] = a[i] * s
+			}
+		},
+		axpy:        goAxpy[T],
+		expShiftSum: goExpShiftSum[T],
+		sum:         goSum[T],
+		max:         goMax[T],
+		dot:         goDot[T],
+	}
+}
+
+func goAxpy[T float](dst []T, alpha T, x []T) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] += alpha * x[i]
+	}
+}
+
+// expScalar is exp in T precision: float64 math.Exp, rounded to T. Go's
+// amd64 math.Exp returns +Inf above ~709.6 although e^709.78 is finite, so
+// that range is computed as e^(x-700)·e^700 (≤ 2 ulp).
+func expScalar[T float](x T) T {
+	if x > 700 {
+		return T(math.Exp(float64(x)-700) * exp700)
+	}
+	return T(math.Exp(float64(x)))
+}
+
+var exp700 = math.Exp(700)
+
+func goExpShiftSum[T float](dst, x []T, shift T) T {
+	x = x[:len(dst)]
+	var s float64
+	for i := range dst {
+		v := expScalar(x[i] - shift)
+		dst[i] = v
+		s += float64(v)
+	}
+	return T(s)
+}
+
+// goSum is pairwise-free but exact enough: it accumulates in float64 with
+// Neumaier compensation, so even float64 inputs sum to within a few ulp.
+func goSum[T float](x []T) T {
+	var s, comp float64
+	for _, v := range x {
+		s, comp = twoSumAcc(s, comp, float64(v))
+	}
+	return T(s + comp)
+}
+
+// twoSumAcc is one step of Neumaier's compensated summation.
+func twoSumAcc(s, comp, v float64) (float64, float64) {
+	t := s + v
+	if math.Abs(s) >= math.Abs(v) {
+		comp += (s - t) + v
+	} else {
+		comp += (v - t) + s
+	}
+	return t, comp
+}
+
+func goDot[T float](x, y []T) T {
+	y = y[:len(x)]
+	var s, comp float64
+	for i, v := range x {
+		s, comp = twoSumAcc(s, comp, float64(v)*float64(y[i]))
+	}
+	return T(s + comp)
+}
+
+func goMax[T float](x []T) T {
+	m := T(math.Inf(-1))
+	for _, v := range x {
+		if v != v {
+			return v
+		}
+		if v > m {
+			m = v
+		}
+	}
+	return m
+}
+
+// registerKernels registers k under the op names used by the registry
+// (e.g. "add", "exp_shift_sum") for dtype.
+func registerKernels[T float](dtype, name string, tier backends.Tier, prio int, k kernels[T]) {
+	reg := func(op string, impl any) {
+		backends.Register(backends.Key{Op: op, DType: dtype, Device: "cpu"},
+			backends.Candidate{Name: name, Impl: impl, Requires: tier, Priority: prio})
+	}
+	reg("add", k.add)
+	reg("sub", k.sub)
+	reg("mul", k.mul)
+	reg("div", k.div)
+	reg("add_scalar", k.addScalar)
+	reg("mul_scalar", k.mulScalar)
+	reg("axpy", k.axpy)
+	if k.expShiftSum != nil {
+		reg("exp_shift_sum", k.expShiftSum)
+	}
+	reg("sum", k.sum)
+	reg("max", k.max)
+	reg("dot", k.dot)
+}
+
+// resolveKernels reads the chosen kernels for dtype back from the registry.
+func resolveKernels[T float](dtype string) kernels[T] {
+	get := func(op string) any {
+		c, ok := backends.Lookup(backends.Key{Op: op, DType: dtype, Device: "cpu"})
+		if !ok {
+			panic("cpu: no kernel registered for " + op + "/" + dtype)
+		}
+		return c.Impl
+	}
+	return kernels[T]{
+		add:         get("add").(binFn[T]),
+		sub:         get("sub").(binFn[T]),
+		mul:         get("mul").(binFn[T]),
+		div:         get("div").(binFn[T]),
+		addScalar:   get("add_scalar").(scalarFn[T]),
+		mulScalar:   get("mul_scalar").(scalarFn[T]),
+		axpy:        get("axpy").(axpyFn[T]),
+		expShiftSum: get("exp_shift_sum").(expShiftFn[T]),
+		sum:         get("sum").(reduceFn[T]),
+		max:         get("max").(reduceFn[T]),
+		dot:         get("dot").(dotFn[T]),
+	}
+}
+
+func init() {
+	registerKernels("float32", "go", backends.TierGeneric, 0, goKernels[float32]())
+	registerKernels("float64", "go", backends.TierGeneric, 0, goKernels[float64]())
+	registerKernelsAsm()
+	kF32 = resolveKernels[float32]("float32")
+	kF64 = resolveKernels[float64]("float64")
+}
+
+// axpyF32 / axpyF64 adapt the active axpy for the small-GEMM path.
+func axpyF32(dst []float32, alpha float32, x []float32) { kF32.axpy(dst, alpha, x) }
+func axpyF64(dst []float64, alpha float64, x []float64) { kF64.axpy(dst, alpha, x) }
+
+func checkBin(name string, n, la, lb int) {
+	if la < n || lb < n {
+		panic("cpu." + name + ": input shorter than dst")
+	}
+}
+
+// AddF32 sets dst[i] = a[i] + b[i] for i < len(dst). Panics if a or b is shorter than dst.
+func AddF32(dst, a, b []float32) { checkBin("AddF32", len(dst), len(a), len(b)); kF32.add(dst, a, b) }
+
+// SubF32 sets dst[i] = a[i] - b[i] for i < len(dst). Panics if a or b is shorter than dst.
+func SubF32(dst, a, b []float32) { checkBin("SubF32", len(dst), len(a), len(b)); kF32.sub(dst, a, b) }
+
+// MulF32 sets dst[i] = a[i] * b[i] for i < len(dst). Panics if a or b is shorter than dst.
+func MulF32(dst, a, b []float32) { checkBin("MulF32", len(dst), len(a), len(b)); kF32.mul(dst, a, b) }
+
+// DivF32 sets dst[i] = a[i] / b[i] (IEEE division: x/0 = ±Inf, 0/0 = NaN)
+// for i < len(dst). Panics if a or b is shorter than dst.
+func DivF32(dst, a, b []float32) { checkBin("DivF32", len(dst), len(a), len(b)); kF32.div(dst, a, b) }
+
+// AddScalarF32 sets dst[i] = a[i] + s for i < len(dst). Panics if a is shorter than dst.
+func AddScalarF32(dst, a []float32, s float32) {
+	checkBin("AddScalarF32", len(dst), len(a), len(a))
+	kF32.addScalar(dst, a, s)
+}
+
+// MulScalarF32 sets dst[i] = a[i] * s for i < len(dst). Panics if a is shorter than dst.
+func MulScalarF32(dst, a []float32, s float32) {
+	checkBin("MulScalarF32", len(dst), len(a), len(a))
+	kF32.mulScalar(dst, a, s)
+}
+
+// AxpyF32 sets dst[i] += alpha*x[i] for i < len(dst) (BLAS saxpy; fused
+// multiply-add in the SIMD variants). Panics if x is shorter than dst.
+func AxpyF32(dst []float32, alpha float32, x []float32) {
+	checkBin("AxpyF32", len(dst), len(x), len(x))
+	kF32.axpy(dst, alpha, x)
+}
+
+// ExpF32 sets dst[i] = e^x[i] for i < len(dst), with at most 2 ulp error
+// (exp(NaN) = NaN, overflow to +Inf, gradual underflow to 0). The SIMD
+// variant uses Cephes expf: Cody–Waite range reduction x = k·ln2 + r and a
+// degree-5 polynomial, scaled by 2^k with VSCALEFPS. Panics if x is shorter than dst.
+func ExpF32(dst, x []float32) {
+	checkBin("ExpF32", len(dst), len(x), len(x))
+	kF32.expShiftSum(dst, x, 0)
+}
+
+// SumF32 returns Σx. The SIMD variants sum blocks of 4096 elements in 64
+// float32 lanes and add the block sums in float64; the pure-Go variant
+// accumulates in float64 with Neumaier compensation. The result is within
+// 1e-6 relative of the float64 sum for well-conditioned inputs. Sum of an
+// empty slice is 0.
+func SumF32(x []float32) float32 { return kF32.sum(x) }
+
+// MaxF32 returns the largest element of x; NaN if any element is NaN;
+// -Inf for an empty slice (callers reject empty reductions themselves).
+func MaxF32(x []float32) float32 { return kF32.max(x) }
+
+// DotF32 returns Σ x[i]*y[i] for i < len(x), accumulated as SumF32 does.
+// Panics if y is shorter than x.
+func DotF32(x, y []float32) float32 {
+	checkBin("DotF32", len(x), len(y), len(y))
+	return kF32.dot(x, y)
+}
+
+// AddF64 is AddF32 in float64.
+func AddF64(dst, a, b []float64) { checkBin("AddF64", len(dst), len(a), len(b)); kF64.add(dst, a, b) }
+
+// SubF64 is SubF32 in float64.
+func SubF64(dst, a, b []float64) { checkBin("SubF64", len(dst), len(a), len(b)); kF64.sub(dst, a, b) }
+
+// MulF64 is MulF32 in float64.
+func MulF64(dst, a, b []float64) { checkBin("MulF64", len(dst), len(a), len(b)); kF64.mul(dst, a, b) }
+
+// DivF64 is DivF32 in float64.
+func DivF64(dst, a, b []float64) { checkBin("DivF64", len(dst), len(a), len(b)); kF64.div(dst, a, b) }
+
+// AddScalarF64 is AddScalarF32 in float64.
+func AddScalarF64(dst, a []float64, s float64) {
+	checkBin("AddScalarF64", len(dst), len(a), len(a))
+	kF64.addScalar(dst, a, s)
+}
+
+// MulScalarF64 is MulScalarF32 in float64.
+func MulScalarF64(dst, a []float64, s float64) {
+	checkBin("MulScalarF64", len(dst), len(a), len(a))
+	kF64.mulScalar(dst, a, s)
+}
+
+// AxpyF64 is AxpyF32 in float64 (BLAS daxpy).
+func AxpyF64(dst []float64, alpha float64, x []float64) {
+	checkBin("AxpyF64", len(dst), len(x), len(x))
+	kF64.axpy(dst, alpha, x)
+}
+
+// ExpF64 is ExpF32 in float64; the SIMD variant uses Cephes exp (Cody–Waite
+// reduction and the [2/3] Padé form), scaled with VSCALEFPD; ≤ 2 ulp.
+func ExpF64(dst, x []float64) {
+	checkBin("ExpF64", len(dst), len(x), len(x))
+	kF64.expShiftSum(dst, x, 0)
+}
+
+// SumF64 is SumF32 in float64: blocks of 4096 in 32 lanes, block sums added
+// with Neumaier compensation.
+func SumF64(x []float64) float64 { return kF64.sum(x) }
+
+// MaxF64 is MaxF32 in float64.
+func MaxF64(x []float64) float64 { return kF64.max(x) }
+
+// DotF64 is DotF32 in float64.
+func DotF64(x, y []float64) float64 {
+	checkBin("DotF64", len(x), len(y), len(y))
+	return kF64.dot(x, y)
+}

@@ -1,0 +1,191 @@
+//go:build amd64 && !purego
+
+package cpu
+
+import (
+	"math"
+
+	"github.com/tsrlang/tsr/backends"
+)
+
+func registerKernelsAsm() {
+	g32, g64 := goKernels[float32](), goKernels[float64]()
+	registerKernels("float32", "avx2", backends.TierAVX2, 10, kernels[float32]{
+		add: vecBin(8, addF32AVX2, g32.add), sub: vecBin(8, subF32AVX2, g32.sub),
+		mul: vecBin(8, mulF32AVX2, g32.mul), div: vecBin(8, divF32AVX2, g32.div),
+		addScalar: vecScalar(8, addScalarF32AVX2, g32.addScalar), mulScalar: vecScalar(8, mulScalarF32AVX2, g32.mulScalar),
+		axpy: vecAxpy(8, axpyF32AVX2, g32.axpy),
+		sum:  vecSum(8, sumF32AVX2), max: vecMax(8, maxF32AVX2), dot: vecDot(8, dotF32AVX2),
+	})
+	registerKernels("float64", "avx2", backends.TierAVX2, 10, kernels[float64]{
+		add: vecBin(4, addF64AVX2, g64.add), sub: vecBin(4, subF64AVX2, g64.sub),
+		mul: vecBin(4, mulF64AVX2, g64.mul), div: vecBin(4, divF64AVX2, g64.div),
+		addScalar: vecScalar(4, addScalarF64AVX2, g64.addScalar), mulScalar: vecScalar(4, mulScalarF64AVX2, g64.mulScalar),
+		axpy: vecAxpy(4, axpyF64AVX2, g64.axpy),
+		sum:  vecSum(4, sumF64AVX2), max: vecMax(4, maxF64AVX2), dot: vecDot(4, dotF64AVX2),
+	})
+	registerKernels("float32", "avx512", backends.TierAVX512, 20, kernels[float32]{
+		add: vecBin(16, addF32AVX512, g32.add), sub: vecBin(16, subF32AVX512, g32.sub),
+		mul: vecBin(16, mulF32AVX512, g32.mul), div: vecBin(16, divF32AVX512, g32.div),
+		addScalar: vecScalar(16, addScalarF32AVX512, g32.addScalar), mulScalar: vecScalar(16, mulScalarF32AVX512, g32.mulScalar),
+		axpy:        vecAxpy(16, axpyF32AVX512, g32.axpy),
+		expShiftSum: vecExp(16, expShiftSumF32AVX512, g32.expShiftSum),
+		sum:         vecSum(16, sumF32AVX512), max: vecMax(16, maxF32AVX512), dot: vecDot(16, dotF32AVX512),
+	})
+	registerKernels("float64", "avx512", backends.TierAVX512, 20, kernels[float64]{
+		add: vecBin(8, addF64AVX512, g64.add), sub: vecBin(8, subF64AVX512, g64.sub),
+		mul: vecBin(8, mulF64AVX512, g64.mul), div: vecBin(8, divF64AVX512, g64.div),
+		addScalar: vecScalar(8, addScalarF64AVX512, g64.addScalar), mulScalar: vecScalar(8, mulScalarF64AVX512, g64.mulScalar),
+		axpy:        vecAxpy(8, axpyF64AVX512, g64.axpy),
+		expShiftSum: vecExp(8, expShiftSumF64AVX512, g64.expShiftSum),
+		sum:         vecSum(8, sumF64AVX512), max: vecMax(8, maxF64AVX512), dot: vecDot(8, dotF64AVX512),
+	})
+}
+
+// The adapters below run the assembly over the whole vectors of a slice
+// and the pure-Go kernel over the remaining tail (< one vector). Slices are
+// re-sliced to len(dst) first, so the assembly stays inside them.
+
+func vecBin[T float](lanes int, vec func(dst, a, b *T, n int), tail binFn[T]) binFn[T] {
+	return func(dst, a, b []T) {
+		n := len(dst)
+		a, b = a[:n], b[:n]
+		nv := n - n%lanes
+		if nv > 0 {
+			vec(&dst[0], &a[0], &b[0], nv)
+		}
+		if nv < n {
+			tail(dst[nv:], a[nv:], b[nv:])
+		}
+	}
+}
+
+func vecScalar[T float](lanes int, vec func(dst, a *T, n int, s T), tail scalarFn[T]) scalarFn[T] {
+	return func(dst, a []T, s T) {
+		n := len(dst)
+		a = a[:n]
+		nv := n - n%lanes
+		if nv > 0 {
+			vec(&dst[0], &a[0], nv, s)
+		}
+		if nv < n {
+			tail(dst[nv:], a[nv:], s)
+		}
+	}
+}
+
+func vecAxpy[T float](lanes int, vec func(dst, x *T, n int, alpha T), tail axpyFn[T]) axpyFn[T] {
+	return func(dst []T, alpha T, x []T) {
+		n := len(dst)
+		x = x[:n]
+		nv := n - n%lanes
+		if nv > 0 {
+			vec(&dst[0], &x[0], nv, alpha)
+		}
+		if nv < n {
+			tail(dst[nv:], alpha, x[nv:])
+		}
+	}
+}
+
+func vecExp[T float](lanes int, vec func(dst, x *T, n int, shift T, sum *T), tail expShiftFn[T]) expShiftFn[T] {
+	return func(dst, x []T, shift T) T {
+		n := len(dst)
+		x = x[:n]
+		nv := n - n%lanes
+		var s float64
+		if nv > 0 {
+			var out [16]T
+			vec(&dst[0], &x[0], nv, shift, &out[0])
+			for _, v := range out[:lanes] {
+				s += float64(v)
+			}
+		}
+		if nv < n {
+			s += float64(tail(dst[nv:], x[nv:], shift))
+		}
+		return T(s)
+	}
+}
+
+// sumBlock is the number of elements one assembly reduction call covers;
+// partial sums over at most sumBlock/lanes elements per lane keep float32
+// rounding error small, and block sums are combined in float64.
+const sumBlock = 4096
+
+func vecSum[T float](lanes int, vec func(x *T, n int, out *T)) reduceFn[T] {
+	return func(x []T) T {
+		var s, comp float64
+		var out [16]T
+		for len(x) >= lanes {
+			nb := min(len(x), sumBlock)
+			nb -= nb % lanes
+			vec(&x[0], nb, &out[0])
+			var bs float64
+			for _, v := range out[:lanes] {
+				bs += float64(v)
+			}
+			s, comp = twoSumAcc(s, comp, bs)
+			x = x[nb:]
+		}
+		for _, v := range x {
+			s, comp = twoSumAcc(s, comp, float64(v))
+		}
+		return T(s + comp)
+	}
+}
+
+func vecDot[T float](lanes int, vec func(x, y *T, n int, out *T)) dotFn[T] {
+	return func(x, y []T) T {
+		y = y[:len(x)]
+		var s, comp float64
+		var out [16]T
+		for len(x) >= lanes {
+			nb := min(len(x), sumBlock)
+			nb -= nb % lanes
+			vec(&x[0], &y[0], nb, &out[0])
+			var bs float64
+			for _, v := range out[:lanes] {
+				bs += float64(v)
+			}
+			s, comp = twoSumAcc(s, comp, bs)
+			x, y = x[nb:], y[nb:]
+		}
+		for i, v := range x {
+			s, comp = twoSumAcc(s, comp, float64(v)*float64(y[i]))
+		}
+		return T(s + comp)
+	}
+}
+
+func vecMax[T float](lanes int, vec func(x *T, n int, out, nan *T)) reduceFn[T] {
+	return func(x []T) T {
+		m := T(math.Inf(-1))
+		nv := len(x) - len(x)%lanes
+		if nv > 0 {
+			var out, nan [16]T
+			vec(&x[0], nv, &out[0], &nan[0])
+			for i, v := range out[:lanes] {
+				if nan[i] != nan[i] { // some element was NaN or ±Inf
+					for _, u := range x[:nv] {
+						if u != u {
+							return u
+						}
+					}
+				}
+				if v > m {
+					m = v
+				}
+			}
+		}
+		for _, v := range x[nv:] {
+			if v != v {
+				return v
+			}
+			if v > m {
+				m = v
+			}
+		}
+		return m
+	}
+}

@@ -1,0 +1,292 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"testing"
+
+	"github.com/tsrlang/tsr/backends"
+)
+
+// layout places a rows×cols matrix in a buffer: element (i,j) at i*rs+j*cs.
+type layout struct {
+	name   string
+	rs, cs func(rows, cols int) int
+	size   func(rows, cols int) int
+}
+
+var (
+	lRow       = layout{"row", func(r, c int) int { return c }, func(r, c int) int { return 1 }, func(r, c int) int { return r * c }}
+	lCol       = layout{"col", func(r, c int) int { return 1 }, func(r, c int) int { return r }, func(r, c int) int { return r * c }}
+	lPad       = layout{"pad", func(r, c int) int { return c + 3 }, func(r, c int) int { return 1 }, func(r, c int) int { return max(r*(c+3)-3, 0) }}
+	lStrided   = layout{"strided", func(r, c int) int { return 2*c + 1 }, func(r, c int) int { return 2 }, func(r, c int) int { return max((r-1)*(2*c+1)+2*(c-1)+1, 0) }}
+	lBRow      = layout{"bcast-rows", func(r, c int) int { return 0 }, func(r, c int) int { return 1 }, func(r, c int) int { return c }}
+	lBCol      = layout{"bcast-cols", func(r, c int) int { return 1 }, func(r, c int) int { return 0 }, func(r, c int) int { return r }}
+	inLayouts  = []layout{lRow, lCol, lPad, lStrided, lBRow, lBCol}
+	outLayouts = []layout{lRow, lCol, lPad, lStrided}
+)
+
+type gemmCase struct {
+	batch, m, n, k int
+	la, lb, lc     layout
+	bcastA, bcastB bool // batch stride 0
+	alpha, beta    float64
+}
+
+func (c gemmCase) String() string {
+	return fmt.Sprintf("b%d_%dx%dx%d_A%s%v_B%s%v_C%s_al%g_be%g", c.batch, c.m, c.n, c.k,
+		c.la.name, c.bcastA, c.lb.name, c.bcastB, c.lc.name, c.alpha, c.beta)
+}
+
+var edgeDims = []int{1, 2, 3, 5, 7, 13, 17, 31, 33, 63, 65, 127, 129}
+
+func randomCases(rng *rand.Rand, n int) []gemmCase {
+	var cs []gemmCase
+	// Hand-picked: 1x1x1, zero sizes, blocking boundaries.
+	fixed := [][4]int{{1, 1, 1, 1}, {1, 0, 3, 4}, {1, 3, 0, 4}, {1, 3, 4, 0}, {0, 3, 4, 5}, {2, 1, 1, 1},
+		{1, 129, 65, 257}, {1, 481, 33, 17}, {1, 13, 300, 513}, {3, 12, 32, 1}, {1, 24, 64, 256}}
+	for _, f := range fixed {
+		cs = append(cs, gemmCase{batch: f[0], m: f[1], n: f[2], k: f[3], la: lRow, lb: lRow, lc: lRow, alpha: 1, beta: 0})
+	}
+	alphas := []float64{1, -1.5, 0, 0.5}
+	betas := []float64{0, 1, -0.75}
+	for len(cs) < n {
+		c := gemmCase{
+			batch: 1 + rng.IntN(3),
+			m:     edgeDims[rng.IntN(len(edgeDims))],
+			n:     edgeDims[rng.IntN(len(edgeDims))],
+			k:     edgeDims[rng.IntN(len(edgeDims))],
+			la:    inLayouts[rng.IntN(len(inLayouts))],
+			lb:    inLayouts[rng.IntN(len(inLayouts))],
+			lc:    outLayouts[rng.IntN(len(outLayouts))],
+			alpha: alphas[rng.IntN(len(alphas))],
+			beta:  betas[rng.IntN(len(betas))],
+		}
+		c.bcastA = rng.IntN(4) == 0
+		c.bcastB = rng.IntN(4) == 0
+		if c.m*c.n*c.k > 200000 {
+			continue
+		}
+		cs = append(cs, c)
+	}
+	return cs
+}
+
+// runCase checks gemm (a GEMM entry with SgemmBatched's contract) on one case
+// against a float64 reference with a k·eps·Σ|a||b| error bound.
+func runCase[T float](t *testing.T, rng *rand.Rand, c gemmCase, eps float64,
+	gemm func(batch, m, n, k int, alpha T, a []T, bsA, rsA, csA int, b []T, bsB, rsB, csB int, beta T, cc []T, bsC, rsC, csC int)) {
+	t.Helper()
+	sa, sb, sc := c.la.size(c.m, c.k), c.lb.size(c.k, c.n), c.lc.size(c.m, c.n)
+	bsA, bsB, bsC := sa, sb, sc
+	if c.bcastA {
+		bsA = 0
+	}
+	if c.bcastB {
+		bsB = 0
+	}
+	fill := func(n int) []T {
+		v := make([]T, n)
+		for i := range v {
+			v[i] = T(rng.Float64()*2 - 1)
+		}
+		return v
+	}
+	a := fill(max(bsA*(c.batch-1)+sa, sa))
+	b := fill(max(bsB*(c.batch-1)+sb, sb))
+	cbuf := fill(bsC * c.batch)
+	if c.beta == 0 {
+		for i := range cbuf {
+			cbuf[i] = T(math.NaN()) // must not be read
+		}
+	}
+	orig := append([]T(nil), cbuf...)
+	rsA, csA := c.la.rs(c.m, c.k), c.la.cs(c.m, c.k)
+	rsB, csB := c.lb.rs(c.k, c.n), c.lb.cs(c.k, c.n)
+	rsC, csC := c.lc.rs(c.m, c.n), c.lc.cs(c.m, c.n)
+	gemm(c.batch, c.m, c.n, c.k, T(c.alpha), a, bsA, rsA, csA, b, bsB, rsB, csB, T(c.beta), cbuf, bsC, rsC, csC)
+
+	touched := make([]bool, len(cbuf))
+	for q := 0; q < c.batch; q++ {
+		for i := 0; i < c.m; i++ {
+			for j := 0; j < c.n; j++ {
+				var ref, mag float64
+				for p := 0; p < c.k; p++ {
+					x := float64(a[q*bsA+i*rsA+p*csA]) * float64(b[q*bsB+p*rsB+j*csB])
+					ref += x
+					mag += math.Abs(x)
+				}
+				ci := q*bsC + i*rsC + j*csC
+				touched[ci] = true
+				ref *= c.alpha
+				mag *= math.Abs(c.alpha)
+				if c.beta != 0 {
+					ref += c.beta * float64(orig[ci])
+					mag += math.Abs(c.beta * float64(orig[ci]))
+				}
+				got := float64(cbuf[ci])
+				tol := 2*float64(c.k+2)*eps*mag + 1e-30
+				if !(math.Abs(got-ref) <= tol) {
+					t.Fatalf("%v: C[%d,%d,%d] = %g, want %g (tol %g)", c, q, i, j, got, ref, tol)
+				}
+			}
+		}
+	}
+	for i, v := range cbuf {
+		if !touched[i] && !(v == orig[i] || (v != v && orig[i] != orig[i])) {
+			t.Fatalf("%v: element %d outside C changed: %g -> %g", c, i, orig[i], v)
+		}
+	}
+}
+
+// variants returns every registered GEMM kernel this CPU can run, each also
+// with a tiny blocking so that small shapes cross KC/MC/NC boundaries.
+func variants[T float](op, dtype string) []*GemmKernel[T] {
+	var out []*GemmKernel[T]
+	for _, c := range backends.Candidates(backends.Key{Op: op, DType: dtype, Device: "cpu"}) {
+		if !backends.Supported(c.Requires) {
+			continue
+		}
+		k := c.Impl.(*GemmKernel[T])
+		tiny := *k
+		tiny.Name += "-tinyblocks"
+		tiny.KC, tiny.MC, tiny.NC = 7, 2*k.MR, 2*k.NR
+		out = append(out, k, &tiny)
+	}
+	return out
+}
+
+func withThresholds(small int, par float64, f func()) {
+	s, p := smallGemm, parallelFlops
+	smallGemm, parallelFlops = small, par
+	defer func() { smallGemm, parallelFlops = s, p }()
+	f()
+}
+
+func TestSgemmVariants(t *testing.T) {
+	vs := variants[float32]("sgemm", "float32")
+	if len(vs) < 2 {
+		t.Fatal("no sgemm variants registered")
+	}
+	t.Logf("CPU tier %v, %d variants", backends.HardwareTier(), len(vs))
+	for _, kern := range vs {
+		t.Run(kern.Name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			f := func(batch, m, n, k int, alpha float32, a []float32, bsA, rsA, csA int, b []float32, bsB, rsB, csB int, beta float32, c []float32, bsC, rsC, csC int) {
+				gemmBatched(kern, axpyF32, batch, m, n, k, alpha, a, bsA, rsA, csA, b, bsB, rsB, csB, beta, c, bsC, rsC, csC)
+			}
+			// packed path, single and multi-threaded; then the small path
+			withThresholds(0, math.Inf(1), func() {
+				for _, c := range randomCases(rng, 120) {
+					runCase(t, rng, c, 6e-8, f)
+				}
+			})
+			withThresholds(0, 0, func() {
+				for _, c := range randomCases(rng, 60) {
+					runCase(t, rng, c, 6e-8, f)
+				}
+			})
+		})
+	}
+	t.Run("small-path", func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(3, 4))
+		for _, c := range randomCases(rng, 80) {
+			if c.m*c.n*c.k < smallGemm {
+				runCase(t, rng, c, 6e-8, SgemmBatched)
+			}
+		}
+	})
+	t.Run("exported", func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(5, 6))
+		for _, c := range randomCases(rng, 60) {
+			runCase(t, rng, c, 6e-8, SgemmBatched)
+		}
+		runCase(t, rng, gemmCase{batch: 1, m: 300, n: 200, k: 700, la: lCol, lb: lRow, lc: lRow, alpha: 1}, 6e-8, SgemmBatched)
+	})
+	t.Run("reference", func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(7, 8))
+		for _, c := range randomCases(rng, 30) {
+			runCase(t, rng, c, 6e-8, sgemmRef)
+		}
+	})
+}
+
+func TestDgemmVariants(t *testing.T) {
+	vs := variants[float64]("dgemm", "float64")
+	if len(vs) < 2 {
+		t.Fatal("no dgemm variants registered")
+	}
+	for _, kern := range vs {
+		t.Run(kern.Name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(11, 12))
+			f := func(batch, m, n, k int, alpha float64, a []float64, bsA, rsA, csA int, b []float64, bsB, rsB, csB int, beta float64, c []float64, bsC, rsC, csC int) {
+				gemmBatched(kern, axpyF64, batch, m, n, k, alpha, a, bsA, rsA, csA, b, bsB, rsB, csB, beta, c, bsC, rsC, csC)
+			}
+			withThresholds(0, math.Inf(1), func() {
+				for _, c := range randomCases(rng, 120) {
+					runCase(t, rng, c, 1.2e-16, f)
+				}
+			})
+			withThresholds(0, 0, func() {
+				for _, c := range randomCases(rng, 60) {
+					runCase(t, rng, c, 1.2e-16, f)
+				}
+			})
+		})
+	}
+	t.Run("exported", func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(13, 14))
+		for _, c := range randomCases(rng, 60) {
+			runCase(t, rng, c, 1.2e-16, DgemmBatched)
+		}
+		runCase(t, rng, gemmCase{batch: 2, m: 250, n: 130, k: 300, la: lRow, lb: lCol, lc: lRow, alpha: 1, beta: 1}, 1.2e-16, DgemmBatched)
+		runCase(t, rng, gemmCase{batch: 1, m: 3, n: 2, k: 2, la: lRow, lb: lRow, lc: lRow, alpha: 1}, 1.2e-16, dgemmRef)
+	})
+}
+
+// TestGemmExactSmall checks a hand-computed product.
+func TestGemmExactSmall(t *testing.T) {
+	a := []float32{1, 2, 3, 4, 5, 6}    // 2x3
+	b := []float32{7, 8, 9, 10, 11, 12} // 3x2
+	c := []float32{float32(math.NaN()), 0, 0, 0}
+	SgemmBatched(1, 2, 2, 3, 1, a, 0, 3, 1, b, 0, 2, 1, 0, c, 0, 2, 1)
+	want := []float32{58, 64, 139, 154}
+	for i := range want {
+		if c[i] != want[i] {
+			t.Fatalf("C = %v, want %v", c, want)
+		}
+	}
+	// Transposed A (A^T stored row-major as 3x2): C = A^T^T...
+	at := []float32{1, 4, 2, 5, 3, 6}
+	c2 := make([]float32, 4)
+	SgemmBatched(1, 2, 2, 3, 2, at, 0, 1, 2, b, 0, 2, 1, 0, c2, 0, 2, 1)
+	for i := range want {
+		if c2[i] != 2*want[i] {
+			t.Fatalf("transposed: C = %v, want 2*%v", c2, want)
+		}
+	}
+}
+
+// TestTierEnv runs this test binary with TSR_CPU=generic and checks that the
+// pure-Go kernels were chosen.
+func TestTierEnv(t *testing.T) {
+	if os.Getenv("TSR_CPU_CHILD") == "1" {
+		if sgemmKernel.Name != "go-4x4" || dgemmKernel.Name != "go-4x4" {
+			t.Fatalf("TSR_CPU=generic chose %s/%s", sgemmKernel.Name, dgemmKernel.Name)
+		}
+		for _, c := range backends.Active() {
+			if c.Requires != backends.TierGeneric {
+				t.Fatalf("TSR_CPU=generic chose %v %s", c.Key, c.Name)
+			}
+		}
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestTierEnv$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "TSR_CPU=generic", "TSR_CPU_CHILD=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+}

@@ -1,0 +1,160 @@
+package cpu
+
+import "math"
+
+// Row-wise softmax family and tanh, built on the registered primitives
+// (max, exp_shift_sum, add_scalar, mul_scalar), so they run at the speed of
+// the active tier. x and dst hold rows×cols elements in row-major order;
+// each row is reduced independently (PyTorch softmax/log_softmax/logsumexp
+// over the last dimension).
+//
+// Numerics follow PyTorch: the row max m is subtracted before exponentiating
+// (no overflow), log_softmax is (x - m) - log Σ e^(x-m). A row that contains
+// NaN gives NaN; a row of all -Inf gives NaN for softmax/log_softmax and
+// -Inf for logsumexp; a row whose max is +Inf gives +Inf for logsumexp.
+
+func checkRows(name string, ldst, lx, rows, cols, dstPerRow int) {
+	if rows < 0 || cols < 0 {
+		panic("cpu." + name + ": negative rows or cols")
+	}
+	if lx < rows*cols || ldst < rows*dstPerRow {
+		panic("cpu." + name + ": slice shorter than rows*cols")
+	}
+}
+
+func softmaxRows[T float](k *kernels[T], dst, x []T, rows, cols int, logOut bool) {
+	for r := 0; r < rows; r++ {
+		xr := x[r*cols : (r+1)*cols]
+		dr := dst[r*cols : (r+1)*cols]
+		m := k.max(xr)
+		s := k.expShiftSum(dr, xr, m)
+		if logOut {
+			k.addScalar(dr, xr, -m)
+			k.addScalar(dr, dr, -T(math.Log(float64(s))))
+		} else {
+			k.mulScalar(dr, dr, 1/s)
+		}
+	}
+}
+
+func logSumExpRows[T float](k *kernels[T], dst, x []T, rows, cols int) {
+	var scratch [1024]T
+	for r := 0; r < rows; r++ {
+		xr := x[r*cols : (r+1)*cols]
+		if cols == 0 {
+			dst[r] = T(math.Inf(-1))
+			continue
+		}
+		m := k.max(xr)
+		if math.IsInf(float64(m), 0) {
+			dst[r] = m
+			continue
+		}
+		var s float64
+		for c := 0; c < cols; c += len(scratch) {
+			xc := xr[c:min(c+len(scratch), cols)]
+			s += float64(k.expShiftSum(scratch[:len(xc)], xc, m))
+		}
+		dst[r] = m + T(math.Log(s))
+	}
+}
+
+// SoftmaxRowsF32 sets dst[r,:] = softmax(x[r,:]) for each of rows rows of
+// cols elements (row-major, contiguous). dst may be x. Panics if a slice is
+// shorter than rows*cols.
+func SoftmaxRowsF32(dst, x []float32, rows, cols int) {
+	checkRows("SoftmaxRowsF32", len(dst), len(x), rows, cols, cols)
+	softmaxRows(&kF32, dst, x, rows, cols, false)
+}
+
+// LogSoftmaxRowsF32 sets dst[r,:] = log_softmax(x[r,:]) = x - m - log Σ e^(x-m).
+// dst may be x. Panics if a slice is shorter than rows*cols.
+func LogSoftmaxRowsF32(dst, x []float32, rows, cols int) {
+	checkRows("LogSoftmaxRowsF32", len(dst), len(x), rows, cols, cols)
+	softmaxRows(&kF32, dst, x, rows, cols, true)
+}
+
+// LogSumExpRowsF32 sets dst[r] = log Σ_c e^x[r,c] (dst has rows elements),
+// computed as m + log Σ e^(x-m) with m the row max; an empty row gives -Inf.
+// Panics if x is shorter than rows*cols or dst shorter than rows.
+func LogSumExpRowsF32(dst []float32, x []float32, rows, cols int) {
+	checkRows("LogSumExpRowsF32", len(dst), len(x), rows, cols, 1)
+	logSumExpRows(&kF32, dst, x, rows, cols)
+}
+
+// SoftmaxRowsF64 is SoftmaxRowsF32 in float64.
+func SoftmaxRowsF64(dst, x []float64, rows, cols int) {
+	checkRows("SoftmaxRowsF64", len(dst), len(x), rows, cols, cols)
+	softmaxRows(&kF64, dst, x, rows, cols, false)
+}
+
+// LogSoftmaxRowsF64 is LogSoftmaxRowsF32 in float64.
+func LogSoftmaxRowsF64(dst, x []float64, rows, cols int) {
+	checkRows("LogSoftmaxRowsF64", len(dst), len(x), rows, cols, cols)
+	softmaxRows(&kF64, dst, x, rows, cols, true)
+}
+
+// LogSumExpRowsF64 is LogSumExpRowsF32 in float64.
+func LogSumExpRowsF64(dst []float64, x []float64, rows, cols int) {
+	checkRows("LogSumExpRowsF64", len(dst), len(x), rows, cols, 1)
+	logSumExpRows(&kF64, dst, x, rows, cols)
+}
+
+// TanhF32 sets dst[i] = tanh(x[i]) for i < len(dst), within 2 ulp.
+// Algorithm (Cephes tanhf): for |x| < 0.625 the odd polynomial
+// x + x³·P(x²); otherwise sign(x)·(1 - 2/(e^(2|x|) + 1)), with e^(2|x|)
+// from the vectorised exp in blocks of 256. Panics if x is shorter than dst.
+func TanhF32(dst, x []float32) {
+	checkBin("TanhF32", len(dst), len(x), len(x))
+	var e [256]float32
+	for c := 0; c < len(dst); c += len(e) {
+		xc := x[c:min(c+len(e), len(dst))]
+		dc := dst[c : c+len(xc)]
+		ec := e[:len(xc)]
+		for i, v := range xc {
+			ec[i] = 2 * float32(math.Abs(float64(v)))
+		}
+		kF32.expShiftSum(ec, ec, 0)
+		for i, v := range xc {
+			av := float32(math.Abs(float64(v)))
+			var t float32
+			if av < 0.625 {
+				z := v * v
+				t = ((((-5.70498872745e-3*z+2.06390887954e-2)*z-5.37397155531e-2)*z+1.33314422036e-1)*z-3.33332819422e-1)*z*v + v
+			} else {
+				t = 1 - 2/(ec[i]+1)
+				if v < 0 {
+					t = -t
+				}
+			}
+			dc[i] = t
+		}
+	}
+}
+
+// TanhF64 is TanhF32 in float64: math.Tanh (Cephes tanh) for |x| < 0.625,
+// sign(x)·(1 - 2/(e^(2|x|) + 1)) with the vectorised exp otherwise.
+func TanhF64(dst, x []float64) {
+	checkBin("TanhF64", len(dst), len(x), len(x))
+	var e [256]float64
+	for c := 0; c < len(dst); c += len(e) {
+		xc := x[c:min(c+len(e), len(dst))]
+		dc := dst[c : c+len(xc)]
+		ec := e[:len(xc)]
+		for i, v := range xc {
+			ec[i] = 2 * math.Abs(v)
+		}
+		kF64.expShiftSum(ec, ec, 0)
+		for i, v := range xc {
+			if math.Abs(v) < 0.625 {
+				dc[i] = math.Tanh(v)
+				continue
+			}
+			t := 1 - 2/(ec[i]+1)
+			if v < 0 {
+				t = -t
+			}
+			dc[i] = t
+		}
+	}
+}

@@ -1,0 +1,321 @@
+package lapack
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack"
+	"gonum.org/v1/gonum/lapack/gonum"
+)
+
+// gonum64 implements the kernels with gonum's pure-Go LAPACK, which is
+// row-major: no transposition is needed. gonum lacks the divide-and-conquer
+// drivers, so gesdd uses Dgesvd (QR iteration), syevd uses Dsyev, and gelsd
+// is an SVD-based minimum-norm solve with gelsd's rank rule
+// (s_i <= rcond*s_1 counts as zero).
+type gonum64 struct{}
+
+var impl gonum.Implementation
+
+func workQuery(f func(work []float64, lwork int)) []float64 {
+	var q [1]float64
+	f(q[:], -1)
+	return make([]float64, max(int(q[0]), 1))
+}
+
+func (gonum64) gesdd(m, n int, a []float64, job byte) (u, s, vt []float64, info int) {
+	kk := min(m, n)
+	buf := clone(a)
+	s = make([]float64, kk)
+	jb := lapack.SVDNone
+	ldu, ldvt := 1, 1
+	switch job {
+	case 'A':
+		jb, u, ldu, vt, ldvt = lapack.SVDAll, make([]float64, m*m), m, make([]float64, n*n), n
+	case 'S':
+		jb, u, ldu, vt, ldvt = lapack.SVDStore, make([]float64, m*kk), kk, make([]float64, kk*n), n
+	}
+	call := func(work []float64, lwork int) bool {
+		return impl.Dgesvd(jb, jb, m, n, buf, n, s, u, ldu, vt, ldvt, work, lwork)
+	}
+	work := workQuery(func(w []float64, l int) { call(w, l) })
+	if !call(work, len(work)) {
+		return nil, nil, nil, 1
+	}
+	return u, s, vt, 0
+}
+
+func (gonum64) syevd(n int, a []float64, lower, wantV bool) (w, v []float64, info int) {
+	buf := clone(a)
+	uplo := blas.Upper
+	if lower {
+		uplo = blas.Lower
+	}
+	jobz := lapack.EVNone
+	if wantV {
+		jobz = lapack.EVCompute
+	}
+	w = make([]float64, n)
+	work := workQuery(func(wk []float64, l int) { impl.Dsyev(jobz, uplo, n, buf, n, w, wk, l) })
+	if !impl.Dsyev(jobz, uplo, n, buf, n, w, work, len(work)) {
+		return nil, nil, 1
+	}
+	if !wantV {
+		return w, nil, 0
+	}
+	return w, buf, 0
+}
+
+func (gonum64) geev(n int, a []float64, wantV bool) (wr, wi, v []float64, info int) {
+	buf := clone(a)
+	wr, wi = make([]float64, n), make([]float64, n)
+	jobvr := lapack.RightEVNone
+	if wantV {
+		jobvr, v = lapack.RightEVCompute, make([]float64, n*n)
+	}
+	work := workQuery(func(wk []float64, l int) {
+		impl.Dgeev(lapack.LeftEVNone, jobvr, n, buf, n, wr, wi, nil, 1, v, n, wk, l)
+	})
+	// Dgeev's minimum workspace is 4n with vectors, 3n without.
+	if len(work) < 4*n {
+		work = make([]float64, 4*n)
+	}
+	if first := impl.Dgeev(lapack.LeftEVNone, jobvr, n, buf, n, wr, wi, nil, 1, v, n, work, len(work)); first > 0 {
+		return nil, nil, nil, first
+	}
+	return wr, wi, v, 0
+}
+
+func (gonum64) potrf(n int, a []float64, upper bool) (f []float64, info int) {
+	buf := clone(a)
+	uplo := blas.Lower
+	if upper {
+		uplo = blas.Upper
+	}
+	if impl.Dpotrf(uplo, n, buf, n) {
+		return buf, 0
+	}
+	return nil, cholInfo(n, a, upper)
+}
+
+// cholInfo returns potrf's info for a matrix gonum's Dpotrf rejected (gonum
+// reports only a boolean): the order of the first leading minor that is not
+// positive-definite, found by an unblocked Cholesky of the named triangle.
+func cholInfo(n int, a []float64, upper bool) int {
+	sym := func(i, j int) float64 { // i >= j
+		if upper {
+			return a[j*n+i]
+		}
+		return a[i*n+j]
+	}
+	l := make([]float64, n*n)
+	for j := 0; j < n; j++ {
+		d := sym(j, j)
+		for p := 0; p < j; p++ {
+			d -= l[j*n+p] * l[j*n+p]
+		}
+		if !(d > 0) {
+			return j + 1
+		}
+		d = math.Sqrt(d)
+		l[j*n+j] = d
+		for i := j + 1; i < n; i++ {
+			s := sym(i, j)
+			for p := 0; p < j; p++ {
+				s -= l[i*n+p] * l[j*n+p]
+			}
+			l[i*n+j] = s / d
+		}
+	}
+	return n // the blocked and unblocked orders disagree by rounding
+}
+
+// getrfRaw is Dgetrf on a copy, with LAPACK's info (first exactly-zero
+// U[i,i], 1-based) and 0-based gonum pivots.
+func getrfRaw(n int, a []float64) (lu []float64, ipiv []int, info int) {
+	lu = clone(a)
+	ipiv = make([]int, n)
+	impl.Dgetrf(n, n, lu, n, ipiv)
+	for i := 0; i < n; i++ {
+		if lu[i*n+i] == 0 {
+			return lu, ipiv, i + 1
+		}
+	}
+	return lu, ipiv, 0
+}
+
+func (gonum64) getrf(n int, a []float64) (lu []float64, piv []int, info int) {
+	lu, ipiv, info := getrfRaw(n, a)
+	for i := range ipiv {
+		ipiv[i]++
+	}
+	return lu, ipiv, info
+}
+
+func (gonum64) detLU(n int, a []float64) (diag []float64, swaps int) {
+	lu, ipiv, _ := getrfRaw(n, a)
+	diag = make([]float64, n)
+	for i := 0; i < n; i++ {
+		diag[i] = lu[i*n+i]
+		if ipiv[i] != i {
+			swaps++
+		}
+	}
+	return diag, swaps
+}
+
+func (gonum64) gesv(n, nrhs int, a, b []float64) (x []float64, info int) {
+	lu, ipiv, info := getrfRaw(n, a)
+	if info != 0 {
+		return nil, info
+	}
+	x = clone(b)
+	impl.Dgetrs(blas.NoTrans, n, nrhs, lu, n, ipiv, x, nrhs)
+	return x, 0
+}
+
+func (gonum64) getri(n int, a []float64) (inv []float64, info int) {
+	// Invert Aᵀ and transpose back, so that the zero-pivot index reported
+	// for a singular matrix is PyTorch's (which factors Aᵀ).
+	lu, ipiv, info := getrfRaw(n, transpose(n, n, a))
+	if info != 0 {
+		return nil, info
+	}
+	work := workQuery(func(w []float64, l int) { impl.Dgetri(n, lu, n, ipiv, w, l) })
+	if len(work) < n {
+		work = make([]float64, n)
+	}
+	impl.Dgetri(n, lu, n, ipiv, work, len(work))
+	transposeSquare(n, lu)
+	return lu, 0
+}
+
+func (gonum64) geqrf(m, n int, a []float64, mode qrMode) (q, r []float64, info int) {
+	kk := min(m, n)
+	buf := clone(a)
+	tau := make([]float64, kk)
+	work := workQuery(func(w []float64, l int) { impl.Dgeqrf(m, n, buf, n, tau, w, l) })
+	impl.Dgeqrf(m, n, buf, n, tau, work, len(work))
+	rrows := kk
+	if mode == qrComplete {
+		rrows = m
+	}
+	r = make([]float64, rrows*n)
+	for i := 0; i < kk; i++ {
+		copy(r[i*n+i:i*n+n], buf[i*n+i:i*n+n])
+	}
+	if mode == qrR {
+		return nil, r, 0
+	}
+	qcols := kk
+	if mode == qrComplete {
+		qcols = m
+	}
+	q = make([]float64, m*qcols)
+	c := min(qcols, n)
+	for i := 0; i < m; i++ {
+		copy(q[i*qcols:i*qcols+c], buf[i*n:i*n+c])
+	}
+	work = workQuery(func(w []float64, l int) { impl.Dorgqr(m, qcols, kk, q, qcols, tau, w, l) })
+	if len(work) < qcols {
+		work = make([]float64, qcols)
+	}
+	impl.Dorgqr(m, qcols, kk, q, qcols, tau, work, len(work))
+	return q, r, 0
+}
+
+func (g gonum64) gelsd(m, n, nrhs int, a, b []float64, rcond float64) (x, resid, sv []float64, rank, info int) {
+	kk := min(m, n)
+	u, s, vt, inf := g.gesdd(m, n, a, 'S')
+	if inf != 0 {
+		return nil, nil, nil, 0, inf
+	}
+	thresh := rcond * s[0]
+	for rank < kk && s[rank] > thresh {
+		rank++
+	}
+	x = make([]float64, n*nrhs)
+	if rank > 0 {
+		bl := blas64.Implementation()
+		// c = U[:, :rank]ᵀ b, scaled row-wise by 1/s; x = Vt[:rank, :]ᵀ c.
+		c := make([]float64, rank*nrhs)
+		bl.Dgemm(blas.Trans, blas.NoTrans, rank, nrhs, m, 1, u, kk, b, nrhs, 0, c, nrhs)
+		for i := 0; i < rank; i++ {
+			inv := 1 / s[i]
+			for j := 0; j < nrhs; j++ {
+				c[i*nrhs+j] *= inv
+			}
+		}
+		bl.Dgemm(blas.Trans, blas.NoTrans, n, nrhs, rank, 1, vt, n, c, nrhs, 0, x, nrhs)
+	}
+	if m > n && rank == n {
+		resid = make([]float64, nrhs)
+		for i := 0; i < m; i++ {
+			for j := 0; j < nrhs; j++ {
+				d := b[i*nrhs+j]
+				for p := 0; p < n; p++ {
+					d -= a[i*n+p] * x[p*nrhs+j]
+				}
+				resid[j] += d * d
+			}
+		}
+	}
+	return x, resid, s, rank, 0
+}
+
+// gonum32 runs the float64 gonum kernels on float32 data (gonum has no
+// single-precision LAPACK): inputs are widened, results rounded.
+type gonum32 struct{}
+
+var g64 gonum64
+
+func (gonum32) gesdd(m, n int, a []float32, job byte) (u, s, vt []float32, info int) {
+	u6, s6, vt6, info := g64.gesdd(m, n, to64(a), job)
+	return from64[float32](u6), from64[float32](s6), from64[float32](vt6), info
+}
+
+func (gonum32) syevd(n int, a []float32, lower, wantV bool) (w, v []float32, info int) {
+	w6, v6, info := g64.syevd(n, to64(a), lower, wantV)
+	return from64[float32](w6), from64[float32](v6), info
+}
+
+func (gonum32) geev(n int, a []float32, wantV bool) (wr, wi, v []float32, info int) {
+	wr6, wi6, v6, info := g64.geev(n, to64(a), wantV)
+	return from64[float32](wr6), from64[float32](wi6), from64[float32](v6), info
+}
+
+func (gonum32) potrf(n int, a []float32, upper bool) (f []float32, info int) {
+	f6, info := g64.potrf(n, to64(a), upper)
+	return from64[float32](f6), info
+}
+
+func (gonum32) getrf(n int, a []float32) (lu []float32, piv []int, info int) {
+	lu6, piv, info := g64.getrf(n, to64(a))
+	return from64[float32](lu6), piv, info
+}
+
+func (gonum32) detLU(n int, a []float32) (diag []float32, swaps int) {
+	d6, swaps := g64.detLU(n, to64(a))
+	return from64[float32](d6), swaps
+}
+
+func (gonum32) gesv(n, nrhs int, a, b []float32) (x []float32, info int) {
+	x6, info := g64.gesv(n, nrhs, to64(a), to64(b))
+	return from64[float32](x6), info
+}
+
+func (gonum32) getri(n int, a []float32) (inv []float32, info int) {
+	i6, info := g64.getri(n, to64(a))
+	return from64[float32](i6), info
+}
+
+func (gonum32) geqrf(m, n int, a []float32, mode qrMode) (q, r []float32, info int) {
+	q6, r6, info := g64.geqrf(m, n, to64(a), mode)
+	return from64[float32](q6), from64[float32](r6), info
+}
+
+func (gonum32) gelsd(m, n, nrhs int, a, b []float32, rcond float32) (x, resid, sv []float32, rank, info int) {
+	x6, r6, s6, rank, info := g64.gelsd(m, n, nrhs, to64(a), to64(b), float64(rcond))
+	return from64[float32](x6), from64[float32](r6), from64[float32](s6), rank, info
+}

@@ -1,0 +1,266 @@
+package lang
+
+import "github.com/tsrlang/tsr/runtime"
+
+// Pos is a source position: 1-based line and column (in runes).
+type Pos = runtime.Pos
+
+// Node is any syntax tree node; Span returns its start and end positions
+// (End is just past the last token).
+type Node interface {
+	Span() (start, end Pos)
+}
+
+// Expr is an expression node.
+type Expr interface {
+	Node
+	exprNode()
+}
+
+// Stmt is a statement node.
+type Stmt interface {
+	Node
+	stmtNode()
+}
+
+// span is embedded in every node.
+type span struct{ Start, End Pos }
+
+// Span returns the node's start and end positions.
+func (s span) Span() (Pos, Pos) { return s.Start, s.End }
+
+// File is a parsed source file.
+type File struct {
+	Name  string
+	Src   string
+	Stmts []Stmt
+}
+
+// ---- expressions ----
+
+type (
+	// Ident is a name reference.
+	Ident struct {
+		span
+		Name string
+	}
+	// Literal is a constant: int64, float64, string, bool or nil (none).
+	Literal struct {
+		span
+		Value any
+	}
+	// EinLit is an ein"..." literal, already validated.
+	EinLit struct {
+		span
+		Equation string
+	}
+	// FString is an f"..." literal: Parts alternate between literal text
+	// (string) and *FField.
+	FString struct {
+		span
+		Parts []any
+	}
+	// FField is one {expr:spec} replacement field of an f-string.
+	FField struct {
+		X    Expr
+		Spec string
+	}
+	// Unary is a prefix operator: -x, +x, ~x, not x.
+	Unary struct {
+		span
+		Op runtime.Op
+		X  Expr
+	}
+	// Binary is x op y; Op is a runtime.Op, or opAnd/opOr/opNotIn.
+	Binary struct {
+		span
+		Op   runtime.Op
+		OpAt Pos
+		X, Y Expr
+	}
+	// Call is fn(args, name=value).
+	Call struct {
+		span
+		Fn     Expr
+		Args   []Expr
+		Kwargs []*Kwarg
+		LParen Pos
+	}
+	// Kwarg is one name=value argument.
+	Kwarg struct {
+		Name  string
+		Value Expr
+	}
+	// Index is x[key] (several subscripts make a *TupleExpr key).
+	Index struct {
+		span
+		X   Expr
+		Key Expr
+	}
+	// SliceExpr is lo:hi:step inside a subscript; absent parts are nil.
+	SliceExpr struct {
+		span
+		Lo, Hi, Step Expr
+	}
+	// EllipsisExpr is `...` inside a subscript.
+	EllipsisExpr struct{ span }
+	// Attr is x.name.
+	Attr struct {
+		span
+		X    Expr
+		Name string
+	}
+	// ListExpr is [a, b].
+	ListExpr struct {
+		span
+		Elems []Expr
+	}
+	// TupleExpr is (a, b), a bare a, b, or a multi-subscript key.
+	TupleExpr struct {
+		span
+		Elems []Expr
+	}
+	// DictExpr is {k: v, ...}.
+	DictExpr struct {
+		span
+		Keys, Values []Expr
+	}
+	// FuncExpr is an anonymous function fn(x) { ... }.
+	FuncExpr struct {
+		span
+		Func *FuncDef
+	}
+	// GradExpr is grad(w, b) { ... } or value_and_grad(w, b) { ... }.
+	GradExpr struct {
+		span
+		WithValue bool
+		Wrt       []Expr
+		Body      []Stmt
+	}
+)
+
+// Operators of Binary beyond runtime.Op's set.
+const (
+	opAnd   runtime.Op = 100
+	opOr    runtime.Op = 101
+	opNotIn runtime.Op = 102
+)
+
+func (*Ident) exprNode()        {}
+func (*Literal) exprNode()      {}
+func (*EinLit) exprNode()       {}
+func (*FString) exprNode()      {}
+func (*Unary) exprNode()        {}
+func (*Binary) exprNode()       {}
+func (*Call) exprNode()         {}
+func (*Index) exprNode()        {}
+func (*SliceExpr) exprNode()    {}
+func (*EllipsisExpr) exprNode() {}
+func (*Attr) exprNode()         {}
+func (*ListExpr) exprNode()     {}
+func (*TupleExpr) exprNode()    {}
+func (*DictExpr) exprNode()     {}
+func (*FuncExpr) exprNode()     {}
+func (*GradExpr) exprNode()     {}
+
+// ---- statements ----
+
+type (
+	// ExprStmt is an expression evaluated for its value or effect.
+	ExprStmt struct {
+		span
+		X Expr
+	}
+	// AssignStmt is lhs = rhs, or lhs op= rhs when Op is set (Aug true).
+	AssignStmt struct {
+		span
+		LHS   Expr
+		RHS   Expr
+		Aug   bool
+		Op    runtime.Op
+		OpPos Pos
+	}
+	// FuncDef is fn name(params) { body }; Name is "" for fn expressions.
+	FuncDef struct {
+		span
+		Name     string
+		Params   []*Param
+		Body     []Stmt
+		BodyOpen Pos
+	}
+	// Param is one parameter with an optional default.
+	Param struct {
+		Pos     Pos
+		Name    string
+		Default Expr
+	}
+	// IfStmt is if cond { } else { }; Else holds a nested *IfStmt for else if.
+	IfStmt struct {
+		span
+		Cond Expr
+		Then []Stmt
+		Else []Stmt
+	}
+	// ForStmt is for target in x { }.
+	ForStmt struct {
+		span
+		Target Expr
+		X      Expr
+		Body   []Stmt
+	}
+	// WhileStmt is while cond { }.
+	WhileStmt struct {
+		span
+		Cond Expr
+		Body []Stmt
+	}
+	// BranchStmt is break or continue.
+	BranchStmt struct {
+		span
+		Continue bool
+	}
+	// ReturnStmt is return [x].
+	ReturnStmt struct {
+		span
+		X Expr
+	}
+	// TryStmt is try { } catch name { }.
+	TryStmt struct {
+		span
+		Body  []Stmt
+		Name  string
+		NameP Pos
+		Catch []Stmt
+	}
+	// AssertStmt is assert cond[, msg].
+	AssertStmt struct {
+		span
+		Cond Expr
+		Msg  Expr
+	}
+	// ImportStmt is import "path" as name.
+	ImportStmt struct {
+		span
+		Path string
+		Name string
+	}
+	// BlockStmt is no_grad { } or detect_anomaly { }.
+	BlockStmt struct {
+		span
+		Kind string
+		Body []Stmt
+	}
+)
+
+func (*ExprStmt) stmtNode()   {}
+func (*AssignStmt) stmtNode() {}
+func (*FuncDef) stmtNode()    {}
+func (*IfStmt) stmtNode()     {}
+func (*ForStmt) stmtNode()    {}
+func (*WhileStmt) stmtNode()  {}
+func (*BranchStmt) stmtNode() {}
+func (*ReturnStmt) stmtNode() {}
+func (*TryStmt) stmtNode()    {}
+func (*AssertStmt) stmtNode() {}
+func (*ImportStmt) stmtNode() {}
+func (*BlockStmt) stmtNode()  {}

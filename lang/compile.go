@@ -1,0 +1,763 @@
+package lang
+
+import (
+	"math"
+
+	"github.com/tsrlang/tsr/runtime"
+)
+
+// Compile parses and compiles a source file into a Program.
+func Compile(filename, src string) (*runtime.Program, error) {
+	f, err := Parse(filename, src)
+	if err != nil {
+		return nil, err
+	}
+	return CompileFile(f)
+}
+
+// CompileFile compiles a parsed file. Errors are *SyntaxError values.
+func CompileFile(f *File) (prog *runtime.Program, err error) {
+	c := &compiler{
+		file:      f,
+		prog:      &runtime.Program{Filename: f.Name, Src: f.Src},
+		constIdx:  map[any]int{},
+		nameIdx:   map[string]int{},
+		globalIdx: map[string]int{},
+		inner:     map[*FuncDef]*scope{},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			se, ok := r.(*SyntaxError)
+			if !ok {
+				panic(r)
+			}
+			prog, err = nil, se
+		}
+	}()
+	top := newScope(nil, true)
+	resolveFree(top, f.Stmts, c.inner)
+	fc := &fcomp{c: c, scope: top, fn: &runtime.Funcode{Prog: c.prog, Name: "<toplevel>", Pos: Pos{Line: 1, Col: 1}}}
+	fc.body(f.Stmts, true)
+	c.prog.Toplevel = fc.finish()
+	return c.prog, nil
+}
+
+type compiler struct {
+	file      *File
+	prog      *runtime.Program
+	constIdx  map[any]int
+	nameIdx   map[string]int
+	globalIdx map[string]int
+	inner     map[*FuncDef]*scope
+}
+
+func (c *compiler) fail(p Pos, format string, args ...any) {
+	panic(newSyntaxError(c.file.Src, p, c.file.Name, false, format, args...))
+}
+
+type constKey struct {
+	kind byte
+	v    any
+}
+
+func (c *compiler) constant(v runtime.Value) int {
+	var key any
+	switch x := v.(type) {
+	case runtime.Int:
+		key = constKey{'i', int64(x)}
+	case runtime.Float:
+		key = constKey{'f', math.Float64bits(float64(x))}
+	case runtime.String:
+		key = constKey{'s', string(x)}
+	case *runtime.Einsum:
+		key = constKey{'e', x.Equation}
+	}
+	if key != nil {
+		if i, ok := c.constIdx[key]; ok {
+			return i
+		}
+	}
+	i := len(c.prog.Consts)
+	c.prog.Consts = append(c.prog.Consts, v)
+	if key != nil {
+		c.constIdx[key] = i
+	}
+	return i
+}
+
+func (c *compiler) name(s string) int {
+	if i, ok := c.nameIdx[s]; ok {
+		return i
+	}
+	i := len(c.prog.Names)
+	c.prog.Names = append(c.prog.Names, s)
+	c.nameIdx[s] = i
+	return i
+}
+
+func (c *compiler) global(s string) int {
+	if i, ok := c.globalIdx[s]; ok {
+		return i
+	}
+	i := len(c.prog.Globals)
+	c.prog.Globals = append(c.prog.Globals, s)
+	c.globalIdx[s] = i
+	return i
+}
+
+// exitKind is a construct that a break/continue must leave explicitly.
+type exitKind uint8
+
+const (
+	exitTry exitKind = iota
+	exitBlock
+	exitGrad
+)
+
+type loopInfo struct {
+	breaks    []int // pcs of JMPs to patch to the loop end
+	continues []int // pcs of JMPs to patch to the continue target
+	depth     int   // stack depth inside the loop body
+	exits     int   // len(fcomp.exits) at loop entry
+}
+
+// fcomp compiles one function body.
+type fcomp struct {
+	c        *compiler
+	scope    *scope
+	fn       *runtime.Funcode
+	code     []uint32
+	pcpos    []Pos
+	pos      Pos
+	depth    int
+	maxDepth int
+	loops    []*loopInfo
+	exits    []exitKind
+}
+
+func (fc *fcomp) finish() *runtime.Funcode {
+	f := fc.fn
+	f.Code = fc.code
+	f.PCPos = fc.pcpos
+	f.MaxStack = fc.maxDepth + 1
+	if !fc.scope.top {
+		f.Locals = fc.scope.locals
+		f.Freevars = fc.scope.free
+		for i := range fc.scope.locals {
+			if fc.scope.cells[i] {
+				f.Cells = append(f.Cells, i)
+			}
+		}
+	}
+	return f
+}
+
+// stackEffect returns the change in stack depth of an instruction.
+func stackEffect(op runtime.Opcode, arg int) int {
+	switch op {
+	case runtime.POP, runtime.STORE_LOCAL, runtime.STORE_CELL, runtime.STORE_GLOBAL,
+		runtime.ADD, runtime.SUB, runtime.MUL, runtime.CMP_LT, runtime.CMP_LE, runtime.CMP_GT, runtime.CMP_GE,
+		runtime.CMP_EQ, runtime.CMP_NE, runtime.BINARY, runtime.INPLACE, runtime.NOTIN,
+		runtime.JMP_FALSE, runtime.JMP_TRUE, runtime.RETURN, runtime.INDEX:
+		return -1
+	case runtime.POPN:
+		return -arg
+	case runtime.DUP, runtime.CONST, runtime.SMALLINT, runtime.NONE, runtime.TRUE, runtime.FALSE,
+		runtime.LOAD_LOCAL, runtime.LOAD_CELL, runtime.LOAD_FREE, runtime.LOAD_CELLREF,
+		runtime.LOAD_FREEREF, runtime.LOAD_GLOBAL, runtime.IMPORT:
+		return 1
+	case runtime.DUP2:
+		return 2
+	case runtime.CALL:
+		return -arg
+	case runtime.CALL_KW:
+		return -(arg & 0xfff) - 2*(arg>>12)
+	case runtime.MAKE_FUNC:
+		return -1
+	case runtime.LIST, runtime.TUPLE, runtime.CONCAT:
+		return 1 - arg
+	case runtime.DICT:
+		return 1 - 2*arg
+	case runtime.SLICE:
+		return -2
+	case runtime.SETINDEX:
+		return -3
+	case runtime.SETATTR:
+		return -2
+	case runtime.UNPACK:
+		return arg - 1
+	case runtime.ASSERT:
+		return -arg
+	case runtime.GRAD_BEGIN:
+		return -(arg & 0x7fffff)
+	}
+	return 0 // NOP ROT3 SWAP ATTR UNARY NOT FORMAT JMP* ITER_* TRY_* BLOCK_* GRAD_END GRAD_ABORT
+}
+
+func (fc *fcomp) emit(op runtime.Opcode, arg int) int {
+	if arg < 0 || arg > runtime.MaxArg {
+		fc.c.fail(fc.pos, "program too large (operand %d out of range)", arg)
+	}
+	pc := len(fc.code)
+	fc.code = append(fc.code, runtime.Encode(op, arg))
+	fc.pcpos = append(fc.pcpos, fc.pos)
+	fc.depth += stackEffect(op, arg)
+	if fc.depth > fc.maxDepth {
+		fc.maxDepth = fc.depth
+	}
+	return pc
+}
+
+func (fc *fcomp) emit0(op runtime.Opcode) int { return fc.emit(op, 0) }
+
+// patch sets the jump target of the instruction at pc to the current pc.
+func (fc *fcomp) patch(pc int) { fc.patchTo(pc, len(fc.code)) }
+
+func (fc *fcomp) patchTo(pc, target int) {
+	op, _ := runtime.Decode(fc.code[pc])
+	fc.code[pc] = runtime.Encode(op, target)
+}
+
+func (fc *fcomp) at(n Node) {
+	start, _ := n.Span()
+	fc.pos = start
+}
+
+// body compiles a function or module body; the last expression statement
+// is the value returned.
+func (fc *fcomp) body(stmts []Stmt, top bool) {
+	for i, st := range stmts {
+		if es, ok := st.(*ExprStmt); ok && i == len(stmts)-1 {
+			fc.expr(es.X)
+			fc.emit0(runtime.RETURN)
+			return
+		}
+		fc.stmt(st)
+	}
+	if len(stmts) > 0 {
+		_, fc.pos = stmts[len(stmts)-1].Span()
+	}
+	fc.emit0(runtime.NONE)
+	fc.emit0(runtime.RETURN)
+}
+
+func (fc *fcomp) stmts(stmts []Stmt) {
+	for _, st := range stmts {
+		fc.stmt(st)
+	}
+}
+
+func (fc *fcomp) stmt(st Stmt) {
+	fc.at(st)
+	switch st := st.(type) {
+	case *ExprStmt:
+		fc.expr(st.X)
+		fc.emit0(runtime.POP)
+	case *AssignStmt:
+		if st.Aug {
+			fc.augAssign(st)
+		} else {
+			fc.expr(st.RHS)
+			fc.assign(st.LHS)
+		}
+	case *FuncDef:
+		fc.function(st)
+		fc.at(st)
+		fc.store(st.Name, st.Span)
+	case *IfStmt:
+		fc.expr(st.Cond)
+		fc.at(st)
+		jf := fc.emit0(runtime.JMP_FALSE)
+		fc.stmts(st.Then)
+		if len(st.Else) > 0 {
+			j := fc.emit0(runtime.JMP)
+			fc.patch(jf)
+			fc.stmts(st.Else)
+			fc.patch(j)
+		} else {
+			fc.patch(jf)
+		}
+	case *WhileStmt:
+		head := len(fc.code)
+		fc.expr(st.Cond)
+		fc.at(st)
+		jf := fc.emit0(runtime.JMP_FALSE)
+		lp := &loopInfo{depth: fc.depth, exits: len(fc.exits)}
+		fc.loops = append(fc.loops, lp)
+		fc.stmts(st.Body)
+		fc.loops = fc.loops[:len(fc.loops)-1]
+		fc.at(st)
+		fc.emit(runtime.JMP, head)
+		fc.patch(jf)
+		for _, pc := range lp.breaks {
+			fc.patch(pc)
+		}
+		for _, pc := range lp.continues {
+			fc.patchTo(pc, head)
+		}
+	case *ForStmt:
+		fc.expr(st.X)
+		fc.at(st.X)
+		fc.emit0(runtime.ITER_PUSH)
+		head := fc.emit0(runtime.ITER_NEXT)
+		fc.depth++ // the element pushed by ITER_NEXT
+		fc.assign(st.Target)
+		lp := &loopInfo{depth: fc.depth, exits: len(fc.exits)}
+		fc.loops = append(fc.loops, lp)
+		fc.stmts(st.Body)
+		fc.loops = fc.loops[:len(fc.loops)-1]
+		fc.at(st)
+		fc.emit(runtime.JMP, head)
+		fc.patch(head)
+		for _, pc := range lp.breaks {
+			fc.patch(pc)
+		}
+		for _, pc := range lp.continues {
+			fc.patchTo(pc, head)
+		}
+		fc.emit0(runtime.POP) // the iterator
+	case *BranchStmt:
+		if len(fc.loops) == 0 {
+			what := "break"
+			if st.Continue {
+				what = "continue"
+			}
+			fc.c.fail(st.Start, "'%s' outside a loop", what)
+		}
+		lp := fc.loops[len(fc.loops)-1]
+		saved := fc.depth
+		for i := len(fc.exits) - 1; i >= lp.exits; i-- {
+			switch fc.exits[i] {
+			case exitTry:
+				fc.emit0(runtime.TRY_END)
+			case exitBlock:
+				fc.emit0(runtime.BLOCK_EXIT)
+			case exitGrad:
+				fc.emit0(runtime.GRAD_ABORT)
+			}
+		}
+		if n := fc.depth - lp.depth; n > 0 {
+			fc.emit(runtime.POPN, n)
+		}
+		j := fc.emit0(runtime.JMP)
+		if st.Continue {
+			lp.continues = append(lp.continues, j)
+		} else {
+			lp.breaks = append(lp.breaks, j)
+		}
+		fc.depth = saved
+	case *ReturnStmt:
+		if fc.scope.top {
+			fc.c.fail(st.Start, "'return' outside a function")
+		}
+		saved := fc.depth
+		if st.X != nil {
+			fc.expr(st.X)
+		} else {
+			fc.emit0(runtime.NONE)
+		}
+		fc.at(st)
+		fc.emit0(runtime.RETURN)
+		fc.depth = saved
+	case *TryStmt:
+		h := fc.emit0(runtime.TRY_BEGIN)
+		fc.exits = append(fc.exits, exitTry)
+		fc.stmts(st.Body)
+		fc.exits = fc.exits[:len(fc.exits)-1]
+		fc.at(st)
+		fc.emit0(runtime.TRY_END)
+		j := fc.emit0(runtime.JMP)
+		fc.patch(h)
+		fc.depth++ // the error value pushed by the VM
+		fc.pos = st.NameP
+		fc.store(st.Name, st.Span)
+		fc.stmts(st.Catch)
+		fc.patch(j)
+	case *AssertStmt:
+		fc.expr(st.Cond)
+		fc.at(st)
+		j := fc.emit0(runtime.JMP_TRUE)
+		if st.Msg != nil {
+			fc.expr(st.Msg)
+			fc.at(st)
+			fc.emit(runtime.ASSERT, 1)
+		} else {
+			fc.emit(runtime.ASSERT, 0)
+		}
+		fc.patch(j)
+	case *ImportStmt:
+		fc.emit(runtime.IMPORT, fc.c.constant(runtime.String(st.Path)))
+		fc.store(st.Name, st.Span)
+	case *BlockStmt:
+		fc.emit(runtime.BLOCK_ENTER, fc.c.constant(runtime.String(st.Kind)))
+		fc.exits = append(fc.exits, exitBlock)
+		fc.stmts(st.Body)
+		fc.exits = fc.exits[:len(fc.exits)-1]
+		_, fc.pos = st.Span()
+		fc.emit0(runtime.BLOCK_EXIT)
+	default:
+		fc.c.fail(fc.pos, "unsupported statement")
+	}
+}
+
+// augAssign compiles x op= y: the target is evaluated once; INPLACE tries
+// the value's in-place operator before the binary one.
+func (fc *fcomp) augAssign(st *AssignStmt) {
+	switch lhs := st.LHS.(type) {
+	case *Ident:
+		fc.load(lhs)
+		fc.expr(st.RHS)
+		fc.pos = st.OpPos
+		fc.emit(runtime.INPLACE, int(st.Op))
+		fc.store(lhs.Name, lhs.Span)
+	case *Index:
+		fc.expr(lhs.X)
+		fc.subscript(lhs.Key)
+		fc.emit0(runtime.DUP2)
+		fc.at(lhs)
+		fc.emit0(runtime.INDEX)
+		fc.expr(st.RHS)
+		fc.pos = st.OpPos
+		fc.emit(runtime.INPLACE, int(st.Op))
+		fc.emit0(runtime.ROT3) // x key v -> v x key
+		fc.at(lhs)
+		fc.emit0(runtime.SETINDEX)
+	case *Attr:
+		fc.expr(lhs.X)
+		fc.emit0(runtime.DUP)
+		fc.at(lhs)
+		fc.emit(runtime.ATTR, fc.c.name(lhs.Name))
+		fc.expr(st.RHS)
+		fc.pos = st.OpPos
+		fc.emit(runtime.INPLACE, int(st.Op))
+		fc.emit0(runtime.SWAP)
+		fc.at(lhs)
+		fc.emit(runtime.SETATTR, fc.c.name(lhs.Name))
+	default:
+		fc.c.fail(st.Start, "invalid augmented assignment target")
+	}
+}
+
+// assign stores the value on top of the stack into target x.
+func (fc *fcomp) assign(x Expr) {
+	switch x := x.(type) {
+	case *Ident:
+		fc.store(x.Name, x.Span)
+	case *Index:
+		fc.expr(x.X)
+		fc.subscript(x.Key)
+		fc.at(x)
+		fc.emit0(runtime.SETINDEX)
+	case *Attr:
+		fc.expr(x.X)
+		fc.at(x)
+		fc.emit(runtime.SETATTR, fc.c.name(x.Name))
+	case *TupleExpr:
+		fc.unpack(x, x.Elems)
+	case *ListExpr:
+		fc.unpack(x, x.Elems)
+	default:
+		start, _ := x.Span()
+		fc.c.fail(start, "cannot assign to this expression")
+	}
+}
+
+func (fc *fcomp) unpack(x Expr, elems []Expr) {
+	fc.at(x)
+	fc.emit(runtime.UNPACK, len(elems))
+	for _, e := range elems {
+		fc.assign(e)
+	}
+}
+
+func (fc *fcomp) store(name string, span func() (Pos, Pos)) {
+	s := fc.scope
+	if s.top {
+		fc.emit(runtime.STORE_GLOBAL, fc.c.global(name))
+		return
+	}
+	i, ok := s.localIdx[name]
+	if !ok {
+		start, _ := span()
+		fc.c.fail(start, "internal error: %q is not a local", name)
+	}
+	if s.cells[i] {
+		fc.emit(runtime.STORE_CELL, i)
+	} else {
+		fc.emit(runtime.STORE_LOCAL, i)
+	}
+}
+
+func (fc *fcomp) load(id *Ident) {
+	fc.at(id)
+	s := fc.scope
+	if !s.top {
+		if i, ok := s.localIdx[id.Name]; ok {
+			if s.cells[i] {
+				fc.emit(runtime.LOAD_CELL, i)
+			} else {
+				fc.emit(runtime.LOAD_LOCAL, i)
+			}
+			return
+		}
+		if i, ok := s.freeIdx[id.Name]; ok {
+			fc.emit(runtime.LOAD_FREE, i)
+			return
+		}
+	}
+	fc.emit(runtime.LOAD_GLOBAL, fc.c.global(id.Name))
+}
+
+// subscript compiles an index key; several subscripts make a tuple.
+func (fc *fcomp) subscript(key Expr) {
+	if t, ok := key.(*TupleExpr); ok {
+		for _, e := range t.Elems {
+			fc.expr(e)
+		}
+		fc.at(t)
+		fc.emit(runtime.TUPLE, len(t.Elems))
+		return
+	}
+	fc.expr(key)
+}
+
+func (fc *fcomp) constant(v runtime.Value) { fc.emit(runtime.CONST, fc.c.constant(v)) }
+
+func (fc *fcomp) expr(x Expr) {
+	fc.at(x)
+	switch x := x.(type) {
+	case *Ident:
+		fc.load(x)
+	case *Literal:
+		switch v := x.Value.(type) {
+		case nil:
+			fc.emit0(runtime.NONE)
+		case bool:
+			if v {
+				fc.emit0(runtime.TRUE)
+			} else {
+				fc.emit0(runtime.FALSE)
+			}
+		case int64:
+			fc.intConst(v)
+		case float64:
+			fc.constant(runtime.Float(v))
+		case string:
+			fc.constant(runtime.String(v))
+		}
+	case *EinLit:
+		fc.constant(&runtime.Einsum{Equation: x.Equation})
+	case *FString:
+		n := 0
+		for _, p := range x.Parts {
+			switch p := p.(type) {
+			case string:
+				fc.constant(runtime.String(p))
+			case *FField:
+				fc.expr(p.X)
+				fc.at(x)
+				if p.Spec == "" {
+					fc.emit(runtime.FORMAT, runtime.MaxArg)
+				} else {
+					fc.emit(runtime.FORMAT, fc.c.constant(runtime.String(p.Spec)))
+				}
+			}
+			n++
+		}
+		if n == 0 {
+			fc.constant(runtime.String(""))
+		} else if n > 1 {
+			fc.emit(runtime.CONCAT, n)
+		}
+	case *Unary:
+		if lit, ok := x.X.(*Literal); ok && x.Op == runtime.UMINUS {
+			switch v := lit.Value.(type) {
+			case int64:
+				fc.intConst(-v)
+				return
+			case float64:
+				fc.constant(runtime.Float(-v))
+				return
+			}
+		}
+		fc.expr(x.X)
+		fc.at(x)
+		if x.Op == runtime.NOT {
+			fc.emit0(runtime.UNARY_NOT)
+		} else {
+			fc.emit(runtime.UNARY, int(x.Op))
+		}
+	case *Binary:
+		fc.binary(x)
+	case *Call:
+		fc.expr(x.Fn)
+		for _, a := range x.Args {
+			fc.expr(a)
+		}
+		for _, kw := range x.Kwargs {
+			fc.constant(runtime.String(kw.Name))
+			fc.expr(kw.Value)
+		}
+		fc.at(x)
+		if len(x.Kwargs) == 0 {
+			fc.emit(runtime.CALL, len(x.Args))
+		} else {
+			if len(x.Args) > 0xfff || len(x.Kwargs) > 0xfff {
+				fc.c.fail(x.Start, "too many arguments")
+			}
+			fc.emit(runtime.CALL_KW, len(x.Args)|len(x.Kwargs)<<12)
+		}
+	case *Index:
+		fc.expr(x.X)
+		fc.subscript(x.Key)
+		fc.at(x)
+		fc.emit0(runtime.INDEX)
+	case *SliceExpr:
+		for _, e := range []Expr{x.Lo, x.Hi, x.Step} {
+			if e == nil {
+				fc.emit0(runtime.NONE)
+			} else {
+				fc.expr(e)
+			}
+		}
+		fc.at(x)
+		fc.emit0(runtime.SLICE)
+	case *EllipsisExpr:
+		fc.constant(runtime.Ellipsis)
+	case *Attr:
+		fc.expr(x.X)
+		fc.at(x)
+		fc.emit(runtime.ATTR, fc.c.name(x.Name))
+	case *ListExpr:
+		for _, e := range x.Elems {
+			fc.expr(e)
+		}
+		fc.at(x)
+		fc.emit(runtime.LIST, len(x.Elems))
+	case *TupleExpr:
+		for _, e := range x.Elems {
+			fc.expr(e)
+		}
+		fc.at(x)
+		fc.emit(runtime.TUPLE, len(x.Elems))
+	case *DictExpr:
+		for i := range x.Keys {
+			fc.expr(x.Keys[i])
+			fc.expr(x.Values[i])
+		}
+		fc.at(x)
+		fc.emit(runtime.DICT, len(x.Keys))
+	case *FuncExpr:
+		fc.function(x.Func)
+	case *GradExpr:
+		fc.grad(x)
+	default:
+		fc.c.fail(fc.pos, "unsupported expression")
+	}
+}
+
+func (fc *fcomp) intConst(v int64) {
+	if v >= -runtime.SmallIntBias && v < runtime.SmallIntBias {
+		fc.emit(runtime.SMALLINT, int(v+runtime.SmallIntBias))
+	} else {
+		fc.constant(runtime.Int(v))
+	}
+}
+
+var specialised = map[runtime.Op]runtime.Opcode{
+	runtime.PLUS: runtime.ADD, runtime.MINUS: runtime.SUB, runtime.STAR: runtime.MUL,
+	runtime.LT: runtime.CMP_LT, runtime.LE: runtime.CMP_LE, runtime.GT: runtime.CMP_GT, runtime.GE: runtime.CMP_GE,
+	runtime.EQL: runtime.CMP_EQ, runtime.NEQ: runtime.CMP_NE,
+}
+
+func (fc *fcomp) binary(x *Binary) {
+	switch x.Op {
+	case opAnd, opOr:
+		fc.expr(x.X)
+		fc.at(x)
+		op := runtime.JMP_FALSE_OR_POP
+		if x.Op == opOr {
+			op = runtime.JMP_TRUE_OR_POP
+		}
+		j := fc.emit0(op)
+		fc.depth-- // the fall-through path pops
+		fc.expr(x.Y)
+		fc.patch(j)
+		return
+	}
+	fc.expr(x.X)
+	fc.expr(x.Y)
+	fc.pos = x.OpAt
+	if x.Op == opNotIn {
+		fc.emit0(runtime.NOTIN)
+	} else if op, ok := specialised[x.Op]; ok {
+		fc.emit0(op)
+	} else {
+		fc.emit(runtime.BINARY, int(x.Op))
+	}
+}
+
+// function compiles a nested function and emits MAKE_FUNC, leaving the
+// function value on the stack.
+func (fc *fcomp) function(fd *FuncDef) {
+	inner := fc.c.inner[fd]
+	nd := 0
+	for _, p := range fd.Params {
+		if p.Default != nil {
+			fc.expr(p.Default)
+			nd++
+		}
+	}
+	fc.at(fd)
+	fc.emit(runtime.TUPLE, nd)
+	for _, name := range inner.free {
+		if i, ok := fc.scope.localIdx[name]; ok && !fc.scope.top {
+			fc.emit(runtime.LOAD_CELLREF, i)
+		} else if i, ok := fc.scope.freeIdx[name]; ok {
+			fc.emit(runtime.LOAD_FREEREF, i)
+		} else {
+			fc.c.fail(fd.Start, "internal error: cannot capture %q", name)
+		}
+	}
+	fc.emit(runtime.TUPLE, len(inner.free))
+	name := fd.Name
+	if name == "" {
+		name = "<fn>"
+	}
+	sub := &fcomp{c: fc.c, scope: inner, fn: &runtime.Funcode{
+		Prog: fc.c.prog, Name: name, Pos: fd.Start,
+		NumParams: len(fd.Params), NumDefaults: nd,
+	}}
+	sub.pos = fd.BodyOpen
+	sub.body(fd.Body, false)
+	idx := len(fc.c.prog.Functions)
+	fc.c.prog.Functions = append(fc.c.prog.Functions, sub.finish())
+	fc.at(fd)
+	fc.emit(runtime.MAKE_FUNC, idx)
+}
+
+// grad compiles grad(w...) { body } / value_and_grad(w...) { body }.
+func (fc *fcomp) grad(x *GradExpr) {
+	if len(x.Body) == 0 {
+		fc.c.fail(x.Start, "a gradient block must end with an expression (the value to differentiate)")
+	}
+	last, ok := x.Body[len(x.Body)-1].(*ExprStmt)
+	if !ok {
+		fc.c.fail(x.Start, "a gradient block must end with an expression (the value to differentiate), not a statement")
+	}
+	for _, w := range x.Wrt {
+		fc.expr(w)
+	}
+	fc.at(x)
+	arg := len(x.Wrt)
+	if x.WithValue {
+		arg |= 1 << 23
+	}
+	fc.emit(runtime.GRAD_BEGIN, arg)
+	fc.exits = append(fc.exits, exitGrad)
+	fc.stmts(x.Body[:len(x.Body)-1])
+	fc.expr(last.X)
+	fc.exits = fc.exits[:len(fc.exits)-1]
+	fc.at(x)
+	fc.emit0(runtime.GRAD_END)
+}

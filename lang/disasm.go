@@ -1,0 +1,77 @@
+package lang
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tsrlang/tsr/runtime"
+)
+
+// Disassemble returns a listing of every function of prog: one line per
+// instruction with its pc, source line:col, opcode and decoded operand.
+func Disassemble(prog *runtime.Program) string {
+	var b strings.Builder
+	fns := append([]*runtime.Funcode{prog.Toplevel}, prog.Functions...)
+	for i, fc := range fns {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		DisassembleFunc(&b, fc)
+	}
+	return b.String()
+}
+
+// DisassembleFunc writes the listing of one function to b.
+func DisassembleFunc(b *strings.Builder, fc *runtime.Funcode) {
+	prog := fc.Prog
+	fmt.Fprintf(b, "function %s (%s:%d:%d) params=%d defaults=%d locals=%v cells=%v free=%v maxstack=%d\n",
+		fc.Name, prog.Filename, fc.Pos.Line, fc.Pos.Col, fc.NumParams, fc.NumDefaults,
+		fc.Locals, fc.Cells, fc.Freevars, fc.MaxStack)
+	for pc, insn := range fc.Code {
+		op, arg := runtime.Decode(insn)
+		p := fc.Position(pc)
+		fmt.Fprintf(b, "  %4d  %4d:%-3d  %-16s", pc, p.Line, p.Col, op)
+		switch op {
+		case runtime.CONST, runtime.FORMAT, runtime.IMPORT, runtime.BLOCK_ENTER:
+			if arg < len(prog.Consts) {
+				fmt.Fprintf(b, " %d\t# %s", arg, runtime.Repr(prog.Consts[arg]))
+			} else if op == runtime.FORMAT {
+				b.WriteString(" str")
+			}
+		case runtime.SMALLINT:
+			fmt.Fprintf(b, " %d", arg-runtime.SmallIntBias)
+		case runtime.LOAD_LOCAL, runtime.STORE_LOCAL, runtime.LOAD_CELL, runtime.STORE_CELL, runtime.LOAD_CELLREF:
+			fmt.Fprintf(b, " %d\t# %s", arg, nameAt(fc.Locals, arg))
+		case runtime.LOAD_FREE, runtime.LOAD_FREEREF:
+			fmt.Fprintf(b, " %d\t# %s", arg, nameAt(fc.Freevars, arg))
+		case runtime.LOAD_GLOBAL, runtime.STORE_GLOBAL:
+			fmt.Fprintf(b, " %d\t# %s", arg, nameAt(prog.Globals, arg))
+		case runtime.ATTR, runtime.SETATTR:
+			fmt.Fprintf(b, " %d\t# .%s", arg, nameAt(prog.Names, arg))
+		case runtime.BINARY, runtime.INPLACE, runtime.UNARY:
+			fmt.Fprintf(b, " %s", runtime.Op(arg))
+		case runtime.CALL_KW:
+			fmt.Fprintf(b, " %d\t# %d positional, %d keyword", arg, arg&0xfff, arg>>12)
+		case runtime.MAKE_FUNC:
+			fn := "?"
+			if arg < len(prog.Functions) {
+				fn = prog.Functions[arg].Name
+			}
+			fmt.Fprintf(b, " %d\t# %s", arg, fn)
+		case runtime.GRAD_BEGIN:
+			fmt.Fprintf(b, " %d\t# %d values, with_value=%v", arg, arg&0x7fffff, arg>>23 == 1)
+		default:
+			if op.IsJump() || arg != 0 {
+				fmt.Fprintf(b, " %d", arg)
+			}
+		}
+		b.WriteByte('\n')
+	}
+}
+
+func nameAt(names []string, i int) string {
+	if i < len(names) {
+		return names[i]
+	}
+	return "?"
+}

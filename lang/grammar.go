@@ -1,0 +1,276 @@
+package lang
+
+import (
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// This file is tsr's participle grammar: the parse tree types (p*), which
+// lower.go turns into the AST. Binary expressions are parsed as a flat
+// operand/operator list and given their precedence by a binding-power
+// (Pratt) pass during lowering, which keeps the parse tree shallow.
+
+type pFile struct {
+	Stmts []*pStmt `parser:"Sep* ( @@ Sep+ )*"`
+}
+
+type pStmt struct {
+	Pos    lexer.Position
+	Fn     *pFnDef     `parser:"@@"`
+	If     *pIf        `parser:"| @@"`
+	For    *pFor       `parser:"| @@"`
+	While  *pWhile     `parser:"| @@"`
+	Branch *pBranch    `parser:"| @@"`
+	Return *pReturn    `parser:"| @@"`
+	Try    *pTry       `parser:"| @@"`
+	Assert *pAssert    `parser:"| @@"`
+	Import *pImport    `parser:"| @@"`
+	Block  *pBlockStmt `parser:"| @@"`
+	Simple *pSimple    `parser:"| @@"`
+}
+
+type pFnDef struct {
+	Pos    lexer.Position
+	Name   string    `parser:"\"fn\" @Ident"`
+	Params []*pParam `parser:"\"(\" ( @@ ( \",\" @@ )* \",\"? )? \")\""`
+	Body   *pBlock   `parser:"@@"`
+	EndPos lexer.Position
+}
+
+type pParam struct {
+	Pos     lexer.Position
+	Name    string `parser:"@Ident"`
+	Default *pExpr `parser:"( \"=\" @@ )?"`
+}
+
+type pBlock struct {
+	Pos    lexer.Position
+	Open   bool     `parser:"@\"{\" Sep*"`
+	Stmts  []*pStmt `parser:"( @@ Sep+ )* \"}\""`
+	EndPos lexer.Position
+}
+
+type pIf struct {
+	Pos    lexer.Position
+	Cond   *pExpr  `parser:"\"if\" @@"`
+	Then   *pBlock `parser:"@@"`
+	ElseIf *pIf    `parser:"( \"else\" ( @@"`
+	Else   *pBlock `parser:"| @@ ) )?"`
+	EndPos lexer.Position
+}
+
+type pFor struct {
+	Pos     lexer.Position
+	Targets []*pTarget `parser:"\"for\" @@ ( \",\" @@ )*"`
+	X       *pExpr     `parser:"\"in\" @@"`
+	Body    *pBlock    `parser:"@@"`
+	EndPos  lexer.Position
+}
+
+type pTarget struct {
+	Pos    lexer.Position
+	Name   string     `parser:"@Ident"`
+	Sub    []*pTarget `parser:"| \"(\" @@ ( \",\" @@ )* \",\"? \")\""`
+	EndPos lexer.Position
+}
+
+type pWhile struct {
+	Pos    lexer.Position
+	Cond   *pExpr  `parser:"\"while\" @@"`
+	Body   *pBlock `parser:"@@"`
+	EndPos lexer.Position
+}
+
+type pBranch struct {
+	Pos    lexer.Position
+	Kw     string `parser:"@(\"break\" | \"continue\")"`
+	EndPos lexer.Position
+}
+
+type pReturn struct {
+	Pos    lexer.Position
+	Kw     string     `parser:"@\"return\""`
+	X      *pExprList `parser:"@@?"`
+	EndPos lexer.Position
+}
+
+type pTry struct {
+	Pos     lexer.Position
+	Body    *pBlock `parser:"\"try\" @@"`
+	NamePos lexer.Position
+	Name    string  `parser:"\"catch\" @Ident"`
+	Catch   *pBlock `parser:"@@"`
+	EndPos  lexer.Position
+}
+
+type pAssert struct {
+	Pos    lexer.Position
+	Cond   *pExpr `parser:"\"assert\" @@"`
+	Msg    *pExpr `parser:"( \",\" @@ )?"`
+	EndPos lexer.Position
+}
+
+type pImport struct {
+	Pos    lexer.Position
+	Path   string `parser:"\"import\" @String"`
+	Name   string `parser:"\"as\" @Ident"`
+	EndPos lexer.Position
+}
+
+type pBlockStmt struct {
+	Pos    lexer.Position
+	Kind   string  `parser:"@(\"no_grad\":Keyword | \"detect_anomaly\":Keyword)"`
+	Body   *pBlock `parser:"@@"`
+	EndPos lexer.Position
+}
+
+type pSimple struct {
+	Pos    lexer.Position
+	LHS    *pExprList `parser:"@@"`
+	OpPos  lexer.Position
+	Op     string     `parser:"( @(\"=\" | \"+=\" | \"-=\" | \"*=\" | \"/=\" | \"//=\" | \"%=\" | \"@=\" | \"**=\")"`
+	RHS    *pExprList `parser:"@@ )?"`
+	EndPos lexer.Position
+}
+
+type pExprList struct {
+	Pos      lexer.Position
+	Elems    []*pExpr `parser:"@@ ( \",\" @@ )*"`
+	Trailing bool     `parser:"@\",\"?"`
+	EndPos   lexer.Position
+}
+
+type pExpr struct {
+	Pos    lexer.Position
+	Head   *pUnary    `parser:"@@"`
+	Tail   []*pBinary `parser:"@@*"`
+	EndPos lexer.Position
+}
+
+type pBinary struct {
+	Pos lexer.Position
+	Op  string  `parser:"@( \"or\" | \"and\" | \"==\" | \"!=\" | \"<=\" | \">=\" | \"<\" | \">\" | \"not\" \"in\" | \"in\" | \"|\" | \"^\" | \"&\" | \"+\" | \"-\" | \"*\" | \"//\" | \"/\" | \"%\" | \"@\" | \"**\" )"`
+	X   *pUnary `parser:"@@"`
+}
+
+type pUnary struct {
+	Pos    lexer.Position
+	Ops    []*pPrefix `parser:"@@*"`
+	X      *pPostfix  `parser:"@@"`
+	EndPos lexer.Position
+}
+
+type pPrefix struct {
+	Pos lexer.Position
+	Op  string `parser:"@(\"not\" | \"-\" | \"+\" | \"~\")"`
+}
+
+type pPostfix struct {
+	Pos    lexer.Position
+	X      *pPrimary  `parser:"@@"`
+	Suffix []*pSuffix `parser:"@@*"`
+	EndPos lexer.Position
+}
+
+type pSuffix struct {
+	Pos    lexer.Position
+	Call   bool    `parser:"(  @\"(\""`
+	Args   []*pArg `parser:"( @@ ( \",\" @@ )* \",\"? )? \")\""`
+	Index  bool    `parser:"| @\"[\""`
+	Subs   []*pSub `parser:"@@ ( \",\" @@ )* \",\"? \"]\""`
+	Attr   string  `parser:"| \".\" @Ident )"`
+	EndPos lexer.Position
+}
+
+type pArg struct {
+	Pos  lexer.Position
+	Name string `parser:"( @Ident \"=\" )?"`
+	X    *pExpr `parser:"@@"`
+}
+
+type pSub struct {
+	Pos      lexer.Position
+	Ellipsis bool   `parser:"(  @\"...\""`
+	Lo       *pExpr `parser:"| @@?"`
+	Colon    bool   `parser:"( @\":\""`
+	Hi       *pExpr `parser:"@@?"`
+	Colon2   bool   `parser:"( @\":\""`
+	Step     *pExpr `parser:"@@? )? )? )"`
+	EndPos   lexer.Position
+}
+
+type pPrimary struct {
+	Pos    lexer.Position
+	Float  *string  `parser:"@Float"`
+	Int    *string  `parser:"| @Int"`
+	Str    *string  `parser:"| @String"`
+	FStr   *string  `parser:"| @FString"`
+	Ein    *string  `parser:"| @Ein"`
+	Const  string   `parser:"| @(\"true\" | \"false\" | \"none\")"`
+	Lambda *pLambda `parser:"| @@"`
+	Grad   *pGrad   `parser:"| @@"`
+	Ident  string   `parser:"| @Ident"`
+	Paren  *pParen  `parser:"| @@"`
+	List   *pList   `parser:"| @@"`
+	Dict   *pDict   `parser:"| @@"`
+	EndPos lexer.Position
+}
+
+type pLambda struct {
+	Pos    lexer.Position
+	Params []*pParam `parser:"\"fn\" \"(\" ( @@ ( \",\" @@ )* \",\"? )? \")\""`
+	Body   *pBlock   `parser:"@@"`
+	EndPos lexer.Position
+}
+
+type pGrad struct {
+	Pos    lexer.Position
+	Kind   string   `parser:"@(\"grad\":Keyword | \"value_and_grad\":Keyword)"`
+	Wrt    []*pExpr `parser:"\"(\" ( @@ ( \",\" @@ )* \",\"? )? \")\""`
+	Body   *pBlock  `parser:"@@"`
+	EndPos lexer.Position
+}
+
+type pParen struct {
+	Pos    lexer.Position
+	Open   bool     `parser:"@\"(\""`
+	Elems  []*pExpr `parser:"( @@ ( \",\" @@ )*"`
+	Comma  bool     `parser:"@\",\"? )? \")\""`
+	EndPos lexer.Position
+}
+
+type pList struct {
+	Pos    lexer.Position
+	Open   bool     `parser:"@\"[\""`
+	Elems  []*pExpr `parser:"( @@ ( \",\" @@ )* \",\"? )? \"]\""`
+	EndPos lexer.Position
+}
+
+type pDict struct {
+	Pos     lexer.Position
+	Open    bool      `parser:"@\"{\""`
+	Entries []*pEntry `parser:"( @@ ( \",\" @@ )* \",\"? )? \"}\""`
+	EndPos  lexer.Position
+}
+
+type pEntry struct {
+	Pos lexer.Position
+	K   *pExpr `parser:"@@ \":\""`
+	V   *pExpr `parser:"@@"`
+}
+
+// pFieldExpr is the grammar of an f-string replacement field's expression.
+type pFieldExpr struct {
+	X *pExprList `parser:"@@ Sep*"`
+}
+
+var (
+	fileParser = participle.MustBuild[pFile](
+		participle.Lexer(lexDef{}),
+		participle.UseLookahead(3),
+	)
+	fieldParser = participle.MustBuild[pFieldExpr](
+		participle.Lexer(lexDef{}),
+		participle.UseLookahead(3),
+	)
+)

@@ -1,0 +1,574 @@
+package lang
+
+import (
+	"io"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// Token types produced by the tsr lexer. The names are the symbols the
+// participle grammar refers to (@Ident, @Int, ...).
+const (
+	tokEOF     = lexer.EOF
+	tokIdent   = lexer.TokenType(-2 - iota) // identifier
+	tokKeyword                              // reserved word (also the contextual grad/no_grad forms)
+	tokInt                                  // integer literal
+	tokFloat                                // float literal
+	tokString                               // "text" (Value holds the raw source text, quotes included)
+	tokFString                              // f"..." (Value holds the raw text between the quotes)
+	tokEin                                  // ein"..." (Value holds the equation)
+	tokPunct                                // operator or punctuation
+	tokSep                                  // newline or ';'
+)
+
+// tokenSymbols returns the symbol table (a function, not a variable, so that
+// it is ready when the package-level parsers are built during init).
+func tokenSymbols() map[string]lexer.TokenType {
+	return map[string]lexer.TokenType{
+		"EOF":     tokEOF,
+		"Ident":   tokIdent,
+		"Keyword": tokKeyword,
+		"Int":     tokInt,
+		"Float":   tokFloat,
+		"String":  tokString,
+		"FString": tokFString,
+		"Ein":     tokEin,
+		"Punct":   tokPunct,
+		"Sep":     tokSep,
+	}
+}
+
+var keywords = map[string]bool{
+	"fn": true, "if": true, "else": true, "for": true, "in": true, "while": true,
+	"break": true, "continue": true, "return": true, "try": true, "catch": true,
+	"assert": true, "import": true, "as": true, "and": true, "or": true, "not": true,
+	"true": true, "false": true, "none": true,
+}
+
+// Operators, longest first so that the lexer always takes the longest match.
+var operators = []string{
+	"**=", "//=", "...",
+	"**", "//", "==", "!=", "<=", ">=", "+=", "-=", "*=", "/=", "%=", "@=",
+	"+", "-", "*", "/", "%", "@", "<", ">", "=", "(", ")", "[", "]", "{", "}",
+	",", ":", ";", ".", "|", "^", "&", "~",
+}
+
+// continuesLine reports whether a line ending in token t continues on the
+// next line (binary operators, assignment operators, '.').
+func continuesLine(t lexer.Token) bool {
+	switch t.Type {
+	case tokPunct:
+		switch t.Value {
+		case "+", "-", "*", "/", "//", "%", "@", "**", "<", ">", "<=", ">=", "==", "!=",
+			"|", "^", "&", "=", "+=", "-=", "*=", "/=", "//=", "%=", "@=", "**=", ".":
+			return true
+		}
+	case tokKeyword:
+		switch t.Value {
+		case "and", "or", "not", "in":
+			return true
+		}
+	}
+	return false
+}
+
+// lexDef is the participle lexer definition for tsr.
+type lexDef struct{}
+
+func (lexDef) Symbols() map[string]lexer.TokenType { return tokenSymbols() }
+
+func (lexDef) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	return lexDef{}.LexString(filename, string(b))
+}
+
+func (lexDef) LexString(filename, src string) (lexer.Lexer, error) {
+	toks, err := tokenize(filename, src)
+	if err != nil {
+		return nil, err
+	}
+	return &sliceLexer{toks: toks}, nil
+}
+
+type sliceLexer struct {
+	toks []lexer.Token
+	i    int
+}
+
+func (l *sliceLexer) Next() (lexer.Token, error) {
+	if l.i >= len(l.toks) {
+		return l.toks[len(l.toks)-1], nil
+	}
+	t := l.toks[l.i]
+	l.i++
+	return t, nil
+}
+
+// scanner is the hand-written tokenizer. Newlines are significant, except
+// inside (), [] and dict braces, after a line-continuing operator, and before
+// `else`/`catch`.
+type scanner struct {
+	file  string
+	src   string
+	off   int
+	line  int
+	col   int
+	toks  []lexer.Token
+	stack []byte // open brackets: '(', '[', '{' (block) or 'd' (dict brace)
+}
+
+func tokenize(file, src string) ([]lexer.Token, error) {
+	s := &scanner{file: file, src: src, line: 1, col: 1}
+	if err := s.run(); err != nil {
+		return nil, err
+	}
+	return s.toks, nil
+}
+
+func (s *scanner) pos() lexer.Position {
+	return lexer.Position{Filename: s.file, Offset: s.off, Line: s.line, Column: s.col}
+}
+
+func (s *scanner) errAt(p lexer.Position, incomplete bool, format string, args ...any) error {
+	return newSyntaxError(s.src, Pos{Line: int32(p.Line), Col: int32(p.Column)}, s.file, incomplete, format, args...)
+}
+
+// advance moves over n bytes (which contain no newline).
+func (s *scanner) advance(n int) {
+	s.col += utf8.RuneCountInString(s.src[s.off : s.off+n])
+	s.off += n
+}
+
+func (s *scanner) emit(typ lexer.TokenType, val string, p lexer.Position) {
+	s.toks = append(s.toks, lexer.Token{Type: typ, Value: val, Pos: p})
+}
+
+func (s *scanner) last() (lexer.Token, bool) {
+	if len(s.toks) == 0 {
+		return lexer.Token{}, false
+	}
+	return s.toks[len(s.toks)-1], true
+}
+
+// newlineSignificant reports whether a newline at this point ends a statement.
+func (s *scanner) newlineSignificant() bool {
+	if n := len(s.stack); n > 0 && s.stack[n-1] != '{' {
+		return false
+	}
+	t, ok := s.last()
+	if !ok || t.Type == tokSep {
+		return false
+	}
+	if continuesLine(t) || (t.Type == tokPunct && (t.Value == "{" || t.Value == ",")) {
+		return false
+	}
+	return true
+}
+
+// endsOperand reports whether t can end an operand, which makes a following
+// '{' a block brace rather than a dict literal.
+func endsOperand(t lexer.Token) bool {
+	switch t.Type {
+	case tokIdent, tokInt, tokFloat, tokString, tokFString, tokEin:
+		return true
+	case tokKeyword:
+		switch t.Value {
+		case "true", "false", "none", "else", "try", "no_grad", "detect_anomaly":
+			return true
+		}
+	case tokPunct:
+		return t.Value == ")" || t.Value == "]" || t.Value == "}"
+	}
+	return false
+}
+
+func (s *scanner) run() error {
+	for s.off < len(s.src) {
+		c := s.src[s.off]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f':
+			s.advance(1)
+			continue
+		case c == '\\' && s.off+1 < len(s.src) && s.src[s.off+1] == '\n':
+			// explicit line continuation
+			s.off += 2
+			s.line++
+			s.col = 1
+			continue
+		case c == '#':
+			for s.off < len(s.src) && s.src[s.off] != '\n' {
+				s.off++
+			}
+			continue
+		case c == '\n':
+			p := s.pos()
+			if s.newlineSignificant() {
+				s.emit(tokSep, "\n", p)
+			}
+			s.off++
+			s.line++
+			s.col = 1
+			continue
+		}
+		p := s.pos()
+		rest := s.src[s.off:]
+		switch {
+		case isDigit(c) || (c == '.' && len(rest) > 1 && isDigit(rest[1])):
+			if err := s.number(p); err != nil {
+				return err
+			}
+		case c == '"' || c == '\'':
+			raw, err := s.stringLit(p, 0)
+			if err != nil {
+				return err
+			}
+			s.emit(tokString, raw, p)
+		case (c == 'f' || c == 'F') && len(rest) > 1 && (rest[1] == '"' || rest[1] == '\''):
+			s.advance(1)
+			raw, err := s.stringLit(p, 'f')
+			if err != nil {
+				return err
+			}
+			s.emit(tokFString, raw[1:len(raw)-1], p)
+		case strings.HasPrefix(rest, `ein"`) || strings.HasPrefix(rest, `ein'`):
+			s.advance(3)
+			raw, err := s.stringLit(p, 'e')
+			if err != nil {
+				return err
+			}
+			s.emit(tokEin, raw[1:len(raw)-1], p)
+		case isIdentStart(rest):
+			n := identLen(rest)
+			word := rest[:n]
+			s.advance(n)
+			if keywords[word] {
+				s.emit(tokKeyword, word, p)
+			} else {
+				s.emit(tokIdent, word, p)
+			}
+		default:
+			op := ""
+			for _, o := range operators {
+				if strings.HasPrefix(rest, o) {
+					op = o
+					break
+				}
+			}
+			if op == "" {
+				r, _ := utf8.DecodeRuneInString(rest)
+				return s.errAt(p, false, "unexpected character %q", r)
+			}
+			if err := s.punct(op, p); err != nil {
+				return err
+			}
+		}
+	}
+	p := s.pos()
+	if len(s.stack) > 0 {
+		return s.errAt(p, true, "unexpected end of input: unclosed '%c'", closerOf(s.stack[len(s.stack)-1]))
+	}
+	if t, ok := s.last(); ok && continuesLine(t) {
+		return s.errAt(p, true, "unexpected end of input after %q", t.Value)
+	}
+	if t, ok := s.last(); ok && t.Type != tokSep {
+		s.emit(tokSep, "\n", p)
+	}
+	s.markContextual()
+	s.emit(tokEOF, "", p)
+	return nil
+}
+
+func closerOf(b byte) byte {
+	switch b {
+	case '(':
+		return '('
+	case '[':
+		return '['
+	}
+	return '{'
+}
+
+func (s *scanner) punct(op string, p lexer.Position) error {
+	switch op {
+	case "(", "[":
+		s.stack = append(s.stack, op[0])
+	case "{":
+		kind := byte('d')
+		if t, ok := s.last(); ok && endsOperand(t) {
+			kind = '{'
+		}
+		s.stack = append(s.stack, kind)
+	case ")", "]", "}":
+		want := map[string]byte{")": '(', "]": '[', "}": '{'}[op]
+		n := len(s.stack)
+		if n == 0 {
+			return s.errAt(p, false, "unexpected %q", op)
+		}
+		top := s.stack[n-1]
+		if top == 'd' {
+			top = '{'
+		}
+		if top != want {
+			return s.errAt(p, false, "unexpected %q: unclosed '%c'", op, closerOf(s.stack[n-1]))
+		}
+		if op == "}" && s.stack[n-1] == '{' {
+			// a block's last statement ends at its closing brace
+			if t, ok := s.last(); ok && t.Type != tokSep && !(t.Type == tokPunct && t.Value == "{") {
+				s.emit(tokSep, "\n", p)
+			}
+		}
+		s.stack = s.stack[:n-1]
+	case ";":
+		s.advance(1)
+		if t, ok := s.last(); ok && t.Type != tokSep {
+			s.emit(tokSep, ";", p)
+		}
+		return nil
+	}
+	s.advance(len(op))
+	s.emit(tokPunct, op, p)
+	return nil
+}
+
+// markContextual turns grad/value_and_grad followed by a parenthesised list
+// and a block, and no_grad/detect_anomaly followed by a block, into keywords;
+// it also drops a newline before `else` and `catch`.
+func (s *scanner) markContextual() {
+	toks := s.toks
+	out := toks[:0]
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.Type == tokSep && i+1 < len(toks) && toks[i+1].Type == tokKeyword &&
+			(toks[i+1].Value == "else" || toks[i+1].Value == "catch") {
+			continue
+		}
+		out = append(out, t)
+	}
+	toks = out
+	for i, t := range toks {
+		if t.Type != tokIdent || (i > 0 && toks[i-1].Type == tokPunct && toks[i-1].Value == ".") {
+			continue
+		}
+		switch t.Value {
+		case "no_grad", "detect_anomaly":
+			if i+1 < len(toks) && toks[i+1].Value == "{" && toks[i+1].Type == tokPunct {
+				toks[i].Type = tokKeyword
+			}
+		case "grad", "value_and_grad":
+			if i+1 < len(toks) && toks[i+1].Type == tokPunct && toks[i+1].Value == "(" {
+				depth := 0
+				for j := i + 1; j < len(toks); j++ {
+					if toks[j].Type != tokPunct {
+						continue
+					}
+					switch toks[j].Value {
+					case "(", "[", "{":
+						depth++
+					case ")", "]", "}":
+						depth--
+					}
+					if depth == 0 {
+						if j+1 < len(toks) && toks[j+1].Type == tokPunct && toks[j+1].Value == "{" {
+							toks[i].Type = tokKeyword
+						}
+						break
+					}
+				}
+			}
+		}
+	}
+	s.toks = toks
+}
+
+func (s *scanner) number(p lexer.Position) error {
+	rest := s.src[s.off:]
+	n := 0
+	isFloat := false
+	if strings.HasPrefix(rest, "0x") || strings.HasPrefix(rest, "0X") {
+		n = 2
+		for n < len(rest) && (isHex(rest[n]) || rest[n] == '_') {
+			n++
+		}
+		if n == 2 {
+			return s.errAt(p, false, "invalid hexadecimal literal")
+		}
+	} else {
+		for n < len(rest) && (isDigit(rest[n]) || rest[n] == '_') {
+			n++
+		}
+		if n < len(rest) && rest[n] == '.' && !strings.HasPrefix(rest[n:], "...") &&
+			!(n+1 < len(rest) && isIdentStart(rest[n+1:]) && rest[n+1] != 'e' && rest[n+1] != 'E') {
+			isFloat = true
+			n++
+			for n < len(rest) && (isDigit(rest[n]) || rest[n] == '_') {
+				n++
+			}
+		}
+		if n < len(rest) && (rest[n] == 'e' || rest[n] == 'E') {
+			m := n + 1
+			if m < len(rest) && (rest[m] == '+' || rest[m] == '-') {
+				m++
+			}
+			if m < len(rest) && isDigit(rest[m]) {
+				for m < len(rest) && isDigit(rest[m]) {
+					m++
+				}
+				n = m
+				isFloat = true
+			}
+		}
+	}
+	if n < len(rest) && isIdentStart(rest[n:]) {
+		return s.errAt(p, false, "invalid numeric literal %q", rest[:n+identLen(rest[n:])])
+	}
+	text := rest[:n]
+	if strings.HasSuffix(text, "_") || strings.Contains(text, "__") {
+		return s.errAt(p, false, "invalid numeric literal %q", text)
+	}
+	s.advance(n)
+	if isFloat {
+		s.emit(tokFloat, text, p)
+	} else {
+		s.emit(tokInt, text, p)
+	}
+	return nil
+}
+
+// stringLit scans a quoted literal starting at the quote and returns its raw
+// text including quotes. For f-strings, quotes inside {} are nested strings.
+func (s *scanner) stringLit(p lexer.Position, kind byte) (string, error) {
+	start := s.off
+	q := s.src[s.off]
+	i := s.off + 1
+	depth := 0
+	for {
+		if i >= len(s.src) {
+			return "", s.errAt(p, true, "unterminated string literal")
+		}
+		c := s.src[i]
+		switch {
+		case c == '\n':
+			return "", s.errAt(p, false, "unterminated string literal")
+		case c == '\\':
+			i += 2
+			continue
+		case kind == 'f' && c == '{':
+			if depth == 0 && i+1 < len(s.src) && s.src[i+1] == '{' {
+				i += 2
+				continue
+			}
+			depth++
+		case kind == 'f' && c == '}' && depth > 0:
+			depth--
+		case kind == 'f' && depth > 0 && (c == '"' || c == '\'') && c != q:
+			// a nested string of the other quote kind inside a replacement field
+			j := strings.IndexByte(s.src[i+1:], c)
+			if j >= 0 {
+				i += j + 2
+				continue
+			}
+		case c == q:
+			if kind == 'f' && depth > 0 {
+				// nested string with the same quote inside a replacement field
+				j := strings.IndexByte(s.src[i+1:], q)
+				if j >= 0 && !strings.Contains(s.src[i+1:i+1+j], "\n") {
+					i += j + 2
+					continue
+				}
+			}
+			raw := s.src[start : i+1]
+			s.advance(i + 1 - s.off)
+			return raw, nil
+		}
+		i++
+	}
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+func isHex(c byte) bool {
+	return isDigit(c) || ('a' <= c && c <= 'f') || ('A' <= c && c <= 'F')
+}
+
+func isIdentStart(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r == '_' || unicode.IsLetter(r)
+}
+
+func identLen(s string) int {
+	n := 0
+	for n < len(s) {
+		r, size := utf8.DecodeRuneInString(s[n:])
+		if r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) {
+			n += size
+			continue
+		}
+		break
+	}
+	return n
+}
+
+// unquote decodes a string literal's body (without quotes): \n \t \r \0 \"
+// \' \\ \xHH \uHHHH. It returns the offset of a bad escape on error.
+func unquote(body string) (string, int, bool) {
+	if !strings.Contains(body, "\\") {
+		return body, 0, true
+	}
+	var b strings.Builder
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if c != '\\' {
+			b.WriteByte(c)
+			continue
+		}
+		if i+1 >= len(body) {
+			return "", i, false
+		}
+		i++
+		switch body[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case '0':
+			b.WriteByte(0)
+		case '"', '\'', '\\', '{', '}':
+			b.WriteByte(body[i])
+		case 'x', 'u':
+			n := 2
+			if body[i] == 'u' {
+				n = 4
+			}
+			if i+n >= len(body)+0 && i+n > len(body)-1+1 {
+				return "", i - 1, false
+			}
+			var r rune
+			for k := 1; k <= n; k++ {
+				if i+k >= len(body) || !isHex(body[i+k]) {
+					return "", i - 1, false
+				}
+				d := body[i+k]
+				switch {
+				case isDigit(d):
+					r = r*16 + rune(d-'0')
+				case d >= 'a':
+					r = r*16 + rune(d-'a'+10)
+				default:
+					r = r*16 + rune(d-'A'+10)
+				}
+			}
+			b.WriteRune(r)
+			i += n
+		default:
+			return "", i - 1, false
+		}
+	}
+	return b.String(), 0, true
+}

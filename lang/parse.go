@@ -1,0 +1,712 @@
+package lang
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/tsrlang/tsr/einsum"
+	"github.com/tsrlang/tsr/runtime"
+)
+
+// SyntaxError is a lexical, grammatical or compile-time error with its
+// source position. Error() prints "file:line:col: message", then the source
+// line and a caret under the column.
+type SyntaxError struct {
+	File string
+	Pos  Pos
+	Msg  string
+	// Line is the text of the offending source line ("" if unknown).
+	Line string
+	// Incomplete is set when the input ended early (open bracket, brace or
+	// string, or a trailing operator): a REPL should read more lines.
+	Incomplete bool
+}
+
+func (e *SyntaxError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
+	if e.Line != "" {
+		b.WriteString("\n    " + strings.ReplaceAll(e.Line, "\t", " ") + "\n    ")
+		if e.Pos.Col > 1 {
+			b.WriteString(strings.Repeat(" ", int(e.Pos.Col)-1))
+		}
+		b.WriteString("^")
+	}
+	return b.String()
+}
+
+// ErrorKind returns "SyntaxError".
+func (e *SyntaxError) ErrorKind() string { return "SyntaxError" }
+
+// IsIncomplete reports whether err is a syntax error caused by input that
+// ended too early, so that a REPL should ask for another line.
+func IsIncomplete(err error) bool {
+	var se *SyntaxError
+	return errors.As(err, &se) && se.Incomplete
+}
+
+func newSyntaxError(src string, p Pos, file string, incomplete bool, format string, args ...any) *SyntaxError {
+	e := &SyntaxError{File: file, Pos: p, Msg: fmt.Sprintf(format, args...), Incomplete: incomplete}
+	e.Line = sourceLine(src, int(p.Line))
+	return e
+}
+
+func sourceLine(src string, line int) string {
+	if line < 1 {
+		return ""
+	}
+	for i := 1; i < line; i++ {
+		j := strings.IndexByte(src, '\n')
+		if j < 0 {
+			return ""
+		}
+		src = src[j+1:]
+	}
+	if j := strings.IndexByte(src, '\n'); j >= 0 {
+		src = src[:j]
+	}
+	return strings.TrimRight(src, "\r")
+}
+
+// Parse parses a tsr source file into its syntax tree. Errors are
+// *SyntaxError values; IsIncomplete tells an unfinished input apart.
+func Parse(filename, src string) (f *File, err error) {
+	toks, err := tokenize(filename, src)
+	if err != nil {
+		return nil, err
+	}
+	pf, err := parseTokens(fileParser, toks)
+	if err != nil {
+		return nil, convertParseError(filename, src, err)
+	}
+	lw := &lowerer{file: filename, src: src}
+	defer func() {
+		if r := recover(); r != nil {
+			se, ok := r.(*SyntaxError)
+			if !ok {
+				panic(r)
+			}
+			f, err = nil, se
+		}
+	}()
+	f = &File{Name: filename, Src: src, Stmts: lw.stmts(pf.Stmts)}
+	return f, nil
+}
+
+func parseTokens[G any](p *participle.Parser[G], toks []lexer.Token) (*G, error) {
+	pl, err := lexer.Upgrade(&sliceLexer{toks: toks})
+	if err != nil {
+		return nil, err
+	}
+	return p.ParseFromLexer(pl)
+}
+
+func convertParseError(file, src string, err error) error {
+	var se *SyntaxError
+	if errors.As(err, &se) {
+		return se
+	}
+	var perr participle.Error
+	if errors.As(err, &perr) {
+		p := perr.Position()
+		msg := perr.Message()
+		incomplete := false
+		var ute *participle.UnexpectedTokenError
+		if errors.As(err, &ute) {
+			t := ute.Unexpected
+			switch {
+			case t.EOF():
+				incomplete = true
+				msg = "unexpected end of input"
+			case t.Type == tokSep && t.Value == "\n":
+				if p.Offset >= len(strings.TrimRight(src, " \t\r\n")) {
+					incomplete = true
+				}
+				msg = "unexpected newline"
+			default:
+				msg = fmt.Sprintf("unexpected %s", describeToken(t))
+			}
+		}
+		return newSyntaxError(src, Pos{Line: int32(p.Line), Col: int32(p.Column)}, file, incomplete, "%s", msg)
+	}
+	return newSyntaxError(src, Pos{Line: 1, Col: 1}, file, false, "%v", err)
+}
+
+func describeToken(t lexer.Token) string {
+	switch t.Type {
+	case tokSep:
+		if t.Value == ";" {
+			return "';'"
+		}
+		return "newline"
+	case tokIdent:
+		return "name " + strconv.Quote(t.Value)
+	case tokKeyword:
+		return "keyword " + strconv.Quote(t.Value)
+	case tokString, tokFString, tokEin:
+		return "string literal"
+	case tokInt, tokFloat:
+		return "number " + t.Value
+	}
+	return strconv.Quote(t.Value)
+}
+
+// ---- lowering: parse tree -> AST ----
+
+type lowerer struct {
+	file string
+	src  string
+	// base shifts positions of an f-string field's sub-parse.
+	baseLine, baseCol int32
+}
+
+func (lw *lowerer) pos(p lexer.Position) Pos {
+	if lw.baseLine != 0 {
+		return Pos{Line: lw.baseLine, Col: lw.baseCol + int32(p.Column) - 1}
+	}
+	return Pos{Line: int32(p.Line), Col: int32(p.Column)}
+}
+
+func (lw *lowerer) sp(a, b lexer.Position) span { return span{lw.pos(a), lw.pos(b)} }
+
+func (lw *lowerer) fail(p Pos, format string, args ...any) {
+	panic(newSyntaxError(lw.src, p, lw.file, false, format, args...))
+}
+
+func (lw *lowerer) stmts(ps []*pStmt) []Stmt {
+	out := make([]Stmt, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, lw.stmt(p))
+	}
+	return out
+}
+
+func (lw *lowerer) block(b *pBlock) []Stmt { return lw.stmts(b.Stmts) }
+
+func (lw *lowerer) stmt(p *pStmt) Stmt {
+	switch {
+	case p.Fn != nil:
+		return lw.funcDef(p.Fn.Name, p.Fn.Params, p.Fn.Body, p.Fn.Pos, p.Fn.EndPos)
+	case p.If != nil:
+		return lw.ifStmt(p.If)
+	case p.For != nil:
+		f := p.For
+		var target Expr
+		if len(f.Targets) == 1 {
+			target = lw.target(f.Targets[0])
+		} else {
+			t := &TupleExpr{span: lw.sp(f.Targets[0].Pos, f.Targets[len(f.Targets)-1].EndPos)}
+			for _, x := range f.Targets {
+				t.Elems = append(t.Elems, lw.target(x))
+			}
+			target = t
+		}
+		return &ForStmt{span: lw.sp(f.Pos, f.EndPos), Target: target, X: lw.expr(f.X), Body: lw.block(f.Body)}
+	case p.While != nil:
+		return &WhileStmt{span: lw.sp(p.While.Pos, p.While.EndPos), Cond: lw.expr(p.While.Cond), Body: lw.block(p.While.Body)}
+	case p.Branch != nil:
+		return &BranchStmt{span: lw.sp(p.Branch.Pos, p.Branch.EndPos), Continue: p.Branch.Kw == "continue"}
+	case p.Return != nil:
+		r := &ReturnStmt{span: lw.sp(p.Return.Pos, p.Return.EndPos)}
+		if p.Return.X != nil {
+			r.X = lw.exprList(p.Return.X)
+		}
+		return r
+	case p.Try != nil:
+		t := p.Try
+		return &TryStmt{span: lw.sp(t.Pos, t.EndPos), Body: lw.block(t.Body), Name: t.Name,
+			NameP: lw.pos(t.NamePos), Catch: lw.block(t.Catch)}
+	case p.Assert != nil:
+		a := &AssertStmt{span: lw.sp(p.Assert.Pos, p.Assert.EndPos), Cond: lw.expr(p.Assert.Cond)}
+		if p.Assert.Msg != nil {
+			a.Msg = lw.expr(p.Assert.Msg)
+		}
+		return a
+	case p.Import != nil:
+		path, ok := lw.stringValue(p.Import.Path, lw.pos(p.Import.Pos))
+		if !ok {
+			lw.fail(lw.pos(p.Import.Pos), "invalid import path")
+		}
+		return &ImportStmt{span: lw.sp(p.Import.Pos, p.Import.EndPos), Path: path, Name: p.Import.Name}
+	case p.Block != nil:
+		return &BlockStmt{span: lw.sp(p.Block.Pos, p.Block.EndPos), Kind: p.Block.Kind, Body: lw.block(p.Block.Body)}
+	case p.Simple != nil:
+		s := p.Simple
+		lhs := lw.exprList(s.LHS)
+		if s.Op == "" {
+			return &ExprStmt{span: lw.sp(s.Pos, s.EndPos), X: lhs}
+		}
+		a := &AssignStmt{span: lw.sp(s.Pos, s.EndPos), LHS: lhs, RHS: lw.exprList(s.RHS), OpPos: lw.pos(s.OpPos)}
+		if s.Op != "=" {
+			a.Aug = true
+			a.Op = binaryOps[strings.TrimSuffix(s.Op, "=")].op
+			if _, ok := lhs.(*TupleExpr); ok {
+				lw.fail(a.OpPos, "augmented assignment to a tuple is not allowed")
+			}
+		}
+		lw.checkTarget(lhs)
+		return a
+	}
+	lw.fail(lw.pos(p.Pos), "invalid statement")
+	return nil
+}
+
+// checkTarget reports an error unless x can be assigned to.
+func (lw *lowerer) checkTarget(x Expr) {
+	switch x := x.(type) {
+	case *Ident, *Index, *Attr:
+	case *TupleExpr:
+		for _, e := range x.Elems {
+			lw.checkTarget(e)
+		}
+	case *ListExpr:
+		for _, e := range x.Elems {
+			lw.checkTarget(e)
+		}
+	default:
+		start, _ := x.Span()
+		lw.fail(start, "cannot assign to this expression")
+	}
+}
+
+func (lw *lowerer) target(t *pTarget) Expr {
+	if t.Name != "" {
+		return &Ident{span: lw.sp(t.Pos, t.EndPos), Name: t.Name}
+	}
+	tup := &TupleExpr{span: lw.sp(t.Pos, t.EndPos)}
+	for _, s := range t.Sub {
+		tup.Elems = append(tup.Elems, lw.target(s))
+	}
+	return tup
+}
+
+func (lw *lowerer) ifStmt(p *pIf) *IfStmt {
+	s := &IfStmt{span: lw.sp(p.Pos, p.EndPos), Cond: lw.expr(p.Cond), Then: lw.block(p.Then)}
+	if p.ElseIf != nil {
+		s.Else = []Stmt{lw.ifStmt(p.ElseIf)}
+	} else if p.Else != nil {
+		s.Else = lw.block(p.Else)
+	}
+	return s
+}
+
+func (lw *lowerer) funcDef(name string, params []*pParam, body *pBlock, start, end lexer.Position) *FuncDef {
+	fd := &FuncDef{span: lw.sp(start, end), Name: name, Body: lw.block(body), BodyOpen: lw.pos(body.Pos)}
+	seen := map[string]bool{}
+	sawDefault := false
+	for _, p := range params {
+		if seen[p.Name] {
+			lw.fail(lw.pos(p.Pos), "duplicate parameter %q", p.Name)
+		}
+		seen[p.Name] = true
+		prm := &Param{Pos: lw.pos(p.Pos), Name: p.Name}
+		if p.Default != nil {
+			prm.Default = lw.expr(p.Default)
+			sawDefault = true
+		} else if sawDefault {
+			lw.fail(prm.Pos, "parameter %q without a default follows a parameter with a default", p.Name)
+		}
+		fd.Params = append(fd.Params, prm)
+	}
+	return fd
+}
+
+func (lw *lowerer) exprList(p *pExprList) Expr {
+	if len(p.Elems) == 1 && !p.Trailing {
+		return lw.expr(p.Elems[0])
+	}
+	t := &TupleExpr{span: lw.sp(p.Pos, p.EndPos)}
+	for _, e := range p.Elems {
+		t.Elems = append(t.Elems, lw.expr(e))
+	}
+	return t
+}
+
+// Binding powers, lowest first (LANGUAGE.md section 4).
+const (
+	precOr = iota + 1
+	precAnd
+	precNot
+	precCmp
+	precBitOr
+	precXor
+	precBitAnd
+	precAdd
+	precMul
+	precUnary
+	precPow
+)
+
+type binInfo struct {
+	op   runtime.Op
+	prec int
+}
+
+var binaryOps = map[string]binInfo{
+	"or": {opOr, precOr}, "and": {opAnd, precAnd},
+	"==": {runtime.EQL, precCmp}, "!=": {runtime.NEQ, precCmp}, "<": {runtime.LT, precCmp},
+	"<=": {runtime.LE, precCmp}, ">": {runtime.GT, precCmp}, ">=": {runtime.GE, precCmp},
+	"in": {runtime.IN, precCmp}, "notin": {opNotIn, precCmp},
+	"|": {runtime.PIPE, precBitOr}, "^": {runtime.CIRCUMFLEX, precXor}, "&": {runtime.AMP, precBitAnd},
+	"+": {runtime.PLUS, precAdd}, "-": {runtime.MINUS, precAdd},
+	"*": {runtime.STAR, precMul}, "/": {runtime.SLASH, precMul}, "//": {runtime.SLASHSLASH, precMul},
+	"%": {runtime.PERCENT, precMul}, "@": {runtime.AT, precMul},
+	"**": {runtime.STARSTAR, precPow},
+}
+
+// pratt resolves the precedence of a flat operand/operator sequence.
+type pratt struct {
+	lw    *lowerer
+	units []*pUnary
+	ops   []*pBinary
+	i     int // next operand
+	k     int // next prefix operator within units[i]
+}
+
+func (lw *lowerer) expr(p *pExpr) Expr {
+	pr := &pratt{lw: lw, units: []*pUnary{p.Head}}
+	for _, t := range p.Tail {
+		pr.ops = append(pr.ops, t)
+		pr.units = append(pr.units, t.X)
+	}
+	x := pr.parse(0)
+	return x
+}
+
+// parse parses an operand (with its prefix operators) followed by the
+// binary operators that bind at least as tightly as minPrec. units[i] is the
+// next operand and ops[i-1] the operator after the last consumed operand.
+func (pr *pratt) parse(minPrec int) Expr {
+	lw := pr.lw
+	u := pr.units[pr.i]
+	var left Expr
+	if pr.k < len(u.Ops) {
+		op := u.Ops[pr.k]
+		pr.k++
+		start := lw.pos(op.Pos)
+		var x Expr
+		var uop runtime.Op
+		if op.Op == "not" {
+			if minPrec > precNot {
+				lw.fail(start, "'not' must be parenthesised here")
+			}
+			uop = runtime.NOT
+			x = pr.parse(precCmp)
+		} else {
+			uop = map[string]runtime.Op{"-": runtime.UMINUS, "+": runtime.UPLUS, "~": runtime.TILDE}[op.Op]
+			x = pr.parse(precPow)
+		}
+		_, end := x.Span()
+		left = &Unary{span: span{start, end}, Op: uop, X: x}
+	} else {
+		left = lw.postfix(u.X)
+		pr.i++
+		pr.k = 0
+	}
+	chained := false
+	for pr.i-1 < len(pr.ops) {
+		b := pr.ops[pr.i-1]
+		info := binaryOps[b.Op]
+		if info.prec < minPrec {
+			break
+		}
+		if info.prec == precCmp {
+			if chained {
+				lw.fail(lw.pos(b.Pos), "chained comparison is not supported; combine the comparisons with 'and'")
+			}
+			chained = true
+		}
+		next := info.prec + 1
+		if info.op == runtime.STARSTAR {
+			next = precPow // right-associative
+		}
+		right := pr.parse(next)
+		start, _ := left.Span()
+		_, end := right.Span()
+		left = &Binary{span: span{start, end}, Op: info.op, OpAt: lw.pos(b.Pos), X: left, Y: right}
+	}
+	return left
+}
+
+func (lw *lowerer) postfix(p *pPostfix) Expr {
+	x := lw.primary(p.X)
+	start := lw.pos(p.Pos)
+	for _, s := range p.Suffix {
+		end := lw.pos(s.EndPos)
+		switch {
+		case s.Call:
+			c := &Call{span: span{start, end}, Fn: x, LParen: lw.pos(s.Pos)}
+			seen := map[string]bool{}
+			for _, a := range s.Args {
+				v := lw.expr(a.X)
+				if a.Name != "" {
+					if seen[a.Name] {
+						lw.fail(lw.pos(a.Pos), "keyword argument %q repeated", a.Name)
+					}
+					seen[a.Name] = true
+					c.Kwargs = append(c.Kwargs, &Kwarg{Name: a.Name, Value: v})
+				} else {
+					if len(c.Kwargs) > 0 {
+						lw.fail(lw.pos(a.Pos), "positional argument follows keyword argument")
+					}
+					c.Args = append(c.Args, v)
+				}
+			}
+			x = c
+		case s.Index:
+			var key Expr
+			if len(s.Subs) == 1 {
+				key = lw.sub(s.Subs[0])
+			} else {
+				t := &TupleExpr{span: lw.sp(s.Subs[0].Pos, s.Subs[len(s.Subs)-1].EndPos)}
+				for _, sub := range s.Subs {
+					t.Elems = append(t.Elems, lw.sub(sub))
+				}
+				key = t
+			}
+			x = &Index{span: span{start, end}, X: x, Key: key}
+		default:
+			x = &Attr{span: span{start, end}, X: x, Name: s.Attr}
+		}
+	}
+	return x
+}
+
+func (lw *lowerer) sub(s *pSub) Expr {
+	sp := lw.sp(s.Pos, s.EndPos)
+	switch {
+	case s.Ellipsis:
+		return &EllipsisExpr{span: sp}
+	case s.Colon:
+		sl := &SliceExpr{span: sp}
+		if s.Lo != nil {
+			sl.Lo = lw.expr(s.Lo)
+		}
+		if s.Hi != nil {
+			sl.Hi = lw.expr(s.Hi)
+		}
+		if s.Step != nil {
+			sl.Step = lw.expr(s.Step)
+		}
+		return sl
+	case s.Lo != nil:
+		return lw.expr(s.Lo)
+	}
+	lw.fail(sp.Start, "empty subscript")
+	return nil
+}
+
+func (lw *lowerer) stringValue(raw string, p Pos) (string, bool) {
+	if len(raw) < 2 {
+		return "", false
+	}
+	s, off, ok := unquote(raw[1 : len(raw)-1])
+	if !ok {
+		lw.fail(Pos{Line: p.Line, Col: p.Col + 1 + int32(off)}, "invalid escape sequence in string literal")
+	}
+	return s, true
+}
+
+func (lw *lowerer) primary(p *pPrimary) Expr {
+	sp := lw.sp(p.Pos, p.EndPos)
+	switch {
+	case p.Int != nil:
+		text := strings.ReplaceAll(*p.Int, "_", "")
+		var v int64
+		var err error
+		if strings.HasPrefix(text, "0x") || strings.HasPrefix(text, "0X") {
+			var u uint64
+			u, err = strconv.ParseUint(text[2:], 16, 64)
+			v = int64(u)
+		} else {
+			v, err = strconv.ParseInt(text, 10, 64)
+		}
+		if err != nil {
+			lw.fail(sp.Start, "integer literal %s out of range (int64)", *p.Int)
+		}
+		return &Literal{span: sp, Value: v}
+	case p.Float != nil:
+		f, err := strconv.ParseFloat(strings.ReplaceAll(*p.Float, "_", ""), 64)
+		if err != nil {
+			lw.fail(sp.Start, "invalid float literal %s", *p.Float)
+		}
+		return &Literal{span: sp, Value: f}
+	case p.Str != nil:
+		s, _ := lw.stringValue(*p.Str, sp.Start)
+		return &Literal{span: sp, Value: s}
+	case p.FStr != nil:
+		return lw.fstring(*p.FStr, sp)
+	case p.Ein != nil:
+		eq := *p.Ein
+		if _, err := einsum.Parse(eq); err != nil {
+			msg := err.Error()
+			if !strings.HasPrefix(msg, "einsum") {
+				msg = "einsum: " + msg
+			}
+			lw.fail(sp.Start, "%s", msg)
+		}
+		return &EinLit{span: sp, Equation: eq}
+	case p.Const != "":
+		switch p.Const {
+		case "true":
+			return &Literal{span: sp, Value: true}
+		case "false":
+			return &Literal{span: sp, Value: false}
+		}
+		return &Literal{span: sp, Value: nil}
+	case p.Lambda != nil:
+		fd := lw.funcDef("", p.Lambda.Params, p.Lambda.Body, p.Lambda.Pos, p.Lambda.EndPos)
+		return &FuncExpr{span: sp, Func: fd}
+	case p.Grad != nil:
+		g := &GradExpr{span: sp, WithValue: p.Grad.Kind == "value_and_grad", Body: lw.block(p.Grad.Body)}
+		for _, w := range p.Grad.Wrt {
+			g.Wrt = append(g.Wrt, lw.expr(w))
+		}
+		if len(g.Wrt) == 0 {
+			lw.fail(sp.Start, "%s block needs at least one value to differentiate with respect to", p.Grad.Kind)
+		}
+		return g
+	case p.Ident != "":
+		return &Ident{span: sp, Name: p.Ident}
+	case p.Paren != nil:
+		if len(p.Paren.Elems) == 1 && !p.Paren.Comma {
+			return lw.expr(p.Paren.Elems[0])
+		}
+		t := &TupleExpr{span: sp}
+		for _, e := range p.Paren.Elems {
+			t.Elems = append(t.Elems, lw.expr(e))
+		}
+		return t
+	case p.List != nil:
+		l := &ListExpr{span: sp}
+		for _, e := range p.List.Elems {
+			l.Elems = append(l.Elems, lw.expr(e))
+		}
+		return l
+	case p.Dict != nil:
+		d := &DictExpr{span: sp}
+		for _, e := range p.Dict.Entries {
+			d.Keys = append(d.Keys, lw.expr(e.K))
+			d.Values = append(d.Values, lw.expr(e.V))
+		}
+		return d
+	}
+	lw.fail(sp.Start, "invalid expression")
+	return nil
+}
+
+// fstring splits an f-string body into literal parts and replacement fields
+// and parses each field's expression.
+func (lw *lowerer) fstring(body string, sp span) Expr {
+	fs := &FString{span: sp}
+	var lit strings.Builder
+	col0 := sp.Start.Col + 2 // after f"
+	i := 0
+	for i < len(body) {
+		c := body[i]
+		switch {
+		case c == '\\' && i+1 < len(body):
+			lit.WriteString(body[i : i+2])
+			i += 2
+			continue
+		case c == '{' && i+1 < len(body) && body[i+1] == '{':
+			lit.WriteByte('{')
+			i += 2
+			continue
+		case c == '}' && i+1 < len(body) && body[i+1] == '}':
+			lit.WriteByte('}')
+			i += 2
+			continue
+		case c == '}':
+			lw.fail(Pos{Line: sp.Start.Line, Col: col0 + int32(i)}, "f-string: single '}' is not allowed")
+		case c == '{':
+			// find the end of the field, tracking nesting and strings
+			depth, j, colon := 0, i+1, -1
+			var quote byte
+			for ; j < len(body); j++ {
+				d := body[j]
+				if quote != 0 {
+					if d == quote {
+						quote = 0
+					}
+					continue
+				}
+				switch d {
+				case '"', '\'':
+					quote = d
+				case '(', '[', '{':
+					depth++
+				case ')', ']':
+					depth--
+				case '}':
+					depth--
+				case ':':
+					if depth == 0 && colon < 0 {
+						colon = j
+					}
+				}
+				if depth < 0 {
+					break
+				}
+			}
+			if j >= len(body) {
+				lw.fail(Pos{Line: sp.Start.Line, Col: col0 + int32(i)}, "f-string: expecting '}'")
+			}
+			exprText, spec := body[i+1:j], ""
+			if colon >= 0 {
+				exprText, spec = body[i+1:colon], body[colon+1:j]
+			}
+			if lit.Len() > 0 {
+				s, off, ok := unquote(lit.String())
+				if !ok {
+					lw.fail(Pos{Line: sp.Start.Line, Col: col0 + int32(off)}, "invalid escape sequence in f-string")
+				}
+				fs.Parts = append(fs.Parts, s)
+				lit.Reset()
+			}
+			fieldPos := Pos{Line: sp.Start.Line, Col: col0 + int32(i) + 1}
+			if strings.TrimSpace(exprText) == "" {
+				lw.fail(fieldPos, "f-string: empty expression not allowed")
+			}
+			fs.Parts = append(fs.Parts, &FField{X: lw.fieldExpr(exprText, fieldPos), Spec: spec})
+			i = j + 1
+			continue
+		}
+		lit.WriteByte(c)
+		i++
+	}
+	if lit.Len() > 0 {
+		s, off, ok := unquote(lit.String())
+		if !ok {
+			lw.fail(Pos{Line: sp.Start.Line, Col: col0 + int32(off)}, "invalid escape sequence in f-string")
+		}
+		fs.Parts = append(fs.Parts, s)
+	}
+	return fs
+}
+
+func (lw *lowerer) fieldExpr(text string, at Pos) Expr {
+	toks, err := tokenize(lw.file, text)
+	if err != nil {
+		var se *SyntaxError
+		if errors.As(err, &se) {
+			lw.fail(Pos{Line: at.Line, Col: at.Col + se.Pos.Col - 1}, "f-string: %s", se.Msg)
+		}
+		lw.fail(at, "f-string: %v", err)
+	}
+	pf, err := parseTokens(fieldParser, toks)
+	if err != nil {
+		var perr participle.Error
+		if errors.As(err, &perr) {
+			lw.fail(Pos{Line: at.Line, Col: at.Col + int32(perr.Position().Column) - 1}, "f-string: %s", perr.Message())
+		}
+		lw.fail(at, "f-string: %v", err)
+	}
+	sub := &lowerer{file: lw.file, src: lw.src, baseLine: at.Line, baseCol: at.Col}
+	return sub.exprList(pf.X)
+}

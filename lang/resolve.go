@@ -1,0 +1,285 @@
+package lang
+
+// Name resolution, in the manner of go.starlark.net/resolve: function
+// scope like Python. A name assigned anywhere in a function body (parameter,
+// assignment target, for target, catch name, fn definition, import) is a
+// local of that function; blocks do not open scopes. A name used but not
+// local is looked up in the enclosing functions (becoming a free variable,
+// and a cell in the function that owns it), else it is a global. At top
+// level every name is a global.
+
+type scope struct {
+	parent   *scope // enclosing function scope; nil for top level and its direct children
+	top      bool
+	locals   []string
+	localIdx map[string]int
+	cells    map[int]bool
+	free     []string
+	freeIdx  map[string]int
+}
+
+func newScope(parent *scope, top bool) *scope {
+	return &scope{parent: parent, top: top, localIdx: map[string]int{}, cells: map[int]bool{}, freeIdx: map[string]int{}}
+}
+
+func (s *scope) addLocal(name string) int {
+	if i, ok := s.localIdx[name]; ok {
+		return i
+	}
+	i := len(s.locals)
+	s.locals = append(s.locals, name)
+	s.localIdx[name] = i
+	return i
+}
+
+// lookupFree resolves name as a free variable of s, registering it in s
+// and in every scope between s and the owner, and marking the owner's
+// local as a cell. It reports false if name is not a local of any
+// enclosing function (so it is a global).
+func (s *scope) lookupFree(name string) bool {
+	if _, ok := s.freeIdx[name]; ok {
+		return true
+	}
+	p := s.parent
+	if p == nil {
+		return false
+	}
+	if i, ok := p.localIdx[name]; ok {
+		p.cells[i] = true
+	} else if !p.lookupFree(name) {
+		return false
+	}
+	s.freeIdx[name] = len(s.free)
+	s.free = append(s.free, name)
+	return true
+}
+
+// collectLocals adds to s every name bound in stmts (not descending into
+// nested function bodies).
+func collectLocals(s *scope, stmts []Stmt) {
+	for _, st := range stmts {
+		switch st := st.(type) {
+		case *AssignStmt:
+			bindTarget(s, st.LHS)
+			collectExpr(s, st.RHS)
+		case *ExprStmt:
+			collectExpr(s, st.X)
+		case *FuncDef:
+			s.addLocal(st.Name)
+		case *IfStmt:
+			collectLocals(s, st.Then)
+			collectLocals(s, st.Else)
+		case *ForStmt:
+			bindTarget(s, st.Target)
+			collectLocals(s, st.Body)
+		case *WhileStmt:
+			collectLocals(s, st.Body)
+		case *TryStmt:
+			collectLocals(s, st.Body)
+			s.addLocal(st.Name)
+			collectLocals(s, st.Catch)
+		case *ImportStmt:
+			s.addLocal(st.Name)
+		case *BlockStmt:
+			collectLocals(s, st.Body)
+		case *ReturnStmt:
+			if st.X != nil {
+				collectExpr(s, st.X)
+			}
+		}
+	}
+}
+
+// collectExpr finds grad blocks inside expressions: their bodies bind
+// names in the enclosing scope.
+func collectExpr(s *scope, x Expr) {
+	switch x := x.(type) {
+	case *GradExpr:
+		collectLocals(s, x.Body)
+	case *Call:
+		collectExpr(s, x.Fn)
+		for _, a := range x.Args {
+			collectExpr(s, a)
+		}
+		for _, a := range x.Kwargs {
+			collectExpr(s, a.Value)
+		}
+	case *TupleExpr:
+		for _, e := range x.Elems {
+			collectExpr(s, e)
+		}
+	case *ListExpr:
+		for _, e := range x.Elems {
+			collectExpr(s, e)
+		}
+	case *Binary:
+		collectExpr(s, x.X)
+		collectExpr(s, x.Y)
+	case *Unary:
+		collectExpr(s, x.X)
+	case *Attr:
+		collectExpr(s, x.X)
+	case *Index:
+		collectExpr(s, x.X)
+	}
+}
+
+func bindTarget(s *scope, x Expr) {
+	switch x := x.(type) {
+	case *Ident:
+		s.addLocal(x.Name)
+	case *TupleExpr:
+		for _, e := range x.Elems {
+			bindTarget(s, e)
+		}
+	case *ListExpr:
+		for _, e := range x.Elems {
+			bindTarget(s, e)
+		}
+	}
+}
+
+// resolveFree walks a function body and registers every free variable
+// reference, so that cells are known before any code is emitted.
+func resolveFree(s *scope, stmts []Stmt, inner map[*FuncDef]*scope) {
+	var expr func(x Expr)
+	var stmt func(st Stmt)
+	use := func(name string) {
+		if s.top {
+			return
+		}
+		if _, ok := s.localIdx[name]; ok {
+			return
+		}
+		s.lookupFree(name)
+	}
+	fn := func(fd *FuncDef) {
+		for _, p := range fd.Params {
+			if p.Default != nil {
+				expr(p.Default)
+			}
+		}
+		parent := s
+		if s.top {
+			parent = nil
+		}
+		child := newScope(parent, false)
+		for _, p := range fd.Params {
+			child.addLocal(p.Name)
+		}
+		collectLocals(child, fd.Body)
+		inner[fd] = child
+		resolveFree(child, fd.Body, inner)
+	}
+	expr = func(x Expr) {
+		switch x := x.(type) {
+		case *Ident:
+			use(x.Name)
+		case *FString:
+			for _, p := range x.Parts {
+				if f, ok := p.(*FField); ok {
+					expr(f.X)
+				}
+			}
+		case *Unary:
+			expr(x.X)
+		case *Binary:
+			expr(x.X)
+			expr(x.Y)
+		case *Call:
+			expr(x.Fn)
+			for _, a := range x.Args {
+				expr(a)
+			}
+			for _, a := range x.Kwargs {
+				expr(a.Value)
+			}
+		case *Index:
+			expr(x.X)
+			expr(x.Key)
+		case *SliceExpr:
+			for _, e := range []Expr{x.Lo, x.Hi, x.Step} {
+				if e != nil {
+					expr(e)
+				}
+			}
+		case *Attr:
+			expr(x.X)
+		case *ListExpr:
+			for _, e := range x.Elems {
+				expr(e)
+			}
+		case *TupleExpr:
+			for _, e := range x.Elems {
+				expr(e)
+			}
+		case *DictExpr:
+			for i := range x.Keys {
+				expr(x.Keys[i])
+				expr(x.Values[i])
+			}
+		case *FuncExpr:
+			fn(x.Func)
+		case *GradExpr:
+			for _, w := range x.Wrt {
+				expr(w)
+			}
+			for _, st := range x.Body {
+				stmt(st)
+			}
+		}
+	}
+	stmt = func(st Stmt) {
+		switch st := st.(type) {
+		case *ExprStmt:
+			expr(st.X)
+		case *AssignStmt:
+			expr(st.RHS)
+			expr(st.LHS)
+		case *FuncDef:
+			fn(st)
+		case *IfStmt:
+			expr(st.Cond)
+			for _, b := range st.Then {
+				stmt(b)
+			}
+			for _, b := range st.Else {
+				stmt(b)
+			}
+		case *ForStmt:
+			expr(st.X)
+			expr(st.Target)
+			for _, b := range st.Body {
+				stmt(b)
+			}
+		case *WhileStmt:
+			expr(st.Cond)
+			for _, b := range st.Body {
+				stmt(b)
+			}
+		case *ReturnStmt:
+			if st.X != nil {
+				expr(st.X)
+			}
+		case *TryStmt:
+			for _, b := range st.Body {
+				stmt(b)
+			}
+			for _, b := range st.Catch {
+				stmt(b)
+			}
+		case *AssertStmt:
+			expr(st.Cond)
+			if st.Msg != nil {
+				expr(st.Msg)
+			}
+		case *BlockStmt:
+			for _, b := range st.Body {
+				stmt(b)
+			}
+		}
+	}
+	for _, st := range stmts {
+		stmt(st)
+	}
+}

@@ -1,0 +1,192 @@
+package runtime
+
+import "fmt"
+
+// Pos is a source position: 1-based line and column (in runes).
+type Pos struct {
+	Line, Col int32
+}
+
+func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
+
+// Opcode is a VM instruction's operation. An instruction is one uint32
+// word: the opcode in the low 8 bits and a 24-bit operand above it.
+type Opcode uint8
+
+// MaxArg is the largest instruction operand.
+const MaxArg = 1<<24 - 1
+
+// Instruction set. "arg" is the 24-bit operand; stack effects are written
+// before -- after.
+const (
+	NOP Opcode = iota
+
+	// stack manipulation
+	POP  // x --
+	POPN // x1..xn -- ; arg = n
+	DUP  // x -- x x
+	DUP2 // x y -- x y x y
+	ROT3 // x y z -- z x y  (moves top below two)
+	SWAP // x y -- y x
+
+	// constants
+	CONST    // -- consts[arg]
+	SMALLINT // -- Int(arg - SmallIntBias)
+	NONE     // -- None
+	TRUE     // -- true
+	FALSE    // -- false
+
+	// variables
+	LOAD_LOCAL   // -- locals[arg]
+	STORE_LOCAL  // x -- ; locals[arg] = x
+	LOAD_CELL    // -- *locals[arg] (the local is a captured cell)
+	STORE_CELL   // x --
+	LOAD_FREE    // -- *freevars[arg]
+	LOAD_CELLREF // -- cell: pushes the cell of local arg (for closures)
+	LOAD_FREEREF // -- cell: pushes free cell arg (for nested closures)
+	LOAD_GLOBAL  // -- globals[arg] (NameError if unbound)
+	STORE_GLOBAL // x --
+
+	// operators (int/float fast paths inline, then the generic path)
+	ADD       // x y -- x+y
+	SUB       // x y -- x-y
+	MUL       // x y -- x*y
+	CMP_LT    // x y -- x<y
+	CMP_LE    // x y -- x<=y
+	CMP_GT    // x y -- x>y
+	CMP_GE    // x y -- x>=y
+	CMP_EQ    // x y -- x==y
+	CMP_NE    // x y -- x!=y
+	BINARY    // x y -- x op y ; arg = Op
+	INPLACE   // x y -- x op= y ; arg = Op (HasInplace first)
+	UNARY     // x -- op x ; arg = Op (UMINUS, UPLUS, TILDE)
+	UNARY_NOT // x -- not x
+	NOTIN     // x y -- x not in y
+
+	// control flow (arg = target pc)
+	JMP
+	JMP_FALSE        // x -- ; jump if falsy
+	JMP_TRUE         // x -- ; jump if truthy
+	JMP_FALSE_OR_POP // x -- x (jump) | -- (fall through) ; `and`
+	JMP_TRUE_OR_POP  // x -- x (jump) | -- (fall through) ; `or`
+	ITER_PUSH        // iterable -- iterator
+	ITER_NEXT        // iterator -- iterator x ; at the end pops nothing and jumps to arg
+	RETURN           // x --
+
+	// calls and construction
+	CALL      // fn args... -- result ; arg = npos
+	CALL_KW   // fn args... (name value)... -- result ; arg = npos | nkw<<12
+	MAKE_FUNC // defaults_tuple freevars_tuple -- fn ; arg = function index
+	LIST      // x1..xn -- list ; arg = n
+	TUPLE     // x1..xn -- tuple ; arg = n
+	DICT      // k1 v1 .. kn vn -- dict ; arg = n
+	SLICE     // lo hi step -- slice
+	INDEX     // x key -- x[key]
+	SETINDEX  // v x key -- ; x[key] = v
+	ATTR      // x -- x.name ; arg = names index
+	SETATTR   // v x -- ; x.name = v
+	UNPACK    // x -- xn..x1 ; arg = n (x1 on top)
+	FORMAT    // x -- str ; arg = consts index of the spec, or MaxArg for str()
+	CONCAT    // s1..sn -- s ; arg = n
+	IMPORT    // -- module ; arg = consts index of the path
+	ASSERT    // [msg] -- ; raise AssertionError ; arg = 1 if a message is on the stack
+
+	// exceptions and blocks
+	TRY_BEGIN   // -- ; push a handler at pc arg
+	TRY_END     // -- ; pop the innermost handler
+	BLOCK_ENTER // -- ; enter no_grad/detect_anomaly (arg = consts index of the name)
+	BLOCK_EXIT  // -- ; leave the innermost block (calls its exit)
+	GRAD_BEGIN  // w1..wn -- ; arg = n | withValue<<23
+	GRAD_END    // x -- grads ; finish the innermost gradient block
+	GRAD_ABORT  // -- ; abort the innermost gradient block (break/continue)
+
+	numOpcodes
+)
+
+// SmallIntBias is subtracted from SMALLINT's operand.
+const SmallIntBias = 1 << 23
+
+var opcodeNames = [...]string{
+	NOP: "NOP", POP: "POP", POPN: "POPN", DUP: "DUP", DUP2: "DUP2", ROT3: "ROT3", SWAP: "SWAP",
+	CONST: "CONST", SMALLINT: "SMALLINT", NONE: "NONE", TRUE: "TRUE", FALSE: "FALSE",
+	LOAD_LOCAL: "LOAD_LOCAL", STORE_LOCAL: "STORE_LOCAL", LOAD_CELL: "LOAD_CELL",
+	STORE_CELL: "STORE_CELL", LOAD_FREE: "LOAD_FREE", LOAD_CELLREF: "LOAD_CELLREF",
+	LOAD_FREEREF: "LOAD_FREEREF", LOAD_GLOBAL: "LOAD_GLOBAL", STORE_GLOBAL: "STORE_GLOBAL",
+	ADD: "ADD", SUB: "SUB", MUL: "MUL", CMP_LT: "CMP_LT", CMP_LE: "CMP_LE", CMP_GT: "CMP_GT", CMP_GE: "CMP_GE", CMP_EQ: "CMP_EQ", CMP_NE: "CMP_NE",
+	BINARY: "BINARY", INPLACE: "INPLACE", UNARY: "UNARY", UNARY_NOT: "UNARY_NOT", NOTIN: "NOTIN",
+	JMP: "JMP", JMP_FALSE: "JMP_FALSE", JMP_TRUE: "JMP_TRUE", JMP_FALSE_OR_POP: "JMP_FALSE_OR_POP",
+	JMP_TRUE_OR_POP: "JMP_TRUE_OR_POP", ITER_PUSH: "ITER_PUSH", ITER_NEXT: "ITER_NEXT", RETURN: "RETURN",
+	CALL: "CALL", CALL_KW: "CALL_KW", MAKE_FUNC: "MAKE_FUNC", LIST: "LIST", TUPLE: "TUPLE", DICT: "DICT",
+	SLICE: "SLICE", INDEX: "INDEX", SETINDEX: "SETINDEX", ATTR: "ATTR", SETATTR: "SETATTR",
+	UNPACK: "UNPACK", FORMAT: "FORMAT", CONCAT: "CONCAT", IMPORT: "IMPORT", ASSERT: "ASSERT",
+	TRY_BEGIN: "TRY_BEGIN", TRY_END: "TRY_END", BLOCK_ENTER: "BLOCK_ENTER", BLOCK_EXIT: "BLOCK_EXIT",
+	GRAD_BEGIN: "GRAD_BEGIN", GRAD_END: "GRAD_END", GRAD_ABORT: "GRAD_ABORT",
+}
+
+func (op Opcode) String() string {
+	if int(op) < len(opcodeNames) && opcodeNames[op] != "" {
+		return opcodeNames[op]
+	}
+	return fmt.Sprintf("OP%d", op)
+}
+
+// IsJump reports whether op's operand is a code address.
+func (op Opcode) IsJump() bool {
+	switch op {
+	case JMP, JMP_FALSE, JMP_TRUE, JMP_FALSE_OR_POP, JMP_TRUE_OR_POP, ITER_NEXT, TRY_BEGIN:
+		return true
+	}
+	return false
+}
+
+// Encode packs an instruction.
+func Encode(op Opcode, arg int) uint32 { return uint32(op) | uint32(arg)<<8 }
+
+// Decode unpacks an instruction.
+func Decode(insn uint32) (Opcode, int) { return Opcode(insn & 0xff), int(insn >> 8) }
+
+// Program is a compiled tsr source file.
+type Program struct {
+	Filename string
+	// Consts is the constant pool (Int, Float, String, Einsum, Tuple of kwarg names).
+	Consts []Value
+	// Names holds attribute names used by ATTR/SETATTR.
+	Names []string
+	// Globals lists the global (top-level) variable names, by slot.
+	Globals []string
+	// Toplevel is the module body; Functions are all function bodies
+	// (MAKE_FUNC operands index this slice).
+	Toplevel  *Funcode
+	Functions []*Funcode
+	// Src is the source text, for error messages.
+	Src string
+}
+
+// Funcode is the compiled code of one function (or the module body).
+type Funcode struct {
+	Prog *Program
+	Name string
+	Pos  Pos // position of the definition
+	Code []uint32
+	// PCPos[pc] is the source position of instruction pc.
+	PCPos []Pos
+	// Params are the parameter names (the first NumParams locals);
+	// NumDefaults of them, at the end, have defaults.
+	NumParams   int
+	NumDefaults int
+	// Locals names every local slot; Cells lists the local slots that are
+	// captured by inner functions (they hold cells).
+	Locals []string
+	Cells  []int
+	// Freevars names the variables captured from enclosing functions.
+	Freevars []string
+	MaxStack int
+}
+
+// Position returns the source position of instruction pc.
+func (fc *Funcode) Position(pc int) Pos {
+	if pc >= 0 && pc < len(fc.PCPos) {
+		return fc.PCPos[pc]
+	}
+	return fc.Pos
+}

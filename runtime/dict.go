@@ -1,0 +1,196 @@
+package runtime
+
+import (
+	"math"
+	"reflect"
+	"strings"
+)
+
+// Dict is an insertion-ordered tsr dictionary. Keys must be hashable:
+// none, bool, int, float, str, tuples of hashables, or values of a
+// comparable Go type (compared by identity, e.g. a tensor).
+type Dict struct {
+	entries []dictEntry
+	index   map[any]int
+}
+
+type dictEntry struct {
+	key, value Value
+}
+
+// NewDict returns an empty dict with room for n entries.
+func NewDict(n int) *Dict {
+	return &Dict{entries: make([]dictEntry, 0, n), index: make(map[any]int, n)}
+}
+
+func (d *Dict) String() string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, e := range d.entries {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(Repr(e.key))
+		b.WriteString(": ")
+		b.WriteString(Repr(e.value))
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+func (*Dict) Type() string  { return "dict" }
+func (d *Dict) Truth() bool { return len(d.entries) > 0 }
+func (d *Dict) Len() int    { return len(d.entries) }
+func (d *Dict) Iterate() Iterator {
+	keys := d.Keys()
+	return &sliceIter{elems: keys}
+}
+
+// Keys returns the keys in insertion order.
+func (d *Dict) Keys() []Value {
+	keys := make([]Value, len(d.entries))
+	for i, e := range d.entries {
+		keys[i] = e.key
+	}
+	return keys
+}
+
+// Items returns the (key, value) pairs in insertion order.
+func (d *Dict) Items() [][2]Value {
+	out := make([][2]Value, len(d.entries))
+	for i, e := range d.entries {
+		out[i] = [2]Value{e.key, e.value}
+	}
+	return out
+}
+
+type noneKey struct{}
+type tupleKey string
+
+// hashKey maps a tsr value to a Go map key; equal tsr values (1, 1.0, true)
+// map to equal keys.
+func hashKey(v Value) (any, error) {
+	switch x := v.(type) {
+	case Int:
+		return int64(x), nil
+	case Bool:
+		if x {
+			return int64(1), nil
+		}
+		return int64(0), nil
+	case Float:
+		f := float64(x)
+		if f == math.Trunc(f) && math.Abs(f) < 1<<63 {
+			return int64(f), nil
+		}
+		return f, nil
+	case String:
+		return string(x), nil
+	case NoneType:
+		return noneKey{}, nil
+	case Tuple:
+		var b strings.Builder
+		for _, e := range x {
+			k, err := hashKey(e)
+			if err != nil {
+				return nil, err
+			}
+			b.WriteString(reflect.TypeOf(k).String())
+			b.WriteByte(':')
+			b.WriteString(keyString(k))
+			b.WriteByte(0)
+		}
+		return tupleKey(b.String()), nil
+	case *NamedTuple:
+		return hashKey(x.Tuple)
+	case *List, *Dict:
+		return nil, Errorf("TypeError", "unhashable type: '%s'", v.Type())
+	}
+	if reflect.TypeOf(v).Comparable() {
+		return v, nil
+	}
+	return nil, Errorf("TypeError", "unhashable type: '%s'", v.Type())
+}
+
+func keyString(k any) string {
+	switch x := k.(type) {
+	case string:
+		return QuoteString(x)
+	case tupleKey:
+		return string(x)
+	case int64:
+		return Int(x).String()
+	case float64:
+		return Float(x).String()
+	case noneKey:
+		return "none"
+	}
+	return reflect.ValueOf(k).String()
+}
+
+// Get returns the value for key.
+func (d *Dict) Get(key Value) (Value, bool, error) {
+	k, err := hashKey(key)
+	if err != nil {
+		return nil, false, err
+	}
+	i, ok := d.index[k]
+	if !ok {
+		return nil, false, nil
+	}
+	return d.entries[i].value, true, nil
+}
+
+// SetKey sets d[key] = v, keeping the key's original position if present.
+func (d *Dict) SetKey(key, v Value) error {
+	k, err := hashKey(key)
+	if err != nil {
+		return err
+	}
+	if d.index == nil {
+		d.index = map[any]int{}
+	}
+	if i, ok := d.index[k]; ok {
+		d.entries[i].value = v
+		return nil
+	}
+	d.index[k] = len(d.entries)
+	d.entries = append(d.entries, dictEntry{key, v})
+	return nil
+}
+
+// Delete removes key and returns its value.
+func (d *Dict) Delete(key Value) (Value, bool, error) {
+	k, err := hashKey(key)
+	if err != nil {
+		return nil, false, err
+	}
+	i, ok := d.index[k]
+	if !ok {
+		return nil, false, nil
+	}
+	v := d.entries[i].value
+	delete(d.index, k)
+	copy(d.entries[i:], d.entries[i+1:])
+	d.entries[len(d.entries)-1] = dictEntry{}
+	d.entries = d.entries[:len(d.entries)-1]
+	for j := i; j < len(d.entries); j++ {
+		kk, _ := hashKey(d.entries[j].key)
+		d.index[kk] = j
+	}
+	return v, true, nil
+}
+
+// Index returns d[key] or a KeyError.
+func (d *Dict) Index(key Value) (Value, error) {
+	v, ok, err := d.Get(key)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, Errorf("KeyError", "%s", Repr(key))
+	}
+	return v, nil
+}
+
+// SetIndex sets d[key] = v.
+func (d *Dict) SetIndex(key, v Value) error { return d.SetKey(key, v) }

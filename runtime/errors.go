@@ -1,0 +1,136 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Frame is one entry of a tsr call stack: where a function was executing.
+type Frame struct {
+	File string
+	Pos  Pos
+	Func string // "<toplevel>" for the module body
+}
+
+func (f Frame) String() string {
+	return fmt.Sprintf("%s:%d:%d: in %s", f.File, f.Pos.Line, f.Pos.Col, f.Func)
+}
+
+// EvalError is a tsr runtime error: its kind ("TypeError", "IndexError",
+// ...), message and the tsr call stack at the point it was raised,
+// outermost frame first. Use errors.As to obtain it from a host error.
+type EvalError struct {
+	Kind   string
+	Msg    string
+	Frames []Frame
+	// Cause is the Go error returned by a builtin, if any.
+	Cause error
+}
+
+// Error prints the error like Python:
+//
+//	Traceback (most recent call last):
+//	  main.tsr:7:1: in <toplevel>
+//	  main.tsr:3:5: in f
+//	ZeroDivisionError: division by zero
+func (e *EvalError) Error() string {
+	var b strings.Builder
+	if len(e.Frames) > 0 {
+		b.WriteString("Traceback (most recent call last):\n")
+		for i, f := range e.Frames {
+			// Deep recursion: show the outermost and innermost frames.
+			if n := len(e.Frames); n > 2*tracebackEdge && i >= tracebackEdge && i < n-tracebackEdge {
+				if i == tracebackEdge {
+					fmt.Fprintf(&b, "  ... %d more frames ...\n", n-2*tracebackEdge)
+				}
+				continue
+			}
+			b.WriteString("  " + f.String() + "\n")
+		}
+	}
+	b.WriteString(e.Kind + ": " + e.Msg)
+	return b.String()
+}
+
+// tracebackEdge is how many outermost and innermost frames Error shows.
+const tracebackEdge = 10
+
+// ErrorKind returns the tsr error kind.
+func (e *EvalError) ErrorKind() string { return e.Kind }
+
+// Unwrap returns the underlying Go error, if any.
+func (e *EvalError) Unwrap() error { return e.Cause }
+
+// Position returns the innermost frame's position (zero Frame if none).
+func (e *EvalError) Position() Frame {
+	if len(e.Frames) == 0 {
+		return Frame{}
+	}
+	return e.Frames[len(e.Frames)-1]
+}
+
+// Value returns the tsr error value bound by `catch e`.
+func (e *EvalError) Value() *ErrorValue {
+	tb := make([]string, len(e.Frames))
+	for i, f := range e.Frames {
+		tb[i] = f.String()
+	}
+	return &ErrorValue{Kind: e.Kind, Message: e.Msg, Traceback: tb}
+}
+
+// catchable reports whether try/catch may intercept err: limits and
+// cancellation always reach the host.
+func catchable(err error) bool {
+	var e *EvalError
+	if !errors.As(err, &e) {
+		return false
+	}
+	switch e.Kind {
+	case "LimitError", "Cancelled", "InternalError":
+		return false
+	}
+	return true
+}
+
+// ErrorValue implements error so that a caught error can be re-raised by a
+// builtin returning it.
+func (e *ErrorValue) Error() string { return e.Message }
+
+// ErrorKind returns the error value's kind.
+func (e *ErrorValue) ErrorKind() string { return e.Kind }
+
+// traceback returns the active tsr frames, outermost first.
+func (th *Thread) traceback() []Frame {
+	vm := &th.vm
+	out := make([]Frame, 0, vm.depth)
+	for _, fr := range vm.frames[:vm.depth] {
+		fc := fr.fn.code
+		out = append(out, Frame{File: fc.Prog.Filename, Pos: fc.Position(fr.pc), Func: fc.Name})
+	}
+	return out
+}
+
+// wrapError turns an error from a builtin or the VM into an *EvalError
+// carrying the current tsr call stack; an *EvalError passes unchanged.
+func (th *Thread) wrapError(err error) error {
+	var ee *EvalError
+	if errors.As(err, &ee) {
+		return ee
+	}
+	kind := "RuntimeError"
+	var hk HasKind
+	if errors.As(err, &hk) {
+		kind = hk.ErrorKind()
+	}
+	return &EvalError{Kind: kind, Msg: err.Error(), Frames: th.traceback(), Cause: err}
+}
+
+// internalError reports a Go panic inside the runtime as a positioned error.
+func (th *Thread) internalError(r any) error {
+	msg := fmt.Sprint(r)
+	if e, ok := r.(error); ok {
+		msg = e.Error()
+	}
+	return &EvalError{Kind: "InternalError", Msg: "internal error: " + msg + " (please report this bug)", Frames: th.traceback()}
+}

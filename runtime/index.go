@@ -1,0 +1,318 @@
+package runtime
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// Range is the value of range(start, stop, step): a lazy sequence of ints.
+type Range struct {
+	start, stop, step int64
+}
+
+// NewRange returns range(start, stop, step); step must not be 0.
+func NewRange(start, stop, step int64) *Range { return &Range{start, stop, step} }
+
+func (r *Range) String() string {
+	if r.step == 1 {
+		return fmt.Sprintf("range(%d, %d)", r.start, r.stop)
+	}
+	return fmt.Sprintf("range(%d, %d, %d)", r.start, r.stop, r.step)
+}
+func (*Range) Type() string  { return "range" }
+func (r *Range) Truth() bool { return r.Len() > 0 }
+
+// Len returns the number of elements.
+func (r *Range) Len() int {
+	var n int64
+	if r.step > 0 && r.start < r.stop {
+		n = (r.stop - r.start + r.step - 1) / r.step
+	} else if r.step < 0 && r.start > r.stop {
+		n = (r.start - r.stop - r.step - 1) / -r.step
+	}
+	return int(n)
+}
+
+// Iterate returns an iterator over the range.
+func (r *Range) Iterate() Iterator { return &rangeIter{next: r.start, stop: r.stop, step: r.step} }
+
+func (r *Range) index(i int64) int {
+	if r.step > 0 && (i < r.start || i >= r.stop) || r.step < 0 && (i > r.start || i <= r.stop) {
+		return -1
+	}
+	if (i-r.start)%r.step != 0 {
+		return -1
+	}
+	return int((i - r.start) / r.step)
+}
+
+// Index returns r[i] or a sub-range for a slice.
+func (r *Range) Index(key Value) (Value, error) {
+	n := r.Len()
+	if s, ok := key.(*Slice); ok {
+		start, stop, step, err := s.Indices(n)
+		if err != nil {
+			return nil, err
+		}
+		return &Range{r.start + int64(start)*r.step, r.start + int64(stop)*r.step, r.step * int64(step)}, nil
+	}
+	i, err := seqIndex(key, n, "range")
+	if err != nil {
+		return nil, err
+	}
+	return MakeInt(r.start + int64(i)*r.step), nil
+}
+
+type rangeIter struct {
+	next, stop, step int64
+}
+
+func (it *rangeIter) Next() (Value, bool) {
+	if it.step > 0 && it.next < it.stop || it.step < 0 && it.next > it.stop {
+		v := it.next
+		it.next += it.step
+		return MakeInt(v), true
+	}
+	return nil, false
+}
+
+// Indices resolves the slice against a sequence of length n with Python's
+// rules (negative indices count from the end, bounds are clipped); it
+// returns start, stop and step such that the elements are
+// start, start+step, ... while before stop.
+func (s *Slice) Indices(n int) (start, stop, step int, err error) {
+	step = 1
+	if s.Step != nil && s.Step != None {
+		st, ok := AsInt(s.Step)
+		if !ok {
+			return 0, 0, 0, Errorf("TypeError", "slice indices must be integers or none, not %s", s.Step.Type())
+		}
+		if st == 0 {
+			return 0, 0, 0, Errorf("ValueError", "slice step cannot be zero")
+		}
+		step = int(st)
+	}
+	get := func(v Value, def int) (int, error) {
+		if v == nil || v == None {
+			return def, nil
+		}
+		i, ok := AsInt(v)
+		if !ok {
+			return 0, Errorf("TypeError", "slice indices must be integers or none, not %s", v.Type())
+		}
+		if i < 0 {
+			i += int64(n)
+			if i < 0 {
+				if step < 0 {
+					return -1, nil
+				}
+				return 0, nil
+			}
+		}
+		if i >= int64(n) {
+			if step < 0 {
+				return n - 1, nil
+			}
+			return n, nil
+		}
+		return int(i), nil
+	}
+	if step > 0 {
+		if start, err = get(s.Start, 0); err != nil {
+			return
+		}
+		stop, err = get(s.Stop, n)
+	} else {
+		if start, err = get(s.Start, n-1); err != nil {
+			return
+		}
+		stop, err = get(s.Stop, -1)
+	}
+	return
+}
+
+func sliceElems(elems []Value, s *Slice) ([]Value, error) {
+	start, stop, step, err := s.Indices(len(elems))
+	if err != nil {
+		return nil, err
+	}
+	if step == 1 {
+		if stop < start {
+			return []Value{}, nil
+		}
+		return append([]Value{}, elems[start:stop]...), nil
+	}
+	out := []Value{}
+	for i := start; (step > 0 && i < stop) || (step < 0 && i > stop); i += step {
+		out = append(out, elems[i])
+	}
+	return out, nil
+}
+
+// seqIndex checks an int subscript against length n.
+func seqIndex(key Value, n int, what string) (int, error) {
+	k, ok := AsInt(key)
+	if !ok {
+		return 0, Errorf("TypeError", "%s indices must be integers or slices, not %s", what, key.Type())
+	}
+	i := k
+	if i < 0 {
+		i += int64(n)
+	}
+	if i < 0 || i >= int64(n) {
+		return 0, Errorf("IndexError", "%s index %d out of range (length %d)", what, k, n)
+	}
+	return int(i), nil
+}
+
+// Index evaluates x[key].
+func Index(x, key Value) (Value, error) {
+	switch v := x.(type) {
+	case *List:
+		if s, ok := key.(*Slice); ok {
+			elems, err := sliceElems(v.Elems, s)
+			if err != nil {
+				return nil, err
+			}
+			return NewList(elems), nil
+		}
+		i, err := seqIndex(key, len(v.Elems), "list")
+		if err != nil {
+			return nil, err
+		}
+		return v.Elems[i], nil
+	case Tuple:
+		if s, ok := key.(*Slice); ok {
+			elems, err := sliceElems(v, s)
+			return Tuple(elems), err
+		}
+		i, err := seqIndex(key, len(v), "tuple")
+		if err != nil {
+			return nil, err
+		}
+		return v[i], nil
+	case *NamedTuple:
+		return Index(v.Tuple, key)
+	case String:
+		return indexString(v, key)
+	case Indexable:
+		return v.Index(key)
+	}
+	return nil, Errorf("TypeError", "'%s' object is not subscriptable", x.Type())
+}
+
+func indexString(s String, key Value) (Value, error) {
+	str := string(s)
+	ascii := true
+	for i := 0; i < len(str); i++ {
+		if str[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		if sl, ok := key.(*Slice); ok {
+			start, stop, step, err := sl.Indices(len(str))
+			if err != nil {
+				return nil, err
+			}
+			if step == 1 {
+				if stop < start {
+					return String(""), nil
+				}
+				return String(str[start:stop]), nil
+			}
+			b := []byte{}
+			for i := start; (step > 0 && i < stop) || (step < 0 && i > stop); i += step {
+				b = append(b, str[i])
+			}
+			return String(b), nil
+		}
+		i, err := seqIndex(key, len(str), "string")
+		if err != nil {
+			return nil, err
+		}
+		return String(str[i : i+1]), nil
+	}
+	runes := []rune(str)
+	if sl, ok := key.(*Slice); ok {
+		start, stop, step, err := sl.Indices(len(runes))
+		if err != nil {
+			return nil, err
+		}
+		out := []rune{}
+		for i := start; (step > 0 && i < stop) || (step < 0 && i > stop); i += step {
+			out = append(out, runes[i])
+		}
+		return String(string(out)), nil
+	}
+	i, err := seqIndex(key, len(runes), "string")
+	if err != nil {
+		return nil, err
+	}
+	return String(string(runes[i])), nil
+}
+
+// SetIndex performs x[key] = v.
+func SetIndex(x, key, v Value) error {
+	switch c := x.(type) {
+	case *List:
+		if s, ok := key.(*Slice); ok {
+			elems, err := Elements(v)
+			if err != nil {
+				return err
+			}
+			start, stop, step, err := s.Indices(len(c.Elems))
+			if err != nil {
+				return err
+			}
+			if step != 1 {
+				return Errorf("ValueError", "extended slice assignment on lists is not supported")
+			}
+			if stop < start {
+				stop = start
+			}
+			out := make([]Value, 0, len(c.Elems)-(stop-start)+len(elems))
+			out = append(out, c.Elems[:start]...)
+			out = append(out, elems...)
+			c.Elems = append(out, c.Elems[stop:]...)
+			return nil
+		}
+		i, err := seqIndex(key, len(c.Elems), "list")
+		if err != nil {
+			return err
+		}
+		c.Elems[i] = v
+		return nil
+	case HasSetIndex:
+		return c.SetIndex(key, v)
+	}
+	return Errorf("TypeError", "'%s' object does not support item assignment", x.Type())
+}
+
+// GetAttr evaluates x.name: the value's own attributes, then the methods
+// of the built-in types.
+func GetAttr(x Value, name string) (Value, error) {
+	if ha, ok := x.(HasAttrs); ok {
+		v, err := ha.Attr(name)
+		if err != nil || v != nil {
+			return v, err
+		}
+	}
+	if m := builtinMethod(x, name); m != nil {
+		return m, nil
+	}
+	return nil, Errorf("AttributeError", "'%s' object has no attribute '%s'", x.Type(), name)
+}
+
+// SetAttr performs x.name = v.
+func SetAttr(x Value, name string, v Value) error {
+	if sa, ok := x.(HasSetAttr); ok {
+		return sa.SetAttr(name, v)
+	}
+	if m, ok := x.(*Module); ok {
+		m.Members[name] = v
+		return nil
+	}
+	return Errorf("AttributeError", "cannot set attribute '%s' of '%s' object", name, x.Type())
+}

@@ -1,0 +1,615 @@
+package runtime
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+type methodFunc = func(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error)
+
+// Methods of the built-in types, bound to their receiver on attribute access.
+var (
+	listMethods = map[string]*Builtin{}
+	dictMethods = map[string]*Builtin{}
+	strMethods  = map[string]*Builtin{}
+)
+
+func init() {
+	for name, fn := range map[string]methodFunc{
+		"append": listAppend, "extend": listExtend, "pop": listPop, "insert": listInsert,
+		"index": listIndex, "reverse": listReverse, "copy": listCopy, "count": listCount,
+		"clear": listClear, "remove": listRemove,
+	} {
+		listMethods[name] = NewBuiltin(name, fn)
+	}
+	for name, fn := range map[string]methodFunc{
+		"keys": dictKeys, "values": dictValues, "items": dictItems, "get": dictGet,
+		"pop": dictPop, "update": dictUpdateMethod, "copy": dictCopy, "clear": dictClear,
+		"setdefault": dictSetdefault,
+	} {
+		dictMethods[name] = NewBuiltin(name, fn)
+	}
+	for name, fn := range map[string]methodFunc{
+		"join": strJoin, "split": strSplit, "strip": strStrip, "lstrip": strLstrip, "rstrip": strRstrip,
+		"upper": strUpper, "lower": strLower, "startswith": strStartswith, "endswith": strEndswith,
+		"replace": strReplace, "format": strFormat, "find": strFind, "count": strCount,
+	} {
+		strMethods[name] = NewBuiltin(name, fn)
+	}
+}
+
+// builtinMethod returns x.name bound to x for lists, dicts and strings, or nil.
+func builtinMethod(x Value, name string) Value {
+	var m *Builtin
+	switch x.(type) {
+	case *List:
+		m = listMethods[name]
+	case *Dict:
+		m = dictMethods[name]
+	case String:
+		m = strMethods[name]
+	}
+	if m == nil {
+		return nil
+	}
+	return m.BindReceiver(x)
+}
+
+// BuiltinMethodNames lists the method names of a built-in type ("list",
+// "dict", "str"), for completion.
+func BuiltinMethodNames(typ string) []string {
+	switch typ {
+	case "list":
+		return sortedKeys(listMethods)
+	case "dict":
+		return sortedKeys(dictMethods)
+	case "str":
+		return sortedKeys(strMethods)
+	}
+	return nil
+}
+
+func nargs(b *Builtin, args []Value, kwargs []Kwarg, min, max int) error {
+	if len(kwargs) > 0 {
+		return Errorf("TypeError", "%s() takes no keyword arguments", b.Name())
+	}
+	if len(args) < min || len(args) > max {
+		if min == max {
+			return Errorf("TypeError", "%s() takes exactly %s (%d given)", b.Name(), plural(min, "argument"), len(args))
+		}
+		return Errorf("TypeError", "%s() takes %d to %d arguments (%d given)", b.Name(), min, max, len(args))
+	}
+	return nil
+}
+
+// ---- list ----
+
+func listAppend(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 1, 1); err != nil {
+		return nil, err
+	}
+	l := b.Receiver().(*List)
+	l.Elems = append(l.Elems, args[0])
+	return None, nil
+}
+
+func listExtend(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 1, 1); err != nil {
+		return nil, err
+	}
+	l := b.Receiver().(*List)
+	elems, err := Elements(args[0])
+	if err != nil {
+		return nil, err
+	}
+	l.Elems = append(l.Elems, elems...)
+	return None, nil
+}
+
+func listPop(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 0, 1); err != nil {
+		return nil, err
+	}
+	l := b.Receiver().(*List)
+	if len(l.Elems) == 0 {
+		return nil, Errorf("IndexError", "pop from empty list")
+	}
+	i := len(l.Elems) - 1
+	if len(args) == 1 {
+		var err error
+		if i, err = seqIndex(args[0], len(l.Elems), "pop"); err != nil {
+			return nil, err
+		}
+	}
+	v := l.Elems[i]
+	l.Elems = append(l.Elems[:i], l.Elems[i+1:]...)
+	return v, nil
+}
+
+func listInsert(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 2, 2); err != nil {
+		return nil, err
+	}
+	l := b.Receiver().(*List)
+	k, ok := AsInt(args[0])
+	if !ok {
+		return nil, Errorf("TypeError", "insert(): index must be an int, not %s", args[0].Type())
+	}
+	n := int64(len(l.Elems))
+	if k < 0 {
+		k += n
+		if k < 0 {
+			k = 0
+		}
+	}
+	if k > n {
+		k = n
+	}
+	l.Elems = append(l.Elems, nil)
+	copy(l.Elems[k+1:], l.Elems[k:])
+	l.Elems[k] = args[1]
+	return None, nil
+}
+
+func listIndex(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 1, 1); err != nil {
+		return nil, err
+	}
+	for i, e := range b.Receiver().(*List).Elems {
+		eq, err := Equal(e, args[0])
+		if err != nil {
+			return nil, err
+		}
+		if eq {
+			return MakeInt(int64(i)), nil
+		}
+	}
+	return nil, Errorf("ValueError", "%s is not in list", Repr(args[0]))
+}
+
+func listCount(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 1, 1); err != nil {
+		return nil, err
+	}
+	n := 0
+	for _, e := range b.Receiver().(*List).Elems {
+		eq, err := Equal(e, args[0])
+		if err != nil {
+			return nil, err
+		}
+		if eq {
+			n++
+		}
+	}
+	return MakeInt(int64(n)), nil
+}
+
+func listRemove(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 1, 1); err != nil {
+		return nil, err
+	}
+	l := b.Receiver().(*List)
+	for i, e := range l.Elems {
+		eq, err := Equal(e, args[0])
+		if err != nil {
+			return nil, err
+		}
+		if eq {
+			l.Elems = append(l.Elems[:i], l.Elems[i+1:]...)
+			return None, nil
+		}
+	}
+	return nil, Errorf("ValueError", "list.remove(x): x not in list")
+}
+
+func listReverse(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 0, 0); err != nil {
+		return nil, err
+	}
+	e := b.Receiver().(*List).Elems
+	for i, j := 0, len(e)-1; i < j; i, j = i+1, j-1 {
+		e[i], e[j] = e[j], e[i]
+	}
+	return None, nil
+}
+
+func listCopy(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 0, 0); err != nil {
+		return nil, err
+	}
+	return NewList(append([]Value{}, b.Receiver().(*List).Elems...)), nil
+}
+
+func listClear(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 0, 0); err != nil {
+		return nil, err
+	}
+	b.Receiver().(*List).Elems = nil
+	return None, nil
+}
+
+// ---- dict ----
+
+func dictKeys(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 0, 0); err != nil {
+		return nil, err
+	}
+	return NewList(b.Receiver().(*Dict).Keys()), nil
+}
+
+func dictValues(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 0, 0); err != nil {
+		return nil, err
+	}
+	d := b.Receiver().(*Dict)
+	out := make([]Value, len(d.entries))
+	for i, e := range d.entries {
+		out[i] = e.value
+	}
+	return NewList(out), nil
+}
+
+func dictItems(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 0, 0); err != nil {
+		return nil, err
+	}
+	d := b.Receiver().(*Dict)
+	out := make([]Value, len(d.entries))
+	for i, e := range d.entries {
+		out[i] = Tuple{e.key, e.value}
+	}
+	return NewList(out), nil
+}
+
+func dictGet(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 1, 2); err != nil {
+		return nil, err
+	}
+	v, ok, err := b.Receiver().(*Dict).Get(args[0])
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		if len(args) == 2 {
+			return args[1], nil
+		}
+		return None, nil
+	}
+	return v, nil
+}
+
+func dictPop(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 1, 2); err != nil {
+		return nil, err
+	}
+	v, ok, err := b.Receiver().(*Dict).Delete(args[0])
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		if len(args) == 2 {
+			return args[1], nil
+		}
+		return nil, Errorf("KeyError", "%s", Repr(args[0]))
+	}
+	return v, nil
+}
+
+func dictUpdateMethod(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if len(args) > 1 {
+		return nil, Errorf("TypeError", "update expected at most 1 argument, got %d", len(args))
+	}
+	d := b.Receiver().(*Dict)
+	if len(args) == 1 {
+		if err := dictUpdate(d, args[0]); err != nil {
+			return nil, err
+		}
+	}
+	for _, kw := range kwargs {
+		if err := d.SetKey(String(kw.Name), kw.Value); err != nil {
+			return nil, err
+		}
+	}
+	return None, nil
+}
+
+func dictCopy(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 0, 0); err != nil {
+		return nil, err
+	}
+	d := b.Receiver().(*Dict)
+	c := NewDict(d.Len())
+	_ = dictUpdate(c, d)
+	return c, nil
+}
+
+func dictClear(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 0, 0); err != nil {
+		return nil, err
+	}
+	d := b.Receiver().(*Dict)
+	d.entries = nil
+	d.index = map[any]int{}
+	return None, nil
+}
+
+func dictSetdefault(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 1, 2); err != nil {
+		return nil, err
+	}
+	d := b.Receiver().(*Dict)
+	v, ok, err := d.Get(args[0])
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		return v, nil
+	}
+	def := None
+	if len(args) == 2 {
+		def = args[1]
+	}
+	return def, d.SetKey(args[0], def)
+}
+
+// ---- str ----
+
+func recvStr(b *Builtin) string { return string(b.Receiver().(String)) }
+
+func strArg(b *Builtin, v Value) (string, error) {
+	s, ok := v.(String)
+	if !ok {
+		return "", Errorf("TypeError", "%s(): argument must be str, not %s", b.Name(), v.Type())
+	}
+	return string(s), nil
+}
+
+func strJoin(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 1, 1); err != nil {
+		return nil, err
+	}
+	elems, err := Elements(args[0])
+	if err != nil {
+		return nil, err
+	}
+	parts := make([]string, len(elems))
+	for i, e := range elems {
+		s, ok := e.(String)
+		if !ok {
+			return nil, Errorf("TypeError", "join(): sequence item %d: expected str, %s found", i, e.Type())
+		}
+		parts[i] = string(s)
+	}
+	return String(strings.Join(parts, recvStr(b))), nil
+}
+
+func strSplit(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	var sep Value = None
+	maxsplit := -1
+	if err := UnpackArgs("split", args, kwargs, "sep?", &sep, "maxsplit?", &maxsplit); err != nil {
+		return nil, err
+	}
+	s := recvStr(b)
+	var parts []string
+	if sep == None {
+		parts = strings.Fields(s)
+		if maxsplit >= 0 && len(parts) > maxsplit+1 {
+			// re-split keeping the remainder intact
+			rest := strings.TrimLeft(s, " \t\n\r\v\f")
+			parts = parts[:0]
+			for i := 0; i < maxsplit; i++ {
+				j := strings.IndexAny(rest, " \t\n\r\v\f")
+				parts = append(parts, rest[:j])
+				rest = strings.TrimLeft(rest[j:], " \t\n\r\v\f")
+			}
+			parts = append(parts, rest)
+		}
+	} else {
+		sp, err := strArg(b, sep)
+		if err != nil {
+			return nil, err
+		}
+		if sp == "" {
+			return nil, Errorf("ValueError", "empty separator")
+		}
+		parts = strings.SplitN(s, sp, maxsplit+1)
+		if maxsplit < 0 {
+			parts = strings.Split(s, sp)
+		}
+	}
+	out := make([]Value, len(parts))
+	for i, p := range parts {
+		out[i] = String(p)
+	}
+	return NewList(out), nil
+}
+
+func stripFunc(b *Builtin, args []Value, kwargs []Kwarg, f func(string, string) string) (Value, error) {
+	if err := nargs(b, args, kwargs, 0, 1); err != nil {
+		return nil, err
+	}
+	cut := " \t\n\r\v\f"
+	if len(args) == 1 && args[0] != None {
+		s, err := strArg(b, args[0])
+		if err != nil {
+			return nil, err
+		}
+		cut = s
+	}
+	return String(f(recvStr(b), cut)), nil
+}
+
+func strStrip(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	return stripFunc(b, args, kwargs, strings.Trim)
+}
+func strLstrip(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	return stripFunc(b, args, kwargs, strings.TrimLeft)
+}
+func strRstrip(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	return stripFunc(b, args, kwargs, strings.TrimRight)
+}
+
+func strUpper(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 0, 0); err != nil {
+		return nil, err
+	}
+	return String(strings.ToUpper(recvStr(b))), nil
+}
+
+func strLower(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 0, 0); err != nil {
+		return nil, err
+	}
+	return String(strings.ToLower(recvStr(b))), nil
+}
+
+func affix(b *Builtin, args []Value, kwargs []Kwarg, f func(string, string) bool) (Value, error) {
+	if err := nargs(b, args, kwargs, 1, 1); err != nil {
+		return nil, err
+	}
+	s := recvStr(b)
+	if t, ok := args[0].(Tuple); ok {
+		for _, e := range t {
+			p, err := strArg(b, e)
+			if err != nil {
+				return nil, err
+			}
+			if f(s, p) {
+				return Bool(true), nil
+			}
+		}
+		return Bool(false), nil
+	}
+	p, err := strArg(b, args[0])
+	if err != nil {
+		return nil, err
+	}
+	return Bool(f(s, p)), nil
+}
+
+func strStartswith(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	return affix(b, args, kwargs, strings.HasPrefix)
+}
+func strEndswith(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	return affix(b, args, kwargs, strings.HasSuffix)
+}
+
+func strReplace(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 2, 3); err != nil {
+		return nil, err
+	}
+	old, err := strArg(b, args[0])
+	if err != nil {
+		return nil, err
+	}
+	nw, err := strArg(b, args[1])
+	if err != nil {
+		return nil, err
+	}
+	n := -1
+	if len(args) == 3 {
+		k, ok := AsInt(args[2])
+		if !ok {
+			return nil, Errorf("TypeError", "replace(): count must be an int")
+		}
+		n = int(k)
+	}
+	s := recvStr(b)
+	if n < 0 && len(nw) > len(old) && strings.Count(s, old)*(len(nw)-len(old)) > MaxAlloc {
+		return nil, Errorf("MemoryError", "replace(): result too large")
+	}
+	return String(strings.Replace(s, old, nw, n)), nil
+}
+
+func strFind(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 1, 1); err != nil {
+		return nil, err
+	}
+	sub, err := strArg(b, args[0])
+	if err != nil {
+		return nil, err
+	}
+	s := recvStr(b)
+	i := strings.Index(s, sub)
+	if i > 0 {
+		i = utf8.RuneCountInString(s[:i])
+	}
+	return MakeInt(int64(i)), nil
+}
+
+func strCount(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 1, 1); err != nil {
+		return nil, err
+	}
+	sub, err := strArg(b, args[0])
+	if err != nil {
+		return nil, err
+	}
+	return MakeInt(int64(strings.Count(recvStr(b), sub))), nil
+}
+
+// strFormat implements "...{}...{name:spec}...".format(args, name=v):
+// automatic or explicit positional fields, keyword fields and format specs.
+func strFormat(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	s := recvStr(b)
+	var out strings.Builder
+	auto := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '{' && i+1 < len(s) && s[i+1] == '{' || c == '}' && i+1 < len(s) && s[i+1] == '}' {
+			out.WriteByte(c)
+			i++
+			continue
+		}
+		if c == '}' {
+			return nil, Errorf("ValueError", "single '}' encountered in format string")
+		}
+		if c != '{' {
+			out.WriteByte(c)
+			continue
+		}
+		j := strings.IndexByte(s[i:], '}')
+		if j < 0 {
+			return nil, Errorf("ValueError", "single '{' encountered in format string")
+		}
+		field := s[i+1 : i+j]
+		i += j
+		name, spec, _ := strings.Cut(field, ":")
+		var v Value
+		switch {
+		case name == "":
+			if auto >= len(args) {
+				return nil, Errorf("IndexError", "format(): replacement index %d out of range", auto)
+			}
+			v = args[auto]
+			auto++
+		case name[0] >= '0' && name[0] <= '9':
+			k := 0
+			for _, d := range name {
+				if d < '0' || d > '9' {
+					return nil, Errorf("ValueError", "format(): invalid field %q", name)
+				}
+				k = k*10 + int(d-'0')
+			}
+			if k >= len(args) {
+				return nil, Errorf("IndexError", "format(): replacement index %d out of range", k)
+			}
+			v = args[k]
+		default:
+			for _, kw := range kwargs {
+				if kw.Name == name {
+					v = kw.Value
+				}
+			}
+			if v == nil {
+				return nil, Errorf("KeyError", "%s", QuoteString(name))
+			}
+		}
+		text, err := FormatValue(v, spec)
+		if err != nil {
+			return nil, err
+		}
+		out.WriteString(text)
+	}
+	return String(out.String()), nil
+}

@@ -1,0 +1,925 @@
+package runtime
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"sync/atomic"
+)
+
+// DefaultMaxDepth is the call depth limit used when Thread.MaxDepth is 0.
+const DefaultMaxDepth = 2000
+
+// vmState is the VM's per-thread state: call stack, value stack arena,
+// step counter and cancel flag.
+type vmState struct {
+	frames    []*frame // frames[:depth] are active; the rest are reused
+	arena     []Value  // value stack slab; frames take windows of it
+	sp        int      // first free slot of arena
+	steps     uint64
+	limit     uint64
+	cancelled atomic.Bool
+	reason    atomic.Pointer[string]
+	depth     int
+	// entered counts nested VM entries from Go (Exec, Call from a host).
+	entered int
+}
+
+// frame is one active tsr function call, for tracebacks.
+type frame struct {
+	fn *Function
+	pc int // pc of the instruction being executed (updated at calls and errors)
+}
+
+// moduleEnv holds a program's global variable slots.
+type moduleEnv struct {
+	prog    *Program
+	globals []Value
+}
+
+// Function is a tsr function value: compiled code plus its defaults and
+// captured cells (a closure).
+type Function struct {
+	code     *Funcode
+	env      *moduleEnv
+	defaults Tuple
+	freevars []*cell
+}
+
+// Name returns the function's name ("<fn>" for an anonymous function).
+func (f *Function) Name() string      { return f.code.Name }
+func (f *Function) String() string    { return "<function " + f.code.Name + ">" }
+func (*Function) Type() string        { return "function" }
+func (*Function) Truth() bool         { return true }
+func (f *Function) Funcode() *Funcode { return f.code }
+
+// Call runs the function on th.
+func (f *Function) Call(th *Thread, args []Value, kwargs []Kwarg) (Value, error) {
+	return th.callFunction(f, args, kwargs)
+}
+
+// cell is a captured variable shared by a function and its closures.
+type cell struct{ v Value }
+
+func (*cell) String() string { return "<cell>" }
+func (*cell) Type() string   { return "cell" }
+func (*cell) Truth() bool    { return true }
+
+// iterValue carries an Iterator on the operand stack during a for loop.
+type iterValue struct{ it Iterator }
+
+func (*iterValue) String() string { return "<iterator>" }
+func (*iterValue) Type() string   { return "iterator" }
+func (*iterValue) Truth() bool    { return true }
+
+// Einsum is the value of an ein"..." literal: calling it runs the equation
+// through the thread's Einsum hook (installed by stdlib).
+type Einsum struct {
+	Equation string
+}
+
+func (e *Einsum) String() string { return "ein" + QuoteString(e.Equation) }
+func (*Einsum) Type() string     { return "einsum" }
+func (*Einsum) Truth() bool      { return true }
+func (e *Einsum) Name() string   { return e.String() }
+
+// Call evaluates the einsum on the given operands via th.Einsum.
+func (e *Einsum) Call(th *Thread, args []Value, kwargs []Kwarg) (Value, error) {
+	if th.Einsum == nil {
+		return nil, Errorf("RuntimeError", "einsum literals are not available: no einsum implementation installed on this thread")
+	}
+	return th.Einsum(th, e.Equation, args, kwargs)
+}
+
+// Cancel asks the running program to stop at its next check (loop back
+// edge or call) with a "Cancelled" error carrying reason. Safe to call from
+// any goroutine.
+func (th *Thread) Cancel(reason string) {
+	th.vm.reason.Store(&reason)
+	th.vm.cancelled.Store(true)
+}
+
+// ResetCancel clears a previous Cancel so the thread can run again.
+func (th *Thread) ResetCancel() {
+	th.vm.cancelled.Store(false)
+}
+
+// Steps returns the number of VM steps executed by the current (or last)
+// top-level run.
+func (th *Thread) Steps() uint64 { return th.vm.steps }
+
+// CurrentFile returns the file name of the innermost running tsr function,
+// or "" when none is running (used to resolve imports relatively).
+func (th *Thread) CurrentFile() string {
+	if n := th.vm.depth; n > 0 {
+		return th.vm.frames[n-1].fn.code.Prog.Filename
+	}
+	return ""
+}
+
+func (th *Thread) cancelErr() error {
+	reason := "cancelled"
+	if p := th.vm.reason.Load(); p != nil {
+		reason = *p
+	}
+	return &KindError{Kind: "Cancelled", Msg: reason}
+}
+
+// Exec runs a compiled program's top-level code. Global slots are filled
+// from env (by name) and then from Universe; after the run, every bound
+// global is written back into env (so a REPL or host sees new variables).
+// It returns the value of the program's last expression statement.
+// Errors are *EvalError values.
+func (th *Thread) Exec(prog *Program, env map[string]Value) (Value, error) {
+	me := &moduleEnv{prog: prog, globals: make([]Value, len(prog.Globals))}
+	for i, name := range prog.Globals {
+		if v, ok := env[name]; ok {
+			me.globals[i] = v
+		} else if v, ok := Universe[name]; ok {
+			me.globals[i] = v
+		}
+	}
+	fn := &Function{code: prog.Toplevel, env: me}
+	v, err := th.CallValue(fn, nil, nil)
+	if env != nil {
+		for i, name := range prog.Globals {
+			if g := me.globals[i]; g != nil {
+				env[name] = g
+			}
+		}
+	}
+	return v, err
+}
+
+// CallValue calls fn from Go (a host, or a builtin such as sorted's key=).
+// At the outermost entry it resets the step counter and converts any
+// error into an *EvalError and any Go panic into an internal error.
+func (th *Thread) CallValue(fn Value, args []Value, kwargs []Kwarg) (v Value, err error) {
+	vm := &th.vm
+	if vm.entered == 0 {
+		vm.steps = 0
+		vm.limit = th.MaxSteps
+		if vm.limit == 0 {
+			vm.limit = math.MaxUint64
+		}
+		vm.depth = 0
+		vm.sp = 0
+		defer func() {
+			if r := recover(); r != nil {
+				v, err = nil, th.internalError(r)
+			}
+			vm.entered = 0
+			vm.depth = 0
+			vm.sp = 0
+		}()
+	}
+	vm.entered++
+	v, err = th.call(fn, args, kwargs)
+	vm.entered--
+	if err != nil {
+		err = th.wrapError(err)
+	}
+	return v, err
+}
+
+// Call is CallValue under a shorter name, for builtins that call back into
+// tsr (sorted's key=, bench.timeit).
+func (th *Thread) Call(fn Value, args []Value, kwargs []Kwarg) (Value, error) {
+	return th.CallValue(fn, args, kwargs)
+}
+
+// call dispatches a call to any callable value.
+func (th *Thread) call(fn Value, args []Value, kwargs []Kwarg) (Value, error) {
+	switch f := fn.(type) {
+	case *Function:
+		return th.callFunction(f, args, kwargs)
+	case Callable:
+		v, err := f.Call(th, args, kwargs)
+		if err == nil && v == nil {
+			v = None
+		}
+		return v, err
+	}
+	return nil, Errorf("TypeError", "'%s' object is not callable", fn.Type())
+}
+
+// callFunction binds arguments and runs a tsr function.
+func (th *Thread) callFunction(fn *Function, args []Value, kwargs []Kwarg) (Value, error) {
+	vm := &th.vm
+	maxDepth := th.MaxDepth
+	if maxDepth <= 0 {
+		maxDepth = DefaultMaxDepth
+	}
+	if vm.depth >= maxDepth {
+		return nil, Errorf("RecursionError", "maximum recursion depth exceeded (%d calls)", maxDepth)
+	}
+	if vm.cancelled.Load() {
+		return nil, th.cancelErr()
+	}
+	fc := fn.code
+	nlocals := len(fc.Locals)
+	need := nlocals + fc.MaxStack
+	if vm.sp+need > len(vm.arena) {
+		// Start a fresh slab; frames still running keep their windows of
+		// the old one, which becomes garbage once they return.
+		size := 2 * len(vm.arena)
+		if size < 1024 {
+			size = 1024
+		}
+		for size < need {
+			size *= 2
+		}
+		vm.arena = make([]Value, size)
+		vm.sp = 0
+	}
+	arena := vm.arena
+	base := vm.sp
+	slab := arena[base : base+need : base+need]
+	vm.sp += need
+	locals := slab[:nlocals:nlocals]
+	if err := bindArgs(fn, locals, args, kwargs); err != nil {
+		vm.sp = base
+		clear(slab)
+		return nil, err
+	}
+	for _, c := range fc.Cells {
+		locals[c] = &cell{v: locals[c]}
+	}
+	var fr *frame
+	if vm.depth < len(vm.frames) {
+		fr = vm.frames[vm.depth]
+	} else {
+		fr = new(frame)
+		vm.frames = append(vm.frames, fr)
+	}
+	fr.fn, fr.pc = fn, 0
+	vm.depth++
+	v, err := th.run(fr, locals, slab[nlocals:])
+	vm.depth--
+	fr.fn = nil
+	clear(slab)
+	if &vm.arena[0] == &arena[0] {
+		vm.sp = base
+	} else {
+		vm.sp = 0 // a deeper call moved to a new slab, which holds no live frame now
+	}
+	return v, err
+}
+
+// bindArgs assigns positional, keyword and default arguments to the
+// parameter slots.
+func bindArgs(fn *Function, locals []Value, args []Value, kwargs []Kwarg) error {
+	fc := fn.code
+	np := fc.NumParams
+	if len(args) > np {
+		return Errorf("TypeError", "%s() takes %s but %d were given", fc.Name, plural(np, "positional argument"), len(args))
+	}
+	copy(locals, args)
+	for _, kw := range kwargs {
+		found := false
+		for i := 0; i < np; i++ {
+			if fc.Locals[i] == kw.Name {
+				if locals[i] != nil {
+					return Errorf("TypeError", "%s() got multiple values for argument '%s'", fc.Name, kw.Name)
+				}
+				locals[i] = kw.Value
+				found = true
+				break
+			}
+		}
+		if !found {
+			return Errorf("TypeError", "%s() got an unexpected keyword argument '%s'", fc.Name, kw.Name)
+		}
+	}
+	if len(args) < np {
+		first := np - fc.NumDefaults
+		for i := len(args); i < np; i++ {
+			if locals[i] != nil {
+				continue
+			}
+			if i >= first {
+				locals[i] = fn.defaults[i-first]
+				continue
+			}
+			return Errorf("TypeError", "%s() missing required argument '%s'", fc.Name, fc.Locals[i])
+		}
+	}
+	return nil
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// handler is an active try block.
+type handler struct {
+	pc     int // catch code
+	sp     int // stack depth to restore
+	ndefer int // number of deferred exits to keep
+}
+
+// deferred is an active no_grad/detect_anomaly block or gradient block.
+type deferred struct {
+	exit func()
+	sess GradSession
+}
+
+func (d deferred) abort() {
+	if d.sess != nil {
+		d.sess.Abort()
+	} else if d.exit != nil {
+		d.exit()
+	}
+}
+
+func unwindDefers(ds []deferred, keep int) []deferred {
+	for i := len(ds) - 1; i >= keep; i-- {
+		ds[i].abort()
+	}
+	return ds[:keep]
+}
+
+// run is the interpreter loop for one frame.
+func (th *Thread) run(fr *frame, locals, stack []Value) (result Value, err error) {
+	vm := &th.vm
+	fn := fr.fn
+	fc := fn.code
+	code := fc.Code
+	prog := fc.Prog
+	consts := prog.Consts
+	globals := fn.env.globals
+	var (
+		handlers []handler
+		defers   []deferred
+		sp, pc   int
+		x, y, z  Value
+	)
+	defer func() {
+		if r := recover(); r != nil {
+			fr.pc = pc - 1
+			unwindDefers(defers, 0)
+			result, err = nil, th.internalError(r)
+		}
+	}()
+
+loop:
+	for {
+		insn := code[pc]
+		pc++
+		vm.steps++
+		if vm.steps > vm.limit {
+			err = Errorf("LimitError", "step limit exceeded (%d steps)", vm.limit)
+			goto fail
+		}
+		switch Opcode(insn & 0xff) {
+		case NOP:
+		case POP:
+			sp--
+			stack[sp] = nil
+		case POPN:
+			n := int(insn >> 8)
+			clear(stack[sp-n : sp])
+			sp -= n
+		case DUP:
+			stack[sp] = stack[sp-1]
+			sp++
+		case DUP2:
+			stack[sp] = stack[sp-2]
+			stack[sp+1] = stack[sp-1]
+			sp += 2
+		case ROT3:
+			stack[sp-3], stack[sp-2], stack[sp-1] = stack[sp-1], stack[sp-3], stack[sp-2]
+		case SWAP:
+			stack[sp-2], stack[sp-1] = stack[sp-1], stack[sp-2]
+		case CONST:
+			stack[sp] = consts[insn>>8]
+			sp++
+		case SMALLINT:
+			stack[sp] = MakeInt(int64(insn>>8) - SmallIntBias)
+			sp++
+		case NONE:
+			stack[sp] = None
+			sp++
+		case TRUE:
+			stack[sp] = Bool(true)
+			sp++
+		case FALSE:
+			stack[sp] = Bool(false)
+			sp++
+		case LOAD_LOCAL:
+			x = locals[insn>>8]
+			if x == nil {
+				err = Errorf("NameError", "local variable '%s' referenced before assignment", fc.Locals[insn>>8])
+				goto fail
+			}
+			stack[sp] = x
+			sp++
+		case STORE_LOCAL:
+			sp--
+			locals[insn>>8] = stack[sp]
+			stack[sp] = nil
+		case LOAD_CELL:
+			x = locals[insn>>8].(*cell).v
+			if x == nil {
+				err = Errorf("NameError", "local variable '%s' referenced before assignment", fc.Locals[insn>>8])
+				goto fail
+			}
+			stack[sp] = x
+			sp++
+		case STORE_CELL:
+			sp--
+			locals[insn>>8].(*cell).v = stack[sp]
+			stack[sp] = nil
+		case LOAD_FREE:
+			x = fn.freevars[insn>>8].v
+			if x == nil {
+				err = Errorf("NameError", "free variable '%s' referenced before assignment in enclosing function", fc.Freevars[insn>>8])
+				goto fail
+			}
+			stack[sp] = x
+			sp++
+		case LOAD_CELLREF:
+			stack[sp] = locals[insn>>8]
+			sp++
+		case LOAD_FREEREF:
+			stack[sp] = fn.freevars[insn>>8]
+			sp++
+		case LOAD_GLOBAL:
+			x = globals[insn>>8]
+			if x == nil {
+				err = Errorf("NameError", "name '%s' is not defined", prog.Globals[insn>>8])
+				goto fail
+			}
+			stack[sp] = x
+			sp++
+		case STORE_GLOBAL:
+			sp--
+			globals[insn>>8] = stack[sp]
+			stack[sp] = nil
+
+		case ADD:
+			x, y = stack[sp-2], stack[sp-1]
+			if a, ok := x.(Int); ok {
+				if b, ok := y.(Int); ok {
+					stack[sp-2] = MakeInt(int64(a + b))
+					sp--
+					stack[sp] = nil
+					continue
+				}
+			}
+			if z, err = Binary(PLUS, x, y); err != nil {
+				goto fail
+			}
+			sp--
+			stack[sp-1], stack[sp] = z, nil
+		case SUB:
+			x, y = stack[sp-2], stack[sp-1]
+			if a, ok := x.(Int); ok {
+				if b, ok := y.(Int); ok {
+					stack[sp-2] = MakeInt(int64(a - b))
+					sp--
+					stack[sp] = nil
+					continue
+				}
+			}
+			if z, err = Binary(MINUS, x, y); err != nil {
+				goto fail
+			}
+			sp--
+			stack[sp-1], stack[sp] = z, nil
+		case MUL:
+			x, y = stack[sp-2], stack[sp-1]
+			if a, ok := x.(Int); ok {
+				if b, ok := y.(Int); ok {
+					stack[sp-2] = MakeInt(int64(a * b))
+					sp--
+					stack[sp] = nil
+					continue
+				}
+			}
+			if z, err = Binary(STAR, x, y); err != nil {
+				goto fail
+			}
+			sp--
+			stack[sp-1], stack[sp] = z, nil
+		case CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_EQ, CMP_NE:
+			x, y = stack[sp-2], stack[sp-1]
+			op := Opcode(insn & 0xff)
+			if a, ok := x.(Int); ok {
+				if b, ok := y.(Int); ok {
+					var r bool
+					switch op {
+					case CMP_LT:
+						r = a < b
+					case CMP_LE:
+						r = a <= b
+					case CMP_GT:
+						r = a > b
+					case CMP_GE:
+						r = a >= b
+					case CMP_EQ:
+						r = a == b
+					default:
+						r = a != b
+					}
+					stack[sp-2] = Bool(r)
+					sp--
+					stack[sp] = nil
+					continue
+				}
+			}
+			if z, err = Binary(cmpOps[op-CMP_LT], x, y); err != nil {
+				goto fail
+			}
+			sp--
+			stack[sp-1], stack[sp] = z, nil
+		case BINARY:
+			x, y = stack[sp-2], stack[sp-1]
+			if z, err = Binary(Op(insn>>8), x, y); err != nil {
+				goto fail
+			}
+			sp--
+			stack[sp-1], stack[sp] = z, nil
+		case INPLACE:
+			x, y = stack[sp-2], stack[sp-1]
+			if z, err = Inplace(Op(insn>>8), x, y); err != nil {
+				goto fail
+			}
+			sp--
+			stack[sp-1], stack[sp] = z, nil
+		case UNARY:
+			if z, err = Unary(Op(insn>>8), stack[sp-1]); err != nil {
+				goto fail
+			}
+			stack[sp-1] = z
+		case UNARY_NOT:
+			stack[sp-1] = Bool(!stack[sp-1].Truth())
+		case NOTIN:
+			x, y = stack[sp-2], stack[sp-1]
+			if z, err = Binary(IN, x, y); err != nil {
+				goto fail
+			}
+			if b, ok := z.(Bool); ok {
+				z = !b
+			} else {
+				z = Bool(!z.Truth())
+			}
+			sp--
+			stack[sp-1], stack[sp] = z, nil
+
+		case JMP:
+			target := int(insn >> 8)
+			if target < pc && vm.cancelled.Load() {
+				err = th.cancelErr()
+				goto fail
+			}
+			pc = target
+		case JMP_FALSE:
+			sp--
+			x = stack[sp]
+			stack[sp] = nil
+			if b, ok := x.(Bool); ok {
+				if !b {
+					pc = int(insn >> 8)
+				}
+			} else if !x.Truth() {
+				pc = int(insn >> 8)
+			}
+		case JMP_TRUE:
+			sp--
+			x = stack[sp]
+			stack[sp] = nil
+			if x.Truth() {
+				pc = int(insn >> 8)
+			}
+		case JMP_FALSE_OR_POP:
+			if !stack[sp-1].Truth() {
+				pc = int(insn >> 8)
+			} else {
+				sp--
+				stack[sp] = nil
+			}
+		case JMP_TRUE_OR_POP:
+			if stack[sp-1].Truth() {
+				pc = int(insn >> 8)
+			} else {
+				sp--
+				stack[sp] = nil
+			}
+		case ITER_PUSH:
+			var it Iterator
+			if it, err = Iterate(stack[sp-1]); err != nil {
+				goto fail
+			}
+			stack[sp-1] = &iterValue{it: it}
+		case ITER_NEXT:
+			iv := stack[sp-1].(*iterValue)
+			var ok bool
+			if ri, isRange := iv.it.(*rangeIter); isRange {
+				if ri.next < ri.stop && ri.step > 0 || ri.next > ri.stop && ri.step < 0 {
+					x, ok = MakeInt(ri.next), true
+					ri.next += ri.step
+				}
+			} else {
+				x, ok = iv.it.Next()
+			}
+			if !ok {
+				pc = int(insn >> 8)
+				continue
+			}
+			stack[sp] = x
+			sp++
+		case RETURN:
+			result = stack[sp-1]
+			unwindDefers(defers, 0)
+			return result, nil
+
+		case CALL, CALL_KW:
+			var kwargs []Kwarg
+			npos := int(insn >> 8)
+			if Opcode(insn&0xff) == CALL_KW {
+				nkw := npos >> 12
+				npos &= 0xfff
+				kwargs = make([]Kwarg, nkw)
+				base := sp - 2*nkw
+				for i := range kwargs {
+					kwargs[i] = Kwarg{Name: string(stack[base+2*i].(String)), Value: stack[base+2*i+1]}
+				}
+				clear(stack[base:sp])
+				sp = base
+			}
+			f := stack[sp-npos-1]
+			args := stack[sp-npos : sp]
+			fr.pc = pc - 1
+			if g, ok := f.(*Function); ok {
+				z, err = th.callFunction(g, args, kwargs)
+			} else {
+				z, err = th.call(f, args, kwargs)
+			}
+			if err != nil {
+				goto fail
+			}
+			clear(stack[sp-npos-1 : sp])
+			sp -= npos
+			stack[sp-1] = z
+		case MAKE_FUNC:
+			free := stack[sp-1].(Tuple)
+			defs := stack[sp-2].(Tuple)
+			g := &Function{code: prog.Functions[insn>>8], env: fn.env, defaults: defs}
+			if len(free) > 0 {
+				g.freevars = make([]*cell, len(free))
+				for i, c := range free {
+					g.freevars[i] = c.(*cell)
+				}
+			}
+			sp--
+			stack[sp] = nil
+			stack[sp-1] = g
+		case LIST:
+			n := int(insn >> 8)
+			elems := make([]Value, n)
+			copy(elems, stack[sp-n:sp])
+			clear(stack[sp-n : sp])
+			sp -= n
+			stack[sp] = NewList(elems)
+			sp++
+		case TUPLE:
+			n := int(insn >> 8)
+			var t Tuple
+			if n > 0 {
+				t = make(Tuple, n)
+				copy(t, stack[sp-n:sp])
+				clear(stack[sp-n : sp])
+			} else {
+				t = Tuple{}
+			}
+			sp -= n
+			stack[sp] = t
+			sp++
+		case DICT:
+			n := int(insn >> 8)
+			d := NewDict(n)
+			base := sp - 2*n
+			for i := 0; i < n; i++ {
+				if err = d.SetKey(stack[base+2*i], stack[base+2*i+1]); err != nil {
+					goto fail
+				}
+			}
+			clear(stack[base:sp])
+			sp = base
+			stack[sp] = d
+			sp++
+		case SLICE:
+			s := &Slice{Start: stack[sp-3], Stop: stack[sp-2], Step: stack[sp-1]}
+			clear(stack[sp-3 : sp])
+			sp -= 3
+			stack[sp] = s
+			sp++
+		case INDEX:
+			x, y = stack[sp-2], stack[sp-1]
+			if z, err = Index(x, y); err != nil {
+				goto fail
+			}
+			sp--
+			stack[sp-1], stack[sp] = z, nil
+		case SETINDEX:
+			if err = SetIndex(stack[sp-2], stack[sp-1], stack[sp-3]); err != nil {
+				goto fail
+			}
+			clear(stack[sp-3 : sp])
+			sp -= 3
+		case ATTR:
+			fr.pc = pc - 1
+			if z, err = GetAttr(stack[sp-1], prog.Names[insn>>8]); err != nil {
+				goto fail
+			}
+			stack[sp-1] = z
+		case SETATTR:
+			if err = SetAttr(stack[sp-1], prog.Names[insn>>8], stack[sp-2]); err != nil {
+				goto fail
+			}
+			clear(stack[sp-2 : sp])
+			sp -= 2
+		case UNPACK:
+			n := int(insn >> 8)
+			var elems []Value
+			if elems, err = unpackN(stack[sp-1], n); err != nil {
+				goto fail
+			}
+			sp--
+			for i := n - 1; i >= 0; i-- {
+				stack[sp] = elems[i]
+				sp++
+			}
+		case FORMAT:
+			arg := int(insn >> 8)
+			x = stack[sp-1]
+			if arg == MaxArg {
+				if _, ok := x.(String); !ok {
+					stack[sp-1] = String(x.String())
+				}
+			} else {
+				var s string
+				if s, err = FormatValue(x, string(consts[arg].(String))); err != nil {
+					goto fail
+				}
+				stack[sp-1] = String(s)
+			}
+		case CONCAT:
+			n := int(insn >> 8)
+			var b strings.Builder
+			for _, v := range stack[sp-n : sp] {
+				b.WriteString(string(v.(String)))
+			}
+			clear(stack[sp-n : sp])
+			sp -= n
+			stack[sp] = String(b.String())
+			sp++
+		case IMPORT:
+			path := string(consts[insn>>8].(String))
+			if th.Load == nil {
+				err = Errorf("ImportError", "import is not available in this interpreter")
+				goto fail
+			}
+			fr.pc = pc - 1
+			var m *Module
+			if m, err = th.Load(th, path); err != nil {
+				goto fail
+			}
+			stack[sp] = m
+			sp++
+		case ASSERT:
+			msg := "assertion failed"
+			if insn>>8 == 1 {
+				sp--
+				msg = stack[sp].String()
+				stack[sp] = nil
+			}
+			err = &KindError{Kind: "AssertionError", Msg: msg}
+			goto fail
+
+		case TRY_BEGIN:
+			handlers = append(handlers, handler{pc: int(insn >> 8), sp: sp, ndefer: len(defers)})
+		case TRY_END:
+			handlers = handlers[:len(handlers)-1]
+		case BLOCK_ENTER:
+			name := string(consts[insn>>8].(String))
+			if th.Hooks == nil {
+				err = Errorf("RuntimeError", "%s blocks are not available: no context hooks installed on this thread", name)
+				goto fail
+			}
+			var exit func()
+			if exit, err = th.Hooks.EnterBlock(th, name); err != nil {
+				goto fail
+			}
+			defers = append(defers, deferred{exit: exit})
+		case BLOCK_EXIT:
+			d := defers[len(defers)-1]
+			defers = defers[:len(defers)-1]
+			if d.exit != nil {
+				d.exit()
+			}
+		case GRAD_BEGIN:
+			n := int(insn>>8) & 0x7fffff
+			withValue := insn>>8&(1<<23) != 0
+			if th.Hooks == nil {
+				err = Errorf("RuntimeError", "gradient blocks are not available: no context hooks installed on this thread")
+				goto fail
+			}
+			wrt := make([]Value, n)
+			copy(wrt, stack[sp-n:sp])
+			clear(stack[sp-n : sp])
+			sp -= n
+			var sess GradSession
+			if sess, err = th.Hooks.BeginGrad(th, wrt, withValue); err != nil {
+				goto fail
+			}
+			defers = append(defers, deferred{sess: sess})
+		case GRAD_END:
+			d := defers[len(defers)-1]
+			defers = defers[:len(defers)-1]
+			if z, err = d.sess.Finish(stack[sp-1]); err != nil {
+				goto fail
+			}
+			if z == nil {
+				z = None
+			}
+			stack[sp-1] = z
+		case GRAD_ABORT:
+			d := defers[len(defers)-1]
+			defers = defers[:len(defers)-1]
+			d.sess.Abort()
+		default:
+			err = fmt.Errorf("invalid opcode %v", Opcode(insn&0xff))
+			goto fail
+		}
+		continue loop
+
+	fail:
+		fr.pc = pc - 1
+		err = th.wrapError(err)
+		if len(handlers) > 0 && catchable(err) {
+			h := handlers[len(handlers)-1]
+			handlers = handlers[:len(handlers)-1]
+			defers = unwindDefers(defers, h.ndefer)
+			clear(stack[h.sp:sp])
+			sp = h.sp
+			stack[sp] = err.(*EvalError).Value()
+			sp++
+			pc = h.pc
+			err = nil
+			continue loop
+		}
+		unwindDefers(defers, 0)
+		return nil, err
+	}
+}
+
+var cmpOps = [...]Op{CMP_LT - CMP_LT: LT, CMP_LE - CMP_LT: LE, CMP_GT - CMP_LT: GT, CMP_GE - CMP_LT: GE, CMP_EQ - CMP_LT: EQL, CMP_NE - CMP_LT: NEQ}
+
+// unpackN returns the n elements of x for a, b, ... = x.
+func unpackN(x Value, n int) ([]Value, error) {
+	var elems []Value
+	switch v := x.(type) {
+	case Tuple:
+		elems = v
+	case *List:
+		elems = v.Elems
+	case *NamedTuple:
+		elems = v.Tuple
+	default:
+		if s, ok := x.(HasLen); ok {
+			if l := s.Len(); l != n {
+				return nil, unpackCountErr(l, n)
+			}
+		}
+		it, err := Iterate(x)
+		if err != nil {
+			return nil, Errorf("TypeError", "cannot unpack non-iterable %s object", x.Type())
+		}
+		for {
+			v, ok := it.Next()
+			if !ok {
+				break
+			}
+			elems = append(elems, v)
+			if len(elems) > n {
+				return nil, unpackCountErr(len(elems), n)
+			}
+		}
+	}
+	if len(elems) != n {
+		return nil, unpackCountErr(len(elems), n)
+	}
+	return elems, nil
+}
+
+func unpackCountErr(got, want int) error {
+	if got > want {
+		return Errorf("ValueError", "too many values to unpack (expected %d)", want)
+	}
+	return Errorf("ValueError", "not enough values to unpack (expected %d, got %d)", want, got)
+}

@@ -1,0 +1,436 @@
+package stdlib
+
+import (
+	"math"
+
+	"github.com/tsrlang/tsr/runtime"
+	"github.com/tsrlang/tsr/tensor"
+	"github.com/tsrlang/tsr/tensor/autograd"
+)
+
+// This file is the differentiable op layer of the binding: every tensor
+// computation a tsr program triggers goes through one of these helpers,
+// which call the pure tensor op inside the engine's Apply so that autograd
+// records it (op names and attrs as the autograd derivative table expects).
+
+// T is a shorthand for the tensor type.
+type T = tensor.Tensor
+
+// Engine is a shorthand for the autograd engine type.
+type Engine = autograd.Engine
+
+// binFn is a pure binary tensor op.
+type binFn func(a, b *T) (*T, error)
+
+// binaryDef describes one operator: its autograd op name ("" for ops with
+// no derivative, called directly) and the pure tensor function.
+type binaryDef struct {
+	name string
+	fn   binFn
+	grad bool
+}
+
+var binaryOps = map[runtime.Op]binaryDef{
+	runtime.PLUS:       {"add", tensor.Add, true},
+	runtime.MINUS:      {"sub", tensor.Sub, true},
+	runtime.STAR:       {"mul", tensor.Mul, true},
+	runtime.SLASH:      {"div", tensor.Div, true},
+	runtime.SLASHSLASH: {"floor_divide", tensor.FloorDivide, true},
+	runtime.PERCENT:    {"remainder", tensor.Remainder, true},
+	runtime.STARSTAR:   {"pow", tensor.Pow, true},
+	runtime.AT:         {"matmul", tensor.Matmul, true},
+	runtime.AMP:        {"bitwise_and", tensor.BitwiseAnd, false},
+	runtime.PIPE:       {"bitwise_or", tensor.BitwiseOr, false},
+	runtime.CIRCUMFLEX: {"bitwise_xor", tensor.BitwiseXor, false},
+	runtime.EQL:        {"eq", tensor.Eq, false},
+	runtime.NEQ:        {"ne", tensor.Ne, false},
+	runtime.LT:         {"lt", tensor.Lt, false},
+	runtime.LE:         {"le", tensor.Le, false},
+	runtime.GT:         {"gt", tensor.Gt, false},
+	runtime.GE:         {"ge", tensor.Ge, false},
+}
+
+// binaryOp applies operator op to a and b (tensors or wrapped scalars).
+func binaryOp(e *Engine, op runtime.Op, a, b *T) (*T, error) {
+	d, ok := binaryOps[op]
+	if !ok {
+		return nil, nil
+	}
+	if !d.grad {
+		return d.fn(a, b)
+	}
+	if op == runtime.AT && (a.IsWrappedNumber() || b.IsWrappedNumber()) {
+		return nil, runtime.Errorf("TypeError", "unsupported operand type(s) for @: a number and a tensor")
+	}
+	return applyBinary(e, d.name, d.fn, a, b)
+}
+
+func applyBinary(e *Engine, name string, fn binFn, a, b *T) (*T, error) {
+	return e.Apply(name, []*T{a, b}, nil, func() (*T, error) { return fn(a, b) })
+}
+
+// binaryByName maps the functional/method names of binary ops.
+var binaryByName = map[string]binaryDef{
+	"add": {"add", tensor.Add, true}, "sub": {"sub", tensor.Sub, true},
+	"mul": {"mul", tensor.Mul, true}, "div": {"div", tensor.Div, true},
+	"true_divide": {"div", tensor.Div, true}, "floor_divide": {"floor_divide", tensor.FloorDivide, true},
+	"remainder": {"remainder", tensor.Remainder, true}, "pow": {"pow", tensor.Pow, true},
+	"maximum": {"maximum", tensor.Maximum, true}, "minimum": {"minimum", tensor.Minimum, true},
+	"atan2": {"atan2", tensor.Atan2, true},
+	"eq": {"eq", tensor.Eq, false}, "ne": {"ne", tensor.Ne, false}, "lt": {"lt", tensor.Lt, false},
+	"le": {"le", tensor.Le, false}, "gt": {"gt", tensor.Gt, false}, "ge": {"ge", tensor.Ge, false},
+	"bitwise_and": {"bitwise_and", tensor.BitwiseAnd, false}, "bitwise_or": {"bitwise_or", tensor.BitwiseOr, false},
+	"bitwise_xor": {"bitwise_xor", tensor.BitwiseXor, false},
+	"logical_and": {"logical_and", tensor.LogicalAnd, false}, "logical_or": {"logical_or", tensor.LogicalOr, false},
+	"logical_xor": {"logical_xor", tensor.LogicalXor, false},
+}
+
+// unaryFns are the elementwise unary ops with a derivative formula.
+var unaryFns = map[string]func(*T) (*T, error){
+	"neg": tensor.Neg, "abs": tensor.Abs, "sign": tensor.Sign, "square": tensor.Square,
+	"relu": tensor.Relu, "floor": tensor.Floor, "ceil": tensor.Ceil, "round": tensor.Round,
+	"trunc": tensor.Trunc, "exp": tensor.Exp, "log": tensor.Log, "log1p": tensor.Log1p,
+	"expm1": tensor.Expm1, "sqrt": tensor.Sqrt, "rsqrt": tensor.Rsqrt, "sin": tensor.Sin,
+	"cos": tensor.Cos, "tan": tensor.Tan, "tanh": tensor.Tanh, "sigmoid": tensor.Sigmoid,
+	"reciprocal": tensor.Reciprocal, "erf": tensor.Erf,
+}
+
+// predicateFns are elementwise ops without a derivative (bool or integer
+// results).
+var predicateFns = map[string]func(*T) (*T, error){
+	"isnan": tensor.IsNan, "isinf": tensor.IsInf, "isfinite": tensor.IsFinite,
+	"logical_not": tensor.LogicalNot, "bitwise_not": tensor.BitwiseNot,
+}
+
+func unaryOp(e *Engine, name string, x *T) (*T, error) {
+	if f, ok := predicateFns[name]; ok {
+		return f(x)
+	}
+	f := unaryFns[name]
+	return e.Apply(name, []*T{x}, nil, func() (*T, error) { return f(x) })
+}
+
+func geluOp(e *Engine, x *T, approximate string) (*T, error) {
+	return e.Apply("gelu", []*T{x}, autograd.Attrs{"approximate": approximate}, func() (*T, error) { return tensor.Gelu(x, approximate) })
+}
+
+func toOp(e *Engine, x *T, dt tensor.DType) (*T, error) {
+	if x.DType() == dt {
+		return x, nil
+	}
+	return e.Apply("to", []*T{x}, nil, func() (*T, error) { return x.To(dt) })
+}
+
+// ---- views ----
+
+func viewOp(e *Engine, x *T, shape []int) (*T, error) {
+	return e.Apply("view", []*T{x}, nil, func() (*T, error) { return x.View(shape...) })
+}
+
+func reshapeOp(e *Engine, x *T, shape []int) (*T, error) {
+	return e.Apply("reshape", []*T{x}, nil, func() (*T, error) { return x.Reshape(shape...) })
+}
+
+func transposeOp(e *Engine, x *T, d0, d1 int) (*T, error) {
+	n0, err := normDim(d0, x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	n1, err := normDim(d1, x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	return e.Apply("transpose", []*T{x}, autograd.Attrs{"dim0": n0, "dim1": n1}, func() (*T, error) { return x.Transpose(n0, n1) })
+}
+
+func permuteOp(e *Engine, x *T, dims []int) (*T, error) {
+	if len(dims) != x.Dim() {
+		return nil, runtime.Errorf("RuntimeError", "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = %d is not equal to len(dims) = %d", x.Dim(), len(dims))
+	}
+	nd, err := normDims(dims, x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	return e.Apply("permute", []*T{x}, autograd.Attrs{"dims": nd}, func() (*T, error) { return x.Permute(nd...) })
+}
+
+func expandOp(e *Engine, x *T, shape []int) (*T, error) {
+	return e.Apply("expand", []*T{x}, nil, func() (*T, error) { return x.Expand(shape...) })
+}
+
+func unsqueezeOp(e *Engine, x *T, d int) (*T, error) {
+	n, err := normDim(d, x.Dim()+1)
+	if err != nil {
+		return nil, err
+	}
+	return e.Apply("unsqueeze", []*T{x}, autograd.Attrs{"dim": n}, func() (*T, error) { return x.Unsqueeze(n) })
+}
+
+func squeezeOp(e *Engine, x *T, dims []int) (*T, error) {
+	nd, err := normDims(dims, x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	return e.Apply("squeeze", []*T{x}, nil, func() (*T, error) { return x.Squeeze(nd...) })
+}
+
+func flattenOp(e *Engine, x *T, start, end int) (*T, error) {
+	s, err := normDim(start, x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	en, err := normDim(end, x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	if s > en {
+		return nil, runtime.Errorf("RuntimeError", "flatten() has invalid args: start_dim cannot come after end_dim")
+	}
+	return e.Apply("flatten", []*T{x}, nil, func() (*T, error) { return x.Flatten(s, en) })
+}
+
+func unflattenOp(e *Engine, x *T, d int, sizes []int) (*T, error) {
+	n, err := normDim(d, x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	return e.Apply("unflatten", []*T{x}, nil, func() (*T, error) { return x.Unflatten(n, sizes) })
+}
+
+func narrowOp(e *Engine, x *T, d, start, length int) (*T, error) {
+	n, err := normDim(d, x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	if x.Dim() == 0 {
+		return nil, runtime.Errorf("RuntimeError", "narrow() cannot be applied to a 0-dim tensor.")
+	}
+	size := x.Shape()[n]
+	if start < -size || start > size {
+		return nil, runtime.Errorf("IndexError", "start out of range (expected to be in range of [%d, %d], but got %d)", -size, size, start)
+	}
+	if start < 0 {
+		start += size
+	}
+	if length < 0 || start+length > size {
+		return nil, runtime.Errorf("RuntimeError", "start (%d) + length (%d) exceeds dimension size (%d).", start, length, size)
+	}
+	return e.Apply("narrow", []*T{x}, autograd.Attrs{"dim": n, "start": start, "length": length}, func() (*T, error) { return x.Narrow(n, start, length) })
+}
+
+func selectOp(e *Engine, x *T, d, i int) (*T, error) {
+	if x.Dim() == 0 {
+		return nil, runtime.Errorf("IndexError", "select() cannot be applied to a 0-dim tensor.")
+	}
+	n, err := normDim(d, x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	size := x.Shape()[n]
+	if i < -size || i >= size {
+		return nil, runtime.Errorf("IndexError", "index %d is out of bounds for dimension %d with size %d", i, n, size)
+	}
+	if i < 0 {
+		i += size
+	}
+	return e.Apply("select", []*T{x}, autograd.Attrs{"dim": n, "index": i}, func() (*T, error) { return x.Select(n, i) })
+}
+
+func diagonalOp(e *Engine, x *T, offset, d1, d2 int) (*T, error) {
+	n1, err := normDim(d1, x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	n2, err := normDim(d2, x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	if n1 == n2 {
+		return nil, runtime.Errorf("RuntimeError", "diagonal dimensions cannot be identical %d, %d", d1, d2)
+	}
+	return e.Apply("diagonal", []*T{x}, nil, func() (*T, error) { return x.Diagonal(offset, n1, n2) })
+}
+
+func unfoldOp(e *Engine, x *T, d, size, step int) (*T, error) {
+	n, err := normDim(d, x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	return e.Apply("unfold", []*T{x}, nil, func() (*T, error) { return x.Unfold(n, size, step) })
+}
+
+func movedimOp(e *Engine, x *T, src, dst []int) (*T, error) {
+	if len(src) != len(dst) {
+		return nil, runtime.Errorf("RuntimeError", "movedim: Invalid source or destination dims: source (%s dims) should contain the same number of dims as destination (%s dims)", intList(src), intList(dst))
+	}
+	s, err := normDims(src, x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	d, err := normDims(dst, x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	return e.Apply("movedim", []*T{x}, nil, func() (*T, error) { return x.Movedim(s, d) })
+}
+
+func asStridedOp(e *Engine, x *T, size, stride []int, offset int) (*T, error) {
+	if len(size) != len(stride) {
+		return nil, runtime.Errorf("RuntimeError", "mismatch in length of strides and shape")
+	}
+	return e.Apply("as_strided", []*T{x}, nil, func() (*T, error) { return x.AsStrided(size, stride, offset) })
+}
+
+func contiguousOp(e *Engine, x *T) (*T, error) {
+	if x.IsContiguous() {
+		return x, nil
+	}
+	return e.Apply("contiguous", []*T{x}, nil, func() (*T, error) { return x.Contiguous(), nil })
+}
+
+func cloneOp(e *Engine, x *T) (*T, error) {
+	return e.Apply("clone", []*T{x}, nil, func() (*T, error) { return x.Clone(), nil })
+}
+
+// tOp is x.t(): a transpose for 2-D, the identity view for fewer dims.
+func tOp(e *Engine, x *T) (*T, error) {
+	if x.Dim() > 2 {
+		return nil, runtime.Errorf("RuntimeError", "t() expects a tensor with <= 2 dimensions, but self is %dD", x.Dim())
+	}
+	if x.Dim() < 2 {
+		return viewOp(e, x, x.Shape())
+	}
+	return transposeOp(e, x, 0, 1)
+}
+
+// bigTOp is x.T: all dims reversed.
+func bigTOp(e *Engine, x *T) (*T, error) {
+	n := x.Dim()
+	dims := make([]int, n)
+	for i := range dims {
+		dims[i] = n - 1 - i
+	}
+	return permuteOp(e, x, dims)
+}
+
+// ---- reductions ----
+
+// allDims returns nil when dims should mean "every dim" (absent), else the
+// normalised dims.
+func reduceDims(x *T, d dimsOpt) ([]int, error) {
+	if !d.ok {
+		return nil, nil
+	}
+	return normDims(d.dims, x.Dim())
+}
+
+func reduceAttrs(dims []int, keepdim bool) autograd.Attrs {
+	a := autograd.Attrs{"keepdim": keepdim}
+	if dims != nil {
+		a["dim"] = dims
+	}
+	return a
+}
+
+func sumOp(e *Engine, x *T, dims []int, keepdim bool) (*T, error) {
+	return e.Apply("sum", []*T{x}, reduceAttrs(dims, keepdim), func() (*T, error) { return tensor.Sum(x, dims, keepdim) })
+}
+
+func meanOp(e *Engine, x *T, dims []int, keepdim bool) (*T, error) {
+	if !x.DType().IsFloat() {
+		return nil, runtime.Errorf("RuntimeError", "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s", x.DType())
+	}
+	return e.Apply("mean", []*T{x}, reduceAttrs(dims, keepdim), func() (*T, error) { return tensor.Mean(x, dims, keepdim) })
+}
+
+func amaxOp(e *Engine, name string, x *T, dims []int, keepdim bool) (*T, error) {
+	f := tensor.Amax
+	if name == "amin" {
+		f = tensor.Amin
+	}
+	attrs := autograd.Attrs{"keepdim": keepdim, "dim": dims}
+	if dims == nil {
+		all := make([]int, x.Dim())
+		for i := range all {
+			all[i] = i
+		}
+		attrs["dim"] = all
+	}
+	return e.Apply(name, []*T{x}, attrs, func() (*T, error) { return f(x, dims, keepdim) })
+}
+
+func logsumexpOp(e *Engine, x *T, dims []int, keepdim bool) (*T, error) {
+	return e.Apply("logsumexp", []*T{x}, autograd.Attrs{"dim": dims, "keepdim": keepdim}, func() (*T, error) { return tensor.LogSumExp(x, dims, keepdim) })
+}
+
+func softmaxOp(e *Engine, name string, x *T, dim int) (*T, error) {
+	d, err := normDim(dim, x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	f := tensor.Softmax
+	if name == "log_softmax" {
+		f = tensor.LogSoftmax
+	}
+	return e.Apply(name, []*T{x}, autograd.Attrs{"dim": d}, func() (*T, error) { return f(x, d) })
+}
+
+func whereOp(e *Engine, cond, a, b *T) (*T, error) {
+	if cond.DType() != tensor.Bool {
+		return nil, runtime.Errorf("RuntimeError", "where expected condition to be a boolean tensor, but got a tensor with dtype %s", cond.DType())
+	}
+	return e.Apply("where", []*T{cond, a, b}, nil, func() (*T, error) { return tensor.Where(cond, a, b) })
+}
+
+func maskedFillOp(e *Engine, x, mask *T, value *T) (*T, error) {
+	if mask.DType() != tensor.Bool {
+		return nil, runtime.Errorf("RuntimeError", "masked_fill_ only supports boolean masks, but got mask with dtype %s", mask.DType())
+	}
+	if value.Numel() != 1 {
+		return nil, runtime.Errorf("RuntimeError", "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", value.Dim())
+	}
+	v := value.FlatFloat64(0)
+	return e.Apply("masked_fill", []*T{x, mask}, autograd.Attrs{"value": v}, func() (*T, error) { return tensor.MaskedFill(x, mask, value) })
+}
+
+// clampOp clamps x to [lo, hi]; a nil bound is absent. Number bounds are
+// recorded as clamp attrs; tensor bounds are composed from maximum and
+// minimum so that their gradients flow too.
+func clampOp(e *Engine, x, lo, hi *T) (*T, error) {
+	if lo == nil && hi == nil {
+		return nil, runtime.Errorf("RuntimeError", "torch.clamp: At least one of 'min' or 'max' must not be None")
+	}
+	scalar := func(b *T) bool { return b == nil || b.IsWrappedNumber() }
+	if scalar(lo) && scalar(hi) {
+		attrs := autograd.Attrs{}
+		if lo != nil {
+			attrs["min"] = lo.FlatFloat64(0)
+		}
+		if hi != nil {
+			attrs["max"] = hi.FlatFloat64(0)
+		}
+		return e.Apply("clamp", []*T{x}, attrs, func() (*T, error) { return tensor.Clamp(x, lo, hi) })
+	}
+	r := x
+	var err error
+	if lo != nil {
+		if r, err = applyBinary(e, "maximum", tensor.Maximum, r, lo); err != nil {
+			return nil, err
+		}
+	}
+	if hi != nil {
+		if r, err = applyBinary(e, "minimum", tensor.Minimum, r, hi); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// scalarOf wraps a float as a Python-number operand.
+func scalarOf(v float64) *T { return tensor.ScalarFloat(v) }
+
+func mulScalar(e *Engine, x *T, v float64) (*T, error) {
+	return applyBinary(e, "mul", tensor.Mul, x, scalarOf(v))
+}
+
+func isInf(v float64) bool { return math.IsInf(v, 0) }

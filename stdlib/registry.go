@@ -1,0 +1,153 @@
+package stdlib
+
+import (
+	"sort"
+
+	"github.com/tsrlang/tsr/runtime"
+)
+
+// builtinFn is the Go signature of every stdlib builtin.
+type builtinFn = func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error)
+
+// methodFn implements a tensor method; x is the receiver.
+type methodFn func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error)
+
+// propFn implements a tensor attribute that is not a method (x.shape).
+type propFn func(x *TensorValue) (runtime.Value, error)
+
+var (
+	// globals are the predeclared names (functions, dtypes, constants).
+	globals = map[string]runtime.Value{}
+	// modules are the stdlib modules by name (nn, bench, linalg, ...).
+	modules = map[string]*runtime.Module{}
+	// tensorMethods are the tensor methods, unbound.
+	tensorMethods = map[string]*runtime.Builtin{}
+	// tensorProps are the tensor attributes computed on access.
+	tensorProps = map[string]propFn{}
+)
+
+// defGlobal registers a predeclared function.
+func defGlobal(name, doc string, fn builtinFn) *runtime.Builtin {
+	b := runtime.NewBuiltin(name, fn)
+	b.Doc = doc
+	globals[name] = b
+	return b
+}
+
+// defMethod registers a tensor method.
+func defMethod(name, doc string, fn methodFn) {
+	b := runtime.NewBuiltin(name, func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+		x, ok := b.Receiver().(*TensorValue)
+		if !ok {
+			return nil, runtime.Errorf("TypeError", "%s() needs a tensor receiver", name)
+		}
+		return fn(th, x, args, kwargs)
+	})
+	b.Doc = doc
+	tensorMethods[name] = b
+}
+
+// defProp registers a tensor attribute.
+func defProp(name string, fn propFn) { tensorProps[name] = fn }
+
+// defMethodFunc registers a tensor method and the function of the same name
+// taking the tensor first: exp(x) is x.exp(). A number or list given as
+// the first argument of the function is converted with tensor().
+func defMethodFunc(name, doc string, fn methodFn) {
+	defMethod(name, doc, fn)
+	defFunctional(name, doc, fn)
+}
+
+// defFunctional registers only the functional form of fn.
+func defFunctional(name, doc string, fn methodFn) {
+	defGlobal(name, doc, functional(name, fn))
+}
+
+func functional(name string, fn methodFn) builtinFn {
+	return func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+		in, rest, kw, err := splitInput(name, args, kwargs)
+		if err != nil {
+			return nil, err
+		}
+		x, ok := in.(*TensorValue)
+		if !ok {
+			return nil, runtime.Errorf("TypeError", "%s(): argument 'input' must be a tensor, not %s", name, in.Type())
+		}
+		return fn(th, x, rest, kw)
+	}
+}
+
+// registerModule makes a stdlib module visible as a predeclared name.
+// Files that implement a module (nn.go, bench.go, linalg.go, io.go, ...)
+// call it from init.
+func registerModule(name, doc string, members map[string]runtime.Value) *runtime.Module {
+	m := &runtime.Module{ModName: name, Members: members, Doc: doc}
+	modules[name] = m
+	return m
+}
+
+// moduleFunc makes a builtin for a module member, named "mod.fn" in
+// tracebacks.
+func moduleFunc(mod, name, doc string, fn builtinFn) *runtime.Builtin {
+	b := runtime.NewBuiltin(mod+"."+name, fn)
+	b.Doc = doc
+	return b
+}
+
+// Attr returns a tensor attribute or a bound method; (nil, nil) when the
+// name is unknown (the VM raises AttributeError).
+func (x *TensorValue) Attr(name string) (runtime.Value, error) {
+	if p, ok := tensorProps[name]; ok {
+		return p(x)
+	}
+	if m, ok := tensorMethods[name]; ok {
+		return m.BindReceiver(x), nil
+	}
+	return nil, nil
+}
+
+// AttrNames lists the attributes and methods, sorted.
+func (x *TensorValue) AttrNames() []string {
+	names := make([]string, 0, len(tensorProps)+len(tensorMethods))
+	for n := range tensorProps {
+		names = append(names, n)
+	}
+	for n := range tensorMethods {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// SetAttr assigns x.requires_grad and x.grad.
+func (x *TensorValue) SetAttr(name string, v runtime.Value) error {
+	switch name {
+	case "requires_grad":
+		b, ok := v.(runtime.Bool)
+		if !ok {
+			return runtime.Errorf("TypeError", "requires_grad must be a bool, not %s", v.Type())
+		}
+		return requiresGradSet(x.t, bool(b))
+	case "grad":
+		if v == runtime.None {
+			x.t.SetGrad(nil)
+			return nil
+		}
+		g, ok := v.(*TensorValue)
+		if !ok {
+			return runtime.Errorf("TypeError", "assigned grad expected to be a Tensor or None but got grad of type %s", v.Type())
+		}
+		if !sameShape(g.t.Shape(), x.t.Shape()) {
+			return runtime.Errorf("RuntimeError", "assigned grad has data of a different size")
+		}
+		if g.t.DType() != x.t.DType() {
+			return runtime.Errorf("RuntimeError", "assigned grad has data of a different type")
+		}
+		x.t.SetGrad(g.t)
+		return nil
+	}
+	if _, ok := tensorProps[name]; ok {
+		return runtime.Errorf("AttributeError", "attribute '%s' of 'tensor' objects is not writable", name)
+	}
+	return runtime.Errorf("AttributeError", "'tensor' object has no attribute '%s'", name)
+}

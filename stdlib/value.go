@@ -1,0 +1,215 @@
+package stdlib
+
+import (
+	"github.com/tsrlang/tsr/numfmt"
+	"github.com/tsrlang/tsr/runtime"
+	"github.com/tsrlang/tsr/tensor"
+	"github.com/tsrlang/tsr/tensor/autograd"
+)
+
+// TensorValue is a tensor as tsr programs see it: a *tensor.Tensor plus the
+// autograd engine of the interpreter that made it, so that operators (which
+// receive no thread) record into the right tape and honour that
+// interpreter's no_grad blocks.
+//
+// It implements runtime.HasAttrs (metadata and methods), HasBinary,
+// HasInplace, HasUnary, HasSetIndex, Sequence (iteration over dim 0),
+// Formattable and Comparable (equality with non-tensors).
+type TensorValue struct {
+	t   *tensor.Tensor
+	eng *autograd.Engine
+}
+
+var (
+	_ runtime.HasAttrs    = (*TensorValue)(nil)
+	_ runtime.HasBinary   = (*TensorValue)(nil)
+	_ runtime.HasInplace  = (*TensorValue)(nil)
+	_ runtime.HasUnary    = (*TensorValue)(nil)
+	_ runtime.HasSetIndex = (*TensorValue)(nil)
+	_ runtime.Sequence    = (*TensorValue)(nil)
+	_ runtime.Formattable = (*TensorValue)(nil)
+)
+
+// NewTensorValue wraps t for thread th (th may be nil: the value then uses a
+// process-wide fallback engine). Hosts use it to pass Go tensors to tsr.
+func NewTensorValue(th *runtime.Thread, t *tensor.Tensor) *TensorValue {
+	return &TensorValue{t: t, eng: engineOf(th)}
+}
+
+// TensorOf returns the tensor inside v when v is a tensor value.
+func TensorOf(v runtime.Value) (*tensor.Tensor, bool) {
+	if x, ok := v.(*TensorValue); ok {
+		return x.t, true
+	}
+	return nil, false
+}
+
+// Tensor returns the wrapped tensor.
+func (x *TensorValue) Tensor() *tensor.Tensor { return x.t }
+
+func wrap(eng *autograd.Engine, t *tensor.Tensor) *TensorValue {
+	return &TensorValue{t: t, eng: eng}
+}
+
+// String renders the tensor as PyTorch's repr does (see tensor.Tensor.String).
+func (x *TensorValue) String() string { return x.t.String() }
+
+// Type returns "tensor".
+func (x *TensorValue) Type() string { return "tensor" }
+
+// Truth reports the truth of a one-element tensor. For other sizes Go's
+// bool cannot carry PyTorch's RuntimeError; TruthE does, and the VM should
+// prefer it. Here a tensor of several elements counts as true, an empty
+// one as false.
+func (x *TensorValue) Truth() bool {
+	b, err := x.TruthE()
+	if err != nil {
+		return x.t.Numel() > 0
+	}
+	return b
+}
+
+// TruthE is Truth with PyTorch's errors: a tensor with more than one element
+// is RuntimeError "Boolean value of Tensor with more than one value is
+// ambiguous"; an empty tensor is RuntimeError too.
+func (x *TensorValue) TruthE() (bool, error) {
+	switch x.t.Numel() {
+	case 1:
+		return x.t.FlatBool(0), nil
+	case 0:
+		return false, runtime.Errorf("RuntimeError", "Boolean value of Tensor with no values is ambiguous")
+	}
+	return false, runtime.Errorf("RuntimeError", "Boolean value of Tensor with more than one value is ambiguous")
+}
+
+// Len returns the size of dim 0 (0 for a 0-d tensor; len() reports the
+// TypeError for that case).
+func (x *TensorValue) Len() int {
+	if x.t.Dim() == 0 {
+		return 0
+	}
+	return x.t.Shape()[0]
+}
+
+// Iterate yields the sub-tensors along dim 0 (views recorded as select).
+// A 0-d tensor yields nothing; IterateE reports PyTorch's TypeError.
+func (x *TensorValue) Iterate() runtime.Iterator {
+	return &tensorIter{x: x, n: x.Len()}
+}
+
+// IterateE is Iterate with the error for a 0-d tensor: TypeError
+// "iteration over a 0-d tensor".
+func (x *TensorValue) IterateE() (runtime.Iterator, error) {
+	if x.t.Dim() == 0 {
+		return nil, runtime.Errorf("TypeError", "iteration over a 0-d tensor")
+	}
+	return x.Iterate(), nil
+}
+
+type tensorIter struct {
+	x    *TensorValue
+	i, n int
+	err  error
+}
+
+func (it *tensorIter) Next() (runtime.Value, bool) {
+	if it.i >= it.n {
+		return nil, false
+	}
+	i := it.i
+	it.i++
+	r, err := selectOp(it.x.eng, it.x.t, 0, i)
+	if err != nil {
+		it.err = err
+		return nil, false
+	}
+	return wrap(it.x.eng, r), true
+}
+
+// Format formats a one-element tensor with a Python format spec, as
+// format(t.item(), spec) would; an empty spec gives the repr.
+func (x *TensorValue) Format(spec string) (string, error) {
+	if spec == "" {
+		return x.String(), nil
+	}
+	if x.t.Numel() != 1 {
+		return "", runtime.Errorf("TypeError", "unsupported format string passed to Tensor.__format__")
+	}
+	v, err := x.t.Item()
+	if err != nil {
+		return "", err
+	}
+	return numfmt.FormatSpec(v, spec)
+}
+
+// itemValue converts a Go scalar from Tensor.Item to a tsr value.
+func itemValue(v any) runtime.Value {
+	switch v := v.(type) {
+	case float64:
+		return runtime.Float(v)
+	case int64:
+		return runtime.MakeInt(v)
+	case bool:
+		return runtime.Bool(v)
+	}
+	return runtime.None
+}
+
+// tolist converts t to nested tsr lists of ints, floats or bools; a 0-d
+// tensor gives a scalar.
+func tolist(t *tensor.Tensor) runtime.Value {
+	shape := t.Shape()
+	n := t.Numel()
+	var elem func(i int) runtime.Value
+	switch dt := t.DType(); {
+	case dt.IsFloat():
+		vals := t.ToFloat64s()
+		elem = func(i int) runtime.Value { return runtime.Float(vals[i]) }
+	case dt == tensor.Bool:
+		vals := t.ToBools()
+		elem = func(i int) runtime.Value { return runtime.Bool(vals[i]) }
+	default:
+		vals := t.ToInt64s()
+		elem = func(i int) runtime.Value { return runtime.MakeInt(vals[i]) }
+	}
+	if len(shape) == 0 {
+		return elem(0)
+	}
+	_ = n
+	var build func(d, base int) runtime.Value
+	build = func(d, base int) runtime.Value {
+		size := shape[d]
+		inner := 1
+		for _, s := range shape[d+1:] {
+			inner *= s
+		}
+		out := make([]runtime.Value, size)
+		for i := range out {
+			if d == len(shape)-1 {
+				out[i] = elem(base + i)
+			} else {
+				out[i] = build(d+1, base+i*inner)
+			}
+		}
+		return runtime.NewList(out)
+	}
+	return build(0, 0)
+}
+
+// intList returns xs as a tsr list of ints (shapes print as [3, 4]).
+func intList(xs []int) *runtime.List {
+	out := make([]runtime.Value, len(xs))
+	for i, x := range xs {
+		out[i] = runtime.MakeInt(int64(x))
+	}
+	return runtime.NewList(out)
+}
+
+// intTuple returns xs as a tsr tuple of ints (strides print as (4, 1)).
+func intTuple(xs []int) runtime.Tuple {
+	out := make(runtime.Tuple, len(xs))
+	for i, x := range xs {
+		out[i] = runtime.MakeInt(int64(x))
+	}
+	return out
+}

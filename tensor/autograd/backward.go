@@ -1,0 +1,421 @@
+package autograd
+
+import (
+	"github.com/tsrlang/tsr/tensor"
+)
+
+// Ctx is what a derivative formula sees of its node: saved tensors (checked
+// against their versions), input metadata, attributes and the engine whose
+// ops it must use (they record when the backward pass builds a graph for
+// higher-order gradients).
+type Ctx struct {
+	E    *Engine
+	node *Node
+}
+
+// Saved returns the i-th saved tensor (inputs in order when the formula
+// saves inputs, then outputs), failing with PyTorch's version-counter
+// error when it was modified in place after being saved.
+func (c *Ctx) Saved(i int) (*T, error) {
+	n := c.node
+	if n.released {
+		return nil, errReleased()
+	}
+	s := n.saved[i]
+	if s.t == nil {
+		return nil, nil
+	}
+	if s.t.Version() != s.version {
+		return nil, versionError(n, s)
+	}
+	return s.t, nil
+}
+
+// Input returns saved input i (the formula must set SaveInputs).
+func (c *Ctx) Input(i int) (*T, error) { return c.Saved(i) }
+
+// Output returns saved output i (the formula must set SaveOutput).
+func (c *Ctx) Output(i int) (*T, error) {
+	off := 0
+	if c.node.fn != nil && c.node.fn.SaveInputs {
+		off = c.node.nIn
+	}
+	return c.Saved(off + i)
+}
+
+// InputShape returns the shape input i had at forward time.
+func (c *Ctx) InputShape(i int) []int { return c.node.inMeta[i].shape }
+
+// InputDType returns the dtype input i had at forward time.
+func (c *Ctx) InputDType(i int) tensor.DType { return c.node.inMeta[i].dtype }
+
+// OutputShape returns the shape of output i.
+func (c *Ctx) OutputShape(i int) []int { return c.node.outMeta[i].shape }
+
+// NeedsGrad reports whether input i takes part in the gradient (formulas
+// may skip work for inputs that do not).
+func (c *Ctx) NeedsGrad(i int) bool { return c.node.next[i].valid() }
+
+// Attr returns attribute name (nil when absent).
+func (c *Ctx) Attr(name string) any { return c.node.attrs[name] }
+
+// Int returns an int attribute (def when absent).
+func (c *Ctx) Int(name string, def int) int {
+	if v, ok := c.node.attrs[name].(int); ok {
+		return v
+	}
+	return def
+}
+
+// Ints returns an []int attribute (nil when absent).
+func (c *Ctx) Ints(name string) []int {
+	switch v := c.node.attrs[name].(type) {
+	case []int:
+		return v
+	case int:
+		return []int{v}
+	}
+	return nil
+}
+
+// Float returns a float64 attribute (def when absent).
+func (c *Ctx) Float(name string, def float64) float64 {
+	switch v := c.node.attrs[name].(type) {
+	case float64:
+		return v
+	case int:
+		return float64(v)
+	}
+	return def
+}
+
+// Bool returns a bool attribute (false when absent).
+func (c *Ctx) Bool(name string) bool {
+	v, _ := c.node.attrs[name].(bool)
+	return v
+}
+
+// String returns a string attribute ("" when absent).
+func (c *Ctx) String(name string) string {
+	v, _ := c.node.attrs[name].(string)
+	return v
+}
+
+func errReleased() error {
+	return errorf("Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=true if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.")
+}
+
+// Backward computes the gradient of root with respect to every leaf that
+// requires grad and accumulates it into the leaves' .grad (t.backward()).
+// gradient is d(out)/d(root); nil means ones for a scalar root (an error
+// otherwise: "grad can be implicitly created only for scalar outputs").
+// Without retainGraph the saved tensors are freed; with createGraph the
+// backward ops are recorded so the gradients can be differentiated again.
+func (e *Engine) Backward(root, gradient *T, retainGraph, createGraph bool) error {
+	_, err := e.run([]*T{root}, []*T{gradient}, nil, retainGraph, createGraph)
+	return err
+}
+
+// Grad computes and returns the gradients of outputs with respect to
+// inputs (torch.autograd.grad) without touching any .grad. An input that
+// outputs do not depend on gets a zero gradient of its shape. gradOutputs
+// may be nil (ones for scalar outputs).
+func (e *Engine) Grad(outputs, inputs, gradOutputs []*T, retainGraph, createGraph bool) ([]*T, error) {
+	if gradOutputs == nil {
+		gradOutputs = make([]*T, len(outputs))
+	}
+	return e.run(outputs, gradOutputs, inputs, retainGraph, createGraph)
+}
+
+func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, error) {
+	prevMode := e.SetGradEnabled(create)
+	defer e.SetGradEnabled(prevMode)
+
+	// Seed gradients.
+	type key struct {
+		n  *Node
+		nr int
+	}
+	grads := map[*Node][]*T{}
+	leafGrads := map[*T]*T{}
+	captureLeaf := map[*T]int{}
+	captureNode := map[key][]int{}
+	for i, in := range inputs {
+		if fn, ok := in.GradFn().(*Node); ok && fn != nil {
+			k := key{fn, in.OutputNr()}
+			captureNode[k] = append(captureNode[k], i)
+		} else if in.RequiresGrad() {
+			captureLeaf[in] = i
+		} else {
+			return nil, errorf("One of the differentiated Tensors does not require grad")
+		}
+	}
+	results := make([]*T, len(inputs))
+
+	accumulate := func(dst **T, g *T) error {
+		if *dst == nil {
+			*dst = g
+			return nil
+		}
+		s, err := e.add(*dst, g)
+		if err != nil {
+			return err
+		}
+		*dst = s
+		return nil
+	}
+	accLeaf := func(leaf, g *T) error {
+		cur := leafGrads[leaf]
+		if err := accumulate(&cur, g); err != nil {
+			return err
+		}
+		leafGrads[leaf] = cur
+		return nil
+	}
+
+	var rootNodes []*Node
+	for i, r := range roots {
+		if !r.RequiresGrad() {
+			return nil, errorf("element %d of tensors does not require grad and does not have a grad_fn", i)
+		}
+		g := rootGrads[i]
+		if g == nil {
+			if r.Numel() != 1 {
+				return nil, errorf("grad can be implicitly created only for scalar outputs")
+			}
+			var err error
+			g, err = tensor.Ones(r.Shape(), r.DType())
+			if err != nil {
+				return nil, err
+			}
+		} else if !sameShape(g.Shape(), r.Shape()) {
+			return nil, errorf("Mismatch in shape: grad_output[%d] has a shape of %s and output[%d] has a shape of %s.", i, fmtInts(g.Shape()), i, fmtInts(r.Shape()))
+		}
+		ed := edgeOf(r)
+		if ed.leaf != nil {
+			if err := accLeaf(ed.leaf, g); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		buf := grads[ed.node]
+		if buf == nil {
+			buf = make([]*T, len(ed.node.outMeta))
+			grads[ed.node] = buf
+		}
+		if err := accumulate(&buf[ed.nr], g); err != nil {
+			return nil, err
+		}
+		rootNodes = append(rootNodes, ed.node)
+	}
+
+	// Topological order: reverse DFS post-order over next edges (iterative).
+	order := topoOrder(rootNodes)
+
+	// In Grad mode, execute only nodes that lead to a captured tensor.
+	execute := map[*Node]bool{}
+	if inputs == nil {
+		for _, n := range order {
+			execute[n] = true
+		}
+	} else {
+		for i := len(order) - 1; i >= 0; i-- {
+			n := order[i]
+			for _, ed := range n.next {
+				if ed.leaf != nil {
+					if _, ok := captureLeaf[ed.leaf]; ok {
+						execute[n] = true
+					}
+				} else if ed.node != nil {
+					if execute[ed.node] {
+						execute[n] = true
+					}
+					for k := range captureNode {
+						if k.n == ed.node {
+							execute[n] = true
+						}
+					}
+				}
+			}
+		}
+	}
+
+	for _, n := range order {
+		buf := grads[n]
+		delete(grads, n)
+		for nr, t := range n.retained {
+			if buf != nil && buf[nr] != nil && inputs == nil {
+				g := buf[nr]
+				if !create {
+					g = g.Clone()
+				}
+				if old := t.Grad(); old != nil {
+					s, err := e.add(old, g)
+					if err != nil {
+						return nil, err
+					}
+					g = s
+				}
+				t.SetGrad(g)
+			}
+		}
+		for nr := range n.outMeta {
+			if idx, ok := captureNode[key{n, nr}]; ok && buf != nil && buf[nr] != nil {
+				for _, i := range idx {
+					if err := accumulate(&results[i], buf[nr]); err != nil {
+						return nil, err
+					}
+				}
+			}
+		}
+		if !execute[n] || buf == nil {
+			continue
+		}
+		if n.released {
+			return nil, errReleased()
+		}
+		// Fill missing output gradients with zeros.
+		for i, g := range buf {
+			if g == nil {
+				m := n.outMeta[i]
+				if !m.dtype.IsFloat() {
+					continue
+				}
+				z, err := tensor.Zeros(m.shape, m.dtype)
+				if err != nil {
+					return nil, err
+				}
+				buf[i] = z
+			}
+		}
+		var ins []*T
+		var err error
+		if n.custom != nil {
+			ins, err = n.custom(buf)
+		} else {
+			ins, err = n.fn.Backward(&Ctx{E: e, node: n}, buf)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !retain {
+			n.released = true
+			n.saved = nil
+		}
+		for i, ed := range n.next {
+			if i >= len(ins) || ins[i] == nil || !ed.valid() {
+				continue
+			}
+			g := ins[i]
+			if e.anomaly && hasNaN(g) {
+				where := ""
+				if n.pos != "" {
+					where = " (forward op at " + n.pos + ")"
+				}
+				return nil, errorf("Function '%s' returned nan values in its %dth output%s.", n.name, i, where)
+			}
+			if want := n.inMeta[i].shape; !sameShape(g.Shape(), want) {
+				return nil, errorf("Function %s returned an invalid gradient at index %d - got %s but expected shape compatible with %s", n.name, i, fmtInts(g.Shape()), fmtInts(want))
+			}
+			if g.DType() != n.inMeta[i].dtype && n.inMeta[i].dtype.IsFloat() {
+				if g, err = g.To(n.inMeta[i].dtype); err != nil {
+					return nil, err
+				}
+			}
+			if ed.leaf != nil {
+				if inputs != nil {
+					if j, ok := captureLeaf[ed.leaf]; ok {
+						if err := accumulate(&results[j], g); err != nil {
+							return nil, err
+						}
+					}
+					continue
+				}
+				if err := accLeaf(ed.leaf, g); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			b := grads[ed.node]
+			if b == nil {
+				b = make([]*T, len(ed.node.outMeta))
+				grads[ed.node] = b
+			}
+			if err := accumulate(&b[ed.nr], g); err != nil {
+				return nil, err
+			}
+		}
+	}
+
+	if inputs == nil {
+		for leaf, g := range leafGrads {
+			if old := leaf.Grad(); old != nil {
+				s, err := e.add(old, g)
+				if err != nil {
+					return nil, err
+				}
+				g = s
+			} else if !create {
+				g = g.Clone()
+			}
+			leaf.SetGrad(g)
+		}
+		return nil, nil
+	}
+	for i, in := range inputs {
+		if results[i] == nil {
+			z, err := tensor.Zeros(in.Shape(), in.DType())
+			if err != nil {
+				return nil, err
+			}
+			results[i] = z
+		}
+	}
+	return results, nil
+}
+
+func sameShape(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func topoOrder(roots []*Node) []*Node {
+	visited := map[*Node]bool{}
+	var post []*Node
+	type frame struct {
+		n *Node
+		i int
+	}
+	for _, r := range roots {
+		if visited[r] {
+			continue
+		}
+		visited[r] = true
+		stack := []frame{{r, 0}}
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.i < len(top.n.next) {
+				ed := top.n.next[top.i]
+				top.i++
+				if ed.node != nil && !visited[ed.node] {
+					visited[ed.node] = true
+					stack = append(stack, frame{ed.node, 0})
+				}
+				continue
+			}
+			post = append(post, top.n)
+			stack = stack[:len(stack)-1]
+		}
+	}
+	for i, j := 0, len(post)-1; i < j; i, j = i+1, j-1 {
+		post[i], post[j] = post[j], post[i]
+	}
+	return post
+}

@@ -1,0 +1,1488 @@
+package autograd
+
+import (
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/tsrlang/tsr/tensor"
+)
+
+// Function is one differentiable op's entry in the derivative table: the
+// counterpart of an entry of PyTorch's derivatives.yaml. Formulas receive
+// one gradient per output (zeros where an output got none) and return one
+// gradient per input, of the input's shape (nil for inputs without one).
+type Function struct {
+	// Name is the op's PyTorch name ("mul", "sum", "as_strided").
+	Name string
+	// SaveInputs / SaveOutput say which tensors the formula reads; they
+	// are saved with their version for the in-place check.
+	SaveInputs bool
+	SaveOutput bool
+	// View marks ops whose output is a view of input 0; their default
+	// backward scatters the gradient through the view's geometry.
+	View bool
+	// Backward is the derivative formula.
+	Backward func(c *Ctx, grads []*T) ([]*T, error)
+}
+
+func (f *Function) nodeName() string {
+	parts := strings.Split(f.Name, "_")
+	for i, p := range parts {
+		if p != "" {
+			parts[i] = strings.ToUpper(p[:1]) + p[1:]
+		}
+	}
+	return strings.Join(parts, "") + "Backward"
+}
+
+var table = map[string]*Function{}
+
+func def(f *Function) { table[f.Name] = f }
+
+// Ops lists the op names that have a derivative formula, sorted.
+func Ops() []string {
+	names := make([]string, 0, len(table))
+	for n := range table {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// HasDerivative reports whether op has a derivative formula.
+func HasDerivative(op string) bool { _, ok := table[op]; return ok }
+
+func g0(grads []*T) *T { return grads[0] }
+
+// unaryDef declares a one-input op whose gradient is grad * f'(x, out).
+func unaryDef(name string, saveIn, saveOut bool, d func(c *Ctx, g *T) (*T, error)) {
+	def(&Function{Name: name, SaveInputs: saveIn, SaveOutput: saveOut, Backward: func(c *Ctx, grads []*T) ([]*T, error) {
+		gi, err := d(c, g0(grads))
+		return []*T{gi}, err
+	}})
+}
+
+func zeroGrad(c *Ctx, g *T) (*T, error) {
+	return tensor.Zeros(c.InputShape(0), c.InputDType(0))
+}
+
+func init() {
+	e := func(c *Ctx) *Engine { return c.E }
+
+	// ---- binary arithmetic (broadcasting: sumTo the input shapes) ----
+	def(&Function{Name: "add", Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		g := g0(gs)
+		ga, err := e(c).sumTo(g, c.InputShape(0))
+		if err != nil {
+			return nil, err
+		}
+		gb := g
+		if alpha := c.Float("alpha", 1); alpha != 1 {
+			if gb, err = e(c).mulScalar(g, alpha); err != nil {
+				return nil, err
+			}
+		}
+		gb, err = e(c).sumTo(gb, c.InputShape(1))
+		return []*T{ga, gb}, err
+	}})
+	def(&Function{Name: "sub", Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		g := g0(gs)
+		ga, err := e(c).sumTo(g, c.InputShape(0))
+		if err != nil {
+			return nil, err
+		}
+		gb, err := e(c).mulScalar(g, -c.Float("alpha", 1))
+		if err != nil {
+			return nil, err
+		}
+		gb, err = e(c).sumTo(gb, c.InputShape(1))
+		return []*T{ga, gb}, err
+	}})
+	def(&Function{Name: "mul", SaveInputs: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		g := g0(gs)
+		a, err := c.Input(0)
+		if err != nil {
+			return nil, err
+		}
+		b, err := c.Input(1)
+		if err != nil {
+			return nil, err
+		}
+		var ga, gb *T
+		if c.NeedsGrad(0) {
+			if ga, err = e(c).mul(g, b); err != nil {
+				return nil, err
+			}
+			if ga, err = e(c).sumTo(ga, c.InputShape(0)); err != nil {
+				return nil, err
+			}
+		}
+		if c.NeedsGrad(1) {
+			if gb, err = e(c).mul(g, a); err != nil {
+				return nil, err
+			}
+			if gb, err = e(c).sumTo(gb, c.InputShape(1)); err != nil {
+				return nil, err
+			}
+		}
+		return []*T{ga, gb}, nil
+	}})
+	def(&Function{Name: "div", SaveInputs: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		g := g0(gs)
+		a, err := c.Input(0)
+		if err != nil {
+			return nil, err
+		}
+		b, err := c.Input(1)
+		if err != nil {
+			return nil, err
+		}
+		var ga, gb *T
+		if c.NeedsGrad(0) {
+			if ga, err = e(c).div(g, b); err != nil {
+				return nil, err
+			}
+			if ga, err = e(c).sumTo(ga, c.InputShape(0)); err != nil {
+				return nil, err
+			}
+		}
+		if c.NeedsGrad(1) {
+			// -g * a / b^2
+			t, err := e(c).div(a, b)
+			if err != nil {
+				return nil, err
+			}
+			if t, err = e(c).div(t, b); err != nil {
+				return nil, err
+			}
+			if t, err = e(c).mul(g, t); err != nil {
+				return nil, err
+			}
+			if gb, err = e(c).neg(t); err != nil {
+				return nil, err
+			}
+			if gb, err = e(c).sumTo(gb, c.InputShape(1)); err != nil {
+				return nil, err
+			}
+		}
+		return []*T{ga, gb}, nil
+	}})
+	def(&Function{Name: "pow", SaveInputs: true, SaveOutput: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		g := g0(gs)
+		a, err := c.Input(0)
+		if err != nil {
+			return nil, err
+		}
+		b, err := c.Input(1)
+		if err != nil {
+			return nil, err
+		}
+		var ga, gb *T
+		E := e(c)
+		if c.NeedsGrad(0) {
+			// g * b * a^(b-1), with 0 where b == 0 (PyTorch's pow_backward)
+			bm1, err := E.addScalar(b, -1)
+			if err != nil {
+				return nil, err
+			}
+			p, err := E.Apply("pow", []*T{a, bm1}, nil, func() (*T, error) { return tensor.Pow(a, bm1) })
+			if err != nil {
+				return nil, err
+			}
+			if p, err = E.mul(p, b); err != nil {
+				return nil, err
+			}
+			bz, err := tensor.Eq(b, scalar(0))
+			if err != nil {
+				return nil, err
+			}
+			z, err := tensor.Zeros([]int{}, p.DType())
+			if err != nil {
+				return nil, err
+			}
+			if p, err = E.where(bz, z, p); err != nil {
+				return nil, err
+			}
+			if ga, err = E.mul(g, p); err != nil {
+				return nil, err
+			}
+			if ga, err = E.sumTo(ga, c.InputShape(0)); err != nil {
+				return nil, err
+			}
+		}
+		if c.NeedsGrad(1) {
+			// g * out * log(a), with 0 where a == 0 and b >= 0
+			out, err := c.Output(0)
+			if err != nil {
+				return nil, err
+			}
+			la, err := E.unary("log", tensor.Log, a)
+			if err != nil {
+				return nil, err
+			}
+			t, err := E.mul(out, la)
+			if err != nil {
+				return nil, err
+			}
+			az, err := tensor.Eq(a, scalar(0))
+			if err != nil {
+				return nil, err
+			}
+			bp, err := tensor.Ge(b, scalar(0))
+			if err != nil {
+				return nil, err
+			}
+			mask, err := tensor.LogicalAnd(az, bp)
+			if err != nil {
+				return nil, err
+			}
+			z, err := tensor.Zeros([]int{}, t.DType())
+			if err != nil {
+				return nil, err
+			}
+			if t, err = E.where(mask, z, t); err != nil {
+				return nil, err
+			}
+			if gb, err = E.mul(g, t); err != nil {
+				return nil, err
+			}
+			if gb, err = E.sumTo(gb, c.InputShape(1)); err != nil {
+				return nil, err
+			}
+		}
+		return []*T{ga, gb}, nil
+	}})
+	minmax := func(name string, cmp func(a, b *T) (*T, error)) {
+		def(&Function{Name: name, SaveInputs: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+			g := g0(gs)
+			a, err := c.Input(0)
+			if err != nil {
+				return nil, err
+			}
+			b, err := c.Input(1)
+			if err != nil {
+				return nil, err
+			}
+			// PyTorch: the winner gets g, ties split g evenly.
+			win, err := cmp(a, b)
+			if err != nil {
+				return nil, err
+			}
+			tie, err := tensor.Eq(a, b)
+			if err != nil {
+				return nil, err
+			}
+			wa, err := maskWeights(win, tie, g.DType())
+			if err != nil {
+				return nil, err
+			}
+			lose, err := cmp(b, a)
+			if err != nil {
+				return nil, err
+			}
+			wb, err := maskWeights(lose, tie, g.DType())
+			if err != nil {
+				return nil, err
+			}
+			ga, err := e(c).mul(g, wa)
+			if err != nil {
+				return nil, err
+			}
+			gb, err := e(c).mul(g, wb)
+			if err != nil {
+				return nil, err
+			}
+			if ga, err = e(c).sumTo(ga, c.InputShape(0)); err != nil {
+				return nil, err
+			}
+			gb, err = e(c).sumTo(gb, c.InputShape(1))
+			return []*T{ga, gb}, err
+		}})
+	}
+	minmax("maximum", tensor.Gt)
+	minmax("minimum", tensor.Lt)
+	def(&Function{Name: "atan2", SaveInputs: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		g := g0(gs)
+		a, err := c.Input(0)
+		if err != nil {
+			return nil, err
+		}
+		b, err := c.Input(1)
+		if err != nil {
+			return nil, err
+		}
+		E := e(c)
+		a2, err := E.mul(a, a)
+		if err != nil {
+			return nil, err
+		}
+		b2, err := E.mul(b, b)
+		if err != nil {
+			return nil, err
+		}
+		den, err := E.add(a2, b2)
+		if err != nil {
+			return nil, err
+		}
+		ga, err := E.mul(g, b)
+		if err != nil {
+			return nil, err
+		}
+		if ga, err = E.div(ga, den); err != nil {
+			return nil, err
+		}
+		gb, err := E.mul(g, a)
+		if err != nil {
+			return nil, err
+		}
+		if gb, err = E.div(gb, den); err != nil {
+			return nil, err
+		}
+		if gb, err = E.neg(gb); err != nil {
+			return nil, err
+		}
+		if ga, err = E.sumTo(ga, c.InputShape(0)); err != nil {
+			return nil, err
+		}
+		gb, err = E.sumTo(gb, c.InputShape(1))
+		return []*T{ga, gb}, err
+	}})
+	def(&Function{Name: "remainder", SaveInputs: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		g := g0(gs)
+		a, err := c.Input(0)
+		if err != nil {
+			return nil, err
+		}
+		b, err := c.Input(1)
+		if err != nil {
+			return nil, err
+		}
+		E := e(c)
+		ga, err := E.sumTo(g, c.InputShape(0))
+		if err != nil {
+			return nil, err
+		}
+		q, err := tensor.FloorDivide(a, b)
+		if err != nil {
+			return nil, err
+		}
+		gb, err := E.mul(g, q)
+		if err != nil {
+			return nil, err
+		}
+		if gb, err = E.neg(gb); err != nil {
+			return nil, err
+		}
+		gb, err = E.sumTo(gb, c.InputShape(1))
+		return []*T{ga, gb}, err
+	}})
+	def(&Function{Name: "floor_divide", Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		ga, err := tensor.Zeros(c.InputShape(0), c.InputDType(0))
+		if err != nil {
+			return nil, err
+		}
+		gb, err := tensor.Zeros(c.InputShape(1), c.InputDType(1))
+		return []*T{ga, gb}, err
+	}})
+	def(&Function{Name: "where", SaveInputs: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		g := g0(gs)
+		cond, err := c.Input(0)
+		if err != nil {
+			return nil, err
+		}
+		E := e(c)
+		z, err := tensor.Zeros([]int{}, g.DType())
+		if err != nil {
+			return nil, err
+		}
+		var ga, gb *T
+		if c.NeedsGrad(1) {
+			if ga, err = E.where(cond, g, z); err != nil {
+				return nil, err
+			}
+			if ga, err = E.sumTo(ga, c.InputShape(1)); err != nil {
+				return nil, err
+			}
+		}
+		if c.NeedsGrad(2) {
+			if gb, err = E.where(cond, z, g); err != nil {
+				return nil, err
+			}
+			if gb, err = E.sumTo(gb, c.InputShape(2)); err != nil {
+				return nil, err
+			}
+		}
+		return []*T{nil, ga, gb}, nil
+	}})
+	def(&Function{Name: "masked_fill", SaveInputs: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		g := g0(gs)
+		mask, err := c.Input(1)
+		if err != nil {
+			return nil, err
+		}
+		z, err := tensor.Zeros([]int{}, g.DType())
+		if err != nil {
+			return nil, err
+		}
+		gi, err := e(c).where(mask, z, g)
+		if err != nil {
+			return nil, err
+		}
+		gi, err = e(c).sumTo(gi, c.InputShape(0))
+		return []*T{gi, nil}, err
+	}})
+	def(&Function{Name: "clamp", SaveInputs: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		g := g0(gs)
+		x, err := c.Input(0)
+		if err != nil {
+			return nil, err
+		}
+		ok, err := tensor.Full(x.Shape(), 1, tensor.Bool)
+		if err != nil {
+			return nil, err
+		}
+		if v, has := c.Attr("min").(float64); has {
+			m, err := tensor.Ge(x, scalar(v))
+			if err != nil {
+				return nil, err
+			}
+			if ok, err = tensor.LogicalAnd(ok, m); err != nil {
+				return nil, err
+			}
+		}
+		if v, has := c.Attr("max").(float64); has {
+			m, err := tensor.Le(x, scalar(v))
+			if err != nil {
+				return nil, err
+			}
+			if ok, err = tensor.LogicalAnd(ok, m); err != nil {
+				return nil, err
+			}
+		}
+		z, err := tensor.Zeros([]int{}, g.DType())
+		if err != nil {
+			return nil, err
+		}
+		gi, err := e(c).where(ok, g, z)
+		return []*T{gi}, err
+	}})
+
+	// ---- unary ----
+	unaryDef("neg", false, false, func(c *Ctx, g *T) (*T, error) { return e(c).neg(g) })
+	unaryDef("abs", true, false, func(c *Ctx, g *T) (*T, error) {
+		x, err := c.Input(0)
+		if err != nil {
+			return nil, err
+		}
+		s, err := tensor.Sign(x)
+		if err != nil {
+			return nil, err
+		}
+		return e(c).mul(g, s)
+	})
+	for _, name := range []string{"sign", "floor", "ceil", "round", "trunc"} {
+		unaryDef(name, false, false, zeroGrad)
+	}
+	unaryDef("square", true, false, func(c *Ctx, g *T) (*T, error) {
+		x, err := c.Input(0)
+		if err != nil {
+			return nil, err
+		}
+		t, err := e(c).mulScalar(x, 2)
+		if err != nil {
+			return nil, err
+		}
+		return e(c).mul(g, t)
+	})
+	unaryDef("relu", false, true, func(c *Ctx, g *T) (*T, error) {
+		out, err := c.Output(0)
+		if err != nil {
+			return nil, err
+		}
+		pos, err := tensor.Gt(out, scalar(0))
+		if err != nil {
+			return nil, err
+		}
+		z, err := tensor.Zeros([]int{}, g.DType())
+		if err != nil {
+			return nil, err
+		}
+		return e(c).where(pos, g, z)
+	})
+	unaryDef("exp", false, true, func(c *Ctx, g *T) (*T, error) {
+		out, err := c.Output(0)
+		if err != nil {
+			return nil, err
+		}
+		return e(c).mul(g, out)
+	})
+	unaryDef("log", true, false, func(c *Ctx, g *T) (*T, error) {
+		x, err := c.Input(0)
+		if err != nil {
+			return nil, err
+		}
+		return e(c).div(g, x)
+	})
+	unaryDef("log1p", true, false, func(c *Ctx, g *T) (*T, error) {
+		x, err := c.Input(0)
+		if err != nil {
+			return nil, err
+		}
+		d, err := e(c).addScalar(x, 1)
+		if err != nil {
+			return nil, err
+		}
+		return e(c).div(g, d)
+	})
+	unaryDef("expm1", false, true, func(c *Ctx, g *T) (*T, error) {
+		out, err := c.Output(0)
+		if err != nil {
+			return nil, err
+		}
+		d, err := e(c).addScalar(out, 1)
+		if err != nil {
+			return nil, err
+		}
+		return e(c).mul(g, d)
+	})
+	unaryDef("sqrt", false, true, func(c *Ctx, g *T) (*T, error) {
+		out, err := c.Output(0)
+		if err != nil {
+			return nil, err
+		}
+		d, err := e(c).mulScalar(out, 2)
+		if err != nil {
+			return nil, err
+		}
+		return e(c).div(g, d)
+	})
+	unaryDef("rsqrt", false, true, func(c *Ctx, g *T) (*T, error) {
+		out, err := c.Output(0)
+		if err != nil {
+			return nil, err
+		}
+		o3, err := e(c).mul(out, out)
+		if err != nil {
+			return nil, err
+		}
+		if o3, err = e(c).mul(o3, out); err != nil {
+			return nil, err
+		}
+		if o3, err = e(c).mulScalar(o3, -0.5); err != nil {
+			return nil, err
+		}
+		return e(c).mul(g, o3)
+	})
+	unaryDef("sin", true, false, func(c *Ctx, g *T) (*T, error) {
+		x, err := c.Input(0)
+		if err != nil {
+			return nil, err
+		}
+		d, err := e(c).unary("cos", tensor.Cos, x)
+		if err != nil {
+			return nil, err
+		}
+		return e(c).mul(g, d)
+	})
+	unaryDef("cos", true, false, func(c *Ctx, g *T) (*T, error) {
+		x, err := c.Input(0)
+		if err != nil {
+			return nil, err
+		}
+		d, err := e(c).unary("sin", tensor.Sin, x)
+		if err != nil {
+			return nil, err
+		}
+		if d, err = e(c).neg(d); err != nil {
+			return nil, err
+		}
+		return e(c).mul(g, d)
+	})
+	oneMinusOrPlusSq := func(sign float64) func(c *Ctx, g *T) (*T, error) {
+		return func(c *Ctx, g *T) (*T, error) {
+			out, err := c.Output(0)
+			if err != nil {
+				return nil, err
+			}
+			sq, err := e(c).mul(out, out)
+			if err != nil {
+				return nil, err
+			}
+			if sq, err = e(c).mulScalar(sq, sign); err != nil {
+				return nil, err
+			}
+			d, err := e(c).addScalar(sq, 1)
+			if err != nil {
+				return nil, err
+			}
+			return e(c).mul(g, d)
+		}
+	}
+	unaryDef("tan", false, true, oneMinusOrPlusSq(1))
+	unaryDef("tanh", false, true, oneMinusOrPlusSq(-1))
+	unaryDef("sigmoid", false, true, func(c *Ctx, g *T) (*T, error) {
+		out, err := c.Output(0)
+		if err != nil {
+			return nil, err
+		}
+		om, err := e(c).mulScalar(out, -1)
+		if err != nil {
+			return nil, err
+		}
+		if om, err = e(c).addScalar(om, 1); err != nil {
+			return nil, err
+		}
+		d, err := e(c).mul(out, om)
+		if err != nil {
+			return nil, err
+		}
+		return e(c).mul(g, d)
+	})
+	unaryDef("reciprocal", false, true, func(c *Ctx, g *T) (*T, error) {
+		out, err := c.Output(0)
+		if err != nil {
+			return nil, err
+		}
+		sq, err := e(c).mul(out, out)
+		if err != nil {
+			return nil, err
+		}
+		if sq, err = e(c).neg(sq); err != nil {
+			return nil, err
+		}
+		return e(c).mul(g, sq)
+	})
+	unaryDef("erf", true, false, func(c *Ctx, g *T) (*T, error) {
+		x, err := c.Input(0)
+		if err != nil {
+			return nil, err
+		}
+		sq, err := e(c).mul(x, x)
+		if err != nil {
+			return nil, err
+		}
+		if sq, err = e(c).neg(sq); err != nil {
+			return nil, err
+		}
+		ex, err := e(c).exp(sq)
+		if err != nil {
+			return nil, err
+		}
+		if ex, err = e(c).mulScalar(ex, 2/math.Sqrt(math.Pi)); err != nil {
+			return nil, err
+		}
+		return e(c).mul(g, ex)
+	})
+	unaryDef("gelu", true, false, geluBackward)
+	unaryDef("to", false, false, func(c *Ctx, g *T) (*T, error) { return e(c).toDType(g, c.InputDType(0)) })
+	unaryDef("contiguous", false, false, func(c *Ctx, g *T) (*T, error) { return g, nil })
+	unaryDef("clone", false, false, func(c *Ctx, g *T) (*T, error) { return g, nil })
+
+	// ---- views ----
+	reshapeBack := func(c *Ctx, g *T) (*T, error) { return e(c).reshape(g, c.InputShape(0)) }
+	for _, name := range []string{"view", "reshape", "flatten", "unflatten", "squeeze"} {
+		def(&Function{Name: name, View: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+			gi, err := reshapeBack(c, g0(gs))
+			return []*T{gi}, err
+		}})
+	}
+	def(&Function{Name: "transpose", View: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		gi, err := e(c).transpose(g0(gs), c.Int("dim0", 0), c.Int("dim1", 1))
+		return []*T{gi}, err
+	}})
+	def(&Function{Name: "permute", View: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		dims := c.Ints("dims")
+		inv := make([]int, len(dims))
+		for i, d := range dims {
+			inv[d] = i
+		}
+		gi, err := e(c).permute(g0(gs), inv)
+		return []*T{gi}, err
+	}})
+	def(&Function{Name: "expand", View: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		gi, err := e(c).sumTo(g0(gs), c.InputShape(0))
+		return []*T{gi}, err
+	}})
+	def(&Function{Name: "unsqueeze", View: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		gi, err := e(c).reshape(g0(gs), c.InputShape(0))
+		return []*T{gi}, err
+	}})
+	// Views whose gradient is the output gradient scattered back through
+	// the view's geometry (summing where the view overlaps itself).
+	for _, name := range []string{"narrow", "select", "slice", "diagonal", "unfold", "movedim", "as_strided", "index"} {
+		def(&Function{Name: name, View: true, Backward: geometryBackward})
+	}
+
+	// ---- reductions ----
+	def(&Function{Name: "sum", Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		gi, err := e(c).expandReduced(g0(gs), c.InputShape(0), c.Ints("dim"), c.Bool("keepdim"))
+		return []*T{gi}, err
+	}})
+	def(&Function{Name: "mean", Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		shape := c.InputShape(0)
+		n := reducedCount(shape, c.Ints("dim"))
+		g, err := e(c).mulScalar(g0(gs), 1/float64(n))
+		if err != nil {
+			return nil, err
+		}
+		gi, err := e(c).expandReduced(g, shape, c.Ints("dim"), c.Bool("keepdim"))
+		return []*T{gi}, err
+	}})
+	def(&Function{Name: "prod", SaveInputs: true, SaveOutput: true, Backward: prodBackward})
+	ext := func(name string) {
+		def(&Function{Name: name, SaveInputs: true, SaveOutput: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+			// Ties share the gradient evenly (PyTorch's amax/amin backward).
+			x, err := c.Input(0)
+			if err != nil {
+				return nil, err
+			}
+			out, err := c.Output(0)
+			if err != nil {
+				return nil, err
+			}
+			dims := c.Ints("dim")
+			keep := c.Bool("keepdim")
+			shape := c.InputShape(0)
+			ob, err := e(c).expandReduced(out, shape, dims, keep)
+			if err != nil {
+				return nil, err
+			}
+			mask, err := tensor.Eq(x, ob)
+			if err != nil {
+				return nil, err
+			}
+			mf, err := mask.To(x.DType())
+			if err != nil {
+				return nil, err
+			}
+			cnt, err := tensor.Sum(mf, dims, true)
+			if err != nil {
+				return nil, err
+			}
+			w, err := tensor.Div(mf, cnt)
+			if err != nil {
+				return nil, err
+			}
+			gb, err := e(c).expandReduced(g0(gs), shape, dims, keep)
+			if err != nil {
+				return nil, err
+			}
+			gi, err := e(c).mul(gb, w)
+			return []*T{gi}, err
+		}})
+	}
+	ext("amax")
+	ext("amin")
+	ext("max_all")
+	ext("min_all")
+	for _, name := range []string{"max", "min"} {
+		def(&Function{Name: name, SaveOutput: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+			// Only the returned index gets the gradient.
+			idx, err := c.Output(1)
+			if err != nil {
+				return nil, err
+			}
+			dim := c.Int("dim", 0)
+			keep := c.Bool("keepdim")
+			shape := c.InputShape(0)
+			g := g0(gs)
+			if !keep {
+				if g, err = e(c).unsqueeze(g, dim); err != nil {
+					return nil, err
+				}
+				if idx, err = idx.Unsqueeze(dim); err != nil {
+					return nil, err
+				}
+			}
+			oneHot, err := oneHotAlong(idx, shape, dim, g.DType())
+			if err != nil {
+				return nil, err
+			}
+			gi, err := e(c).mul(g, oneHot)
+			return []*T{gi}, err
+		}})
+	}
+	def(&Function{Name: "var", SaveInputs: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		return varStdBackward(c, g0(gs), false)
+	}})
+	def(&Function{Name: "std", SaveInputs: true, SaveOutput: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		return varStdBackward(c, g0(gs), true)
+	}})
+	def(&Function{Name: "norm", SaveInputs: true, SaveOutput: true, Backward: normBackward})
+	def(&Function{Name: "cumsum", Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		// reverse cumulative sum: total - cumsum(g) + g
+		g := g0(gs)
+		dim := c.Int("dim", 0)
+		E := e(c)
+		cs, err := E.Apply("cumsum", []*T{g}, Attrs{"dim": dim}, func() (*T, error) { return tensor.Cumsum(g, dim) })
+		if err != nil {
+			return nil, err
+		}
+		tot, err := E.sum(g, []int{dim}, true)
+		if err != nil {
+			return nil, err
+		}
+		r, err := E.sub(tot, cs)
+		if err != nil {
+			return nil, err
+		}
+		gi, err := E.add(r, g)
+		return []*T{gi}, err
+	}})
+	def(&Function{Name: "logsumexp", SaveInputs: true, SaveOutput: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		x, err := c.Input(0)
+		if err != nil {
+			return nil, err
+		}
+		out, err := c.Output(0)
+		if err != nil {
+			return nil, err
+		}
+		dims, keep, shape := c.Ints("dim"), c.Bool("keepdim"), c.InputShape(0)
+		E := e(c)
+		ob, err := E.expandReduced(out, shape, dims, keep)
+		if err != nil {
+			return nil, err
+		}
+		d, err := E.sub(x, ob)
+		if err != nil {
+			return nil, err
+		}
+		if d, err = E.exp(d); err != nil {
+			return nil, err
+		}
+		gb, err := E.expandReduced(g0(gs), shape, dims, keep)
+		if err != nil {
+			return nil, err
+		}
+		gi, err := E.mul(gb, d)
+		return []*T{gi}, err
+	}})
+	def(&Function{Name: "softmax", SaveOutput: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		out, err := c.Output(0)
+		if err != nil {
+			return nil, err
+		}
+		dim := c.Int("dim", -1)
+		E := e(c)
+		gy, err := E.mul(g0(gs), out)
+		if err != nil {
+			return nil, err
+		}
+		s, err := E.sum(gy, []int{dim}, true)
+		if err != nil {
+			return nil, err
+		}
+		t, err := E.mul(out, s)
+		if err != nil {
+			return nil, err
+		}
+		gi, err := E.sub(gy, t)
+		return []*T{gi}, err
+	}})
+	def(&Function{Name: "log_softmax", SaveOutput: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		out, err := c.Output(0)
+		if err != nil {
+			return nil, err
+		}
+		dim := c.Int("dim", -1)
+		E := e(c)
+		g := g0(gs)
+		s, err := E.sum(g, []int{dim}, true)
+		if err != nil {
+			return nil, err
+		}
+		p, err := E.exp(out)
+		if err != nil {
+			return nil, err
+		}
+		t, err := E.mul(p, s)
+		if err != nil {
+			return nil, err
+		}
+		gi, err := E.sub(g, t)
+		return []*T{gi}, err
+	}})
+
+	// ---- matrix products ----
+	for _, name := range []string{"matmul", "mm", "bmm", "dot", "outer"} {
+		def(&Function{Name: name, SaveInputs: true, Backward: matmulBackward})
+	}
+	def(&Function{Name: "trace", Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		shape := c.InputShape(0)
+		eye, err := tensor.Eye(shape[0], shape[1], c.InputDType(0))
+		if err != nil {
+			return nil, err
+		}
+		gi, err := e(c).mul(g0(gs), eye)
+		return []*T{gi}, err
+	}})
+	def(&Function{Name: "diag", Backward: diagBackward})
+
+	// ---- joining ----
+	def(&Function{Name: "cat", Backward: catBackward})
+	def(&Function{Name: "stack", Backward: stackBackward})
+	def(&Function{Name: "split", Backward: splitBackward})
+
+	// ---- in-place only ----
+	def(&Function{Name: "zero", Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		gi, err := zeroGrad(c, nil)
+		return []*T{gi}, err
+	}})
+	def(&Function{Name: "fill", Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		gi, err := zeroGrad(c, nil)
+		return []*T{gi}, err
+	}})
+	def(&Function{Name: "copy", Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		gself, err := zeroGrad(c, nil)
+		if err != nil {
+			return nil, err
+		}
+		gsrc, err := e(c).sumTo(g0(gs), c.InputShape(1))
+		if err != nil {
+			return nil, err
+		}
+		gsrc, err = e(c).toDType(gsrc, c.InputDType(1))
+		return []*T{gself, gsrc}, err
+	}})
+}
+
+// maskWeights returns 1 where win, 0.5 where tie, 0 elsewhere, in dtype dt.
+func maskWeights(win, tie *T, dt tensor.DType) (*T, error) {
+	w, err := win.To(dt)
+	if err != nil {
+		return nil, err
+	}
+	t, err := tie.To(dt)
+	if err != nil {
+		return nil, err
+	}
+	half, err := tensor.Mul(t, scalar(0.5))
+	if err != nil {
+		return nil, err
+	}
+	return tensor.Add(w, half)
+}
+
+// oneHotAlong returns a tensor of shape whose entries are 1 where the
+// position along dim equals idx (broadcast over dim), else 0.
+func oneHotAlong(idx *T, shape []int, dim int, dt tensor.DType) (*T, error) {
+	ar, err := tensor.ArangeInt(0, int64(shape[dim]), 1, tensor.I64)
+	if err != nil {
+		return nil, err
+	}
+	vs := make([]int, len(shape))
+	for i := range vs {
+		vs[i] = 1
+	}
+	vs[dim] = shape[dim]
+	if ar, err = ar.Reshape(vs...); err != nil {
+		return nil, err
+	}
+	eq, err := tensor.Eq(ar, idx)
+	if err != nil {
+		return nil, err
+	}
+	return eq.To(dt)
+}
+
+func geluBackward(c *Ctx, g *T) (*T, error) {
+	x, err := c.Input(0)
+	if err != nil {
+		return nil, err
+	}
+	approx := c.String("approximate")
+	vals := x.ToFloat64s()
+	d := make([]float64, len(vals))
+	for i, v := range vals {
+		if approx == "tanh" {
+			k := math.Sqrt(2 / math.Pi)
+			inner := k * (v + 0.044715*v*v*v)
+			th := math.Tanh(inner)
+			d[i] = 0.5*(1+th) + 0.5*v*(1-th*th)*k*(1+3*0.044715*v*v)
+		} else {
+			cdf := 0.5 * (1 + math.Erf(v/math.Sqrt2))
+			pdf := math.Exp(-0.5*v*v) / math.Sqrt(2*math.Pi)
+			d[i] = cdf + v*pdf
+		}
+	}
+	dt, err := tensor.FromFloat64s(d, x.Shape(), x.DType())
+	if err != nil {
+		return nil, err
+	}
+	return c.E.mul(g, dt)
+}
+
+// geometryBackward is the gradient of any view op: the output gradient is
+// scattered into a zero tensor shaped like the input through the storage
+// positions the view and its input share, accumulating where the view
+// reads one element several times (expand, overlapping as_strided).
+func geometryBackward(c *Ctx, gs []*T) ([]*T, error) {
+	in, ok := c.Attr("_in_geo").(viewGeo)
+	out, ok2 := c.Attr("_out_geo").(viewGeo)
+	if !ok || !ok2 {
+		return nil, errorf("internal error: view geometry missing for %s", c.node.name)
+	}
+	g := g0(gs)
+	lo, hi := in.span()
+	if l2, h2 := out.span(); l2 < lo || h2 > hi {
+		lo, hi = min(lo, l2), max(hi, h2)
+	}
+	acc := make([]float64, hi-lo+1)
+	gv := g.ToFloat64s()
+	i := 0
+	out.offsets(func(off int) {
+		acc[off-lo] += gv[i]
+		i++
+	})
+	res := make([]float64, 0, prodInts(in.shape))
+	in.offsets(func(off int) { res = append(res, acc[off-lo]) })
+	gi, err := tensor.FromFloat64s(res, in.shape, g.DType())
+	return []*T{gi}, err
+}
+
+type viewGeo struct {
+	shape, strides []int
+	offset         int
+}
+
+func geoOf(t *T) viewGeo {
+	return viewGeo{append([]int(nil), t.Shape()...), append([]int(nil), t.Strides()...), t.StorageOffset()}
+}
+
+func (v viewGeo) span() (lo, hi int) {
+	lo, hi = v.offset, v.offset
+	for i, s := range v.shape {
+		if s == 0 {
+			return v.offset, v.offset
+		}
+		hi += (s - 1) * v.strides[i]
+	}
+	return lo, hi
+}
+
+func (v viewGeo) offsets(fn func(int)) {
+	n := prodInts(v.shape)
+	if n == 0 {
+		return
+	}
+	idx := make([]int, len(v.shape))
+	off := v.offset
+	for k := 0; k < n; k++ {
+		fn(off)
+		for d := len(v.shape) - 1; d >= 0; d-- {
+			idx[d]++
+			off += v.strides[d]
+			if idx[d] < v.shape[d] {
+				break
+			}
+			off -= idx[d] * v.strides[d]
+			idx[d] = 0
+		}
+	}
+}
+
+func prodInts(xs []int) int {
+	n := 1
+	for _, x := range xs {
+		n *= x
+	}
+	return n
+}
+
+func prodBackward(c *Ctx, gs []*T) ([]*T, error) {
+	x, err := c.Input(0)
+	if err != nil {
+		return nil, err
+	}
+	out, err := c.Output(0)
+	if err != nil {
+		return nil, err
+	}
+	shape := c.InputShape(0)
+	var dims []int
+	if d, ok := c.Attr("dim").(int); ok {
+		dims = []int{d}
+	}
+	keep := c.Bool("keepdim")
+	E := c.E
+	// d prod / d x_i = prod_{j != i} x_j. Computed as out / x where x != 0;
+	// where x has zeros, by the exclusive product directly.
+	gb, err := E.expandReduced(g0(gs), shape, dims, keep)
+	if err != nil {
+		return nil, err
+	}
+	ob, err := E.expandReduced(out, shape, dims, keep)
+	if err != nil {
+		return nil, err
+	}
+	hasZero := false
+	for _, v := range x.ToFloat64s() {
+		if v == 0 {
+			hasZero = true
+			break
+		}
+	}
+	if !hasZero {
+		q, err := E.div(ob, x)
+		if err != nil {
+			return nil, err
+		}
+		gi, err := E.mul(gb, q)
+		return []*T{gi}, err
+	}
+	// Exclusive products by brute force over each reduced group.
+	xc := x.Contiguous()
+	vals := xc.ToFloat64s()
+	excl := make([]float64, len(vals))
+	if dims == nil {
+		for i := range vals {
+			p := 1.0
+			for j, v := range vals {
+				if j != i {
+					p *= v
+				}
+			}
+			excl[i] = p
+		}
+	} else {
+		d := dims[0]
+		inner := 1
+		for _, s := range shape[d+1:] {
+			inner *= s
+		}
+		n := shape[d]
+		outer := len(vals) / max(1, n*inner)
+		for o := 0; o < outer; o++ {
+			for in := 0; in < inner; in++ {
+				for i := 0; i < n; i++ {
+					p := 1.0
+					for j := 0; j < n; j++ {
+						if j != i {
+							p *= vals[(o*n+j)*inner+in]
+						}
+					}
+					excl[(o*n+i)*inner+in] = p
+				}
+			}
+		}
+	}
+	et, err := tensor.FromFloat64s(excl, shape, x.DType())
+	if err != nil {
+		return nil, err
+	}
+	gi, err := E.mul(gb, et)
+	return []*T{gi}, err
+}
+
+func varStdBackward(c *Ctx, g *T, isStd bool) ([]*T, error) {
+	x, err := c.Input(0)
+	if err != nil {
+		return nil, err
+	}
+	dims, keep, shape := c.Ints("dim"), c.Bool("keepdim"), c.InputShape(0)
+	corr := c.Float("correction", 1)
+	n := float64(reducedCount(shape, dims))
+	E := c.E
+	mean, err := E.Apply("mean", []*T{x}, Attrs{"dim": dims, "keepdim": true}, func() (*T, error) {
+		return tensor.Mean(x, dims, true)
+	})
+	if err != nil {
+		return nil, err
+	}
+	d, err := E.sub(x, mean)
+	if err != nil {
+		return nil, err
+	}
+	// var: g * 2 (x - mean) / (N - correction)
+	gb, err := E.expandReduced(g, shape, dims, keep)
+	if err != nil {
+		return nil, err
+	}
+	scale := 2 / math.Max(n-corr, 0)
+	if isStd {
+		// std = sqrt(var): g / (2 std) * dvar
+		out, err := c.Output(0)
+		if err != nil {
+			return nil, err
+		}
+		ob, err := E.expandReduced(out, shape, dims, keep)
+		if err != nil {
+			return nil, err
+		}
+		if gb, err = E.div(gb, ob); err != nil {
+			return nil, err
+		}
+		scale /= 2
+	}
+	t, err := E.mulScalar(d, scale)
+	if err != nil {
+		return nil, err
+	}
+	gi, err := E.mul(gb, t)
+	return []*T{gi}, err
+}
+
+func normBackward(c *Ctx, gs []*T) ([]*T, error) {
+	x, err := c.Input(0)
+	if err != nil {
+		return nil, err
+	}
+	out, err := c.Output(0)
+	if err != nil {
+		return nil, err
+	}
+	p := c.Float("p", 2)
+	dims, keep, shape := c.Ints("dim"), c.Bool("keepdim"), c.InputShape(0)
+	E := c.E
+	gb, err := E.expandReduced(g0(gs), shape, dims, keep)
+	if err != nil {
+		return nil, err
+	}
+	ob, err := E.expandReduced(out, shape, dims, keep)
+	if err != nil {
+		return nil, err
+	}
+	var d *T
+	switch {
+	case p == 0:
+		return []*T{mustZeros(shape, x.DType())}, nil
+	case p == 1:
+		d, err = tensor.Sign(x)
+	case p == 2:
+		// x / norm, 0 where norm == 0
+		d, err = E.div(x, ob)
+		if err == nil {
+			nz, err2 := tensor.Eq(ob, scalar(0))
+			if err2 != nil {
+				return nil, err2
+			}
+			z, _ := tensor.Zeros([]int{}, x.DType())
+			d, err = E.where(nz, z, d)
+		}
+	case math.IsInf(p, 0):
+		// sign(x) where |x| == norm, shared evenly among ties
+		ax, err2 := tensor.Abs(x)
+		if err2 != nil {
+			return nil, err2
+		}
+		m, err2 := tensor.Eq(ax, ob)
+		if err2 != nil {
+			return nil, err2
+		}
+		mf, err2 := m.To(x.DType())
+		if err2 != nil {
+			return nil, err2
+		}
+		cnt, err2 := tensor.Sum(mf, dims, true)
+		if err2 != nil {
+			return nil, err2
+		}
+		s, err2 := tensor.Sign(x)
+		if err2 != nil {
+			return nil, err2
+		}
+		if mf, err2 = tensor.Mul(mf, s); err2 != nil {
+			return nil, err2
+		}
+		d, err = tensor.Div(mf, cnt)
+	default:
+		// x |x|^(p-2) / norm^(p-1)
+		ax, err2 := tensor.Abs(x)
+		if err2 != nil {
+			return nil, err2
+		}
+		pw, err2 := tensor.Pow(ax, scalar(p-2))
+		if err2 != nil {
+			return nil, err2
+		}
+		num, err2 := tensor.Mul(x, pw)
+		if err2 != nil {
+			return nil, err2
+		}
+		den, err2 := tensor.Pow(ob, scalar(p-1))
+		if err2 != nil {
+			return nil, err2
+		}
+		d, err = tensor.Div(num, den)
+	}
+	if err != nil {
+		return nil, err
+	}
+	gi, err := E.mul(gb, d)
+	return []*T{gi}, err
+}
+
+func mustZeros(shape []int, dt tensor.DType) *T {
+	z, _ := tensor.Zeros(shape, dt)
+	return z
+}
+
+// matmulBackward covers matmul, mm, bmm, dot and outer: vectors are
+// promoted to matrices as matmul does, and broadcast batch dims are summed.
+func matmulBackward(c *Ctx, gs []*T) ([]*T, error) {
+	a, err := c.Input(0)
+	if err != nil {
+		return nil, err
+	}
+	b, err := c.Input(1)
+	if err != nil {
+		return nil, err
+	}
+	g := g0(gs)
+	E := c.E
+	name := c.node.fn.Name
+	if name == "outer" {
+		// out[i,j] = a[i] b[j]
+		if a, err = a.Unsqueeze(1); err != nil {
+			return nil, err
+		}
+		if b, err = b.Unsqueeze(0); err != nil {
+			return nil, err
+		}
+		ga, err := E.mul(g, b)
+		if err != nil {
+			return nil, err
+		}
+		if ga, err = E.sum(ga, []int{1}, false); err != nil {
+			return nil, err
+		}
+		gb, err := E.mul(g, a)
+		if err != nil {
+			return nil, err
+		}
+		gb, err = E.sum(gb, []int{0}, false)
+		return []*T{ga, gb}, err
+	}
+	ash, bsh := c.InputShape(0), c.InputShape(1)
+	if len(ash) == 1 && len(bsh) == 1 {
+		ga, err := E.mul(g, b)
+		if err != nil {
+			return nil, err
+		}
+		gb, err := E.mul(g, a)
+		return []*T{ga, gb}, err
+	}
+	a2, b2, g2 := a, b, g
+	if len(ash) == 1 {
+		if a2, err = a.Unsqueeze(0); err != nil {
+			return nil, err
+		}
+		if g2, err = E.unsqueeze(g2, g2.Dim()-1); err != nil {
+			return nil, err
+		}
+	}
+	if len(bsh) == 1 {
+		if b2, err = b.Unsqueeze(1); err != nil {
+			return nil, err
+		}
+		if g2, err = E.unsqueeze(g2, g2.Dim()); err != nil {
+			return nil, err
+		}
+	}
+	var ga, gb *T
+	if c.NeedsGrad(0) {
+		bt, err := E.transpose(b2, -2, -1)
+		if err != nil {
+			return nil, err
+		}
+		if ga, err = E.matmul(g2, bt); err != nil {
+			return nil, err
+		}
+		if ga, err = E.sumTo(ga, a2.Shape()); err != nil {
+			return nil, err
+		}
+		if ga, err = E.reshape(ga, ash); err != nil {
+			return nil, err
+		}
+	}
+	if c.NeedsGrad(1) {
+		at, err := E.transpose(a2, -2, -1)
+		if err != nil {
+			return nil, err
+		}
+		if gb, err = E.matmul(at, g2); err != nil {
+			return nil, err
+		}
+		if gb, err = E.sumTo(gb, b2.Shape()); err != nil {
+			return nil, err
+		}
+		if gb, err = E.reshape(gb, bsh); err != nil {
+			return nil, err
+		}
+	}
+	return []*T{ga, gb}, nil
+}
+
+func diagBackward(c *Ctx, gs []*T) ([]*T, error) {
+	g := g0(gs)
+	off := c.Int("diagonal", 0)
+	shape := c.InputShape(0)
+	if len(shape) == 1 {
+		// input vector -> output matrix: take the diagonal back
+		d, err := g.Diagonal(off, 0, 1)
+		if err != nil {
+			return nil, err
+		}
+		return []*T{d.Contiguous()}, nil
+	}
+	z, err := tensor.Zeros(shape, g.DType())
+	if err != nil {
+		return nil, err
+	}
+	d, err := z.Diagonal(off, 0, 1)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.CopyInplace(g); err != nil {
+		return nil, err
+	}
+	return []*T{z}, nil
+}
+
+func catBackward(c *Ctx, gs []*T) ([]*T, error) {
+	g := g0(gs)
+	dim := c.Int("dim", 0)
+	out := make([]*T, c.node.nIn)
+	start := 0
+	for i := range out {
+		sh := c.InputShape(i)
+		if len(sh) == 1 && sh[0] == 0 && g.Dim() != 1 {
+			continue // PyTorch skips legacy empty tensors
+		}
+		n := sh[dim]
+		v, err := c.E.Apply("narrow", []*T{g}, Attrs{"dim": dim, "start": start, "length": n}, func() (*T, error) {
+			return g.Narrow(dim, start, n)
+		})
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+		start += n
+	}
+	return out, nil
+}
+
+func stackBackward(c *Ctx, gs []*T) ([]*T, error) {
+	g := g0(gs)
+	dim := c.Int("dim", 0)
+	out := make([]*T, c.node.nIn)
+	for i := range out {
+		idx := i
+		v, err := c.E.Apply("select", []*T{g}, Attrs{"dim": dim, "index": idx}, func() (*T, error) {
+			return g.Select(dim, idx)
+		})
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func splitBackward(c *Ctx, gs []*T) ([]*T, error) {
+	dim := c.Int("dim", 0)
+	g, err := c.E.Apply("cat", gs, Attrs{"dim": dim}, func() (*T, error) { return tensor.Cat(gs, dim) })
+	return []*T{g}, err
+}

@@ -1,0 +1,68 @@
+package autograd
+
+import (
+	"github.com/tsrlang/tsr/einsum"
+	"github.com/tsrlang/tsr/tensor"
+)
+
+// Einsum evaluates the einsum equation eq over operands (torch.einsum). The
+// einsum package plans the contraction order; every step is lowered onto
+// recorded ops (diagonal, permute, reshape, expand, sum, mul, bmm), so the
+// result is differentiable, and the backward of each pairwise contraction
+// is itself a batched matrix product. Integer operands are accumulated in
+// i64 (the result dtype is i64 for integer inputs).
+func Einsum(e *Engine, eq string, operands []*T) (*T, error) {
+	parsed, err := einsum.Parse(eq)
+	if err != nil {
+		return nil, err
+	}
+	shapes := make([][]int, len(operands))
+	ints := true
+	for i, op := range operands {
+		shapes[i] = op.Shape()
+		if op.DType().IsFloat() {
+			ints = false
+		}
+	}
+	if ints {
+		cast := make([]*T, len(operands))
+		for i, op := range operands {
+			if cast[i], err = op.To(tensor.I64); err != nil {
+				return nil, err
+			}
+		}
+		operands = cast
+	}
+	plan, err := parsed.Bind(shapes)
+	if err != nil {
+		return nil, err
+	}
+	return einsum.Execute[*T](plan, einsumOps{e}, operands)
+}
+
+// einsumOps adapts the engine's recorded ops to einsum.Ops.
+type einsumOps struct{ e *Engine }
+
+func (o einsumOps) Shape(x *T) []int { return x.Shape() }
+
+func (o einsumOps) Diagonal(x *T, d1, d2 int) (*T, error) {
+	return o.e.Apply("diagonal", []*T{x}, Attrs{"offset": 0, "dim1": d1, "dim2": d2}, func() (*T, error) {
+		return x.Diagonal(0, d1, d2)
+	})
+}
+
+func (o einsumOps) Permute(x *T, perm []int) (*T, error) { return o.e.permute(x, perm) }
+
+func (o einsumOps) Reshape(x *T, shape []int) (*T, error) { return o.e.reshape(x, shape) }
+
+func (o einsumOps) Expand(x *T, shape []int) (*T, error) { return o.e.expand(x, shape) }
+
+func (o einsumOps) Sum(x *T, dims []int, keepdim bool) (*T, error) { return o.e.sum(x, dims, keepdim) }
+
+func (o einsumOps) Mul(a, b *T) (*T, error) { return o.e.mul(a, b) }
+
+func (o einsumOps) Bmm(a, b *T) (*T, error) {
+	return o.e.Apply("bmm", []*T{a, b}, nil, func() (*T, error) { return tensor.Bmm(a, b) })
+}
+
+func (o einsumOps) Zeros(like *T, shape []int) (*T, error) { return tensor.Zeros(shape, like.DType()) }

@@ -1,0 +1,485 @@
+// Package autograd is tsr's reverse-mode automatic differentiation over the
+// tensor runtime, after PyTorch's autograd engine.
+//
+// Differentiable ops are recorded by an Engine, one per interpreter: Apply
+// runs an op's pure forward function (from package tensor) and, when grad
+// mode is on and an input requires grad, attaches a Node to the output. Each
+// op's derivative formula lives in one table (derivatives.go), keyed by the
+// op's PyTorch name, the way PyTorch keeps tools/autograd/derivatives.yaml.
+//
+// Version counters: every tensor a node saves for backward is saved with its
+// storage's version at save time; backward through a node whose saved tensor
+// was modified in place since raises PyTorch's RuntimeError. In-place ops go
+// through ApplyInplace, which rejects in-place use of leaves that require
+// grad and rebases the history of a view's base (PyTorch's CopySlices).
+//
+// An Engine is not safe for concurrent use; separate interpreters use
+// separate engines and never share grad mode.
+package autograd
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/tsrlang/tsr/tensor"
+)
+
+// T is a shorthand for the tensor type.
+type T = tensor.Tensor
+
+// Attrs holds an op's non-tensor arguments, keyed by PyTorch's argument
+// names ("dim", "keepdim", "shape", "exponent", ...). Dims are normalised
+// (non-negative) []int or int; scalars are float64; flags are bool.
+type Attrs map[string]any
+
+// Error is an autograd error; ErrorKind reports its tsr kind (RuntimeError).
+type Error struct {
+	Kind string
+	Msg  string
+}
+
+func (e *Error) Error() string     { return e.Msg }
+func (e *Error) ErrorKind() string { return e.Kind }
+
+func errorf(format string, args ...any) error {
+	return &Error{Kind: "RuntimeError", Msg: fmt.Sprintf(format, args...)}
+}
+
+// Engine is one interpreter's autograd state: grad mode, anomaly mode and
+// the nesting of gradient blocks.
+type Engine struct {
+	gradEnabled bool
+	anomaly     bool
+	gradDepth   int
+	// Pos, when set, returns the current tsr source position
+	// ("file:line:col"); anomaly mode stores it on every recorded node.
+	Pos func() string
+}
+
+// NewEngine returns an engine with grad mode on and anomaly mode off.
+func NewEngine() *Engine { return &Engine{gradEnabled: true} }
+
+// GradEnabled reports whether ops are recorded (false inside no_grad).
+func (e *Engine) GradEnabled() bool { return e.gradEnabled }
+
+// SetGradEnabled sets grad mode and returns the previous mode.
+func (e *Engine) SetGradEnabled(on bool) bool {
+	prev := e.gradEnabled
+	e.gradEnabled = on
+	return prev
+}
+
+// EnterNoGrad disables recording until the returned function is called.
+func (e *Engine) EnterNoGrad() (exit func()) {
+	prev := e.SetGradEnabled(false)
+	return func() { e.gradEnabled = prev }
+}
+
+// EnterAnomaly enables anomaly detection (detect_anomaly { }) until the
+// returned function is called: nodes remember the source position of their
+// forward op, and backward fails naming that op when it produces NaN.
+func (e *Engine) EnterAnomaly() (exit func()) {
+	prev := e.anomaly
+	e.anomaly = true
+	return func() { e.anomaly = prev }
+}
+
+// Node is a recorded op: a tensor's grad_fn.
+type Node struct {
+	fn      *Function
+	name    string
+	next    []edge
+	saved   []savedTensor
+	nIn     int
+	inMeta  []meta
+	outMeta []meta
+	attrs   Attrs
+	pos     string
+	// released is set once backward ran without retain_graph.
+	released bool
+	// custom overrides fn.Backward (ApplyCustom).
+	custom func(grads []*T) ([]*T, error)
+	// retained are non-leaf outputs whose .grad is kept (retain_grad).
+	retained map[int]*T
+}
+
+// Name returns the node's printable name, e.g. "MulBackward".
+func (n *Node) Name() string { return n.name }
+
+type meta struct {
+	shape []int
+	dtype tensor.DType
+}
+
+type edge struct {
+	node *Node // producer of the input, or nil
+	nr   int   // output index in node
+	leaf *T    // a leaf that requires grad, or nil
+}
+
+type savedTensor struct {
+	t        *T
+	version  int64
+	isOutput bool
+	outNr    int
+	// producer of the saved tensor at save time, for error messages
+	producer string
+}
+
+func edgeOf(t *T) edge {
+	if t == nil {
+		return edge{}
+	}
+	if fn, ok := t.GradFn().(*Node); ok && fn != nil {
+		return edge{node: fn, nr: t.OutputNr()}
+	}
+	if t.RequiresGrad() {
+		return edge{leaf: t}
+	}
+	return edge{}
+}
+
+func (ed edge) valid() bool { return ed.node != nil || ed.leaf != nil }
+
+func anyRequiresGrad(ts []*T) bool {
+	for _, t := range ts {
+		if t != nil && t.RequiresGrad() {
+			return true
+		}
+	}
+	return false
+}
+
+func metaOf(t *T) meta {
+	if t == nil {
+		return meta{}
+	}
+	return meta{shape: append([]int(nil), t.Shape()...), dtype: t.DType()}
+}
+
+func (e *Engine) newNode(fn *Function, name string, inputs []*T, attrs Attrs) *Node {
+	n := &Node{fn: fn, name: name, nIn: len(inputs), attrs: attrs}
+	n.next = make([]edge, len(inputs))
+	n.inMeta = make([]meta, len(inputs))
+	for i, in := range inputs {
+		n.next[i] = edgeOf(in)
+		n.inMeta[i] = metaOf(in)
+	}
+	if e.anomaly && e.Pos != nil {
+		n.pos = e.Pos()
+	}
+	return n
+}
+
+func (n *Node) save(t *T, isOutput bool, outNr int) {
+	prod := ""
+	if fn, ok := t.GradFn().(*Node); ok && fn != nil && !isOutput {
+		prod = fmt.Sprintf("output %d of %s", t.OutputNr(), fn.name)
+	}
+	n.saved = append(n.saved, savedTensor{t: t, version: t.Version(), isOutput: isOutput, outNr: outNr, producer: prod})
+}
+
+// attach makes out an output of node n, avoiding aliasing an input header.
+func attach(n *Node, out *T, nr int, inputs []*T) *T {
+	for _, in := range inputs {
+		if in == out {
+			out = out.ShallowCopy()
+			break
+		}
+	}
+	out.SetGradFn(n, nr)
+	out.SetRequiresGrad(true)
+	return out
+}
+
+func outputsDifferentiable(outs []*T) bool {
+	for _, o := range outs {
+		if o != nil && o.DType().IsFloat() {
+			return true
+		}
+	}
+	return false
+}
+
+// Apply runs forward, a pure tensor op, and records a node for op when grad
+// mode is on and any input requires grad. op names an entry of the
+// derivative table (see Ops); recording an op without a formula is a
+// RuntimeError. Outputs of integer or bool dtype are never recorded.
+func (e *Engine) Apply(op string, inputs []*T, attrs Attrs, forward func() (*T, error)) (*T, error) {
+	out, err := forward()
+	if err != nil || !e.gradEnabled || !anyRequiresGrad(inputs) || !out.DType().IsFloat() {
+		return out, err
+	}
+	fn, ok := table[op]
+	if !ok {
+		return nil, errorf("the derivative for '%s' is not implemented", op)
+	}
+	if fn.View && len(inputs) > 0 {
+		a := make(Attrs, len(attrs)+2)
+		for k, v := range attrs {
+			a[k] = v
+		}
+		a["_in_geo"] = geoOf(inputs[0])
+		a["_out_geo"] = geoOf(out)
+		attrs = a
+	}
+	n := e.newNode(fn, fn.nodeName(), inputs, attrs)
+	if fn.SaveInputs {
+		for _, in := range inputs {
+			if in != nil {
+				n.save(in, false, 0)
+			} else {
+				n.saved = append(n.saved, savedTensor{})
+			}
+		}
+	}
+	out = attach(n, out, 0, inputs)
+	n.outMeta = []meta{metaOf(out)}
+	if fn.SaveOutput {
+		n.save(out, true, 0)
+	}
+	return out, nil
+}
+
+// ApplyMulti is Apply for ops with several outputs (max with indices, split,
+// chunk, linalg factorizations). Non-float outputs (indices) are returned
+// but not recorded.
+func (e *Engine) ApplyMulti(op string, inputs []*T, attrs Attrs, forward func() ([]*T, error)) ([]*T, error) {
+	outs, err := forward()
+	if err != nil || !e.gradEnabled || !anyRequiresGrad(inputs) || !outputsDifferentiable(outs) {
+		return outs, err
+	}
+	fn, ok := table[op]
+	if !ok {
+		return nil, errorf("the derivative for '%s' is not implemented", op)
+	}
+	n := e.newNode(fn, fn.nodeName(), inputs, attrs)
+	if fn.SaveInputs {
+		for _, in := range inputs {
+			n.save(in, false, 0)
+		}
+	}
+	n.outMeta = make([]meta, len(outs))
+	for i, o := range outs {
+		if o == nil || !o.DType().IsFloat() {
+			n.outMeta[i] = metaOf(o)
+			continue
+		}
+		outs[i] = attach(n, o, i, inputs)
+		n.outMeta[i] = metaOf(outs[i])
+	}
+	if fn.SaveOutput {
+		for i, o := range outs {
+			if o != nil {
+				n.save(o, true, i)
+			}
+		}
+	}
+	return outs, nil
+}
+
+// ApplyCustom records an op whose backward is given as a closure instead of
+// a table entry. It is the escape hatch for ops whose gradient depends on
+// forward-time data that does not fit Attrs (e.g. advanced-indexing
+// positions); their gradients are not differentiable a second time. backward
+// receives the output gradient and returns one gradient per input (nil
+// where none).
+func (e *Engine) ApplyCustom(name string, inputs []*T, forward func() (*T, error), backward func(grad *T) ([]*T, error)) (*T, error) {
+	out, err := forward()
+	if err != nil || !e.gradEnabled || !anyRequiresGrad(inputs) || !out.DType().IsFloat() {
+		return out, err
+	}
+	n := e.newNode(nil, name, inputs, nil)
+	n.custom = func(grads []*T) ([]*T, error) { return backward(grads[0]) }
+	out = attach(n, out, 0, inputs)
+	n.outMeta = []meta{metaOf(out)}
+	return out, nil
+}
+
+// ApplyInplace performs an in-place op on self through forward (a pure
+// tensor in-place op, which bumps self's version) and records it. op names
+// the out-of-place formula it shares ("add", "mul", "copy", ...); others are
+// the op's other tensor inputs.
+//
+// Errors, as PyTorch: in-place use of a leaf that requires grad (or a view
+// of one) while grad mode is on.
+func (e *Engine) ApplyInplace(op string, self *T, others []*T, attrs Attrs, forward func() error) error {
+	if e.gradEnabled {
+		if self.IsLeaf() && self.RequiresGrad() {
+			return errorf("a leaf Variable that requires grad is being used in an in-place operation.")
+		}
+		if b := self.Base(); b != nil && b.IsLeaf() && b.RequiresGrad() && self.GradFn() != nil {
+			if _, ok := self.GradFn().(*Node); ok {
+				return errorf("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+			}
+		}
+	}
+	inputs := append([]*T{self}, others...)
+	if !e.gradEnabled || !anyRequiresGrad(inputs) {
+		return forward()
+	}
+	fn, ok := table[op]
+	if !ok {
+		return errorf("the derivative for '%s_' is not implemented", op)
+	}
+	// The formula may read self's value before the update: give it a copy
+	// carrying self's history.
+	old := self
+	if fn.SaveInputs {
+		old = self.Clone()
+		if fn, ok := self.GradFn().(*Node); ok && fn != nil {
+			old.SetGradFn(fn, self.OutputNr())
+		}
+		old.SetRequiresGrad(self.RequiresGrad())
+	}
+	inputs[0] = old
+	n := e.newNode(fn, fn.nodeName(), inputs, attrs)
+	if fn.SaveInputs {
+		for _, in := range inputs {
+			n.save(in, false, 0)
+		}
+	}
+	n.outMeta = []meta{metaOf(self)}
+	if err := forward(); err != nil {
+		return err
+	}
+	if fn.SaveOutput {
+		n.save(self, true, 0)
+	}
+	base := self.Base()
+	if base == nil {
+		self.SetGradFn(n, 0)
+		self.SetRequiresGrad(true)
+		return nil
+	}
+	// self is a view of base: rebase base's history (CopySlices), then make
+	// self a view of the new history.
+	geo, err := viewGeometry(self, base)
+	if err != nil {
+		return err
+	}
+	cs := &Node{name: "CopySlices", nIn: 2, attrs: Attrs{"geometry": geo}}
+	cs.next = []edge{edgeOf(base), {node: n, nr: 0}}
+	cs.inMeta = []meta{metaOf(base), metaOf(self)}
+	cs.outMeta = []meta{metaOf(base)}
+	cs.custom = func(grads []*T) ([]*T, error) { return copySlicesBackward(e, geo, grads[0]) }
+	base.SetGradFn(cs, 0)
+	base.SetRequiresGrad(true)
+	vn := &Node{name: "AsStridedBackward", nIn: 1, attrs: Attrs{"geometry": geo}}
+	vn.next = []edge{{node: cs, nr: 0}}
+	vn.inMeta = []meta{metaOf(base)}
+	vn.outMeta = []meta{metaOf(self)}
+	vn.custom = func(grads []*T) ([]*T, error) {
+		g, err := asStridedScatter(e, geo, grads[0])
+		return []*T{g}, err
+	}
+	self.SetGradFn(vn, 0)
+	self.SetRequiresGrad(true)
+	return nil
+}
+
+// geometry is a view's (size, stride, offset) relative to its contiguous base.
+type geometry struct {
+	size, stride []int
+	offset       int
+	baseShape    []int
+	baseNumel    int
+}
+
+func viewGeometry(v, base *T) (geometry, error) {
+	if !base.IsContiguous() {
+		return geometry{}, errorf("in-place operation on a view of a non-contiguous base is not supported by autograd; clone() the base first")
+	}
+	return geometry{
+		size:      append([]int(nil), v.Shape()...),
+		stride:    append([]int(nil), v.Strides()...),
+		offset:    v.StorageOffset() - base.StorageOffset(),
+		baseShape: append([]int(nil), base.Shape()...),
+		baseNumel: base.Numel(),
+	}, nil
+}
+
+// asStridedScatter returns a gradient of the base's shape that holds g
+// scattered (and summed where the view overlaps itself) at the view's
+// positions.
+func asStridedScatter(e *Engine, geo geometry, g *T) (*T, error) {
+	flat, err := tensor.Zeros([]int{geo.baseNumel}, g.DType())
+	if err != nil {
+		return nil, err
+	}
+	acc := make([]float64, geo.baseNumel)
+	v, err := flat.AsStrided(geo.size, geo.stride, geo.offset)
+	if err != nil {
+		return nil, err
+	}
+	vals := g.ToFloat64s()
+	i := 0
+	v.Offsets(func(off int) {
+		acc[off] += vals[i]
+		i++
+	})
+	out, err := tensor.FromFloat64s(acc, geo.baseShape, g.DType())
+	return out, err
+}
+
+func copySlicesBackward(e *Engine, geo geometry, g *T) ([]*T, error) {
+	gc := g.Contiguous()
+	gcv, err := gc.Reshape(geo.baseNumel)
+	if err != nil {
+		return nil, err
+	}
+	region, err := gcv.AsStrided(geo.size, geo.stride, geo.offset)
+	if err != nil {
+		return nil, err
+	}
+	gRes := region.Clone()
+	gBase := gc.Clone()
+	gbv, err := gBase.Reshape(geo.baseNumel)
+	if err != nil {
+		return nil, err
+	}
+	hole, err := gbv.AsStrided(geo.size, geo.stride, geo.offset)
+	if err != nil {
+		return nil, err
+	}
+	if err := hole.ZeroInplace(); err != nil {
+		return nil, err
+	}
+	return []*T{gBase, gRes}, nil
+}
+
+// versionError reports a saved tensor modified in place after it was saved.
+func versionError(n *Node, s savedTensor) error {
+	desc := fmt.Sprintf("[%s %s]", s.t.DType(), fmtInts(s.t.Shape()))
+	which := ""
+	switch {
+	case s.isOutput:
+		which = fmt.Sprintf(", which is output %d of %s,", s.outNr, n.name)
+	case s.producer != "":
+		which = ", which is " + s.producer + ","
+	}
+	return errorf("one of the variables needed for gradient computation has been modified by an inplace operation: %s%s is at version %d; expected version %d instead (saved by %s). Hint: the operation that failed to compute its gradient was %s; avoid the in-place update, or clone() the tensor before it.",
+		desc, which, s.t.Version(), s.version, n.name, n.name)
+}
+
+func fmtInts(xs []int) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = fmt.Sprint(x)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// hasNaN reports whether a float tensor holds a NaN.
+func hasNaN(t *T) bool {
+	if t == nil || !t.DType().IsFloat() {
+		return false
+	}
+	for _, v := range t.ToFloat64s() {
+		if math.IsNaN(v) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,27 @@
+package tensor
+
+// This file holds the setters the autograd engine (package
+// github.com/tsrlang/tsr/tensor/autograd) uses on a tensor's autograd slots.
+// They change no data and no version counter; user code should go through
+// the autograd package (RequiresGrad_, Detach, Backward), which enforces
+// PyTorch's rules.
+
+// SetRequiresGrad sets the requires_grad flag without any check.
+func (t *Tensor) SetRequiresGrad(on bool) { t.requiresGrad = on }
+
+// SetGrad sets the accumulated gradient (.grad); nil clears it.
+func (t *Tensor) SetGrad(g *Tensor) { t.grad = g }
+
+// SetGradFn sets the autograd node that produced t and t's output index in
+// it; a nil node makes t a leaf again.
+func (t *Tensor) SetGradFn(n Node, outputNr int) {
+	t.gradFn = n
+	t.outputNr = outputNr
+}
+
+// ShallowCopy returns a new Tensor header over the same storage, shape,
+// strides and offset, with empty autograd slots (the basis of detach()).
+// It is not recorded as a view (Base() is nil) but shares the version counter.
+func (t *Tensor) ShallowCopy() *Tensor {
+	return newTensor(t.storage, append([]int(nil), t.shape...), append([]int(nil), t.strides...), t.offset, t.dtype)
+}

@@ -1,0 +1,542 @@
+package tensor
+
+import "math"
+
+// Broadcasting binary ops. Each takes two tensors (use ScalarFloat /
+// ScalarInt / ScalarBool for Python numbers), broadcasts their shapes,
+// computes the result dtype with ResultType (PyTorch promotion; wrapped
+// numbers and 0-d tensors have lower priority), and returns a new
+// contiguous tensor. f16/bf16 are computed in f32 and rounded once.
+
+type binOp uint8
+
+const (
+	opAdd binOp = iota
+	opSub
+	opMul
+	opDiv
+	opFloorDiv
+	opRem
+	opPow
+	opMax
+	opMin
+	opAtan2
+	opEq
+	opNe
+	opLt
+	opLe
+	opGt
+	opGe
+	opLAnd
+	opLOr
+	opLXor
+	opBAnd
+	opBOr
+	opBXor
+)
+
+var binNames = [...]string{"add", "sub", "mul", "div", "floor_divide", "remainder", "pow", "maximum", "minimum", "atan2",
+	"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor"}
+
+func (op binOp) isCmp() bool     { return op >= opEq && op <= opGe }
+func (op binOp) isLogical() bool { return op >= opLAnd && op <= opLXor }
+func (op binOp) isBitwise() bool { return op >= opBAnd }
+
+// binaryTypes returns the compute dtype and the result dtype of op.
+func binaryTypes(op binOp, rt DType) (ct, ot DType, err error) {
+	ct, ot = rt, rt
+	switch {
+	case op.isCmp():
+		ot = Bool
+	case op.isLogical():
+		ct, ot = Bool, Bool
+		return
+	case op.isBitwise():
+		if rt.IsFloat() {
+			return 0, 0, errorf(RuntimeError, "\"%s_cpu\" not implemented for '%s'", binNames[op], pyTypeName(rt))
+		}
+		return
+	case op == opDiv || op == opAtan2:
+		if !rt.IsFloat() {
+			ct, ot = DefaultFloat, DefaultFloat
+		}
+	case op == opSub && rt == Bool:
+		return 0, 0, errorf(RuntimeError, "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.")
+	case (op == opFloorDiv || op == opRem || op == opPow) && rt == Bool:
+		return 0, 0, errorf(RuntimeError, "\"%s_cpu\" not implemented for 'Bool'", binNames[op])
+	}
+	if ct.IsHalf() {
+		ct = F32
+	}
+	return
+}
+
+func binary(op binOp, a, b *Tensor) (*Tensor, error) {
+	shape, err := BroadcastShapes(a.shape, b.shape)
+	if err != nil {
+		return nil, err
+	}
+	ct, ot, err := binaryTypes(op, ResultType(a, b))
+	if err != nil {
+		return nil, err
+	}
+	if op == opPow && !ct.IsFloat() && b.wrapped && b.FlatInt64(0) < 0 {
+		return nil, errorf(RuntimeError, "Integers to negative integer powers are not allowed.")
+	}
+	ac := broadcastTo(a.toDType(ct), shape)
+	bc := broadcastTo(b.toDType(ct), shape)
+	outDT := ct
+	if op.isCmp() {
+		outDT = Bool
+	}
+	out := empty(shape, outDT)
+	if err := binaryKernel(op, out, ac, bc); err != nil {
+		return nil, err
+	}
+	return out.toDType(ot), nil
+}
+
+// binaryKernel computes out = a op b; a and b have dtype ct and out's
+// shape; out has dtype ct (arithmetic) or Bool (comparisons).
+func binaryKernel(op binOp, out, a, b *Tensor) error {
+	switch a.dtype {
+	case F32:
+		return binT(op, out, a, b, a.storage.F32(), b.storage.F32())
+	case F64:
+		return binT(op, out, a, b, a.storage.F64(), b.storage.F64())
+	case I8:
+		return binInt(op, out, a, b, a.storage.I8(), b.storage.I8())
+	case I16:
+		return binInt(op, out, a, b, a.storage.I16(), b.storage.I16())
+	case I32:
+		return binInt(op, out, a, b, a.storage.I32(), b.storage.I32())
+	case I64:
+		return binInt(op, out, a, b, a.storage.I64(), b.storage.I64())
+	case U8:
+		return binInt(op, out, a, b, a.storage.U8(), b.storage.U8())
+	case Bool:
+		return binBool(op, out, a, b)
+	}
+	return errorf(RuntimeError, "%s: unsupported dtype %s", binNames[op], a.dtype)
+}
+
+type intNum interface {
+	~int8 | ~int16 | ~int32 | ~int64 | ~uint8
+}
+
+func binInt[T intNum](op binOp, out, a, b *Tensor, x, y []T) error {
+	if op.isBitwise() {
+		var f func(p, q T) T
+		switch op {
+		case opBAnd:
+			f = func(p, q T) T { return p & q }
+		case opBOr:
+			f = func(p, q T) T { return p | q }
+		default:
+			f = func(p, q T) T { return p ^ q }
+		}
+		mapBin(typed[T](out.storage), x, y, out, a, b, f)
+		return nil
+	}
+	return binT(op, out, a, b, x, y)
+}
+
+func isFloatT[T num]() bool {
+	var z T
+	switch any(z).(type) {
+	case float32, float64:
+		return true
+	}
+	return false
+}
+
+func binT[T num](op binOp, out, a, b *Tensor, x, y []T) error {
+	if op.isCmp() {
+		o := out.storage.Bools()
+		var f func(p, q T) bool
+		switch op {
+		case opEq:
+			f = func(p, q T) bool { return p == q }
+		case opNe:
+			f = func(p, q T) bool { return p != q }
+		case opLt:
+			f = func(p, q T) bool { return p < q }
+		case opLe:
+			f = func(p, q T) bool { return p <= q }
+		case opGt:
+			f = func(p, q T) bool { return p > q }
+		default:
+			f = func(p, q T) bool { return p >= q }
+		}
+		mapBin(o, x, y, out, a, b, f)
+		return nil
+	}
+	o := typed[T](out.storage)
+	switch op {
+	case opAdd, opSub, opMul, opDiv:
+		fastArith(op, o, x, y, out, a, b)
+		return nil
+	}
+	fl := isFloatT[T]()
+	var f func(p, q T) T
+	zeroDiv := false
+	switch op {
+	case opMax:
+		f = func(p, q T) T {
+			if p != p || p > q {
+				return p
+			}
+			return q
+		}
+	case opMin:
+		f = func(p, q T) T {
+			if p != p || p < q {
+				return p
+			}
+			return q
+		}
+	case opPow:
+		if fl {
+			f = func(p, q T) T { return T(math.Pow(float64(p), float64(q))) }
+		} else {
+			f = func(p, q T) T { return T(ipow(int64(p), int64(q))) }
+		}
+	case opAtan2:
+		f = func(p, q T) T { return T(math.Atan2(float64(p), float64(q))) }
+	case opFloorDiv:
+		if fl {
+			f = func(p, q T) T { return T(floorDivFloat(float64(p), float64(q))) }
+		} else {
+			f = func(p, q T) T {
+				if q == 0 {
+					zeroDiv = true
+					return 0
+				}
+				pi, qi := int64(p), int64(q)
+				d := pi / qi
+				if pi%qi != 0 && (pi < 0) != (qi < 0) {
+					d--
+				}
+				return T(d)
+			}
+		}
+	case opRem:
+		if fl {
+			f = func(p, q T) T { return T(remFloat(float64(p), float64(q))) }
+		} else {
+			f = func(p, q T) T {
+				if q == 0 {
+					zeroDiv = true
+					return 0
+				}
+				qi := int64(q)
+				r := int64(p) % qi
+				if r != 0 && (r < 0) != (qi < 0) {
+					r += qi
+				}
+				return T(r)
+			}
+		}
+	default:
+		return errorf(RuntimeError, "%s: not supported for %T", binNames[op], x)
+	}
+	mapBin(o, x, y, out, a, b, f)
+	if zeroDiv {
+		return errorf(RuntimeError, "ZeroDivisionError")
+	}
+	return nil
+}
+
+// floorDivFloat is ATen's div_floor_floating.
+func floorDivFloat(a, b float64) float64 {
+	if b == 0 {
+		return a / b
+	}
+	mod := math.Mod(a, b)
+	div := (a - mod) / b
+	if mod != 0 && (b < 0) != (mod < 0) {
+		div--
+	}
+	if div == 0 {
+		return math.Copysign(0, a/b)
+	}
+	fd := math.Floor(div)
+	if div-fd > 0.5 {
+		fd++
+	}
+	return fd
+}
+
+// remFloat is Python's float modulo (result has the divisor's sign).
+func remFloat(a, b float64) float64 {
+	mod := math.Mod(a, b)
+	if mod != 0 && (b < 0) != (mod < 0) {
+		mod += b
+	}
+	return mod
+}
+
+// ipow is integer power with wrap-around; negative exponents follow ATen's
+// kernel (1 for base 1, +-1 for base -1, else 0).
+func ipow(a, b int64) int64 {
+	if b < 0 {
+		switch a {
+		case 1:
+			return 1
+		case -1:
+			if b&1 != 0 {
+				return -1
+			}
+			return 1
+		}
+		return 0
+	}
+	r := int64(1)
+	for b > 0 {
+		if b&1 != 0 {
+			r *= a
+		}
+		a *= a
+		b >>= 1
+	}
+	return r
+}
+
+func binBool(op binOp, out, a, b *Tensor) error {
+	x, y := a.storage.Bools(), b.storage.Bools()
+	o := out.storage.Bools()
+	var f func(p, q bool) bool
+	switch op {
+	case opAdd, opMax, opLOr, opBOr:
+		f = func(p, q bool) bool { return p || q }
+	case opMul, opMin, opLAnd, opBAnd:
+		f = func(p, q bool) bool { return p && q }
+	case opLXor, opBXor, opNe:
+		f = func(p, q bool) bool { return p != q }
+	case opEq:
+		f = func(p, q bool) bool { return p == q }
+	case opLt:
+		f = func(p, q bool) bool { return !p && q }
+	case opLe:
+		f = func(p, q bool) bool { return !p || q }
+	case opGt:
+		f = func(p, q bool) bool { return p && !q }
+	case opGe:
+		f = func(p, q bool) bool { return p || !q }
+	default:
+		return errorf(RuntimeError, "\"%s_cpu\" not implemented for 'Bool'", binNames[op])
+	}
+	mapBin(o, x, y, out, a, b, f)
+	return nil
+}
+
+// mapBin applies f elementwise over three same-shape operands.
+func mapBin[O, T any](o []O, x, y []T, out, a, b *Tensor, f func(p, q T) O) {
+	n := out.Numel()
+	if out.IsContiguous() && a.IsContiguous() && b.IsContiguous() && n > 0 {
+		oo, xx, yy := o[out.offset:out.offset+n], x[a.offset:a.offset+n], y[b.offset:b.offset+n]
+		parallelFor(n, func(lo, hi int) {
+			oo, xx, yy := oo[lo:hi], xx[lo:hi], yy[lo:hi]
+			for i := range oo {
+				oo[i] = f(xx[i], yy[i])
+			}
+		})
+		return
+	}
+	walk(out.shape, 3, [3][]int{out.strides, a.strides, b.strides}, [3]int{out.offset, a.offset, b.offset},
+		func(po, pa, pb, n, so, sa, sb int) {
+			for i := 0; i < n; i++ {
+				o[po+i*so] = f(x[pa+i*sa], y[pb+i*sb])
+			}
+		})
+}
+
+// fastArith is the hot path for + - * / : typed loops without function
+// calls, split over goroutines when large and contiguous.
+func fastArith[T num](op binOp, o, x, y []T, out, a, b *Tensor) {
+	n := out.Numel()
+	if n == 0 {
+		return
+	}
+	if out.IsContiguous() && a.IsContiguous() && b.IsContiguous() {
+		oo, xx, yy := o[out.offset:out.offset+n], x[a.offset:a.offset+n], y[b.offset:b.offset+n]
+		parallelFor(n, func(lo, hi int) { arithVec(op, oo[lo:hi], xx[lo:hi], yy[lo:hi]) })
+		return
+	}
+	if n >= parallelGrain && GetNumThreads() > 1 && len(out.shape) > 0 && out.shape[0] > 1 && out.IsContiguous() {
+		// split the outermost dim across goroutines
+		rows := out.shape[0]
+		half := rows / 2
+		done := make(chan struct{})
+		go func() {
+			arithStrided(op, o, x, y, narrow0(out, 0, half), narrow0(a, 0, half), narrow0(b, 0, half))
+			close(done)
+		}()
+		arithStrided(op, o, x, y, narrow0(out, half, rows), narrow0(a, half, rows), narrow0(b, half, rows))
+		<-done
+		return
+	}
+	arithStrided(op, o, x, y, out, a, b)
+}
+
+// narrow0 is a cheap metadata-only slice of dim 0 (internal, no base).
+func narrow0(t *Tensor, lo, hi int) *Tensor {
+	sh := append([]int(nil), t.shape...)
+	sh[0] = hi - lo
+	return &Tensor{storage: t.storage, shape: sh, strides: t.strides, offset: t.offset + lo*t.strides[0], dtype: t.dtype}
+}
+
+func arithStrided[T num](op binOp, o, x, y []T, out, a, b *Tensor) {
+	walk(out.shape, 3, [3][]int{out.strides, a.strides, b.strides}, [3]int{out.offset, a.offset, b.offset},
+		func(po, pa, pb, n, so, sa, sb int) {
+			if so == 1 && sa == 1 && sb == 1 {
+				arithVec(op, o[po:po+n], x[pa:pa+n], y[pb:pb+n])
+				return
+			}
+			if so == 1 && sa == 1 && sb == 0 {
+				arithScalar(op, o[po:po+n], x[pa:pa+n], y[pb])
+				return
+			}
+			switch op {
+			case opAdd:
+				for i := 0; i < n; i++ {
+					o[po+i*so] = x[pa+i*sa] + y[pb+i*sb]
+				}
+			case opSub:
+				for i := 0; i < n; i++ {
+					o[po+i*so] = x[pa+i*sa] - y[pb+i*sb]
+				}
+			case opMul:
+				for i := 0; i < n; i++ {
+					o[po+i*so] = x[pa+i*sa] * y[pb+i*sb]
+				}
+			case opDiv:
+				for i := 0; i < n; i++ {
+					o[po+i*so] = x[pa+i*sa] / y[pb+i*sb]
+				}
+			}
+		})
+}
+
+func arithVec[T num](op binOp, o, x, y []T) {
+	x = x[:len(o)]
+	y = y[:len(o)]
+	switch op {
+	case opAdd:
+		i := 0
+		for ; i+4 <= len(o); i += 4 {
+			o0, x0, y0 := o[i:i+4:i+4], x[i:i+4:i+4], y[i:i+4:i+4]
+			o0[0] = x0[0] + y0[0]
+			o0[1] = x0[1] + y0[1]
+			o0[2] = x0[2] + y0[2]
+			o0[3] = x0[3] + y0[3]
+		}
+		for ; i < len(o); i++ {
+			o[i] = x[i] + y[i]
+		}
+	case opSub:
+		for i := range o {
+			o[i] = x[i] - y[i]
+		}
+	case opMul:
+		for i := range o {
+			o[i] = x[i] * y[i]
+		}
+	case opDiv:
+		for i := range o {
+			o[i] = x[i] / y[i]
+		}
+	}
+}
+
+func arithScalar[T num](op binOp, o, x []T, y T) {
+	x = x[:len(o)]
+	switch op {
+	case opAdd:
+		for i := range o {
+			o[i] = x[i] + y
+		}
+	case opSub:
+		for i := range o {
+			o[i] = x[i] - y
+		}
+	case opMul:
+		for i := range o {
+			o[i] = x[i] * y
+		}
+	case opDiv:
+		for i := range o {
+			o[i] = x[i] / y
+		}
+	}
+}
+
+// Add returns a + b (broadcast, promoted). Bool + bool is logical or.
+func Add(a, b *Tensor) (*Tensor, error) { return binary(opAdd, a, b) }
+
+// Sub returns a - b. Two bool operands are a RuntimeError.
+func Sub(a, b *Tensor) (*Tensor, error) { return binary(opSub, a, b) }
+
+// Mul returns a * b. Bool * bool is logical and.
+func Mul(a, b *Tensor) (*Tensor, error) { return binary(opMul, a, b) }
+
+// Div returns a / b as true division: integer and bool inputs give the
+// default float dtype (f32).
+func Div(a, b *Tensor) (*Tensor, error) { return binary(opDiv, a, b) }
+
+// FloorDivide returns floor(a / b) (Python's //). Integer division by zero
+// is a RuntimeError "ZeroDivisionError".
+func FloorDivide(a, b *Tensor) (*Tensor, error) { return binary(opFloorDiv, a, b) }
+
+// Remainder returns a mod b with the sign of b (Python's %).
+func Remainder(a, b *Tensor) (*Tensor, error) { return binary(opRem, a, b) }
+
+// Pow returns a ** b. For integer dtypes a negative Python-int exponent is
+// a RuntimeError, as in PyTorch.
+func Pow(a, b *Tensor) (*Tensor, error) { return binary(opPow, a, b) }
+
+// Maximum returns the elementwise maximum (NaN propagates).
+func Maximum(a, b *Tensor) (*Tensor, error) { return binary(opMax, a, b) }
+
+// Minimum returns the elementwise minimum (NaN propagates).
+func Minimum(a, b *Tensor) (*Tensor, error) { return binary(opMin, a, b) }
+
+// Atan2 returns atan2(a, b) in radians; integer inputs give f32.
+func Atan2(a, b *Tensor) (*Tensor, error) { return binary(opAtan2, a, b) }
+
+// Eq returns a == b as a bool tensor (computed in the promoted dtype).
+func Eq(a, b *Tensor) (*Tensor, error) { return binary(opEq, a, b) }
+
+// Ne returns a != b as bool.
+func Ne(a, b *Tensor) (*Tensor, error) { return binary(opNe, a, b) }
+
+// Lt returns a < b as bool.
+func Lt(a, b *Tensor) (*Tensor, error) { return binary(opLt, a, b) }
+
+// Le returns a <= b as bool.
+func Le(a, b *Tensor) (*Tensor, error) { return binary(opLe, a, b) }
+
+// Gt returns a > b as bool.
+func Gt(a, b *Tensor) (*Tensor, error) { return binary(opGt, a, b) }
+
+// Ge returns a >= b as bool.
+func Ge(a, b *Tensor) (*Tensor, error) { return binary(opGe, a, b) }
+
+// LogicalAnd returns (a != 0) && (b != 0) as bool.
+func LogicalAnd(a, b *Tensor) (*Tensor, error) { return binary(opLAnd, a, b) }
+
+// LogicalOr returns (a != 0) || (b != 0) as bool.
+func LogicalOr(a, b *Tensor) (*Tensor, error) { return binary(opLOr, a, b) }
+
+// LogicalXor returns (a != 0) != (b != 0) as bool.
+func LogicalXor(a, b *Tensor) (*Tensor, error) { return binary(opLXor, a, b) }
+
+// BitwiseAnd returns a & b for integer or bool tensors (float is a
+// RuntimeError).
+func BitwiseAnd(a, b *Tensor) (*Tensor, error) { return binary(opBAnd, a, b) }
+
+// BitwiseOr returns a | b for integer or bool tensors.
+func BitwiseOr(a, b *Tensor) (*Tensor, error) { return binary(opBOr, a, b) }
+
+// BitwiseXor returns a ^ b for integer or bool tensors.
+func BitwiseXor(a, b *Tensor) (*Tensor, error) { return binary(opBXor, a, b) }

@@ -1,0 +1,141 @@
+package tensor
+
+// Dtype conversion. Floats convert to integers by truncation toward zero,
+// anything converts to bool as value != 0, and f64 -> f16/bf16 goes through
+// f32 (round to nearest even at each step), which is what PyTorch's CPU
+// conversions do.
+
+type num interface {
+	~float32 | ~float64 | ~int8 | ~int16 | ~int32 | ~int64 | ~uint8
+}
+
+// To returns t converted to dtype dt: t itself when the dtype already
+// matches, else a new contiguous tensor.
+func (t *Tensor) To(dt DType) (*Tensor, error) {
+	if !dt.Valid() {
+		return nil, errorf(TypeError, "invalid dtype")
+	}
+	if dt == t.dtype {
+		return t, nil
+	}
+	out := empty(t.shape, dt)
+	castInto(out, t)
+	return out, nil
+}
+
+// toCompute returns t converted to dt (t itself when equal); it never fails.
+func (t *Tensor) toDType(dt DType) *Tensor {
+	if t.dtype == dt {
+		return t
+	}
+	out := empty(t.shape, dt)
+	castInto(out, t)
+	return out
+}
+
+// castInto writes src (converted) into dst; shapes must match.
+func castInto(dst, src *Tensor) {
+	if dst.dtype == src.dtype {
+		copySame(dst, src)
+		return
+	}
+	ss := src.storage
+	switch src.dtype {
+	case F32:
+		castFrom(dst, src, ss.F32())
+	case F64:
+		castFrom(dst, src, ss.F64())
+	case I8:
+		castFrom(dst, src, ss.I8())
+	case I16:
+		castFrom(dst, src, ss.I16())
+	case I32:
+		castFrom(dst, src, ss.I32())
+	case I64:
+		castFrom(dst, src, ss.I64())
+	case U8, Bool:
+		castFrom(dst, src, ss.U8())
+	case F16:
+		if dst.dtype == F32 {
+			castLoopFn(dst.storage.F32(), ss.U16(), dst, src, F16ToF32)
+			return
+		}
+		tmp := empty(src.shape, F32)
+		castInto(tmp, src)
+		castInto(dst, tmp)
+	case BF16:
+		if dst.dtype == F32 {
+			castLoopFn(dst.storage.F32(), ss.U16(), dst, src, BF16ToF32)
+			return
+		}
+		tmp := empty(src.shape, F32)
+		castInto(tmp, src)
+		castInto(dst, tmp)
+	}
+}
+
+func castFrom[S num](dst, src *Tensor, s []S) {
+	ds := dst.storage
+	switch dst.dtype {
+	case F32:
+		castLoop(ds.F32(), s, dst, src)
+	case F64:
+		castLoop(ds.F64(), s, dst, src)
+	case I8:
+		castLoopFn(ds.I8(), s, dst, src, func(v S) int8 { return int8(toI64(v)) })
+	case I16:
+		castLoopFn(ds.I16(), s, dst, src, func(v S) int16 { return int16(toI64(v)) })
+	case I32:
+		castLoopFn(ds.I32(), s, dst, src, func(v S) int32 { return int32(toI64(v)) })
+	case I64:
+		castLoopFn(ds.I64(), s, dst, src, toI64[S])
+	case U8:
+		castLoopFn(ds.U8(), s, dst, src, func(v S) uint8 { return uint8(toI64(v)) })
+	case Bool:
+		castLoopFn(ds.Bools(), s, dst, src, func(v S) bool { return v != 0 })
+	case F16:
+		castLoopFn(ds.U16(), s, dst, src, func(v S) uint16 { return F32ToF16(float32(v)) })
+	case BF16:
+		castLoopFn(ds.U16(), s, dst, src, func(v S) uint16 { return F32ToBF16(float32(v)) })
+	}
+}
+
+// toI64 converts with C semantics made total: floats truncate, NaN and out
+// of range saturate to MinInt64 (x86 behaviour), then callers wrap.
+func toI64[S num](v S) int64 {
+	switch any(v).(type) {
+	case float32, float64:
+		return f64ToI64(float64(v))
+	}
+	return int64(v)
+}
+
+func castLoop[D, S num](d []D, s []S, dst, src *Tensor) {
+	walk2(dst.shape, dst, src, func(pd, ps, n, sd, ss int) {
+		if sd == 1 && ss == 1 {
+			dd, sv := d[pd:pd+n], s[ps:ps+n]
+			for i := range dd {
+				dd[i] = D(sv[i])
+			}
+			return
+		}
+		for i := 0; i < n; i++ {
+			d[pd+i*sd] = D(s[ps+i*ss])
+		}
+	})
+}
+
+func castLoopFn[D, S any](d []D, s []S, dst, src *Tensor, f func(S) D) {
+	walk2(dst.shape, dst, src, func(pd, ps, n, sd, ss int) {
+		if sd == 1 && ss == 1 {
+			dd, sv := d[pd:pd+n], s[ps:ps+n]
+			for i := range dd {
+				dd[i] = f(sv[i])
+			}
+			return
+		}
+		for i := 0; i < n; i++ {
+			d[pd+i*sd] = f(s[ps+i*ss])
+		}
+	})
+}

@@ -1,0 +1,329 @@
+package tensor
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// Creation functions. All return new contiguous tensors; shapes with a
+// negative size are a RuntimeError.
+
+// ScalarFloat wraps a Python float as a 0-d f64 tensor marked as a wrapped
+// number: in binary ops it does not upcast a float tensor (f16 tensor * 0.5
+// stays f16) and turns an integer or bool tensor into the default float.
+func ScalarFloat(v float64) *Tensor {
+	t := zeros(nil, F64)
+	t.storage.F64()[0] = v
+	t.wrapped = true
+	return t
+}
+
+// ScalarInt wraps a Python int as a 0-d i64 wrapped number (see ScalarFloat).
+func ScalarInt(v int64) *Tensor {
+	t := zeros(nil, I64)
+	t.storage.I64()[0] = v
+	t.wrapped = true
+	return t
+}
+
+// ScalarBool wraps a Python bool as a 0-d bool wrapped number.
+func ScalarBool(v bool) *Tensor {
+	t := zeros(nil, Bool)
+	t.storage.Bools()[0] = v
+	t.wrapped = true
+	return t
+}
+
+func checkData(n int, shape []int) error {
+	if err := checkShape(shape); err != nil {
+		return err
+	}
+	if numel(shape) != n {
+		return errorf(ValueError, "data of %d elements does not match shape %s", n, fmtList(shape))
+	}
+	return nil
+}
+
+// FromFloat64s builds a tensor of dtype dt and the given shape from data in
+// C order (converted like To). len(data) must equal the shape's numel
+// (ValueError otherwise).
+func FromFloat64s(data []float64, shape []int, dt DType) (*Tensor, error) {
+	if err := checkData(len(data), shape); err != nil {
+		return nil, err
+	}
+	src := newTensor(newStorage(F64, len(data), false), append([]int(nil), shape...), contiguousStrides(shape), 0, F64)
+	copy(src.storage.F64(), data)
+	return src.toDType(dt), nil
+}
+
+// FromFloat32s builds an f32 tensor (no conversion when dt is F32).
+func FromFloat32s(data []float32, shape []int, dt DType) (*Tensor, error) {
+	if err := checkData(len(data), shape); err != nil {
+		return nil, err
+	}
+	src := newTensor(newStorage(F32, len(data), false), append([]int(nil), shape...), contiguousStrides(shape), 0, F32)
+	copy(src.storage.F32(), data)
+	return src.toDType(dt), nil
+}
+
+// FromInt64s builds a tensor of dtype dt from integers in C order.
+func FromInt64s(data []int64, shape []int, dt DType) (*Tensor, error) {
+	if err := checkData(len(data), shape); err != nil {
+		return nil, err
+	}
+	src := newTensor(newStorage(I64, len(data), false), append([]int(nil), shape...), contiguousStrides(shape), 0, I64)
+	copy(src.storage.I64(), data)
+	return src.toDType(dt), nil
+}
+
+// FromBools builds a bool tensor from data in C order.
+func FromBools(data []bool, shape []int) (*Tensor, error) {
+	if err := checkData(len(data), shape); err != nil {
+		return nil, err
+	}
+	t := empty(shape, Bool)
+	copy(t.storage.Bools(), data)
+	return t, nil
+}
+
+// Empty returns an uninitialised tensor (contents unspecified).
+func Empty(shape []int, dt DType) (*Tensor, error) {
+	if err := checkShape(shape); err != nil {
+		return nil, err
+	}
+	return empty(shape, dt), nil
+}
+
+// Zeros returns a zero-filled tensor.
+func Zeros(shape []int, dt DType) (*Tensor, error) {
+	if err := checkShape(shape); err != nil {
+		return nil, err
+	}
+	return zeros(shape, dt), nil
+}
+
+// Ones returns a tensor filled with 1.
+func Ones(shape []int, dt DType) (*Tensor, error) { return Full(shape, 1, dt) }
+
+// Full returns a tensor filled with v converted to dt.
+func Full(shape []int, v float64, dt DType) (*Tensor, error) {
+	if err := checkShape(shape); err != nil {
+		return nil, err
+	}
+	t := empty(shape, dt)
+	fillRaw(t, v)
+	return t, nil
+}
+
+// FullInt is Full for an integer fill value (exact for all of i64).
+func FullInt(shape []int, v int64, dt DType) (*Tensor, error) {
+	if !dt.IsInt() {
+		return Full(shape, float64(v), dt)
+	}
+	if err := checkShape(shape); err != nil {
+		return nil, err
+	}
+	t := empty(shape, dt)
+	s := newTensor(newStorage(I64, 1, false), nil, nil, 0, I64)
+	s.storage.I64()[0] = v
+	b, _ := s.Expand(shape...)
+	castInto(t, b)
+	return t, nil
+}
+
+// fillRaw writes v into every element of t (no version bump).
+func fillRaw(t *Tensor, v float64) {
+	s := newTensor(newStorage(F64, 1, false), nil, nil, 0, F64)
+	s.storage.F64()[0] = v
+	b, _ := s.Expand(t.shape...)
+	castInto(t, b)
+}
+
+// ZerosLike returns Zeros(t.Shape(), t.DType()).
+func ZerosLike(t *Tensor) *Tensor { return zeros(t.shape, t.dtype) }
+
+// OnesLike returns Ones(t.Shape(), t.DType()).
+func OnesLike(t *Tensor) *Tensor { o, _ := Full(t.shape, 1, t.dtype); return o }
+
+// EmptyLike returns Empty(t.Shape(), t.DType()).
+func EmptyLike(t *Tensor) *Tensor { return empty(t.shape, t.dtype) }
+
+// FullLike returns Full(t.Shape(), v, t.DType()).
+func FullLike(t *Tensor, v float64) *Tensor { o, _ := Full(t.shape, v, t.dtype); return o }
+
+// arangeLen is PyTorch's length rule ceil((end-start)/step), with checks.
+func arangeLen(start, end, step float64) (int, error) {
+	if step == 0 {
+		return 0, errorf(RuntimeError, "step must be nonzero")
+	}
+	if math.IsNaN(start) || math.IsNaN(end) || math.IsInf(start, 0) || math.IsInf(end, 0) {
+		return 0, errorf(RuntimeError, "unsupported range: %v -> %v", start, end)
+	}
+	if (step > 0 && end < start) || (step < 0 && end > start) {
+		return 0, errorf(RuntimeError, "upper bound and larger bound inconsistent with step sign")
+	}
+	n := math.Ceil((end - start) / step)
+	if n > 1<<40 {
+		return 0, errorf(RuntimeError, "arange: too many elements (%v)", n)
+	}
+	return int(n), nil
+}
+
+// Arange returns start, start+step, ... below end (above for step < 0):
+// ceil((end-start)/step) elements of dtype dt, element i = start + i*step
+// computed in f64. The caller picks dt (PyTorch: i64 when all arguments are
+// ints, else the default float). step 0 or a sign that cannot reach end is
+// a RuntimeError.
+func Arange(start, end, step float64, dt DType) (*Tensor, error) {
+	n, err := arangeLen(start, end, step)
+	if err != nil {
+		return nil, err
+	}
+	buf := make([]float64, n)
+	for i := range buf {
+		buf[i] = start + float64(i)*step
+	}
+	return FromFloat64s(buf, []int{n}, dt)
+}
+
+// ArangeInt is Arange with exact integer arithmetic (for i64 and friends).
+func ArangeInt(start, end, step int64, dt DType) (*Tensor, error) {
+	if step == 0 {
+		return nil, errorf(RuntimeError, "step must be nonzero")
+	}
+	if (step > 0 && end < start) || (step < 0 && end > start) {
+		return nil, errorf(RuntimeError, "upper bound and larger bound inconsistent with step sign")
+	}
+	var n int64
+	if step > 0 {
+		n = (end - start + step - 1) / step
+	} else {
+		n = (start - end + (-step) - 1) / (-step)
+	}
+	buf := make([]int64, n)
+	for i := range buf {
+		buf[i] = start + int64(i)*step
+	}
+	return FromInt64s(buf, []int{int(n)}, dt)
+}
+
+// Linspace returns steps evenly spaced values from start to end inclusive
+// (PyTorch's symmetric formula: the first half counts up from start, the
+// second half down from end). steps < 0 is a RuntimeError.
+func Linspace(start, end float64, steps int, dt DType) (*Tensor, error) {
+	if steps < 0 {
+		return nil, errorf(RuntimeError, "number of steps must be non-negative")
+	}
+	buf := make([]float64, steps)
+	if steps == 1 {
+		buf[0] = start
+	} else if steps > 1 {
+		step := (end - start) / float64(steps-1)
+		half := steps / 2
+		for i := range buf {
+			if i < half {
+				buf[i] = start + step*float64(i)
+			} else {
+				buf[i] = end - step*float64(steps-1-i)
+			}
+		}
+	}
+	if dt.IsInt() {
+		for i := range buf {
+			buf[i] = math.Trunc(buf[i])
+		}
+	}
+	return FromFloat64s(buf, []int{steps}, dt)
+}
+
+// Eye returns an n x m matrix with ones on the main diagonal (m < 0 means
+// m = n).
+func Eye(n, m int, dt DType) (*Tensor, error) {
+	if m < 0 {
+		m = n
+	}
+	if n < 0 {
+		return nil, errorf(RuntimeError, "n must be greater or equal to 0, got %d", n)
+	}
+	t := zeros([]int{n, m}, dt)
+	for i := 0; i < min(n, m); i++ {
+		storeF64(t.storage, dt, i*m+i, 1)
+	}
+	return t, nil
+}
+
+// Generator is a seeded random source (PCG from math/rand/v2), one per
+// interpreter. It is not safe for concurrent use. Streams are reproducible
+// for a seed but not bit-compatible with PyTorch's mt19937.
+type Generator struct {
+	pcg *rand.PCG
+	r   *rand.Rand
+}
+
+// NewGenerator returns a generator seeded with seed.
+func NewGenerator(seed uint64) *Generator {
+	g := &Generator{pcg: rand.NewPCG(seed, 0x9e3779b97f4a7c15)}
+	g.r = rand.New(g.pcg)
+	return g
+}
+
+// ManualSeed reseeds g (PyTorch's manual_seed).
+func (g *Generator) ManualSeed(seed uint64) { g.pcg.Seed(seed, 0x9e3779b97f4a7c15) }
+
+// Float64 returns a uniform value in [0, 1).
+func (g *Generator) Float64() float64 { return g.r.Float64() }
+
+// Rand returns uniform samples in [0, 1) of float dtype dt (a non-float
+// dtype is a TypeError).
+func Rand(g *Generator, shape []int, dt DType) (*Tensor, error) {
+	if !dt.IsFloat() {
+		return nil, errorf(TypeError, "\"check_uniform_bounds\" not implemented for '%s'", pyTypeName(dt))
+	}
+	if err := checkShape(shape); err != nil {
+		return nil, err
+	}
+	// PyTorch's rule: a uniform integer of the dtype's mantissa width
+	// (digits+1 bits) scaled by 2^-digits, so results lie in [0, 1) exactly.
+	bits := map[DType]uint{F64: 53, F32: 24, F16: 11, BF16: 8}[dt]
+	t := empty(shape, F64)
+	d := t.storage.F64()
+	scale := math.Ldexp(1, -int(bits))
+	for i := range d[:t.Numel()] {
+		d[i] = float64(g.r.Uint64()>>(64-bits)) * scale
+	}
+	return t.toDType(dt), nil
+}
+
+// Randn returns standard normal samples of float dtype dt.
+func Randn(g *Generator, shape []int, dt DType) (*Tensor, error) {
+	if !dt.IsFloat() {
+		return nil, errorf(TypeError, "\"normal_kernel_cpu\" not implemented for '%s'", pyTypeName(dt))
+	}
+	if err := checkShape(shape); err != nil {
+		return nil, err
+	}
+	t := empty(shape, F64)
+	d := t.storage.F64()
+	for i := range d[:t.Numel()] {
+		d[i] = g.r.NormFloat64()
+	}
+	return t.toDType(dt), nil
+}
+
+// Randint returns integers uniform in [low, high) with dtype dt;
+// high <= low is a RuntimeError.
+func Randint(g *Generator, low, high int64, shape []int, dt DType) (*Tensor, error) {
+	if high <= low {
+		return nil, errorf(RuntimeError, "random_ expects 'from' to be less than 'to', but got from=%d >= to=%d", low, high)
+	}
+	if err := checkShape(shape); err != nil {
+		return nil, err
+	}
+	t := empty(shape, I64)
+	d := t.storage.I64()
+	span := uint64(high - low)
+	for i := range d[:t.Numel()] {
+		d[i] = low + int64(g.r.Uint64N(span))
+	}
+	return t.toDType(dt), nil
+}

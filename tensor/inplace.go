@@ -1,0 +1,205 @@
+package tensor
+
+// In-place ops. Each validates the receiver with checkWritable (rejecting
+// internally overlapping tensors such as expanded views), writes, and then
+// calls markWritten exactly once, which bumps the shared version counter.
+// A result dtype that cannot be cast to the receiver's dtype (float into an
+// integer tensor, anything but bool into bool) is a RuntimeError with
+// PyTorch's text.
+
+// checkWritable rejects writes into tensors whose elements overlap.
+func (t *Tensor) checkWritable() error {
+	if t.hasInternalOverlap() {
+		return errOverlap()
+	}
+	return nil
+}
+
+// markWritten records one in-place modification of t (PyTorch's
+// bump_version). Every in-place op goes through here exactly once.
+func (t *Tensor) markWritten() { t.storage.BumpVersion() }
+
+func errCast(from, to DType) error {
+	return errorf(RuntimeError, "result type %s can't be cast to the desired output type %s", pyTypeName(from), pyTypeName(to))
+}
+
+// binaryInplace computes t = t op other in place.
+func (t *Tensor) binaryInplace(op binOp, other *Tensor) error {
+	if err := t.checkWritable(); err != nil {
+		return err
+	}
+	shape, err := BroadcastShapes(t.shape, other.shape)
+	if err != nil {
+		return err
+	}
+	if !shapeEq(shape, t.shape) {
+		return errorf(RuntimeError, "output with shape %s doesn't match the broadcast shape %s", fmtList(t.shape), fmtList(shape))
+	}
+	rt := ResultType(t, other)
+	ct, ot, err := binaryTypes(op, rt)
+	if err != nil {
+		return err
+	}
+	if !canCast(ot, t.dtype) {
+		return errCast(ot, t.dtype)
+	}
+	if op == opPow && !ct.IsFloat() && other.wrapped && other.FlatInt64(0) < 0 {
+		return errorf(RuntimeError, "Integers to negative integer powers are not allowed.")
+	}
+	b := other
+	if b.storage == t.storage && SharesMemory(t, b) {
+		b = b.Clone()
+	}
+	bc := broadcastTo(b.toDType(ct), shape)
+	if t.dtype == ct && !op.isCmp() {
+		if err := binaryKernel(op, t, t, bc); err != nil {
+			return err
+		}
+	} else {
+		tmp, err := binary(op, t, b)
+		if err != nil {
+			return err
+		}
+		castInto(t, tmp)
+	}
+	t.markWritten()
+	return nil
+}
+
+func shapeEq(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// AddInplace performs t += other (add_), broadcasting other to t's shape.
+func (t *Tensor) AddInplace(other *Tensor) error { return t.binaryInplace(opAdd, other) }
+
+// SubInplace performs t -= other (sub_).
+func (t *Tensor) SubInplace(other *Tensor) error { return t.binaryInplace(opSub, other) }
+
+// MulInplace performs t *= other (mul_).
+func (t *Tensor) MulInplace(other *Tensor) error { return t.binaryInplace(opMul, other) }
+
+// DivInplace performs t /= other (div_, true division; an integer receiver
+// is a RuntimeError since the result is float).
+func (t *Tensor) DivInplace(other *Tensor) error { return t.binaryInplace(opDiv, other) }
+
+// BinaryInplace applies a named binary op in place: "add", "sub", "mul",
+// "div", "floor_divide", "remainder", "pow", "maximum", "minimum", "atan2",
+// "bitwise_and", "bitwise_or", "bitwise_xor", "logical_and", "logical_or",
+// "logical_xor", "eq", "ne", "lt", "le", "gt", "ge". Unknown names are a
+// ValueError.
+func (t *Tensor) BinaryInplace(name string, other *Tensor) error {
+	for i, n := range binNames {
+		if n == name {
+			return t.binaryInplace(binOp(i), other)
+		}
+	}
+	return errorf(ValueError, "unknown binary op %q", name)
+}
+
+// ZeroInplace sets every element to 0 (zero_).
+func (t *Tensor) ZeroInplace() error { return t.FillInplace(ScalarInt(0)) }
+
+// FillInplace sets every element to the single value v (fill_); v must
+// have one element (a wrapped number or a 0-d/1-element tensor). The value
+// is converted to t's dtype.
+func (t *Tensor) FillInplace(v *Tensor) error {
+	if v.Numel() != 1 {
+		return errorf(RuntimeError, "fill_ only supports 0-dimension value tensor but got tensor with %d dimensions.", len(v.shape))
+	}
+	if err := t.checkWritable(); err != nil {
+		return err
+	}
+	one := &Tensor{storage: v.storage, shape: nil, strides: nil, offset: v.flatOffset(0), dtype: v.dtype}
+	b, _ := one.Expand(t.shape...)
+	castInto(t, b)
+	t.markWritten()
+	return nil
+}
+
+// CopyInplace copies src into t (copy_), broadcasting src to t's shape and
+// converting its dtype (any dtype converts, as PyTorch's copy_). An
+// overlapping src is read before t is written.
+func (t *Tensor) CopyInplace(src *Tensor) error {
+	if err := t.checkWritable(); err != nil {
+		return err
+	}
+	shape, err := BroadcastShapes(t.shape, src.shape)
+	if err != nil {
+		return err
+	}
+	if !shapeEq(shape, t.shape) {
+		return errorf(RuntimeError, "output with shape %s doesn't match the broadcast shape %s", fmtList(t.shape), fmtList(shape))
+	}
+	s := src
+	if s.storage == t.storage && SharesMemory(t, s) {
+		s = s.Clone()
+	}
+	castInto(t, broadcastTo(s, t.shape))
+	t.markWritten()
+	return nil
+}
+
+// ClampInplace clamps t in place to [min, max] (either may be nil).
+func (t *Tensor) ClampInplace(min, max *Tensor) error {
+	r, err := Clamp(t, min, max)
+	if err != nil {
+		return err
+	}
+	return t.assignResult(r)
+}
+
+// MaskedFillInplace sets t to value where mask is true (masked_fill_);
+// mask (bool) broadcasts to t's shape, value has one element.
+func (t *Tensor) MaskedFillInplace(mask, value *Tensor) error {
+	if err := t.checkWritable(); err != nil {
+		return err
+	}
+	r, err := MaskedFill(t, mask, value)
+	if err != nil {
+		return err
+	}
+	if !shapeEq(r.shape, t.shape) {
+		return errorf(RuntimeError, "masked_fill_: mask of shape %s does not broadcast to the tensor's shape %s", fmtList(mask.shape), fmtList(t.shape))
+	}
+	castInto(t, r)
+	t.markWritten()
+	return nil
+}
+
+// ApplyInplace runs f on t and writes the result back into t (for ops
+// without a dedicated in-place kernel: relu_, exp_, ...). The result must
+// have t's shape and a dtype castable to t's dtype.
+func (t *Tensor) ApplyInplace(f func(*Tensor) (*Tensor, error)) error {
+	if err := t.checkWritable(); err != nil {
+		return err
+	}
+	r, err := f(t)
+	if err != nil {
+		return err
+	}
+	return t.assignResult(r)
+}
+
+func (t *Tensor) assignResult(r *Tensor) error {
+	if err := t.checkWritable(); err != nil {
+		return err
+	}
+	if !shapeEq(r.shape, t.shape) {
+		return errorf(RuntimeError, "output with shape %s doesn't match the broadcast shape %s", fmtList(t.shape), fmtList(r.shape))
+	}
+	if !canCast(r.dtype, t.dtype) {
+		return errCast(r.dtype, t.dtype)
+	}
+	castInto(t, r)
+	t.markWritten()
+	return nil
+}

@@ -1,0 +1,112 @@
+package tensor
+
+// Strided iteration. walk visits an N-d index space shared by up to three
+// operands (each with its own strides and offset) one innermost row at a
+// time, after coalescing: size-1 dims are dropped and adjacent dims that
+// are contiguous with each other in every operand are merged, so a
+// contiguous tensor of any rank is one row and a transposed matrix is a
+// 2-level loop. Kernels write tight typed loops over each row.
+
+// rowFunc receives the storage offsets of a row's first element for each
+// operand, the row length n, and each operand's stride along the row.
+type rowFunc func(p0, p1, p2, n, s0, s1, s2 int)
+
+// coalesce returns the reduced shape and strides for the operands.
+func coalesce(shape []int, st [3][]int, nops int) ([]int, [3][]int) {
+	var outShape []int
+	var outSt [3][]int
+	for d := 0; d < len(shape); d++ {
+		if shape[d] == 1 {
+			continue
+		}
+		if k := len(outShape) - 1; k >= 0 {
+			ok := true
+			for o := 0; o < nops; o++ {
+				if outSt[o][k] != st[o][d]*shape[d] {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				outShape[k] *= shape[d]
+				for o := 0; o < nops; o++ {
+					outSt[o][k] = st[o][d]
+				}
+				continue
+			}
+		}
+		outShape = append(outShape, shape[d])
+		for o := 0; o < nops; o++ {
+			outSt[o] = append(outSt[o], st[o][d])
+		}
+	}
+	return outShape, outSt
+}
+
+// walk iterates shape for nops (1..3) operands. Operands beyond nops get
+// offset 0 and stride 0. Nothing is visited when shape has a zero size.
+func walk(shape []int, nops int, st [3][]int, offs [3]int, fn rowFunc) {
+	for _, s := range shape {
+		if s == 0 {
+			return
+		}
+	}
+	cs, cst := coalesce(shape, st, nops)
+	nd := len(cs)
+	if nd == 0 {
+		fn(offs[0], offs[1], offs[2], 1, 0, 0, 0)
+		return
+	}
+	var in [3]int
+	for o := 0; o < nops; o++ {
+		in[o] = cst[o][nd-1]
+	}
+	n := cs[nd-1]
+	if nd == 1 {
+		fn(offs[0], offs[1], offs[2], n, in[0], in[1], in[2])
+		return
+	}
+	outer := nd - 1
+	idx := make([]int, outer)
+	p := offs
+	for {
+		fn(p[0], p[1], p[2], n, in[0], in[1], in[2])
+		d := outer - 1
+		for ; d >= 0; d-- {
+			idx[d]++
+			for o := 0; o < nops; o++ {
+				p[o] += cst[o][d]
+			}
+			if idx[d] < cs[d] {
+				break
+			}
+			for o := 0; o < nops; o++ {
+				p[o] -= cst[o][d] * cs[d]
+			}
+			idx[d] = 0
+		}
+		if d < 0 {
+			return
+		}
+	}
+}
+
+// walk1 iterates the elements of t row by row.
+func walk1(t *Tensor, fn func(p, n, s int)) {
+	walk(t.shape, 1, [3][]int{t.strides}, [3]int{t.offset}, func(p0, _, _, n, s0, _, _ int) { fn(p0, n, s0) })
+}
+
+// walk2 iterates two operands of the same shape.
+func walk2(shape []int, a, b *Tensor, fn func(pa, pb, n, sa, sb int)) {
+	walk(shape, 2, [3][]int{a.strides, b.strides}, [3]int{a.offset, b.offset}, func(p0, p1, _, n, s0, s1, _ int) { fn(p0, p1, n, s0, s1) })
+}
+
+// Offsets calls fn with the storage offset of every element of t in C
+// order. It is the generic (slow) iterator for code outside the hot paths.
+func (t *Tensor) Offsets(fn func(off int)) {
+	walk1(t, func(p, n, s int) {
+		for i := 0; i < n; i++ {
+			fn(p + i*s)
+		}
+	})
+}

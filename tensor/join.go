@@ -1,0 +1,426 @@
+package tensor
+
+import (
+	"math"
+	"slices"
+	"sort"
+)
+
+// Cat concatenates tensors along dim (negative wraps). All tensors must
+// have the same rank and equal sizes except along dim; the result dtype is
+// the promotion of all inputs. 1-D empty tensors (shape [0]) are skipped,
+// as PyTorch's legacy rule.
+func Cat(ts []*Tensor, dim int) (*Tensor, error) {
+	if len(ts) == 0 {
+		return nil, errorf(RuntimeError, "torch.cat(): expected a non-empty list of Tensors")
+	}
+	var ref *Tensor
+	dt := ts[0].dtype
+	for i, t := range ts {
+		if t == nil {
+			return nil, errorf(TypeError, "cat(): tensor %d is nil", i)
+		}
+		if i > 0 {
+			dt = Promote(dt, t.dtype)
+		}
+		if ref == nil && !(len(t.shape) == 1 && t.shape[0] == 0) {
+			ref = t
+		}
+	}
+	if ref == nil {
+		return zeros([]int{0}, dt), nil
+	}
+	if len(ref.shape) == 0 {
+		return nil, errorf(RuntimeError, "zero-dimensional tensor (at position 0) cannot be concatenated")
+	}
+	d, err := wrapDim(dim, len(ref.shape))
+	if err != nil {
+		return nil, err
+	}
+	total := 0
+	for i, t := range ts {
+		if len(t.shape) == 1 && t.shape[0] == 0 {
+			continue
+		}
+		if len(t.shape) != len(ref.shape) {
+			if len(t.shape) == 0 {
+				return nil, errorf(RuntimeError, "zero-dimensional tensor (at position %d) cannot be concatenated", i)
+			}
+			return nil, errorf(RuntimeError, "Tensors must have same number of dimensions: got %d and %d", len(ref.shape), len(t.shape))
+		}
+		for k := range t.shape {
+			if k != d && t.shape[k] != ref.shape[k] {
+				return nil, errorf(RuntimeError, "Sizes of tensors must match except in dimension %d. Expected size %d but got size %d for tensor number %d in the list.", d, ref.shape[k], t.shape[k], i)
+			}
+		}
+		total += t.shape[d]
+	}
+	sh := slices.Clone(ref.shape)
+	sh[d] = total
+	out := empty(sh, dt)
+	pos := 0
+	for _, t := range ts {
+		if len(t.shape) == 1 && t.shape[0] == 0 {
+			continue
+		}
+		part, _ := out.Narrow(d, pos, t.shape[d])
+		castInto(part, t)
+		pos += t.shape[d]
+	}
+	return out, nil
+}
+
+// Stack joins tensors of identical shape along a new dim.
+func Stack(ts []*Tensor, dim int) (*Tensor, error) {
+	if len(ts) == 0 {
+		return nil, errorf(RuntimeError, "stack expects a non-empty TensorList")
+	}
+	d, err := wrapDim(dim, len(ts[0].shape)+1)
+	if err != nil {
+		return nil, err
+	}
+	us := make([]*Tensor, len(ts))
+	for i, t := range ts {
+		if !shapeEq(t.shape, ts[0].shape) {
+			return nil, errorf(RuntimeError, "stack expects each tensor to be equal size, but got %s at entry 0 and %s at entry %d", fmtList(ts[0].shape), fmtList(t.shape), i)
+		}
+		us[i], _ = t.Unsqueeze(d)
+	}
+	return Cat(us, d)
+}
+
+// Split splits t along dim into views of splitSize elements (the last may
+// be smaller).
+func (t *Tensor) Split(splitSize, dim int) ([]*Tensor, error) {
+	d, err := wrapDim(dim, len(t.shape))
+	if err != nil {
+		return nil, err
+	}
+	if len(t.shape) == 0 {
+		return nil, errorf(RuntimeError, "split expects at least a 1-dimensional tensor")
+	}
+	if splitSize < 0 || (splitSize == 0 && t.shape[d] != 0) {
+		return nil, errorf(RuntimeError, "split_size can only be 0 if dimension size is 0, but got dimension size of %d", t.shape[d])
+	}
+	n := t.shape[d]
+	var out []*Tensor
+	if n == 0 {
+		v, _ := t.Narrow(d, 0, 0)
+		return []*Tensor{v}, nil
+	}
+	for s := 0; s < n; s += splitSize {
+		v, _ := t.Narrow(d, s, min(splitSize, n-s))
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// SplitSizes splits t along dim into views with the given sizes, which
+// must sum to the dim's size.
+func (t *Tensor) SplitSizes(sizes []int, dim int) ([]*Tensor, error) {
+	d, err := wrapDim(dim, len(t.shape))
+	if err != nil {
+		return nil, err
+	}
+	if len(t.shape) == 0 {
+		return nil, errorf(RuntimeError, "split expects at least a 1-dimensional tensor")
+	}
+	sum := 0
+	for _, s := range sizes {
+		if s < 0 {
+			return nil, errorf(RuntimeError, "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=%s", fmtList(sizes))
+		}
+		sum += s
+	}
+	if sum != t.shape[d] {
+		return nil, errorf(RuntimeError, "split_with_sizes expects split_sizes to sum exactly to %d (input tensor's size at dimension %d), but got split_sizes=%s", t.shape[d], d, fmtList(sizes))
+	}
+	out := make([]*Tensor, len(sizes))
+	pos := 0
+	for i, s := range sizes {
+		out[i], _ = t.Narrow(d, pos, s)
+		pos += s
+	}
+	return out, nil
+}
+
+// Chunk splits t into at most n views along dim of size ceil(size/n).
+func (t *Tensor) Chunk(n, dim int) ([]*Tensor, error) {
+	if n <= 0 {
+		return nil, errorf(RuntimeError, "chunk expects `chunks` to be greater than 0, got: %d", n)
+	}
+	d, err := wrapDim(dim, len(t.shape))
+	if err != nil {
+		return nil, err
+	}
+	if len(t.shape) == 0 {
+		return nil, errorf(RuntimeError, "chunk expects at least a 1-dimensional tensor")
+	}
+	size := (t.shape[d] + n - 1) / n
+	if size == 0 {
+		size = 1
+		if t.shape[d] == 0 {
+			return t.Split(0, d)
+		}
+	}
+	return t.Split(size, d)
+}
+
+// Sort sorts along dim (stable), returning values and i64 indices. NaN
+// sorts last ascending (first descending), as PyTorch.
+func Sort(t *Tensor, dim int, descending bool) (*Tensor, *Tensor, error) {
+	d, err := wrapDim(dim, len(t.shape))
+	if err != nil {
+		return nil, nil, err
+	}
+	vals := t.Clone()
+	idx := zeros(t.shape, I64)
+	if len(t.shape) == 0 || t.Numel() == 0 {
+		return vals, idx, nil
+	}
+	n, st := t.shape[d], vals.strides[d]
+	sh := slices.Clone(t.shape)
+	sh[d] = 1
+	outer := &Tensor{storage: vals.storage, shape: sh, strides: vals.strides, dtype: t.dtype}
+	perm := make([]int, n)
+	key := make([]float64, n)
+	ikey := make([]int64, n)
+	isF := t.dtype.IsFloat()
+	tmp := make([]float64, n)
+	itmp := make([]int64, n)
+	ix := idx.storage.I64()
+	walk1(outer, func(base, m, s int) {
+		for r := 0; r < m; r++ {
+			b := base + r*s
+			for k := 0; k < n; k++ {
+				perm[k] = k
+				if isF {
+					key[k] = loadF64(vals.storage, t.dtype, b+k*st)
+				} else {
+					ikey[k] = loadI64(vals.storage, t.dtype, b+k*st)
+				}
+			}
+			less := func(i, j int) bool {
+				if isF {
+					x, y := key[perm[i]], key[perm[j]]
+					if descending {
+						return (x != x && y == y) || x > y
+					}
+					return (y != y && x == x) || x < y
+				}
+				if descending {
+					return ikey[perm[i]] > ikey[perm[j]]
+				}
+				return ikey[perm[i]] < ikey[perm[j]]
+			}
+			sort.SliceStable(perm, less)
+			for k := 0; k < n; k++ {
+				if isF {
+					tmp[k] = key[perm[k]]
+				} else {
+					itmp[k] = ikey[perm[k]]
+				}
+				ix[b+k*st] = int64(perm[k])
+			}
+			for k := 0; k < n; k++ {
+				if isF {
+					storeF64(vals.storage, t.dtype, b+k*st, tmp[k])
+				} else {
+					storeI64(vals.storage, t.dtype, b+k*st, itmp[k])
+				}
+			}
+		}
+	})
+	return vals, idx, nil
+}
+
+// Argsort returns the indices that sort t along dim.
+func Argsort(t *Tensor, dim int, descending bool) (*Tensor, error) {
+	_, i, err := Sort(t, dim, descending)
+	return i, err
+}
+
+// Topk returns the k largest (or smallest) elements along dim, sorted, and
+// their indices.
+func Topk(t *Tensor, k, dim int, largest bool) (*Tensor, *Tensor, error) {
+	d, err := wrapDim(dim, len(t.shape))
+	if err != nil {
+		return nil, nil, err
+	}
+	size := 1
+	if len(t.shape) > 0 {
+		size = t.shape[d]
+	}
+	if k < 0 || k > size {
+		return nil, nil, errorf(RuntimeError, "selected index k out of range")
+	}
+	v, i, err := Sort(t, d, largest)
+	if err != nil || len(t.shape) == 0 {
+		return v, i, err
+	}
+	v, _ = v.Narrow(d, 0, k)
+	i, _ = i.Narrow(d, 0, k)
+	return v.Contiguous(), i.Contiguous(), nil
+}
+
+// Flip reverses the order of elements along dims (a copy).
+func Flip(t *Tensor, dims []int) (*Tensor, error) {
+	w, err := wrapDims(dims, len(t.shape))
+	if err != nil {
+		return nil, err
+	}
+	out := t.Clone()
+	if t.Numel() == 0 || len(t.shape) == 0 {
+		return out, nil
+	}
+	// negative strides are internal only here: build via element offsets
+	flip := make([]bool, len(t.shape))
+	for _, d := range w {
+		flip[d] = true
+	}
+	n := t.Numel()
+	isz := t.dtype.ItemSize()
+	src := t.Contiguous().storage.Bytes()
+	so := t.Contiguous().offset
+	dst := out.storage.Bytes()
+	idx := make([]int, len(t.shape))
+	cs := contiguousStrides(t.shape)
+	for i := 0; i < n; i++ {
+		rem := i
+		off := 0
+		for k := len(t.shape) - 1; k >= 0; k-- {
+			idx[k] = rem % t.shape[k]
+			rem /= t.shape[k]
+			j := idx[k]
+			if flip[k] {
+				j = t.shape[k] - 1 - j
+			}
+			off += j * cs[k]
+		}
+		copy(dst[i*isz:(i+1)*isz], src[(so+off)*isz:(so+off+1)*isz])
+	}
+	return out, nil
+}
+
+// Roll shifts elements along dims by shifts (wrapping around); with no
+// dims the tensor is flattened, rolled and reshaped.
+func Roll(t *Tensor, shifts, dims []int) (*Tensor, error) {
+	if len(dims) == 0 {
+		if len(shifts) != 1 {
+			return nil, errorf(RuntimeError, "shifts and dimensions must align. shifts: %d, dims:0", len(shifts))
+		}
+		f, _ := t.Contiguous().Reshape(-1)
+		r, err := Roll(f, shifts, []int{0})
+		if err != nil {
+			return nil, err
+		}
+		return r.Reshape(t.shape...)
+	}
+	if len(shifts) != len(dims) {
+		return nil, errorf(RuntimeError, "shifts and dimensions must align. shifts: %d, dims:%d", len(shifts), len(dims))
+	}
+	cur := t
+	for i, dim := range dims {
+		d, err := wrapDim(dim, len(t.shape))
+		if err != nil {
+			return nil, err
+		}
+		n := cur.shape[d]
+		if n == 0 {
+			continue
+		}
+		s := ((shifts[i] % n) + n) % n
+		if s == 0 {
+			continue
+		}
+		a, _ := cur.Narrow(d, n-s, s)
+		b, _ := cur.Narrow(d, 0, n-s)
+		if cur, err = Cat([]*Tensor{a, b}, d); err != nil {
+			return nil, err
+		}
+	}
+	if cur == t {
+		return t.Clone(), nil
+	}
+	return cur, nil
+}
+
+// Repeat tiles t: repeats has at least t.Dim() entries (extra leading
+// entries add dims); the result has size shape[i]*repeats[i].
+func (t *Tensor) Repeat(repeats ...int) (*Tensor, error) {
+	if len(repeats) < len(t.shape) {
+		return nil, errorf(RuntimeError, "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+	}
+	for _, r := range repeats {
+		if r < 0 {
+			return nil, errorf(RuntimeError, "Trying to create tensor with negative dimension %d: %s", r, fmtList(repeats))
+		}
+	}
+	pad := len(repeats) - len(t.shape)
+	src := t
+	for i := 0; i < pad; i++ {
+		src, _ = src.Unsqueeze(0)
+	}
+	// view as [1, s0, 1, s1, ...] expanded to [r0, s0, r1, s1, ...]
+	var esh, xsh, fin []int
+	for i, s := range src.shape {
+		esh = append(esh, 1, s)
+		xsh = append(xsh, repeats[i], s)
+		fin = append(fin, repeats[i]*s)
+	}
+	v, err := src.Reshape(esh...)
+	if err != nil {
+		return nil, err
+	}
+	e, err := v.Expand(xsh...)
+	if err != nil {
+		return nil, err
+	}
+	return e.Contiguous().Reshape(fin...)
+}
+
+// Gather picks values along dim: out[i][j] = t[index[i][j]][j] (dim 0),
+// with index an integer tensor of t's rank.
+func Gather(t *Tensor, dim int, index *Tensor) (*Tensor, error) {
+	d, err := wrapDim(dim, len(t.shape))
+	if err != nil {
+		return nil, err
+	}
+	if index.dtype.IsFloat() || index.dtype == Bool {
+		return nil, errorf(RuntimeError, "gather(): Expected dtype int64 for index")
+	}
+	if len(index.shape) != len(t.shape) && t.Numel() > 0 {
+		return nil, errorf(RuntimeError, "Index tensor must have the same number of dimensions as input tensor")
+	}
+	out := empty(index.shape, t.dtype)
+	ix := index.ToInt64s()
+	nd := len(index.shape)
+	idx := make([]int, nd)
+	isz := t.dtype.ItemSize()
+	ob := out.storage.Bytes()
+	tb := t.storage.Bytes()
+	for i, iv := range ix {
+		rem := i
+		for k := nd - 1; k >= 0; k-- {
+			idx[k] = rem % index.shape[k]
+			rem /= index.shape[k]
+		}
+		off := t.offset
+		for k := 0; k < nd; k++ {
+			j := idx[k]
+			if k == d {
+				if iv < 0 || iv >= int64(t.shape[k]) {
+					return nil, errorf(RuntimeError, "index %d is out of bounds for dimension %d with size %d", iv, d, t.shape[k])
+				}
+				j = int(iv)
+			} else if j >= t.shape[k] {
+				return nil, errorf(RuntimeError, "Size does not match at dimension %d expected index %s to be smaller than self %s apart from dimension %d", k, fmtList(index.shape), fmtList(t.shape), d)
+			}
+			off += j * t.strides[k]
+		}
+		copy(ob[i*isz:(i+1)*isz], tb[off*isz:(off+1)*isz])
+	}
+	return out, nil
+}
+
+var _ = math.Inf

@@ -1,0 +1,232 @@
+package tensor
+
+import (
+	"fmt"
+
+	"github.com/tsrlang/tsr/backends/cpu"
+)
+
+// Matrix products. Float products run through backends/cpu's
+// SgemmBatched/DgemmBatched with the operands' real strides (transposed
+// views are never copied; a matrix operand is copied only when neither of
+// its last two dims has unit stride). f16/bf16 are widened to f32,
+// accumulated in f32 and rounded once; integer products accumulate in i64.
+// Both operands must have the same dtype, as in PyTorch.
+
+func dtypeMismatch(a, b *Tensor) error {
+	return errorf(RuntimeError, "expected m1 and m2 to have the same dtype, but got: %s != %s", a.dtype, b.dtype)
+}
+
+// Matmul is torch.matmul: 1-D x 1-D is a dot product (0-d result); a 1-D
+// first operand is treated as a row vector and a 1-D second operand as a
+// column vector (the added dim is removed afterwards); otherwise the last
+// two dims are matrices and the leading (batch) dims broadcast. Shape
+// mismatches are a RuntimeError naming both shapes.
+func Matmul(a, b *Tensor) (*Tensor, error) {
+	da, db := len(a.shape), len(b.shape)
+	if da == 0 || db == 0 {
+		return nil, errorf(RuntimeError, "both arguments to matmul need to be at least 1D, but they are %dD and %dD", da, db)
+	}
+	if a.dtype != b.dtype {
+		return nil, dtypeMismatch(a, b)
+	}
+	if da == 1 && db == 1 {
+		return Dot(a, b)
+	}
+	x, y := a, b
+	if da == 1 {
+		x, _ = a.Unsqueeze(0)
+	}
+	if db == 1 {
+		y, _ = b.Unsqueeze(1)
+	}
+	n, k := x.shape[len(x.shape)-2], x.shape[len(x.shape)-1]
+	k2, m := y.shape[len(y.shape)-2], y.shape[len(y.shape)-1]
+	if k != k2 {
+		if da <= 2 && db <= 2 {
+			return nil, errorf(RuntimeError, "mat1 and mat2 shapes cannot be multiplied (%dx%d and %dx%d)", n, k, k2, m)
+		}
+		return nil, errorf(RuntimeError, "matmul: shapes %s and %s cannot be multiplied (%d != %d)", fmtList(a.shape), fmtList(b.shape), k, k2)
+	}
+	batch, err := BroadcastShapes(x.shape[:len(x.shape)-2], y.shape[:len(y.shape)-2])
+	if err != nil {
+		return nil, errorf(RuntimeError, "matmul: batch dimensions of shapes %s and %s do not broadcast: %s", fmtList(a.shape), fmtList(b.shape), err.Error())
+	}
+	out, err := bmmCore(x, y, batch, n, k, m)
+	if err != nil {
+		return nil, err
+	}
+	// drop the dims added for 1-D operands
+	sh := append([]int(nil), batch...)
+	if da != 1 {
+		sh = append(sh, n)
+	}
+	if db != 1 {
+		sh = append(sh, m)
+	}
+	out.shape, out.strides = sh, contiguousStrides(sh)
+	return out, nil
+}
+
+// bmmCore computes expand(x)[batch, n, k] @ expand(y)[batch, k, m] into a
+// new contiguous tensor of shape batch+[n, m].
+func bmmCore(x, y *Tensor, batch []int, n, k, m int) (*Tensor, error) {
+	dt := x.dtype
+	if dt == Bool {
+		return nil, errorf(RuntimeError, "\"addmm_impl_cpu_\" not implemented for 'Bool'")
+	}
+	ct := computeType(dt)
+	xs := append(append([]int(nil), batch...), n, k)
+	ys := append(append([]int(nil), batch...), k, m)
+	xe := gemmOperand(broadcastTo(x.toDType(ct), xs))
+	ye := gemmOperand(broadcastTo(y.toDType(ct), ys))
+	out := zeros(append(append([]int(nil), batch...), n, m), ct)
+	nb := len(batch)
+	bst := [3][]int{xe.strides[:nb], ye.strides[:nb], out.strides[:nb]}
+	rsA, csA := xe.strides[nb], xe.strides[nb+1]
+	rsB, csB := ye.strides[nb], ye.strides[nb+1]
+	rsC, csC := out.strides[nb], out.strides[nb+1]
+	if n*m == 0 {
+		return out.toDType(dt), nil
+	}
+	walk(batch, 3, bst, [3]int{xe.offset, ye.offset, out.offset}, func(pa, pb, pc, q, sa, sb, sc int) {
+		switch ct {
+		case F32:
+			cpu.SgemmBatched(q, n, m, k, 1, xe.storage.F32()[pa:], sa, rsA, csA, ye.storage.F32()[pb:], sb, rsB, csB, 0, out.storage.F32()[pc:], sc, rsC, csC)
+		case F64:
+			cpu.DgemmBatched(q, n, m, k, 1, xe.storage.F64()[pa:], sa, rsA, csA, ye.storage.F64()[pb:], sb, rsB, csB, 0, out.storage.F64()[pc:], sc, rsC, csC)
+		default:
+			for i := 0; i < q; i++ {
+				igemm(xe, ye, out, pa+i*sa, pb+i*sb, pc+i*sc, n, k, m, rsA, csA, rsB, csB, rsC, csC)
+			}
+		}
+	})
+	return out.toDType(dt), nil
+}
+
+// gemmOperand copies t when neither matrix dim has unit stride (GEMM
+// kernels pack faster from a unit-stride side). Size-1 dims count as unit.
+func gemmOperand(t *Tensor) *Tensor {
+	nd := len(t.shape)
+	r, c := t.shape[nd-2], t.shape[nd-1]
+	rs, cs := t.strides[nd-2], t.strides[nd-1]
+	if cs == 1 || rs == 1 || r == 1 || c == 1 {
+		return t
+	}
+	return t.Clone()
+}
+
+// igemm is the integer matmul (i64 accumulation, wrapped to the dtype).
+func igemm(a, b, c *Tensor, pa, pb, pc, n, k, m, rsA, csA, rsB, csB, rsC, csC int) {
+	acc := make([]int64, m)
+	for i := 0; i < n; i++ {
+		clear(acc)
+		for p := 0; p < k; p++ {
+			av := loadI64(a.storage, a.dtype, pa+i*rsA+p*csA)
+			if av == 0 {
+				continue
+			}
+			for j := 0; j < m; j++ {
+				acc[j] += av * loadI64(b.storage, b.dtype, pb+p*rsB+j*csB)
+			}
+		}
+		for j := 0; j < m; j++ {
+			storeI64(c.storage, c.dtype, pc+i*rsC+j*csC, acc[j])
+		}
+	}
+}
+
+// Mm multiplies two matrices: [n, k] @ [k, m] -> [n, m].
+func Mm(a, b *Tensor) (*Tensor, error) {
+	if len(a.shape) != 2 {
+		return nil, errorf(RuntimeError, "self must be a matrix")
+	}
+	if len(b.shape) != 2 {
+		return nil, errorf(RuntimeError, "mat2 must be a matrix")
+	}
+	return Matmul(a, b)
+}
+
+// Bmm multiplies batches of matrices: [B, n, k] @ [B, k, m] -> [B, n, m]
+// (no broadcasting).
+func Bmm(a, b *Tensor) (*Tensor, error) {
+	if len(a.shape) != 3 {
+		return nil, errorf(RuntimeError, "batch1 must be a 3D tensor")
+	}
+	if len(b.shape) != 3 {
+		return nil, errorf(RuntimeError, "batch2 must be a 3D tensor")
+	}
+	if b.shape[0] != a.shape[0] || b.shape[1] != a.shape[2] {
+		return nil, errorf(RuntimeError, "Expected size for first two dimensions of batch2 tensor to be: [%d, %d] but got: [%d, %d].", a.shape[0], a.shape[2], b.shape[0], b.shape[1])
+	}
+	return Matmul(a, b)
+}
+
+// Dot returns the 0-d inner product of two 1-D tensors of equal length and
+// dtype.
+func Dot(a, b *Tensor) (*Tensor, error) {
+	if len(a.shape) != 1 || len(b.shape) != 1 {
+		return nil, errorf(RuntimeError, "1D tensors expected, but got %dD and %dD tensors", len(a.shape), len(b.shape))
+	}
+	if a.dtype != b.dtype {
+		return nil, errorf(RuntimeError, "dot : expected both vectors to have same dtype, but found %s and %s", pyTypeName(a.dtype), pyTypeName(b.dtype))
+	}
+	if a.shape[0] != b.shape[0] {
+		return nil, errorf(RuntimeError, "inconsistent tensor size, expected tensor [%d] and src [%d] to have the same number of elements, but got %d and %d elements respectively", a.shape[0], b.shape[0], a.shape[0], b.shape[0])
+	}
+	x, _ := a.Unsqueeze(0)
+	y, _ := b.Unsqueeze(1)
+	out, err := bmmCore(x, y, nil, 1, a.shape[0], 1)
+	if err != nil {
+		return nil, err
+	}
+	out.shape, out.strides = []int{}, []int{}
+	return out, nil
+}
+
+// Outer returns the outer product a[i]*b[j] of two 1-D tensors (promoted
+// like Mul).
+func Outer(a, b *Tensor) (*Tensor, error) {
+	if len(a.shape) != 1 || len(b.shape) != 1 {
+		return nil, errorf(RuntimeError, "outer: expected 1D tensors, but got %dD and %dD tensors", len(a.shape), len(b.shape))
+	}
+	x, _ := a.Unsqueeze(1)
+	return Mul(x, b)
+}
+
+// Trace returns the sum of the main diagonal of a 2-D tensor (ints give
+// i64).
+func Trace(t *Tensor) (*Tensor, error) {
+	if len(t.shape) != 2 {
+		return nil, errorf(RuntimeError, "trace: expected a matrix, but got tensor with dim %d", len(t.shape))
+	}
+	d, _ := t.Diagonal(0, 0, 1)
+	return Sum(d, nil, false)
+}
+
+// Diag builds a square matrix with the 1-D input on diagonal offset, or
+// returns a copy of diagonal offset of a 2-D input.
+func Diag(t *Tensor, offset int) (*Tensor, error) {
+	switch len(t.shape) {
+	case 1:
+		n := t.shape[0]
+		sz := n + abs(offset)
+		out := zeros([]int{sz, sz}, t.dtype)
+		d, _ := out.Diagonal(offset, 0, 1)
+		copySame(d, t)
+		return out, nil
+	case 2:
+		d, _ := t.Diagonal(offset, 0, 1)
+		return d.Clone(), nil
+	}
+	return nil, errorf(RuntimeError, "diag(): Supports 1D or 2D tensors. Got %dD", len(t.shape))
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+var _ = fmt.Sprint

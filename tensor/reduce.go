@@ -1,0 +1,704 @@
+package tensor
+
+import (
+	"math"
+	"slices"
+)
+
+// Reductions. dims lists the dims to reduce (negative wrap; nil or empty
+// means all dims); keepdim keeps them as size 1. Floats accumulate in f64
+// (so f16/bf16/f32 sums are accurate and not order-sensitive in practice),
+// integers and bool in i64.
+
+type reducePlan struct {
+	outShape    []int // result shape (keepdim applied)
+	keptShape   []int
+	keptStrides []int
+	redShape    []int
+	redStrides  []int
+	inner       int // elements per output
+	outer       int // number of outputs
+}
+
+func planReduce(t *Tensor, dims []int, keepdim bool) (*reducePlan, error) {
+	n := len(t.shape)
+	red := make([]bool, max(n, 1))
+	if len(dims) == 0 {
+		for i := range red {
+			red[i] = true
+		}
+	} else {
+		w, err := wrapDims(dims, n)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range w {
+			red[d] = true
+		}
+	}
+	p := &reducePlan{outShape: []int{}}
+	for i := 0; i < n; i++ {
+		if red[i] {
+			p.redShape = append(p.redShape, t.shape[i])
+			p.redStrides = append(p.redStrides, t.strides[i])
+			if keepdim {
+				p.outShape = append(p.outShape, 1)
+			}
+		} else {
+			p.keptShape = append(p.keptShape, t.shape[i])
+			p.keptStrides = append(p.keptStrides, t.strides[i])
+			p.outShape = append(p.outShape, t.shape[i])
+		}
+	}
+	p.inner = numel(p.redShape)
+	p.outer = numel(p.keptShape)
+	return p, nil
+}
+
+// rowsF64 calls fn(o, row) for each output index o (C order) with the
+// reduced elements converted to float64 (row is reused between calls).
+func (p *reducePlan) rowsF64(t *Tensor, fn func(o int, row []float64)) {
+	scratch := zeros([]int{p.inner}, F64)
+	row := scratch.storage.F64()[:p.inner]
+	p.rows(t, scratch, func(o int) { fn(o, row) })
+}
+
+// rowsI64 is rowsF64 with int64 values (exact for integer dtypes).
+func (p *reducePlan) rowsI64(t *Tensor, fn func(o int, row []int64)) {
+	scratch := zeros([]int{p.inner}, I64)
+	row := scratch.storage.I64()[:p.inner]
+	p.rows(t, scratch, func(o int) { fn(o, row) })
+}
+
+func (p *reducePlan) rows(t *Tensor, scratch *Tensor, fn func(o int)) {
+	if p.outer == 0 {
+		return
+	}
+	sub := &Tensor{storage: t.storage, shape: p.redShape, strides: p.redStrides, dtype: t.dtype}
+	dst := &Tensor{storage: scratch.storage, shape: p.redShape, strides: contiguousStrides(p.redShape), dtype: scratch.dtype}
+	// fast path: reduced dims form one contiguous row of the same dtype
+	if p.inner == 0 {
+		for o := 0; o < p.outer; o++ {
+			fn(o)
+		}
+		return
+	}
+	o := 0
+	kept := &Tensor{storage: t.storage, shape: p.keptShape, strides: p.keptStrides, offset: t.offset, dtype: t.dtype}
+	walk1(kept, func(base, n, s int) {
+		for i := 0; i < n; i++ {
+			sub.offset = base + i*s
+			castInto(dst, sub)
+			fn(o)
+			o++
+		}
+	})
+}
+
+func reduceOutDType(name string, dt DType) DType {
+	if dt == Bool || dt.IsInt() {
+		return I64
+	}
+	return dt
+}
+
+// Sum returns the sum over dims. Bool and integer inputs give i64.
+func Sum(t *Tensor, dims []int, keepdim bool) (*Tensor, error) {
+	return sumProd(t, dims, keepdim, false)
+}
+
+// Prod returns the product over dims. Bool and integer inputs give i64.
+func Prod(t *Tensor, dims []int, keepdim bool) (*Tensor, error) {
+	return sumProd(t, dims, keepdim, true)
+}
+
+func sumProd(t *Tensor, dims []int, keepdim, prod bool) (*Tensor, error) {
+	p, err := planReduce(t, dims, keepdim)
+	if err != nil {
+		return nil, err
+	}
+	odt := reduceOutDType("sum", t.dtype)
+	if odt == I64 {
+		out := zeros(p.outShape, I64)
+		d := out.storage.I64()
+		p.rowsI64(t, func(o int, row []int64) {
+			var acc int64
+			if prod {
+				acc = 1
+				for _, v := range row {
+					acc *= v
+				}
+			} else {
+				for _, v := range row {
+					acc += v
+				}
+			}
+			d[o] = acc
+		})
+		return out, nil
+	}
+	out := zeros(p.outShape, F64)
+	d := out.storage.F64()
+	if !prod && t.dtype == F32 && t.IsContiguous() && len(p.keptShape) == 0 {
+		d[0] = sumF32(t.storage.F32()[t.offset : t.offset+p.inner])
+		return out.toDType(odt), nil
+	}
+	p.rowsF64(t, func(o int, row []float64) {
+		if prod {
+			acc := 1.0
+			for _, v := range row {
+				acc *= v
+			}
+			d[o] = acc
+		} else {
+			d[o] = sumF64(row)
+		}
+	})
+	return out.toDType(odt), nil
+}
+
+// sumF64 sums with four f64 accumulators.
+func sumF64(x []float64) float64 {
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		s0 += x[i]
+		s1 += x[i+1]
+		s2 += x[i+2]
+		s3 += x[i+3]
+	}
+	for ; i < len(x); i++ {
+		s0 += x[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// sumF32 sums float32 values in f64 accumulators.
+func sumF32(x []float32) float64 {
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		s0 += float64(x[i])
+		s1 += float64(x[i+1])
+		s2 += float64(x[i+2])
+		s3 += float64(x[i+3])
+	}
+	for ; i < len(x); i++ {
+		s0 += float64(x[i])
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+func requireFloat(name string, t *Tensor) error {
+	if !t.dtype.IsFloat() {
+		return errorf(RuntimeError, "%s(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s", name, pyTypeName(t.dtype))
+	}
+	return nil
+}
+
+// Mean returns the mean over dims. Integer and bool inputs are a
+// RuntimeError, as in PyTorch. The mean of zero elements is NaN.
+func Mean(t *Tensor, dims []int, keepdim bool) (*Tensor, error) {
+	if err := requireFloat("mean", t); err != nil {
+		return nil, err
+	}
+	p, err := planReduce(t, dims, keepdim)
+	if err != nil {
+		return nil, err
+	}
+	out := zeros(p.outShape, F64)
+	d := out.storage.F64()
+	p.rowsF64(t, func(o int, row []float64) { d[o] = sumF64(row) / float64(len(row)) })
+	return out.toDType(t.dtype), nil
+}
+
+// Var returns the variance over dims with Bessel's correction (correction
+// 1 is the unbiased estimator, 0 the population variance), computed with
+// a two-pass algorithm in f64. Fewer than correction+1 elements give NaN
+// (PyTorch warns and returns nan/inf). Float inputs only.
+func Var(t *Tensor, dims []int, correction int, keepdim bool) (*Tensor, error) {
+	return varStd(t, dims, correction, keepdim, false)
+}
+
+// Std is the square root of Var.
+func Std(t *Tensor, dims []int, correction int, keepdim bool) (*Tensor, error) {
+	return varStd(t, dims, correction, keepdim, true)
+}
+
+func varStd(t *Tensor, dims []int, correction int, keepdim, std bool) (*Tensor, error) {
+	if !t.dtype.IsFloat() {
+		return nil, errorf(RuntimeError, "std and var only support floating point and complex dtypes")
+	}
+	p, err := planReduce(t, dims, keepdim)
+	if err != nil {
+		return nil, err
+	}
+	out := zeros(p.outShape, F64)
+	d := out.storage.F64()
+	p.rowsF64(t, func(o int, row []float64) {
+		n := float64(len(row))
+		mean := sumF64(row) / n
+		var ss float64
+		for _, v := range row {
+			ss += (v - mean) * (v - mean)
+		}
+		v := ss / math.Max(0, n-float64(correction))
+		if std {
+			v = math.Sqrt(v)
+		}
+		d[o] = v
+	})
+	return out.toDType(t.dtype), nil
+}
+
+// Amax returns the maximum over dims (NaN propagates). Zero elements in a
+// reduced slice is an IndexError as PyTorch.
+func Amax(t *Tensor, dims []int, keepdim bool) (*Tensor, error) {
+	return amaxmin(t, dims, keepdim, true)
+}
+
+// Amin returns the minimum over dims.
+func Amin(t *Tensor, dims []int, keepdim bool) (*Tensor, error) {
+	return amaxmin(t, dims, keepdim, false)
+}
+
+func amaxmin(t *Tensor, dims []int, keepdim, isMax bool) (*Tensor, error) {
+	p, err := planReduce(t, dims, keepdim)
+	if err != nil {
+		return nil, err
+	}
+	name := "amin"
+	if isMax {
+		name = "amax"
+	}
+	if p.inner == 0 && p.outer > 0 || t.Numel() == 0 && len(p.keptShape) == 0 {
+		return nil, errorf(IndexError, "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.", name)
+	}
+	vals, _ := argReduce(t, p, isMax, false)
+	return vals, nil
+}
+
+// argReduce returns values (t's dtype) and, when wantIdx, i64 indices of
+// the first max/min per row (NaN counts as the extreme, as PyTorch).
+func argReduce(t *Tensor, p *reducePlan, isMax, wantIdx bool) (*Tensor, *Tensor) {
+	var idx *Tensor
+	var id []int64
+	if wantIdx {
+		idx = zeros(p.outShape, I64)
+		id = idx.storage.I64()
+	}
+	better := func(v, best float64) bool {
+		if best != best {
+			return false
+		}
+		if v != v {
+			return true
+		}
+		if isMax {
+			return v > best
+		}
+		return v < best
+	}
+	if t.dtype.IsFloat() {
+		vals := zeros(p.outShape, F64)
+		d := vals.storage.F64()
+		p.rowsF64(t, func(o int, row []float64) {
+			bi := 0
+			for i := 1; i < len(row); i++ {
+				if better(row[i], row[bi]) {
+					bi = i
+				}
+			}
+			if len(row) > 0 {
+				d[o] = row[bi]
+			}
+			if wantIdx {
+				id[o] = int64(bi)
+			}
+		})
+		return vals.toDType(t.dtype), idx
+	}
+	vals := zeros(p.outShape, I64)
+	d := vals.storage.I64()
+	p.rowsI64(t, func(o int, row []int64) {
+		bi := 0
+		for i := 1; i < len(row); i++ {
+			if (isMax && row[i] > row[bi]) || (!isMax && row[i] < row[bi]) {
+				bi = i
+			}
+		}
+		if len(row) > 0 {
+			d[o] = row[bi]
+		}
+		if wantIdx {
+			id[o] = int64(bi)
+		}
+	})
+	return vals.toDType(t.dtype), idx
+}
+
+// MaxDim returns (values, indices) of the maximum along dim; indices are
+// i64 and point at the first maximum among ties (NaN wins), as PyTorch's
+// max(dim).
+func MaxDim(t *Tensor, dim int, keepdim bool) (*Tensor, *Tensor, error) {
+	return maxMinDim(t, dim, keepdim, true)
+}
+
+// MinDim is MaxDim for the minimum.
+func MinDim(t *Tensor, dim int, keepdim bool) (*Tensor, *Tensor, error) {
+	return maxMinDim(t, dim, keepdim, false)
+}
+
+func maxMinDim(t *Tensor, dim int, keepdim, isMax bool) (*Tensor, *Tensor, error) {
+	p, err := planReduce(t, []int{dim}, keepdim)
+	if err != nil {
+		return nil, nil, err
+	}
+	if p.inner == 0 {
+		name := "min"
+		if isMax {
+			name = "max"
+		}
+		return nil, nil, errorf(IndexError, "%s(): Expected reduction dim %d to have non-zero size.", name, dim)
+	}
+	v, i := argReduce(t, p, isMax, true)
+	return v, i, nil
+}
+
+// Max returns the maximum of all elements as a 0-d tensor (NaN
+// propagates); an empty tensor is a RuntimeError.
+func Max(t *Tensor) (*Tensor, error) { return fullExtreme(t, true) }
+
+// Min returns the minimum of all elements as a 0-d tensor.
+func Min(t *Tensor) (*Tensor, error) { return fullExtreme(t, false) }
+
+func fullExtreme(t *Tensor, isMax bool) (*Tensor, error) {
+	if t.Numel() == 0 {
+		name := "min"
+		if isMax {
+			name = "max"
+		}
+		return nil, errorf(RuntimeError, "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.", name)
+	}
+	p, _ := planReduce(t, nil, false)
+	v, _ := argReduce(t, p, isMax, false)
+	return v, nil
+}
+
+// Argmax returns i64 indices of the first maximum along dim; dim nil means
+// the flat index over all elements.
+func Argmax(t *Tensor, dim *int, keepdim bool) (*Tensor, error) {
+	return argmaxmin(t, dim, keepdim, true)
+}
+
+// Argmin is Argmax for the minimum.
+func Argmin(t *Tensor, dim *int, keepdim bool) (*Tensor, error) {
+	return argmaxmin(t, dim, keepdim, false)
+}
+
+func argmaxmin(t *Tensor, dim *int, keepdim, isMax bool) (*Tensor, error) {
+	name := "argmin"
+	if isMax {
+		name = "argmax"
+	}
+	src := t
+	var dims []int
+	if dim == nil {
+		src = t.Contiguous()
+		src = &Tensor{storage: src.storage, shape: []int{src.Numel()}, strides: []int{1}, offset: src.offset, dtype: src.dtype}
+		dims = []int{0}
+	} else {
+		dims = []int{*dim}
+	}
+	p, err := planReduce(src, dims, keepdim && dim != nil)
+	if err != nil {
+		return nil, err
+	}
+	if p.inner == 0 {
+		return nil, errorf(IndexError, "%s(): Expected reduction dim to be specified for input.numel() == 0.", name)
+	}
+	_, idx := argReduce(src, p, isMax, true)
+	if dim == nil && keepdim {
+		ones := make([]int, len(t.shape))
+		for i := range ones {
+			ones[i] = 1
+		}
+		return idx.Reshape(ones...)
+	}
+	return idx, nil
+}
+
+// All reports whether every element over dims is nonzero (bool result).
+func All(t *Tensor, dims []int, keepdim bool) (*Tensor, error) { return allAny(t, dims, keepdim, true) }
+
+// Any reports whether some element over dims is nonzero (bool result).
+func Any(t *Tensor, dims []int, keepdim bool) (*Tensor, error) {
+	return allAny(t, dims, keepdim, false)
+}
+
+func allAny(t *Tensor, dims []int, keepdim, all bool) (*Tensor, error) {
+	p, err := planReduce(t.toDType(Bool), dims, keepdim)
+	if err != nil {
+		return nil, err
+	}
+	out := zeros(p.outShape, Bool)
+	d := out.storage.Bools()
+	p.rowsI64(t.toDType(Bool), func(o int, row []int64) {
+		r := all
+		for _, v := range row {
+			if all && v == 0 {
+				r = false
+				break
+			}
+			if !all && v != 0 {
+				r = true
+				break
+			}
+		}
+		d[o] = r
+	})
+	return out, nil
+}
+
+// Norm returns the vector p-norm over dims (all dims when empty):
+// p = 2 (default, Euclidean), 1, +Inf (max |x|), -Inf (min |x|), 0 (count
+// of nonzeros) or any other real p; "fro" is p = 2. Float inputs only.
+func Norm(t *Tensor, p float64, dims []int, keepdim bool) (*Tensor, error) {
+	if !t.dtype.IsFloat() {
+		return nil, errorf(RuntimeError, "linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s", pyTypeName(t.dtype))
+	}
+	pl, err := planReduce(t, dims, keepdim)
+	if err != nil {
+		return nil, err
+	}
+	out := zeros(pl.outShape, F64)
+	d := out.storage.F64()
+	pl.rowsF64(t, func(o int, row []float64) {
+		var r float64
+		switch {
+		case p == 2:
+			// scaled to avoid overflow (LAPACK dnrm2 idea)
+			scale := 0.0
+			for _, v := range row {
+				scale = math.Max(scale, math.Abs(v))
+			}
+			if scale == 0 || math.IsInf(scale, 0) || scale != scale {
+				var s float64
+				for _, v := range row {
+					s += v * v
+				}
+				r = math.Sqrt(s)
+				if math.IsInf(scale, 0) {
+					r = math.Inf(1)
+				}
+				break
+			}
+			var s float64
+			for _, v := range row {
+				x := v / scale
+				s += x * x
+			}
+			r = scale * math.Sqrt(s)
+		case p == 1:
+			for _, v := range row {
+				r += math.Abs(v)
+			}
+		case math.IsInf(p, 1):
+			for _, v := range row {
+				if a := math.Abs(v); a > r || a != a {
+					r = a
+				}
+			}
+		case math.IsInf(p, -1):
+			r = math.Inf(1)
+			for _, v := range row {
+				if a := math.Abs(v); a < r || a != a {
+					r = a
+				}
+			}
+		case p == 0:
+			for _, v := range row {
+				if v != 0 {
+					r++
+				}
+			}
+		default:
+			for _, v := range row {
+				r += math.Pow(math.Abs(v), p)
+			}
+			r = math.Pow(r, 1/p)
+		}
+		d[o] = r
+	})
+	return out.toDType(t.dtype), nil
+}
+
+// LogSumExp returns log(sum(exp(t))) over dims, computed as
+// m + log(sum(exp(t - m))) with m the max, so 1e4 logits do not overflow.
+// Integer inputs give f32.
+func LogSumExp(t *Tensor, dims []int, keepdim bool) (*Tensor, error) {
+	p, err := planReduce(t, dims, keepdim)
+	if err != nil {
+		return nil, err
+	}
+	odt := t.dtype
+	if !odt.IsFloat() {
+		odt = DefaultFloat
+	}
+	out := zeros(p.outShape, F64)
+	d := out.storage.F64()
+	p.rowsF64(t, func(o int, row []float64) {
+		m := math.Inf(-1)
+		for _, v := range row {
+			if v > m || v != v {
+				m = v
+			}
+		}
+		if math.IsInf(m, 0) {
+			m = 0 // all -inf gives -inf; +inf gives +inf
+		}
+		var s float64
+		for _, v := range row {
+			s += math.Exp(v - m)
+		}
+		d[o] = m + math.Log(s)
+	})
+	return out.toDType(odt), nil
+}
+
+// scanDim applies a running operation along dim: fn(row) rewrites the
+// row (gathered contiguous) in place.
+func scanDim(t *Tensor, dim int, odt DType, fn func(row []float64)) (*Tensor, error) {
+	d, err := wrapDim(dim, len(t.shape))
+	if err != nil {
+		return nil, err
+	}
+	src := t.toDType(F64).Contiguous()
+	out := src.Clone()
+	if len(out.shape) == 0 || out.Numel() == 0 {
+		return out.toDType(odt), nil
+	}
+	// move dim last
+	perm := make([]int, 0, len(t.shape))
+	for i := range t.shape {
+		if i != d {
+			perm = append(perm, i)
+		}
+	}
+	perm = append(perm, d)
+	pv, _ := out.Permute(perm...)
+	n := t.shape[d]
+	st := pv.strides[len(pv.strides)-1]
+	row := make([]float64, n)
+	buf := out.storage.F64()
+	outer := &Tensor{storage: out.storage, shape: pv.shape[:len(pv.shape)-1], strides: pv.strides[:len(pv.strides)-1], offset: 0, dtype: F64}
+	walk1(outer, func(base, m, s int) {
+		for i := 0; i < m; i++ {
+			b := base + i*s
+			for k := 0; k < n; k++ {
+				row[k] = buf[b+k*st]
+			}
+			fn(row)
+			for k := 0; k < n; k++ {
+				buf[b+k*st] = row[k]
+			}
+		}
+	})
+	return out.toDType(odt), nil
+}
+
+// Cumsum returns running sums along dim (bool/int inputs give i64).
+func Cumsum(t *Tensor, dim int) (*Tensor, error) {
+	if !t.dtype.IsFloat() {
+		return scanInt(t, dim, false)
+	}
+	return scanDim(t, dim, t.dtype, func(r []float64) {
+		for k := 1; k < len(r); k++ {
+			r[k] += r[k-1]
+		}
+	})
+}
+
+// Cumprod returns running products along dim (bool/int inputs give i64).
+func Cumprod(t *Tensor, dim int) (*Tensor, error) {
+	if !t.dtype.IsFloat() {
+		return scanInt(t, dim, true)
+	}
+	return scanDim(t, dim, t.dtype, func(r []float64) {
+		for k := 1; k < len(r); k++ {
+			r[k] *= r[k-1]
+		}
+	})
+}
+
+func scanInt(t *Tensor, dim int, prod bool) (*Tensor, error) {
+	d, err := wrapDim(dim, len(t.shape))
+	if err != nil {
+		return nil, err
+	}
+	out := t.toDType(I64).Clone()
+	if len(out.shape) == 0 || out.Numel() == 0 {
+		return out, nil
+	}
+	buf := out.storage.I64()
+	n, st := out.shape[d], out.strides[d]
+	sh := slices.Clone(out.shape)
+	sh[d] = 1
+	outer := &Tensor{storage: out.storage, shape: sh, strides: out.strides, dtype: I64}
+	walk1(outer, func(base, m, s int) {
+		for i := 0; i < m; i++ {
+			b := base + i*s
+			for k := 1; k < n; k++ {
+				if prod {
+					buf[b+k*st] *= buf[b+(k-1)*st]
+				} else {
+					buf[b+k*st] += buf[b+(k-1)*st]
+				}
+			}
+		}
+	})
+	return out, nil
+}
+
+// Softmax returns exp(t - max) / sum(exp(t - max)) along dim, stable for
+// large logits; f16/bf16 compute in f32 (here f64) and round once. Integer
+// inputs are a RuntimeError as in PyTorch.
+func Softmax(t *Tensor, dim int) (*Tensor, error) { return softmax(t, dim, false) }
+
+// LogSoftmax returns t - max - log(sum(exp(t - max))) along dim.
+func LogSoftmax(t *Tensor, dim int) (*Tensor, error) { return softmax(t, dim, true) }
+
+func softmax(t *Tensor, dim int, logsm bool) (*Tensor, error) {
+	if !t.dtype.IsFloat() {
+		name := "softmax"
+		if logsm {
+			name = "log_softmax"
+		}
+		return nil, errorf(RuntimeError, "\"%s_lastdim_kernel_impl\" not implemented for '%s'", name, pyTypeName(t.dtype))
+	}
+	return scanDim(t, dim, t.dtype, func(r []float64) {
+		m := math.Inf(-1)
+		for _, v := range r {
+			if v > m || v != v {
+				m = v
+			}
+		}
+		if math.IsInf(m, -1) {
+			m = 0
+		}
+		var s float64
+		for _, v := range r {
+			s += math.Exp(v - m)
+		}
+		if logsm {
+			ls := math.Log(s)
+			for k, v := range r {
+				r[k] = v - m - ls
+			}
+			return
+		}
+		for k, v := range r {
+			r[k] = math.Exp(v-m) / s
+		}
+	})
+}

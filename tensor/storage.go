@@ -1,0 +1,198 @@
+package tensor
+
+import (
+	"math/bits"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// Storage is a flat, untyped CPU buffer that tensors view. The bytes live in
+// one 8-byte aligned Go allocation; typed accessors (F32, F64, ...) return
+// slices over the whole buffer without copying. All views of a storage share
+// its version counter, which every in-place op bumps exactly once.
+//
+// A storage is not safe for concurrent mutation; distinct storages may be
+// used from distinct goroutines freely.
+type Storage struct {
+	words   []uint64       // backing allocation (keeps the memory alive)
+	ptr     unsafe.Pointer // &words[0], or nil when empty
+	nbytes  int            // usable bytes (may be less than len(words)*8)
+	dtype   DType          // dtype the storage was created for (Len counts these)
+	version atomic.Int64
+	refs    atomic.Int32 // tensors created over this storage (for Release)
+	pooled  bool         // buffer came from / may return to the pool
+	freed   bool
+	tok     *liveToken
+}
+
+// liveToken lets the GC cleanup and an explicit release agree on who
+// subtracts the storage's bytes from LiveBytes.
+type liveToken struct {
+	nb   int64
+	done atomic.Bool
+}
+
+func (t *liveToken) drop() {
+	if t.done.CompareAndSwap(false, true) {
+		liveBytes.Add(-t.nb)
+	}
+}
+
+// Device returns "cpu".
+func (s *Storage) Device() string { return "cpu" }
+
+// DType returns the dtype the storage was allocated for.
+func (s *Storage) DType() DType { return s.dtype }
+
+// Len returns the storage length in elements of its dtype.
+func (s *Storage) Len() int { return s.nbytes / s.dtype.ItemSize() }
+
+// NBytes returns the storage size in bytes.
+func (s *Storage) NBytes() int { return s.nbytes }
+
+// DataPtr returns the address of the first byte (0 for an empty storage).
+// It is stable for the storage's lifetime.
+func (s *Storage) DataPtr() uintptr { return uintptr(s.ptr) }
+
+// Version returns the version counter shared by all views of the storage.
+func (s *Storage) Version() int64 { return s.version.Load() }
+
+// BumpVersion increments the version counter (called once per in-place op).
+func (s *Storage) BumpVersion() { s.version.Add(1) }
+
+// Bytes returns the raw bytes.
+func (s *Storage) Bytes() []byte { return unsafe.Slice((*byte)(s.ptr), s.nbytes) }
+
+func typed[T any](s *Storage) []T {
+	var z T
+	n := s.nbytes / int(unsafe.Sizeof(z))
+	if n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*T)(s.ptr), n)
+}
+
+// F32 returns the buffer as []float32 (length NBytes/4).
+func (s *Storage) F32() []float32 { return typed[float32](s) }
+
+// F64 returns the buffer as []float64.
+func (s *Storage) F64() []float64 { return typed[float64](s) }
+
+// U16 returns the buffer as []uint16: the bits of f16/bf16 elements.
+func (s *Storage) U16() []uint16 { return typed[uint16](s) }
+
+// I8 returns the buffer as []int8.
+func (s *Storage) I8() []int8 { return typed[int8](s) }
+
+// I16 returns the buffer as []int16.
+func (s *Storage) I16() []int16 { return typed[int16](s) }
+
+// I32 returns the buffer as []int32.
+func (s *Storage) I32() []int32 { return typed[int32](s) }
+
+// I64 returns the buffer as []int64.
+func (s *Storage) I64() []int64 { return typed[int64](s) }
+
+// U8 returns the buffer as []uint8.
+func (s *Storage) U8() []uint8 { return typed[uint8](s) }
+
+// Bools returns the buffer as []bool (each byte must hold 0 or 1).
+func (s *Storage) Bools() []bool { return typed[bool](s) }
+
+// ---- allocator ----
+//
+// Buffers of at least poolMinBytes are rounded up to a size class (four
+// classes per power of two) and recycled through a sync.Pool per class.
+// Go is garbage collected, so a buffer returns to its pool only when the
+// owner says it is dead: (*Tensor).Release. Buffers of storages that are
+// simply dropped are reclaimed by the GC as usual (a cleanup keeps the
+// LiveBytes counter exact). sync.Pool may drop idle buffers at any GC, so
+// the pool never pins memory.
+
+const poolMinBytes = 64 << 10
+
+var (
+	statAllocs atomic.Int64 // storages allocated
+	statBytes  atomic.Int64 // bytes requested by those storages
+	statHits   atomic.Int64 // allocations served from the pool
+	liveBytes  atomic.Int64 // bytes of storages not yet collected/released
+	pools      [64 * 4]sync.Pool
+)
+
+// PoolStats returns allocator counters since program start: number of
+// storage allocations, total bytes allocated, and how many allocations were
+// served from the buffer pool. A view allocates nothing, so taking views
+// leaves all three unchanged.
+func PoolStats() (allocs, bytes, hits int64) {
+	return statAllocs.Load(), statBytes.Load(), statHits.Load()
+}
+
+// LiveBytes returns the bytes held by storages that are still reachable
+// (or not yet collected) and not released.
+func LiveBytes() int64 { return liveBytes.Load() }
+
+// sizeClass returns the pool class index and rounded byte size for n bytes.
+func sizeClass(n int) (int, int) {
+	e := bits.Len(uint(n-1)) - 1 // 2^e < n <= 2^(e+1)
+	if e < 2 {
+		return -1, n
+	}
+	base := 1 << e
+	q := base / 4
+	k := (n - base + q - 1) / q // 1..4
+	return e*4 + k - 1, base + k*q
+}
+
+type pooledBuf struct{ words []uint64 }
+
+// newStorage allocates a storage for n elements of dt. When zero is false
+// the contents are unspecified (a recycled buffer keeps old values).
+func newStorage(dt DType, n int, zero bool) *Storage {
+	nb := n * dt.ItemSize()
+	s := &Storage{dtype: dt, nbytes: nb}
+	statAllocs.Add(1)
+	statBytes.Add(int64(nb))
+	if nb == 0 {
+		return s
+	}
+	cap := nb
+	cls := -1
+	if nb >= poolMinBytes {
+		cls, cap = sizeClass(nb)
+	}
+	if cls >= 0 {
+		if v := pools[cls].Get(); v != nil {
+			s.words = v.(*pooledBuf).words
+			statHits.Add(1)
+			if zero {
+				clear(s.words[:(nb+7)/8])
+			}
+		}
+		s.pooled = true
+	}
+	if s.words == nil {
+		s.words = make([]uint64, (cap+7)/8)
+	}
+	s.ptr = unsafe.Pointer(&s.words[0])
+	liveBytes.Add(int64(nb))
+	s.tok = &liveToken{nb: int64(nb)}
+	runtime.AddCleanup(s, (*liveToken).drop, s.tok)
+	return s
+}
+
+// release returns the buffer to the pool. The caller guarantees no tensor or
+// slice will read it again.
+func (s *Storage) release() {
+	if s.freed || s.words == nil {
+		return
+	}
+	s.freed = true
+	if s.pooled {
+		cls, _ := sizeClass(s.nbytes)
+		pools[cls].Put(&pooledBuf{s.words})
+	}
+	s.tok.drop()
+	s.words, s.ptr, s.nbytes = nil, nil, 0
+}

@@ -1,0 +1,347 @@
+package tensor
+
+import "math"
+
+// Unary elementwise ops. Float-valued functions (Exp, Log, Sin, ...) give
+// the default float dtype (f32) for integer and bool inputs; f16/bf16 are
+// computed in f32 and rounded once. Ops that keep the dtype (Neg, Abs,
+// Sign, Floor, ...) work on integers directly.
+
+type unaryKind uint8
+
+const (
+	ukFloat unaryKind = iota // float result, ints promote to f32
+	ukKeep                   // same dtype, integer version given
+	ukPred                   // bool result
+)
+
+type unaryDef struct {
+	name   string
+	kind   unaryKind
+	f      func(float64) float64
+	i      func(int64) int64 // for ukKeep on integers; nil = identity copy
+	p      func(float64) bool
+	noBool bool
+}
+
+func sigmoid(x float64) float64 {
+	if x >= 0 {
+		return 1 / (1 + math.Exp(-x))
+	}
+	e := math.Exp(x)
+	return e / (1 + e)
+}
+
+var (
+	uNeg = &unaryDef{name: "neg", kind: ukKeep, f: func(x float64) float64 { return -x }, i: func(x int64) int64 { return -x }, noBool: true}
+	uAbs = &unaryDef{name: "abs", kind: ukKeep, f: math.Abs, i: func(x int64) int64 {
+		if x < 0 {
+			return -x
+		}
+		return x
+	}}
+	uSign = &unaryDef{name: "sign", kind: ukKeep, f: func(x float64) float64 {
+		switch {
+		case x > 0:
+			return 1
+		case x < 0:
+			return -1
+		}
+		return x // 0, -0 and NaN (ATen returns 0 for NaN? it returns NaN's sign test: 0)
+	}, i: func(x int64) int64 {
+		switch {
+		case x > 0:
+			return 1
+		case x < 0:
+			return -1
+		}
+		return 0
+	}}
+	uSquare = &unaryDef{name: "square", kind: ukKeep, f: func(x float64) float64 { return x * x }, i: func(x int64) int64 { return x * x }}
+	uRelu   = &unaryDef{name: "relu", kind: ukKeep, f: func(x float64) float64 {
+		if x > 0 || x != x {
+			return x
+		}
+		return 0
+	}, i: func(x int64) int64 { return max(x, 0) }, noBool: true}
+	uFloor = &unaryDef{name: "floor", kind: ukKeep, f: math.Floor}
+	uCeil  = &unaryDef{name: "ceil", kind: ukKeep, f: math.Ceil}
+	uRound = &unaryDef{name: "round", kind: ukKeep, f: math.RoundToEven}
+	uTrunc = &unaryDef{name: "trunc", kind: ukKeep, f: math.Trunc}
+
+	uExp        = &unaryDef{name: "exp", f: math.Exp}
+	uLog        = &unaryDef{name: "log", f: math.Log}
+	uLog1p      = &unaryDef{name: "log1p", f: math.Log1p}
+	uExpm1      = &unaryDef{name: "expm1", f: math.Expm1}
+	uSqrt       = &unaryDef{name: "sqrt", f: math.Sqrt}
+	uRsqrt      = &unaryDef{name: "rsqrt", f: func(x float64) float64 { return 1 / math.Sqrt(x) }}
+	uSin        = &unaryDef{name: "sin", f: math.Sin}
+	uCos        = &unaryDef{name: "cos", f: math.Cos}
+	uTan        = &unaryDef{name: "tan", f: math.Tan}
+	uTanh       = &unaryDef{name: "tanh", f: math.Tanh}
+	uSigmoid    = &unaryDef{name: "sigmoid", f: sigmoid}
+	uReciprocal = &unaryDef{name: "reciprocal", f: func(x float64) float64 { return 1 / x }}
+	uErf        = &unaryDef{name: "erf", f: math.Erf}
+	uGelu       = &unaryDef{name: "gelu", f: func(x float64) float64 { return 0.5 * x * (1 + math.Erf(x/math.Sqrt2)) }}
+	uGeluTanh   = &unaryDef{name: "gelu", f: func(x float64) float64 {
+		const k = 0.7978845608028654 // sqrt(2/pi)
+		return 0.5 * x * (1 + math.Tanh(k*(x+0.044715*x*x*x)))
+	}}
+
+	uIsNan    = &unaryDef{name: "isnan", kind: ukPred, p: math.IsNaN}
+	uIsInf    = &unaryDef{name: "isinf", kind: ukPred, p: func(x float64) bool { return math.IsInf(x, 0) }}
+	uIsFinite = &unaryDef{name: "isfinite", kind: ukPred, p: func(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }}
+)
+
+func unary(u *unaryDef, t *Tensor) (*Tensor, error) {
+	switch u.kind {
+	case ukPred:
+		out := empty(t.shape, Bool)
+		if !t.dtype.IsFloat() {
+			if u == uIsFinite {
+				fillRaw(out, 1)
+			} else {
+				fillRaw(out, 0)
+			}
+			return out, nil
+		}
+		src := t.toDType(computeType(t.dtype))
+		o := out.storage.Bools()
+		switch src.dtype {
+		case F32:
+			x := src.storage.F32()
+			mapUn(o, x, out, src, func(v float32) bool { return u.p(float64(v)) })
+		default:
+			x := src.storage.F64()
+			mapUn(o, x, out, src, u.p)
+		}
+		return out, nil
+	case ukKeep:
+		if t.dtype == Bool {
+			if u.noBool {
+				if u == uNeg {
+					return nil, errorf(RuntimeError, "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+				}
+				return nil, errorf(RuntimeError, "\"%s_cpu\" not implemented for 'Bool'", u.name)
+			}
+			if u == uSquare {
+				return unary(u, t.toDType(I64))
+			}
+			return t.Clone(), nil
+		}
+		if t.dtype.IsInt() {
+			if u.i == nil {
+				return t.Clone(), nil
+			}
+			out := empty(t.shape, t.dtype)
+			unaryInt(u.i, out, t)
+			return out, nil
+		}
+	}
+	// float path
+	dt := t.dtype
+	if !dt.IsFloat() {
+		dt = DefaultFloat
+	}
+	ct := computeType(dt)
+	src := t.toDType(ct)
+	out := empty(t.shape, ct)
+	unaryFloatKernel(u.f, out, src)
+	return out.toDType(dt), nil
+}
+
+// computeType maps f16/bf16 to f32 (the dtype kernels compute in).
+func computeType(dt DType) DType {
+	if dt.IsHalf() {
+		return F32
+	}
+	return dt
+}
+
+func unaryFloatKernel(f func(float64) float64, out, src *Tensor) {
+	if src.dtype == F32 {
+		mapUn(out.storage.F32(), src.storage.F32(), out, src, func(v float32) float32 { return float32(f(float64(v))) })
+	} else {
+		mapUn(out.storage.F64(), src.storage.F64(), out, src, f)
+	}
+}
+
+func unaryInt(f func(int64) int64, out, src *Tensor) {
+	switch src.dtype {
+	case I8:
+		mapUn(out.storage.I8(), src.storage.I8(), out, src, func(v int8) int8 { return int8(f(int64(v))) })
+	case I16:
+		mapUn(out.storage.I16(), src.storage.I16(), out, src, func(v int16) int16 { return int16(f(int64(v))) })
+	case I32:
+		mapUn(out.storage.I32(), src.storage.I32(), out, src, func(v int32) int32 { return int32(f(int64(v))) })
+	case I64:
+		mapUn(out.storage.I64(), src.storage.I64(), out, src, f)
+	case U8:
+		mapUn(out.storage.U8(), src.storage.U8(), out, src, func(v uint8) uint8 { return uint8(f(int64(v))) })
+	}
+}
+
+// mapUn applies f elementwise from src into out (same shape).
+func mapUn[O, T any](o []O, x []T, out, src *Tensor, f func(T) O) {
+	n := out.Numel()
+	if n == 0 {
+		return
+	}
+	if out.IsContiguous() && src.IsContiguous() {
+		oo, xx := o[out.offset:out.offset+n], x[src.offset:src.offset+n]
+		parallelFor(n, func(lo, hi int) {
+			oo, xx := oo[lo:hi], xx[lo:hi]
+			for i := range oo {
+				oo[i] = f(xx[i])
+			}
+		})
+		return
+	}
+	walk2(out.shape, out, src, func(po, ps, n, so, ss int) {
+		for i := 0; i < n; i++ {
+			o[po+i*so] = f(x[ps+i*ss])
+		}
+	})
+}
+
+// Neg returns -t (bool is a RuntimeError).
+func Neg(t *Tensor) (*Tensor, error) { return unary(uNeg, t) }
+
+// Abs returns |t|.
+func Abs(t *Tensor) (*Tensor, error) { return unary(uAbs, t) }
+
+// Sign returns -1, 0 or 1 (same dtype; NaN stays NaN... ATen gives 0 for NaN's comparisons).
+func Sign(t *Tensor) (*Tensor, error) { return unary(uSign, t) }
+
+// Square returns t*t (bool gives i64, as PyTorch's pow(t, 2)).
+func Square(t *Tensor) (*Tensor, error) { return unary(uSquare, t) }
+
+// Relu returns max(t, 0) (NaN propagates; bool is a RuntimeError).
+func Relu(t *Tensor) (*Tensor, error) { return unary(uRelu, t) }
+
+// Floor rounds toward -inf (integers: a copy).
+func Floor(t *Tensor) (*Tensor, error) { return unary(uFloor, t) }
+
+// Ceil rounds toward +inf (integers: a copy).
+func Ceil(t *Tensor) (*Tensor, error) { return unary(uCeil, t) }
+
+// Round rounds half to even, as torch.round (integers: a copy).
+func Round(t *Tensor) (*Tensor, error) { return unary(uRound, t) }
+
+// Trunc rounds toward zero (integers: a copy).
+func Trunc(t *Tensor) (*Tensor, error) { return unary(uTrunc, t) }
+
+// Exp returns e**t.
+func Exp(t *Tensor) (*Tensor, error) { return unary(uExp, t) }
+
+// Log returns the natural logarithm (log of a negative number is NaN).
+func Log(t *Tensor) (*Tensor, error) { return unary(uLog, t) }
+
+// Log1p returns log(1 + t), accurate near 0.
+func Log1p(t *Tensor) (*Tensor, error) { return unary(uLog1p, t) }
+
+// Expm1 returns exp(t) - 1, accurate near 0.
+func Expm1(t *Tensor) (*Tensor, error) { return unary(uExpm1, t) }
+
+// Sqrt returns the square root.
+func Sqrt(t *Tensor) (*Tensor, error) { return unary(uSqrt, t) }
+
+// Rsqrt returns 1/sqrt(t).
+func Rsqrt(t *Tensor) (*Tensor, error) { return unary(uRsqrt, t) }
+
+// Sin returns sin(t) (radians).
+func Sin(t *Tensor) (*Tensor, error) { return unary(uSin, t) }
+
+// Cos returns cos(t).
+func Cos(t *Tensor) (*Tensor, error) { return unary(uCos, t) }
+
+// Tan returns tan(t).
+func Tan(t *Tensor) (*Tensor, error) { return unary(uTan, t) }
+
+// Tanh returns tanh(t).
+func Tanh(t *Tensor) (*Tensor, error) { return unary(uTanh, t) }
+
+// Sigmoid returns 1/(1+exp(-t)), evaluated without overflow.
+func Sigmoid(t *Tensor) (*Tensor, error) { return unary(uSigmoid, t) }
+
+// Reciprocal returns 1/t (integers give f32).
+func Reciprocal(t *Tensor) (*Tensor, error) { return unary(uReciprocal, t) }
+
+// Erf returns the error function.
+func Erf(t *Tensor) (*Tensor, error) { return unary(uErf, t) }
+
+// Gelu returns x*Phi(x). approximate is "none" (exact, with erf) or "tanh"
+// (Hendrycks & Gimpel's tanh approximation); anything else is a
+// RuntimeError.
+func Gelu(t *Tensor, approximate string) (*Tensor, error) {
+	switch approximate {
+	case "", "none":
+		return unary(uGelu, t)
+	case "tanh":
+		return unary(uGeluTanh, t)
+	}
+	return nil, errorf(RuntimeError, "approximate argument must be either none or tanh.")
+}
+
+// IsNan returns t != t as bool.
+func IsNan(t *Tensor) (*Tensor, error) { return unary(uIsNan, t) }
+
+// IsInf returns whether each element is +-inf.
+func IsInf(t *Tensor) (*Tensor, error) { return unary(uIsInf, t) }
+
+// IsFinite returns whether each element is neither NaN nor +-inf.
+func IsFinite(t *Tensor) (*Tensor, error) { return unary(uIsFinite, t) }
+
+// LogicalNot returns t == 0 as bool.
+func LogicalNot(t *Tensor) (*Tensor, error) {
+	b := t.toDType(Bool)
+	out := empty(t.shape, Bool)
+	mapUn(out.storage.Bools(), b.storage.Bools(), out, b, func(v bool) bool { return !v })
+	return out, nil
+}
+
+// BitwiseNot returns ~t for integer and bool tensors.
+func BitwiseNot(t *Tensor) (*Tensor, error) {
+	switch {
+	case t.dtype == Bool:
+		return LogicalNot(t)
+	case t.dtype.IsInt():
+		out := empty(t.shape, t.dtype)
+		unaryInt(func(x int64) int64 { return ^x }, out, t)
+		return out, nil
+	}
+	return nil, errorf(RuntimeError, "\"bitwise_not_cpu\" not implemented for '%s'", pyTypeName(t.dtype))
+}
+
+// NanToNum replaces NaN with nan and +inf/-inf with posinf/neginf; a nil
+// posinf/neginf means the dtype's largest/most negative finite value.
+// Non-float tensors are returned as a copy.
+func NanToNum(t *Tensor, nan float64, posinf, neginf *float64) (*Tensor, error) {
+	if !t.dtype.IsFloat() {
+		return t.Clone(), nil
+	}
+	fi, _ := Finfo(t.dtype)
+	pi, ni := fi.Max, fi.Min
+	if posinf != nil {
+		pi = *posinf
+	}
+	if neginf != nil {
+		ni = *neginf
+	}
+	f := func(x float64) float64 {
+		switch {
+		case x != x:
+			return nan
+		case math.IsInf(x, 1):
+			return pi
+		case math.IsInf(x, -1):
+			return ni
+		}
+		return x
+	}
+	ct := computeType(t.dtype)
+	src := t.toDType(ct)
+	out := empty(t.shape, ct)
+	unaryFloatKernel(f, out, src)
+	return out.toDType(t.dtype), nil
+}
