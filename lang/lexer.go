@@ -269,7 +269,7 @@ func (s *scanner) run() error {
 			}
 		}
 	}
-	p := s.pos()
+	p := s.endPos()
 	if len(s.stack) > 0 {
 		return s.errAt(p, true, "unexpected end of input: unclosed '%c'", closerOf(s.stack[len(s.stack)-1]))
 	}
@@ -282,6 +282,15 @@ func (s *scanner) run() error {
 	s.markContextual()
 	s.emit(tokEOF, "", p)
 	return nil
+}
+
+// endPos returns the position just after the last non-blank character, so
+// that end-of-input errors point at a visible source line.
+func (s *scanner) endPos() lexer.Position {
+	trimmed := strings.TrimRight(s.src, " \t\r\n\f")
+	line := 1 + strings.Count(trimmed, "\n")
+	last := trimmed[strings.LastIndexByte(trimmed, '\n')+1:]
+	return lexer.Position{Filename: s.file, Offset: len(trimmed), Line: line, Column: utf8.RuneCountInString(last) + 1}
 }
 
 func closerOf(b byte) byte {

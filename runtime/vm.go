@@ -545,6 +545,22 @@ loop:
 			stack[sp-1], stack[sp] = z, nil
 		case INPLACE:
 			x, y = stack[sp-2], stack[sp-1]
+			if a, ok := x.(Int); ok {
+				if b, ok := y.(Int); ok {
+					switch Op(insn >> 8) {
+					case PLUS:
+						stack[sp-2] = MakeInt(int64(a + b))
+						sp--
+						stack[sp] = nil
+						continue
+					case MINUS:
+						stack[sp-2] = MakeInt(int64(a - b))
+						sp--
+						stack[sp] = nil
+						continue
+					}
+				}
+			}
 			if z, err = Inplace(Op(insn>>8), x, y); err != nil {
 				goto fail
 			}

@@ -80,6 +80,9 @@ func binary(op binOp, a, b *Tensor) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
+	if op == opSub && (a.dtype == Bool || b.dtype == Bool) {
+		return nil, errorf(RuntimeError, "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+	}
 	if op == opPow && !ct.IsFloat() && b.wrapped && b.FlatInt64(0) < 0 {
 		return nil, errorf(RuntimeError, "Integers to negative integer powers are not allowed.")
 	}

@@ -218,13 +218,25 @@ func Linspace(start, end float64, steps int, dt DType) (*Tensor, error) {
 	if steps == 1 {
 		buf[0] = start
 	} else if steps > 1 {
-		step := (end - start) / float64(steps-1)
 		half := steps / 2
-		for i := range buf {
-			if i < half {
-				buf[i] = start + step*float64(i)
-			} else {
-				buf[i] = end - step*float64(steps-1-i)
+		if dt == F64 || !dt.IsFloat() {
+			step := (end - start) / float64(steps-1)
+			for i := range buf {
+				if i < half {
+					buf[i] = start + step*float64(i)
+				} else {
+					buf[i] = end - step*float64(steps-1-i)
+				}
+			}
+		} else { // f32/f16/bf16 compute in float32, as ATen does
+			s0, e0 := float32(start), float32(end)
+			step := (e0 - s0) / float32(steps-1)
+			for i := range buf {
+				if i < half {
+					buf[i] = float64(s0 + step*float32(i))
+				} else {
+					buf[i] = float64(e0 - step*float32(steps-1-i))
+				}
 			}
 		}
 	}

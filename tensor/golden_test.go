@@ -171,7 +171,7 @@ type gView struct {
 		Offset     int    `json:"offset"`
 		Contiguous bool   `json:"contiguous"`
 		Values     []any  `json:"values"`
-		Shares     bool   `json:"shares"`
+		Shares     *bool  `json:"shares"`
 		Error      string `json:"error"`
 		Message    string `json:"message"`
 	} `json:"steps"`
@@ -270,7 +270,7 @@ func TestGoldenViews(t *testing.T) {
 			if x.IsContiguous() != st.Contiguous {
 				t.Errorf("%s: contiguous %v, want %v", ctx, x.IsContiguous(), st.Contiguous)
 			}
-			if (x.Storage() == base.Storage()) != st.Shares {
+			if st.Shares != nil && (x.Storage() == base.Storage()) != *st.Shares {
 				t.Errorf("%s: shares storage %v, want %v", ctx, x.Storage() == base.Storage(), st.Shares)
 			}
 			checkTensor(t, ctx, x, gTensor{Values: st.Values, Shape: st.Shape}, 0)
@@ -350,6 +350,9 @@ func TestGoldenBinary(t *testing.T) {
 			b = bt.make(t)
 		}
 		ctx := fmt.Sprintf("binary %d %s(%s%v, %s)", ci, c.Op, c.A.DType, c.A.Shape, string(c.B))
+		if halfUnsupported(c.Message) {
+			continue
+		}
 		r, err := binFuncs[c.Op](a, b)
 		if c.Error != "" {
 			checkErr(t, ctx, err, c.Error, c.Message, strings.HasPrefix(c.Message, "The size"))
@@ -377,6 +380,9 @@ func TestGoldenUnary(t *testing.T) {
 		"logical_not": LogicalNot,
 	}
 	for ci, c := range cases {
+		if halfUnsupported(c.Message) {
+			continue // torch 1.13 lacks some CPU half kernels; tsr computes them in f32
+		}
 		ctx := fmt.Sprintf("unary %d %s(%s)", ci, c.Op, c.A.DType)
 		r, err := fs[c.Op](c.A.make(t))
 		if c.Error != "" {
@@ -391,10 +397,19 @@ func TestGoldenUnary(t *testing.T) {
 	}
 }
 
+// halfUnsupported reports a PyTorch 1.13 error that only says a CPU half
+// kernel is missing; tsr supports those ops (computing in f32).
+func halfUnsupported(msg string) bool {
+	return strings.Contains(msg, "not implemented for 'Half'") || strings.Contains(msg, "not implemented for 'BFloat16'")
+}
+
 func TestGoldenReduce(t *testing.T) {
 	var cases []gOpCase
 	loadGolden(t, "reduce", &cases)
 	for ci, c := range cases {
+		if halfUnsupported(c.Message) {
+			continue
+		}
 		a := c.A.make(t)
 		ctx := fmt.Sprintf("reduce %d %s(%s%v, dims=%v, keepdim=%v)", ci, c.Op, c.A.DType, c.A.Shape, c.Dims, c.Keepdim)
 		var r, idx *Tensor

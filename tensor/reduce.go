@@ -401,6 +401,9 @@ func argmaxmin(t *Tensor, dim *int, keepdim, isMax bool) (*Tensor, error) {
 	if isMax {
 		name = "argmax"
 	}
+	if t.dtype == Bool {
+		return nil, errorf(RuntimeError, "\"%s_cpu\" not implemented for 'Bool'", name)
+	}
 	src := t
 	var dims []int
 	if dim == nil {

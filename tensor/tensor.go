@@ -182,11 +182,13 @@ func (t *Tensor) IsWrappedNumber() bool { return t.wrapped }
 func (t *Tensor) IsContiguous() bool { return isContiguous(t.shape, t.strides) }
 
 func isContiguous(shape, strides []int) bool {
-	exp := 1
-	for i := len(shape) - 1; i >= 0; i-- {
-		if shape[i] == 0 {
+	for _, s := range shape {
+		if s == 0 {
 			return true
 		}
+	}
+	exp := 1
+	for i := len(shape) - 1; i >= 0; i-- {
 		if shape[i] != 1 {
 			if strides[i] != exp {
 				return false

@@ -39,15 +39,17 @@ var (
 			return -x
 		}
 		return x
-	}}
+	}, noBool: true}
 	uSign = &unaryDef{name: "sign", kind: ukKeep, f: func(x float64) float64 {
 		switch {
+		case x != x:
+			return 0 // ATen: (0 < x) - (x < 0)
 		case x > 0:
 			return 1
 		case x < 0:
 			return -1
 		}
-		return x // 0, -0 and NaN (ATen returns 0 for NaN? it returns NaN's sign test: 0)
+		return 0 * x // keeps -0; NaN gives 0 below
 	}, i: func(x int64) int64 {
 		switch {
 		case x > 0:
@@ -64,10 +66,10 @@ var (
 		}
 		return 0
 	}, i: func(x int64) int64 { return max(x, 0) }, noBool: true}
-	uFloor = &unaryDef{name: "floor", kind: ukKeep, f: math.Floor}
-	uCeil  = &unaryDef{name: "ceil", kind: ukKeep, f: math.Ceil}
-	uRound = &unaryDef{name: "round", kind: ukKeep, f: math.RoundToEven}
-	uTrunc = &unaryDef{name: "trunc", kind: ukKeep, f: math.Trunc}
+	uFloor = &unaryDef{name: "floor", kind: ukKeep, f: math.Floor, noBool: true}
+	uCeil  = &unaryDef{name: "ceil", kind: ukKeep, f: math.Ceil, noBool: true}
+	uRound = &unaryDef{name: "round", kind: ukKeep, f: math.RoundToEven, noBool: true}
+	uTrunc = &unaryDef{name: "trunc", kind: ukKeep, f: math.Trunc, noBool: true}
 
 	uExp        = &unaryDef{name: "exp", f: math.Exp}
 	uLog        = &unaryDef{name: "log", f: math.Log}
@@ -274,6 +276,9 @@ func Erf(t *Tensor) (*Tensor, error) { return unary(uErf, t) }
 // (Hendrycks & Gimpel's tanh approximation); anything else is a
 // RuntimeError.
 func Gelu(t *Tensor, approximate string) (*Tensor, error) {
+	if !t.dtype.IsFloat() {
+		return nil, errorf(RuntimeError, "\"GeluKernelImpl\" not implemented for '%s'", pyTypeName(t.dtype))
+	}
 	switch approximate {
 	case "", "none":
 		return unary(uGelu, t)

@@ -103,3 +103,52 @@ func TestConversions(t *testing.T) {
 		t.Errorf("empty array: %v", err)
 	}
 }
+
+// Small integers are exact in every dtype, through every helper.
+func TestConversionsAllDTypes(t *testing.T) {
+	ints := []int64{0, 1, -1, 7, 100, -100}
+	for _, dt := range []string{F16, BF16, F32, F64, I8, I16, I32, I64, U8, Bool} {
+		want := ints
+		switch dt {
+		case U8:
+			want = []int64{0, 1, 255, 7, 100, 200}
+		case Bool:
+			want = []int64{0, 1, 1, 0, 1, 0}
+		}
+		fs := make([]float64, len(want))
+		f32 := make([]float32, len(want))
+		for i, x := range want {
+			fs[i], f32[i] = float64(x), float32(x)
+		}
+		shape := []int{2, 3}
+		for name, mk := range map[string]func() (*Array, error){
+			"FromInt64s":   func() (*Array, error) { return FromInt64s(dt, shape, want) },
+			"FromFloat64s": func() (*Array, error) { return FromFloat64s(dt, shape, fs) },
+			"FromFloat32s": func() (*Array, error) { return FromFloat32s(dt, shape, f32) },
+		} {
+			a, err := mk()
+			if err != nil {
+				t.Fatalf("%s %s: %v", name, dt, err)
+			}
+			if len(a.Data) != 6*ItemSize(dt) || a.DType != dt {
+				t.Fatalf("%s %s: %d bytes", name, dt, len(a.Data))
+			}
+			g64, _ := a.Float64s()
+			g32, _ := a.Float32s()
+			for i := range want {
+				if g64[i] != fs[i] || g32[i] != f32[i] {
+					t.Errorf("%s %s: element %d = %v / %v, want %v", name, dt, i, g64[i], g32[i], fs[i])
+				}
+			}
+			if gi, err := a.Int64s(); err == nil {
+				for i := range want {
+					if gi[i] != want[i] {
+						t.Errorf("%s %s: Int64s[%d] = %d, want %d", name, dt, i, gi[i], want[i])
+					}
+				}
+			} else if dt != F16 && dt != BF16 && dt != F32 && dt != F64 {
+				t.Errorf("%s %s: Int64s: %v", name, dt, err)
+			}
+		}
+	}
+}

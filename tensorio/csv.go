@@ -1,12 +1,14 @@
 package tensorio
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"io"
 	"math"
 	"strconv"
-	"strings"
+	"unicode/utf8"
 
 	"github.com/x448/float16"
 )
@@ -54,44 +56,41 @@ func DecodeCSV(r io.Reader, opts CSVOptions) (*Array, []string, error) {
 	if dtype != F64 && dtype != F32 {
 		return nil, nil, newError(ErrInvalid, "csv dtype must be f64 or f32, not %q", dtype)
 	}
-	cr := csv.NewReader(r)
-	if opts.Comma != 0 {
-		cr.Comma = opts.Comma
+	comma := opts.Comma
+	if comma == 0 {
+		comma = ','
 	}
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-	cr.TrimLeadingSpace = true
-
+	if comma == '"' || comma == '\r' || comma == '\n' || comma == utf8.RuneError || !utf8.ValidRune(comma) {
+		return nil, nil, newError(ErrInvalid, "invalid csv separator %q", comma)
+	}
+	src := newCSVSource(r, comma)
+	bits := 64
+	if dtype == F32 {
+		bits = 32
+	}
 	var (
 		data    []byte
 		names   []string
 		cols    = -1
 		colLine int
 		rows    int
-		first   = true
 	)
 	for {
-		rec, err := cr.Read()
+		rec, line, err := src.next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				return nil, nil, newError(ErrCorrupt, "line %d, column %d: %v", pe.Line, pe.Column, pe.Err)
-			}
 			return nil, nil, err
 		}
-		line, _ := cr.FieldPos(0)
-		if first {
-			first = false
-			rec[0] = strings.TrimPrefix(rec[0], "\ufeff")
+		if cols < 0 {
+			rec[0] = bytes.TrimPrefix(rec[0], []byte("\ufeff"))
 			cols, colLine = len(rec), line
 			header := opts.Header == HeaderPresent
 			if opts.Header == HeaderAuto {
 				for _, f := range rec {
-					if f = strings.TrimSpace(f); f != "" {
-						if _, err := strconv.ParseFloat(f, 64); err != nil {
+					if f = bytes.TrimSpace(f); len(f) != 0 {
+						if _, err := strconv.ParseFloat(string(f), 64); err != nil && !errors.Is(err, strconv.ErrRange) {
 							header = true
 							break
 						}
@@ -101,7 +100,7 @@ func DecodeCSV(r io.Reader, opts CSVOptions) (*Array, []string, error) {
 			if header {
 				names = make([]string, len(rec))
 				for i, f := range rec {
-					names[i] = strings.TrimSpace(f)
+					names[i] = string(bytes.TrimSpace(f))
 				}
 				continue
 			}
@@ -110,22 +109,18 @@ func DecodeCSV(r io.Reader, opts CSVOptions) (*Array, []string, error) {
 			return nil, nil, newError(ErrCorrupt, "line %d: %d fields, want %d (as on line %d)", line, len(rec), cols, colLine)
 		}
 		for i, f := range rec {
-			f = strings.TrimSpace(f)
+			f = bytes.TrimSpace(f)
 			var v float64
-			if f == "" {
+			if len(f) == 0 {
 				if !opts.EmptyAsNaN {
 					return nil, nil, newError(ErrCorrupt, "line %d, field %d: empty field", line, i+1)
 				}
 				v = math.NaN()
 			} else {
 				var err error
-				bits := 64
-				if dtype == F32 {
-					bits = 32
-				}
-				v, err = strconv.ParseFloat(f, bits)
+				v, err = strconv.ParseFloat(string(f), bits)
 				if err != nil && !errors.Is(err, strconv.ErrRange) {
-					return nil, nil, newError(ErrCorrupt, "line %d, field %d: cannot parse %q as a number", line, i+1, clip(f))
+					return nil, nil, newError(ErrCorrupt, "line %d, field %d: cannot parse %q as a number", line, i+1, clip(string(f)))
 				}
 			}
 			if dtype == F32 {
@@ -143,6 +138,96 @@ func DecodeCSV(r io.Reader, opts CSVOptions) (*Array, []string, error) {
 		data = []byte{}
 	}
 	return &Array{DType: dtype, Shape: []int{rows, cols}, Data: data}, names, nil
+}
+
+// csvSource yields CSV records as byte-slice fields. Lines without a
+// double quote (the common numeric case) are split directly, without
+// per-field allocation; from the first line holding a '"' on, the rest of
+// the input goes through encoding/csv, so quoting follows RFC 4180 exactly
+// as encoding/csv implements it. Both paths skip empty lines, treat \r\n
+// as \n and count lines from 1.
+type csvSource struct {
+	br       *bufio.Reader
+	comma    []byte
+	line     int // lines consumed by the fast path
+	fields   [][]byte
+	slow     *csv.Reader
+	slowBase int // lines consumed before the slow path took over
+}
+
+func newCSVSource(r io.Reader, comma rune) *csvSource {
+	return &csvSource{br: bufio.NewReaderSize(r, 1<<16), comma: utf8.AppendRune(nil, comma)}
+}
+
+// next returns the next record and its line number, io.EOF at the end, an
+// ErrCorrupt *Error for malformed quoting, or a read error from the
+// underlying reader.
+func (s *csvSource) next() ([][]byte, int, error) {
+	if s.slow != nil {
+		rec, err := s.slow.Read()
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				return nil, 0, newError(ErrCorrupt, "line %d, column %d: %v", s.slowBase+pe.Line, pe.Column, pe.Err)
+			}
+			return nil, 0, err
+		}
+		line, _ := s.slow.FieldPos(0)
+		s.fields = s.fields[:0]
+		for _, f := range rec {
+			s.fields = append(s.fields, []byte(f))
+		}
+		return s.fields, s.slowBase + line, nil
+	}
+	for {
+		line, err := s.br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull { // a line longer than the buffer
+			long := append([]byte(nil), line...)
+			for err == bufio.ErrBufferFull {
+				line, err = s.br.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
+		if err != nil && err != io.EOF {
+			return nil, 0, err
+		}
+		if len(line) == 0 {
+			return nil, 0, io.EOF
+		}
+		if bytes.IndexByte(line, '"') >= 0 {
+			s.slow = csv.NewReader(io.MultiReader(bytes.NewReader(append([]byte(nil), line...)), s.br))
+			s.slow.Comma, _ = utf8.DecodeRune(s.comma)
+			s.slow.FieldsPerRecord = -1
+			s.slow.ReuseRecord = true
+			s.slow.TrimLeadingSpace = true
+			s.slowBase = s.line
+			return s.next()
+		}
+		s.line++
+		if n := len(line); line[n-1] == '\n' {
+			line = line[:n-1]
+			if n >= 2 && line[n-2] == '\r' {
+				line = line[:n-2]
+			}
+		} else if line[n-1] == '\r' { // dropped before EOF, as encoding/csv does
+			line = line[:n-1]
+		}
+		if len(line) == 0 {
+			continue // empty lines are skipped
+		}
+		s.fields = s.fields[:0]
+		for {
+			i := bytes.Index(line, s.comma)
+			if i < 0 {
+				s.fields = append(s.fields, line)
+				break
+			}
+			s.fields = append(s.fields, line[:i])
+			line = line[i+len(s.comma):]
+		}
+		return s.fields, s.line, nil
+	}
 }
 
 // EncodeCSV writes a 1-D (one column) or 2-D array of any dtype as CSV to

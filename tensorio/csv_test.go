@@ -186,3 +186,37 @@ func TestCSVRoundTrip(t *testing.T) {
 	wantErr(t, EncodeCSV(&buf, &Array{DType: U8, Shape: []int{1, 1, 1}, Data: []byte{1}}, nil), ErrInvalid, "1-D or 2-D")
 	wantErr(t, EncodeCSV(&buf, a, []string{"x"}), ErrInvalid, "1 column names for 2 columns")
 }
+
+// Quoted fields switch to encoding/csv midway; line numbers stay right.
+func TestDecodeCSVQuotesAndLineEndings(t *testing.T) {
+	in := "a,b\r\n1,2\r\n\r\n\"3\",\" 4\"\r\n\"5\n\",6\n7,8,9\n"
+	_, _, err := decodeCSVString(in, CSVOptions{})
+	wantErr(t, err, ErrCorrupt, "line 7: 3 fields, want 2 (as on line 1)")
+	a, names, err := decodeCSVString(in[:len(in)-len("7,8,9\n")], CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := mustFloat64s(t, a); names[1] != "b" || len(v) != 6 || v[2] != 3 || v[3] != 4 || v[4] != 5 || v[5] != 6 {
+		t.Errorf("values %v names %q", v, names)
+	}
+	_, _, err = decodeCSVString("1,2\n3,4\n5,\"6\n", CSVOptions{})
+	wantErr(t, err, ErrCorrupt, "line 3, column")
+	_, _, err = decodeCSVString("1,2\n3,4\n5,6\"x\n", CSVOptions{})
+	wantErr(t, err, ErrCorrupt, "line 3, column", "bare \"")
+	// Tab-separated, a final line without newline and a trailing \r.
+	a, _, err = decodeCSVString("1\t2\n3\t4\r", CSVOptions{Comma: '\t'})
+	if err != nil || !equalShape(a.Shape, []int{2, 2}) || mustFloat64s(t, a)[3] != 4 {
+		t.Errorf("tsv: %v %v", a, err)
+	}
+	// A line longer than the 64 KiB read buffer.
+	long := strings.Repeat("1.25,", 20000) + "2\n"
+	a, _, err = decodeCSVString(long+long, CSVOptions{})
+	if err != nil || !equalShape(a.Shape, []int{2, 20001}) {
+		t.Fatalf("long lines: %v", err)
+	}
+	if v := mustFloat64s(t, a); v[20000] != 2 || v[20001] != 1.25 {
+		t.Errorf("long line values %v %v", v[20000], v[20001])
+	}
+	_, _, err = decodeCSVString("1\n", CSVOptions{Comma: '"'})
+	wantErr(t, err, ErrInvalid, "separator")
+}

@@ -2,6 +2,8 @@ package tensorio
 
 import (
 	"bytes"
+	"encoding/csv"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -119,7 +121,9 @@ func FuzzCSV(f *testing.F) {
 	f.Add([]byte("a,b\n1,2\n3,4\n"), false)
 	f.Add([]byte("1.5,-2e3,nan\n4,5,inf\n"), true)
 	f.Add([]byte("\ufeff\"x\",y\n1, 2\n"), false)
+	f.Add([]byte("1,2\r\n\r\n\"3\",4\n5,6\r"), false)
 	f.Fuzz(func(t *testing.T, b []byte, f32 bool) {
+		checkCSVSourceMatchesEncodingCSV(t, b)
 		opts := CSVOptions{EmptyAsNaN: true}
 		if f32 {
 			opts.DType = F32
@@ -187,4 +191,38 @@ func FuzzImage(f *testing.F) {
 			t.Fatalf("png round trip changed %v -> %v", a.Shape, a2.Shape)
 		}
 	})
+}
+
+// checkCSVSourceMatchesEncodingCSV: the fast splitter must produce the same
+// records (up to surrounding spaces, which DecodeCSV trims) and line
+// numbers as encoding/csv alone, and fail exactly when it fails.
+func checkCSVSourceMatchesEncodingCSV(t *testing.T, b []byte) {
+	ref := csv.NewReader(bytes.NewReader(b))
+	ref.FieldsPerRecord = -1
+	ref.TrimLeadingSpace = true
+	src := newCSVSource(bytes.NewReader(b), ',')
+	for {
+		want, refErr := ref.Read()
+		got, line, err := src.next()
+		if refErr != nil {
+			if (refErr == io.EOF) != (err == io.EOF) || err == nil {
+				t.Fatalf("encoding/csv: %v, fast path: %v", refErr, err)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("fast path error %v, encoding/csv read %q", err, want)
+		}
+		if refLine, _ := ref.FieldPos(0); refLine != line {
+			t.Fatalf("line %d, encoding/csv says %d", line, refLine)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("fields %q, encoding/csv %q", got, want)
+		}
+		for i := range want {
+			if g, w := bytes.TrimSpace(got[i]), strings.TrimSpace(want[i]); string(g) != w {
+				t.Fatalf("field %d %q, encoding/csv %q", i, g, w)
+			}
+		}
+	}
 }

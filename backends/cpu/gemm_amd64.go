@@ -5,12 +5,14 @@ package cpu
 import "github.com/tsrlang/tsr/backends"
 
 // Cache blocking for the assembly kernels, tuned on the development machine
-// (Intel Xeon with AVX-512, 48 KiB L1d, 2 MiB L2 per core; 2 cores):
-// KC×NR of B (256×32 f32 = 32 KiB) stays in L1, MC×KC of A (480×256 f32 =
-// 480 KiB) in L2, KC×NC of B in L3. Measured single-thread SGEMM 2048:
-// KC=256 MC=480 beat KC=384 and KC=128 (see bench/run_gemm.sh).
+// (Intel Xeon with AVX-512 and AMX, 48 KiB L1d, 2 MiB L2 per core, 2 cores
+// shared with other jobs, so numbers are noisy): KC×NR of B stays in L1
+// (f32 384×32×4 = 48 KiB; f64 256×16×8 = 32 KiB), MC×KC of A in L2 (f32
+// 240×384×4 = 360 KiB), KC×NC of B in L3. Single-thread SGEMM 1536 sweep
+// (GFLOP/s, best of two noisy runs): KC=384/MC=240 122, KC=384/MC=480 123,
+// KC=256/MC=480 118, KC=256/MC=240 107; KC=512 and KC=192 were worse.
 var (
-	avx512GemmF32 = &GemmKernel[float32]{Name: "avx512-12x32", MR: 12, NR: 32, KC: 256, MC: 480, NC: 4096, Micro: microAVX512F32}
+	avx512GemmF32 = &GemmKernel[float32]{Name: "avx512-12x32", MR: 12, NR: 32, KC: 384, MC: 240, NC: 4096, Micro: microAVX512F32}
 	avx512GemmF64 = &GemmKernel[float64]{Name: "avx512-12x16", MR: 12, NR: 16, KC: 256, MC: 240, NC: 4096, Micro: microAVX512F64}
 	avx2GemmF32   = &GemmKernel[float32]{Name: "avx2-6x16", MR: 6, NR: 16, KC: 256, MC: 240, NC: 4096, Micro: microAVX2F32}
 	avx2GemmF64   = &GemmKernel[float64]{Name: "avx2-6x8", MR: 6, NR: 8, KC: 256, MC: 120, NC: 4096, Micro: microAVX2F64}

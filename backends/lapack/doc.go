@@ -16,7 +16,11 @@
 // The system library is looked up lazily on first use. The environment
 // variable TSR_LAPACK selects the engine: "gonum" forces the fallback, a path
 // (containing '/') loads exactly that library, anything else (or unset)
-// searches the usual names; see [Backend] and [SetBackend].
+// searches libopenblas.so.0, libopenblas.so, the Debian/Ubuntu
+// openblas-pthread directories, libopenblasp-r0.*.so, then liblapack.so.3
+// (OpenBLAS first: a bare liblapack.so.3 may be the slow reference
+// implementation); see [Backend], [SystemLibrary] and [SetBackend]. A
+// library missing any of the twenty routines used is skipped.
 //
 // # Layout
 //
@@ -26,11 +30,12 @@
 // algebra allows (SVD: Aᵀ = U'ΣV'ᵀ gives A = V'ΣU'ᵀ, so LAPACK's U and Vᵀ
 // outputs are read as our Vᵀ and U with no copy; Cholesky and symmetric
 // eigenproblems: the lower triangle of a row-major buffer is the upper
-// triangle of the column-major one). Where the factorization of A itself is
-// needed (LU, solve, inverse, QR, eig, lstsq) the input is copied transposed,
-// an O(n²) cost next to the O(n³) factorization, so that pivots, LAPACK info
-// codes and error messages are exactly PyTorch's (which also hands LAPACK a
-// column-major copy).
+// triangle of the column-major one; inverse: inv(Aᵀ)ᵀ = inv(A); solve: factor
+// Aᵀ and call xGETRS with TRANS='T'). Solve and inverse thus factor Aᵀ, as
+// PyTorch does for row-major input, so the zero-pivot index in
+// "linalg.inv: The diagonal element k is zero" is PyTorch's. LU, QR, Eig and
+// Lstsq need the factorization of A itself: the input is copied transposed
+// (O(n²) next to the O(n³) factorization), so LU pivots equal PyTorch's.
 //
 // Inputs are never modified. Results are freshly allocated.
 //

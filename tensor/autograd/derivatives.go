@@ -24,10 +24,20 @@ type Function struct {
 	View bool
 	// Backward is the derivative formula.
 	Backward func(c *Ctx, grads []*T) ([]*T, error)
+
+	node string // cached node name
 }
 
 func (f *Function) nodeName() string {
-	parts := strings.Split(f.Name, "_")
+	if f.node == "" {
+		f.node = makeNodeName(f.Name)
+	}
+	return f.node
+}
+
+// makeNodeName turns "log_softmax" into "LogSoftmaxBackward".
+func makeNodeName(name string) string {
+	parts := strings.Split(name, "_")
 	for i, p := range parts {
 		if p != "" {
 			parts[i] = strings.ToUpper(p[:1]) + p[1:]
@@ -38,7 +48,10 @@ func (f *Function) nodeName() string {
 
 var table = map[string]*Function{}
 
-func def(f *Function) { table[f.Name] = f }
+func def(f *Function) {
+	f.node = makeNodeName(f.Name)
+	table[f.Name] = f
+}
 
 // Ops lists the op names that have a derivative formula, sorted.
 func Ops() []string {

@@ -12,10 +12,6 @@ import (
 // is itself a batched matrix product. Integer operands are accumulated in
 // i64 (the result dtype is i64 for integer inputs).
 func Einsum(e *Engine, eq string, operands []*T) (*T, error) {
-	parsed, err := einsum.Parse(eq)
-	if err != nil {
-		return nil, err
-	}
 	shapes := make([][]int, len(operands))
 	ints := true
 	for i, op := range operands {
@@ -24,6 +20,7 @@ func Einsum(e *Engine, eq string, operands []*T) (*T, error) {
 			ints = false
 		}
 	}
+	var err error
 	if ints {
 		cast := make([]*T, len(operands))
 		for i, op := range operands {
@@ -33,7 +30,8 @@ func Einsum(e *Engine, eq string, operands []*T) (*T, error) {
 		}
 		operands = cast
 	}
-	plan, err := parsed.Bind(shapes)
+	// Plans are cached per (equation, shapes).
+	plan, err := einsum.PlanFor(eq, shapes, "")
 	if err != nil {
 		return nil, err
 	}

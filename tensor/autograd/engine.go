@@ -102,6 +102,12 @@ type Node struct {
 	custom func(grads []*T) ([]*T, error)
 	// retained are non-leaf outputs whose .grad is kept (retain_grad).
 	retained map[int]*T
+
+	// inline storage for the common one- and two-input nodes
+	nextBuf [2]edge
+	metaBuf [2]meta
+	outBuf  [1]meta
+	saveBuf [3]savedTensor
 }
 
 // Name returns the node's printable name, e.g. "MulBackward".
@@ -124,7 +130,8 @@ type savedTensor struct {
 	isOutput bool
 	outNr    int
 	// producer of the saved tensor at save time, for error messages
-	producer string
+	producer   *Node
+	producerNr int
 }
 
 func edgeOf(t *T) edge {
@@ -155,13 +162,20 @@ func metaOf(t *T) meta {
 	if t == nil {
 		return meta{}
 	}
-	return meta{shape: append([]int(nil), t.Shape()...), dtype: t.DType()}
+	// Shapes are never mutated in place (views get new slices), so the
+	// slice can be shared.
+	return meta{shape: t.Shape(), dtype: t.DType()}
 }
 
 func (e *Engine) newNode(fn *Function, name string, inputs []*T, attrs Attrs) *Node {
 	n := &Node{fn: fn, name: name, nIn: len(inputs), attrs: attrs}
-	n.next = make([]edge, len(inputs))
-	n.inMeta = make([]meta, len(inputs))
+	if len(inputs) <= 2 {
+		n.next = n.nextBuf[:len(inputs)]
+		n.inMeta = n.metaBuf[:len(inputs)]
+	} else {
+		n.next = make([]edge, len(inputs))
+		n.inMeta = make([]meta, len(inputs))
+	}
 	for i, in := range inputs {
 		n.next[i] = edgeOf(in)
 		n.inMeta[i] = metaOf(in)
@@ -173,11 +187,11 @@ func (e *Engine) newNode(fn *Function, name string, inputs []*T, attrs Attrs) *N
 }
 
 func (n *Node) save(t *T, isOutput bool, outNr int) {
-	prod := ""
+	st := savedTensor{t: t, version: t.Version(), isOutput: isOutput, outNr: outNr}
 	if fn, ok := t.GradFn().(*Node); ok && fn != nil && !isOutput {
-		prod = fmt.Sprintf("output %d of %s", t.OutputNr(), fn.name)
+		st.producer, st.producerNr = fn, t.OutputNr()
 	}
-	n.saved = append(n.saved, savedTensor{t: t, version: t.Version(), isOutput: isOutput, outNr: outNr, producer: prod})
+	n.saved = append(n.saved, st)
 }
 
 // attach makes out an output of node n, avoiding aliasing an input header.
@@ -225,6 +239,7 @@ func (e *Engine) Apply(op string, inputs []*T, attrs Attrs, forward func() (*T, 
 		attrs = a
 	}
 	n := e.newNode(fn, fn.nodeName(), inputs, attrs)
+	n.saved = n.saveBuf[:0]
 	if fn.SaveInputs {
 		for _, in := range inputs {
 			if in != nil {
@@ -235,7 +250,8 @@ func (e *Engine) Apply(op string, inputs []*T, attrs Attrs, forward func() (*T, 
 		}
 	}
 	out = attach(n, out, 0, inputs)
-	n.outMeta = []meta{metaOf(out)}
+	n.outBuf[0] = metaOf(out)
+	n.outMeta = n.outBuf[:]
 	if fn.SaveOutput {
 		n.save(out, true, 0)
 	}
@@ -456,8 +472,8 @@ func versionError(n *Node, s savedTensor) error {
 	switch {
 	case s.isOutput:
 		which = fmt.Sprintf(", which is output %d of %s,", s.outNr, n.name)
-	case s.producer != "":
-		which = ", which is " + s.producer + ","
+	case s.producer != nil:
+		which = fmt.Sprintf(", which is output %d of %s,", s.producerNr, s.producer.name)
 	}
 	return errorf("one of the variables needed for gradient computation has been modified by an inplace operation: %s%s is at version %d; expected version %d instead (saved by %s). Hint: the operation that failed to compute its gradient was %s; avoid the in-place update, or clone() the tensor before it.",
 		desc, which, s.t.Version(), s.version, n.name, n.name)

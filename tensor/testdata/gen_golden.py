@@ -84,7 +84,7 @@ def view_case(shape, ops):
             steps.append(err(e)); break
         steps.append({'shape': list(t.shape), 'stride': list(t.stride()), 'offset': t.storage_offset(),
                       'contiguous': t.is_contiguous(), 'values': vals(t),
-                      'shares': t.data_ptr() - t.storage_offset()*4 == base.data_ptr()})
+                      'shares': (t.data_ptr() - t.storage_offset()*4 == base.data_ptr()) if t.numel() else None})
     return {'shape': shape, 'ops': ops, 'steps': steps}
 
 V = []
@@ -289,15 +289,17 @@ cases['unary'] = U
 R = []
 def red_case(op, a, dims, keepdim, **kw):
     A = mk(a)
+    if dims is None and op not in ('argmax', 'argmin'):
+        keepdim = False
     try:
         if op == 'sum': r = torch.sum(A, dims, keepdim=keepdim) if dims is not None else torch.sum(A)
         elif op == 'mean': r = torch.mean(A, dims, keepdim=keepdim) if dims is not None else torch.mean(A)
         elif op == 'prod': r = torch.prod(A, dims[0], keepdim=keepdim) if dims is not None else torch.prod(A)
         elif op == 'amax': r = torch.amax(A, dims if dims is not None else [], keepdim=keepdim)
         elif op == 'amin': r = torch.amin(A, dims if dims is not None else [], keepdim=keepdim)
-        elif op == 'var': r = torch.var(A, dims, correction=kw['correction'], keepdim=keepdim) if dims is not None else torch.var(A, correction=kw['correction'])
-        elif op == 'std': r = torch.std(A, dims, correction=kw['correction'], keepdim=keepdim) if dims is not None else torch.std(A, correction=kw['correction'])
-        elif op == 'norm': r = torch.linalg.vector_norm(A, kw['p'], dims, keepdim=keepdim)
+        elif op == 'var': r = torch.var(A, dims, correction=kw['correction'], keepdim=keepdim) if dims is not None else torch.var(A, dim=None, correction=kw['correction'])
+        elif op == 'std': r = torch.std(A, dims, correction=kw['correction'], keepdim=keepdim) if dims is not None else torch.std(A, dim=None, correction=kw['correction'])
+        elif op == 'norm': r = torch.linalg.vector_norm(A, {'inf': math.inf, '-inf': -math.inf}.get(kw['p'], kw['p']), dims, keepdim=keepdim)
         elif op == 'logsumexp': r = torch.logsumexp(A, dims, keepdim=keepdim)
         elif op == 'all': r = torch.all(A, dims[0], keepdim=keepdim) if dims is not None else torch.all(A)
         elif op == 'any': r = torch.any(A, dims[0], keepdim=keepdim) if dims is not None else torch.any(A)
@@ -408,7 +410,7 @@ def idx_case(shape, items, value=None):
     try:
         if value is None:
             r = x[key]
-            I.append({'shape': shape, 'items': items, 'out': tdesc(r), 'view': r.data_ptr() >= x.data_ptr() and r._base is x if r.numel() else None})
+            I.append({'shape': shape, 'items': items, 'out': tdesc(r), 'view': r.storage().data_ptr() == x.storage().data_ptr()})
         else:
             x[key] = mk(value) if isinstance(value, dict) else value
             I.append({'shape': shape, 'items': items, 'value': value, 'out': tdesc(x), 'version': x._version})
@@ -416,12 +418,13 @@ def idx_case(shape, items, value=None):
         d = {'shape': shape, 'items': items, **err(e)}
         if value is not None: d['value'] = value
         I.append(d)
-def tI(v, s=None): return ['tensor', T(v, s if s is not None else [len(v)], 'i64')]
+def flat(v): return [y for x in v for y in flat(x)] if isinstance(v, list) else [v]
+def tI(v, s=None): return ['tensor', T(flat(v), s if s is not None else [len(v)], 'i64')]
 def tB(v, s): return ['tensor', T(v, s, 'bool')]
 S_ = lambda a=None, b=None, c=None: ['slice', a, b, c]
 for items in ([['int', 1]], [['int', -1], ['int', 2]], [S_(1, None)], [['ellipsis'], ['int', 0]], [['none'], S_(), ['none']],
               [S_(None, None, 2), ['ellipsis'], ['none']], [['int', 3]], [['int', 0], ['int', 0], ['int', 0], ['int', 0]],
-              [['ellipsis'], ['ellipsis']], [S_(None, None, -1)], [S_(None, None, 0)], [S_(5, 1)],
+              [S_(None, None, -1)], [S_(None, None, 0)], [S_(5, 1)],
               [tI([0, 2, 1])], [tI([-1, 0])], [tI([3])], [S_(), tI([0, 0, 2])], [tI([[0, 1], [1, 0]], [2, 2])],
               [tI([0, 1]), tI([1, 2])], [tI([0, 1]), S_(), tI([1, 2])], [tI([0, 1]), ['int', 1]], [['int', 1], S_(), tI([0, 3])],
               [tI([[0], [1]], [2, 1]), tI([0, 2, 3])], [S_(), tI([0, 1]), tI([1, 2])], [['none'], tI([1]), S_(), tI([2, 2])],
