@@ -191,11 +191,15 @@ type pArg struct {
 type pSub struct {
 	Pos      lexer.Position
 	Ellipsis bool   `parser:"(  @\"...\""`
-	Lo       *pExpr `parser:"| @@?"`
-	Colon    bool   `parser:"( @\":\""`
-	Hi       *pExpr `parser:"@@?"`
-	Colon2   bool   `parser:"( @\":\""`
-	Step     *pExpr `parser:"@@? )? )? )"`
+	Lo       *pExpr `parser:" | @@"`
+	Colon    bool   `parser:"   ( @\":\""`
+	Hi       *pExpr `parser:"     @@?"`
+	Colon2   bool   `parser:"     ( @\":\""`
+	Step     *pExpr `parser:"       @@? )? )?"`
+	SColon   bool   `parser:" | @\":\""`
+	SHi      *pExpr `parser:"   @@?"`
+	SColon2  bool   `parser:"   ( @\":\""`
+	SStep    *pExpr `parser:"     @@? )? )"`
 	EndPos   lexer.Position
 }
 

@@ -98,7 +98,14 @@ func Parse(filename, src string) (f *File, err error) {
 	return f, nil
 }
 
-func parseTokens[G any](p *participle.Parser[G], toks []lexer.Token) (*G, error) {
+func parseTokens[G any](p *participle.Parser[G], toks []lexer.Token) (g *G, err error) {
+	defer func() {
+		// Safety net: participle may panic on grammar corner cases; report
+		// them as syntax errors rather than crashing the host.
+		if r := recover(); r != nil {
+			g, err = nil, fmt.Errorf("cannot parse this input (%v)", r)
+		}
+	}()
 	pl, err := lexer.Upgrade(&sliceLexer{toks: toks})
 	if err != nil {
 		return nil, err
@@ -482,6 +489,15 @@ func (lw *lowerer) sub(s *pSub) Expr {
 	switch {
 	case s.Ellipsis:
 		return &EllipsisExpr{span: sp}
+	case s.SColon:
+		sl := &SliceExpr{span: sp}
+		if s.SHi != nil {
+			sl.Hi = lw.expr(s.SHi)
+		}
+		if s.SStep != nil {
+			sl.Step = lw.expr(s.SStep)
+		}
+		return sl
 	case s.Colon:
 		sl := &SliceExpr{span: sp}
 		if s.Lo != nil {

@@ -22,6 +22,10 @@ const (
 	// built by repetition or concatenation, so that `"x" * 10**12` fails
 	// cleanly instead of exhausting memory.
 	MaxAlloc = 1 << 28
+	// MaxElems bounds the number of elements of a list or tuple built by
+	// repetition, concatenation or materialising an iterable (256 MiB of
+	// element headers).
+	MaxElems = MaxAlloc / 16
 )
 
 var smallInts [smallIntMax - smallIntMin]Value
@@ -305,7 +309,7 @@ func builtinBinary(op Op, x, y Value) (Value, error) {
 		switch op {
 		case PLUS:
 			if b, ok := y.(*List); ok {
-				if len(a.Elems)+len(b.Elems) > MaxAlloc {
+				if len(a.Elems)+len(b.Elems) > MaxElems {
 					return nil, Errorf("MemoryError", "list too large")
 				}
 				elems := make([]Value, 0, len(a.Elems)+len(b.Elems))
@@ -389,7 +393,7 @@ func repeatElems(elems []Value, n int64) ([]Value, error) {
 	if n <= 0 || len(elems) == 0 {
 		return []Value{}, nil
 	}
-	if n > MaxAlloc || int64(len(elems))*n > MaxAlloc {
+	if n > MaxElems || int64(len(elems))*n > MaxElems {
 		return nil, Errorf("MemoryError", "repeated sequence is too large (%d x %d elements)", n, len(elems))
 	}
 	out := make([]Value, 0, int(n)*len(elems))
@@ -679,6 +683,10 @@ func Elements(x Value) ([]Value, error) {
 		return v.Elems, nil
 	case Tuple:
 		return v, nil
+	case *Range:
+		if v.Len() > MaxElems {
+			return nil, Errorf("MemoryError", "%s is too large to materialise", v)
+		}
 	}
 	it, err := Iterate(x)
 	if err != nil {
@@ -691,7 +699,7 @@ func Elements(x Value) ([]Value, error) {
 			return out, nil
 		}
 		out = append(out, e)
-		if len(out) > MaxAlloc {
+		if len(out) > MaxElems {
 			return nil, Errorf("MemoryError", "too many elements")
 		}
 	}

@@ -438,15 +438,39 @@ func arithVec[T num](op binOp, o, x, y []T) {
 			o[i] = x[i] + y[i]
 		}
 	case opSub:
-		for i := range o {
+		i := 0
+		for ; i+4 <= len(o); i += 4 {
+			o0, x0, y0 := o[i:i+4:i+4], x[i:i+4:i+4], y[i:i+4:i+4]
+			o0[0] = x0[0] - y0[0]
+			o0[1] = x0[1] - y0[1]
+			o0[2] = x0[2] - y0[2]
+			o0[3] = x0[3] - y0[3]
+		}
+		for ; i < len(o); i++ {
 			o[i] = x[i] - y[i]
 		}
 	case opMul:
-		for i := range o {
+		i := 0
+		for ; i+4 <= len(o); i += 4 {
+			o0, x0, y0 := o[i:i+4:i+4], x[i:i+4:i+4], y[i:i+4:i+4]
+			o0[0] = x0[0] * y0[0]
+			o0[1] = x0[1] * y0[1]
+			o0[2] = x0[2] * y0[2]
+			o0[3] = x0[3] * y0[3]
+		}
+		for ; i < len(o); i++ {
 			o[i] = x[i] * y[i]
 		}
 	case opDiv:
-		for i := range o {
+		i := 0
+		for ; i+4 <= len(o); i += 4 {
+			o0, x0, y0 := o[i:i+4:i+4], x[i:i+4:i+4], y[i:i+4:i+4]
+			o0[0] = x0[0] / y0[0]
+			o0[1] = x0[1] / y0[1]
+			o0[2] = x0[2] / y0[2]
+			o0[3] = x0[3] / y0[3]
+		}
+		for ; i < len(o); i++ {
 			o[i] = x[i] / y[i]
 		}
 	}

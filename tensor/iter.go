@@ -66,12 +66,84 @@ func walk(shape []int, nops int, st [3][]int, offs [3]int, fn rowFunc) {
 		fn(offs[0], offs[1], offs[2], n, in[0], in[1], in[2])
 		return
 	}
+	if nd >= 2 && needsTiling(cst, nops, nd) {
+		walkTiled(cs, cst, nops, offs, fn)
+		return
+	}
 	outer := nd - 1
 	idx := make([]int, outer)
 	p := offs
 	for {
 		fn(p[0], p[1], p[2], n, in[0], in[1], in[2])
 		d := outer - 1
+		for ; d >= 0; d-- {
+			idx[d]++
+			for o := 0; o < nops; o++ {
+				p[o] += cst[o][d]
+			}
+			if idx[d] < cs[d] {
+				break
+			}
+			for o := 0; o < nops; o++ {
+				p[o] -= cst[o][d] * cs[d]
+			}
+			idx[d] = 0
+		}
+		if d < 0 {
+			return
+		}
+	}
+}
+
+// needsTiling reports whether some operand walks its last dim with a large
+// stride while being unit-stride along the second-to-last dim (a
+// transposed operand): then rows are cut into tiles so both layouts stay
+// in cache.
+func needsTiling(cst [3][]int, nops, nd int) bool {
+	for o := 0; o < nops; o++ {
+		if cst[o][nd-1] > 1 && cst[o][nd-2] == 1 {
+			return true
+		}
+	}
+	return false
+}
+
+const tile = 32
+
+// walkTiled iterates the last two dims in tile x tile blocks (rows of the
+// tile are passed to fn), looping normally over the leading dims.
+func walkTiled(cs []int, cst [3][]int, nops int, offs [3]int, fn rowFunc) {
+	nd := len(cs)
+	R, C := cs[nd-2], cs[nd-1]
+	var rs, ccs [3]int
+	for o := 0; o < nops; o++ {
+		rs[o], ccs[o] = cst[o][nd-2], cst[o][nd-1]
+	}
+	block := func(p [3]int) {
+		for i0 := 0; i0 < R; i0 += tile {
+			i1 := min(i0+tile, R)
+			for j0 := 0; j0 < C; j0 += tile {
+				n := min(j0+tile, C) - j0
+				for i := i0; i < i1; i++ {
+					var q [3]int
+					for o := 0; o < nops; o++ {
+						q[o] = p[o] + i*rs[o] + j0*ccs[o]
+					}
+					fn(q[0], q[1], q[2], n, ccs[0], ccs[1], ccs[2])
+				}
+			}
+		}
+	}
+	lead := nd - 2
+	if lead == 0 {
+		block(offs)
+		return
+	}
+	idx := make([]int, lead)
+	p := offs
+	for {
+		block(p)
+		d := lead - 1
 		for ; d >= 0; d-- {
 			idx[d]++
 			for o := 0; o < nops; o++ {

@@ -143,6 +143,7 @@ type Error struct {
 	Msg  string // what is wrong
 }
 
+// Error returns "Path: Msg", or Msg when Path is empty.
 func (e *Error) Error() string {
 	if e.Path == "" {
 		return e.Msg

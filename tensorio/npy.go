@@ -62,7 +62,7 @@ func npyName(dtype string) string {
 //
 // It accepts format versions 1.0, 2.0 and 3.0, the descrs <f2 <f4 <f8 |i1
 // <i2 <i4 <i8 |u1 |b1 (and their big-endian '>' and native '=' spellings,
-// '|' or '<' interchangeably for one-byte types), and fortran_order True.
+// '|' or '<' interchangeably), and fortran_order True.
 // Big-endian data is byte-swapped and Fortran-order data transposed into a
 // new buffer; otherwise the returned Data aliases b (no copy). Bool bytes
 // other than 0 and 1 are normalised to 1 (in a copy).
@@ -210,9 +210,9 @@ func npyDType(descr string) (dtype string, bigEndian bool, err error) {
 		order, code = '=', descr
 	}
 	if dt, ok := npyDescr[code]; ok {
-		if order == '|' && ItemSize(dt) > 1 {
-			return "", false, newError(ErrCorrupt, "dtype %q: '|' (not applicable) byte order on a multi-byte type", descr)
-		}
+		// '=' (native) and '|' on a multi-byte type are never written by
+		// NumPy; like NumPy we read them as the reader's native order,
+		// which is little-endian on every platform tsr supports.
 		return dt, bigEndian, nil
 	}
 	why := ""

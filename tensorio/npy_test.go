@@ -169,7 +169,6 @@ func TestDecodeNPYCorrupt(t *testing.T) {
 		{"trailing", npyBytes("{'descr': '<i4', 'fortran_order': False, 'shape': (1,)}", make([]byte, 8)), ErrCorrupt, "4 trailing bytes"},
 		{"fortran type", npyBytes("{'descr': '<i4', 'fortran_order': 1, 'shape': (1,)}", make([]byte, 4)), ErrCorrupt, "fortran_order"},
 		{"shape type", npyBytes("{'descr': '<i4', 'fortran_order': False, 'shape': 3}", make([]byte, 4)), ErrCorrupt, "want a tuple"},
-		{"descr |f8", npyBytes("{'descr': '|f8', 'fortran_order': False, 'shape': (1,)}", make([]byte, 8)), ErrCorrupt, "byte order"},
 		{"deep", npyBytes("{'descr': "+strings.Repeat("(", 1000)+"}", nil), ErrCorrupt, "nested too deeply"},
 		{"void", npyBytes("{'descr': '<V2', 'fortran_order': False, 'shape': (1,)}", make([]byte, 2)), ErrUnsupported, "bfloat16"},
 	}
@@ -210,6 +209,13 @@ func TestNPYPythonLiteralQuirks(t *testing.T) {
 	v, _ := a.Int64s()
 	if !equalShape(a.Shape, []int{2, 1}) || v[0] != 1 || v[1] != -1 {
 		t.Errorf("got %v %v", a.Shape, v)
+	}
+	// '|' and '=' on multi-byte types read as native (little-endian), as NumPy does.
+	for _, d := range []string{"|f8", "=f8", "f8"} {
+		a, err := DecodeNPY(npyBytes("{'descr': '"+d+"', 'fortran_order': False, 'shape': ()}", []byte{0, 0, 0, 0, 0, 0, 0xf0, 0x3f}))
+		if err != nil || mustFloat64s(t, a)[0] != 1 {
+			t.Errorf("%s: %v", d, err)
+		}
 	}
 	// Bool bytes other than 0/1 are normalised, without touching the input.
 	in := npyBytes("{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }", []byte{0, 7, 1})

@@ -121,7 +121,9 @@ func readAtMost(r io.Reader, n uint64) ([]byte, error) {
 				return nil, err
 			}
 			grow := min(uint64(cap(buf)), n-uint64(len(buf)))
-			buf = append(buf[:cap(buf)], make([]byte, grow)...)[:len(buf)]
+			nb := make([]byte, len(buf), uint64(len(buf))+grow)
+			copy(nb, buf)
+			buf = nb
 		}
 		k, err := r.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+k]

@@ -131,3 +131,21 @@ func TestNPZCorrupt(t *testing.T) {
 	_, err = DecodeNPZ(b)
 	wantErr(t, err, ErrCorrupt, "x.npy", "checksum")
 }
+
+func TestReadAtMost(t *testing.T) {
+	src := bytes.Repeat([]byte("abcdefgh"), 5<<20) // 40 MiB: several growth steps past 16 MiB
+	got, err := readAtMost(bytes.NewReader(src), uint64(len(src)))
+	if err != nil || !bytes.Equal(got, src) || cap(got) != len(src) {
+		t.Errorf("exact: len %d cap %d err %v", len(got), cap(got), err)
+	}
+	got, err = readAtMost(bytes.NewReader(src[:10]), 1<<40) // lying size: small buffer
+	if err != nil || len(got) != 10 || cap(got) > 16<<20 {
+		t.Errorf("short: len %d cap %d err %v", len(got), cap(got), err)
+	}
+	if _, err := readAtMost(bytes.NewReader(src[:10]), 9); err == nil {
+		t.Error("longer than declared: no error")
+	}
+	if got, err := readAtMost(bytes.NewReader(nil), 0); err != nil || len(got) != 0 {
+		t.Errorf("empty: %v", err)
+	}
+}

@@ -1,0 +1,51 @@
+package lang
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// seedSources are LANGUAGE.md snippets and tricky inputs.
+var seedSources = []string{
+	"x = arange(12, dtype=f32).reshape(3, 4)\nprint(x.shape, x.stride(), x.is_contiguous())\n",
+	"fn sliding_window_1d(x, window, step=1) {\n    assert x.ndim == 1, \"input must be 1-D\"\n    n = (x.size(0) - window) // step + 1\n    as_strided(x, [n, window], [step * x.stride(0), x.stride(0)])\n}\n",
+	"try { as_strided(s, [4, 4], [3, 1]) } catch e { print(e.kind) }\n",
+	"print(ein\"bii->b\"(ones(8, 16, 16))[0].item())\n",
+	"print(f\"{logsumexp(tensor([1000.0, 1001.0, 1002.0]), 0).item():.4f}\")\n",
+	"gw, gb = grad(w, b) {\n    pred = x @ w + b\n    ((pred - y) ** 2).mean()\n}\nno_grad {\n    w -= 0.1 * gw\n    b -= 0.1 * gb\n}\n",
+	"x[1:, 0] = v\na, b = t\nfor i, v in enumerate(xs) { }\nwhile c { break }\nimport \"util.tsr\" as util\n",
+	"f\"{{}} {a:{b}} {\"x\"}\"", "x = (1,\n", "\"abc", "ein\"ij,jk\"", "ein\"i...->\"", "a.b[...]", "0x", "1__0", "..",
+}
+
+func addSeeds(f *testing.F) {
+	for _, s := range seedSources {
+		f.Add(s)
+	}
+	files, _ := filepath.Glob("../examples/*.tsr")
+	for _, file := range files {
+		if b, err := os.ReadFile(file); err == nil {
+			f.Add(string(b))
+		}
+	}
+}
+
+// FuzzParse checks that parsing and compiling arbitrary input never panics
+// and that every error is a positioned *SyntaxError.
+func FuzzParse(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, src string) {
+		_, err := Compile("fuzz.tsr", src)
+		if err == nil {
+			return
+		}
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Fatalf("error is %T, not *SyntaxError: %v", err, err)
+		}
+		if se.Pos.Line < 1 || se.Pos.Col < 1 {
+			t.Fatalf("error without position: %v", err)
+		}
+	})
+}

@@ -1,0 +1,52 @@
+package runtime_test
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tsrlang/tsr/lang"
+	"github.com/tsrlang/tsr/runtime"
+)
+
+// FuzzRun compiles and runs arbitrary source with a step limit and no
+// output: the VM must never panic or hang, and errors must be EvalErrors.
+func FuzzRun(f *testing.F) {
+	for _, s := range []string{
+		"fn f(n) { if n < 2 { return n }; f(n-1) + f(n-2) }\nprint(f(10))",
+		"x = [1, 2]; x[0] += 1; a, b = x; print(a ** b, 7 // -2, {\"k\": (1,)})",
+		"try { error(\"ValueError\", \"m\") } catch e { print(e) }",
+		"s = \"ab\" * 3; print(s[::-1], f\"{1.5:.2f}\", sorted([3, 1]))",
+		"for i in range(3) { while true { break } }",
+	} {
+		f.Add(s)
+	}
+	files, _ := filepath.Glob("../examples/*.tsr")
+	for _, file := range files {
+		if b, err := os.ReadFile(file); err == nil {
+			f.Add(string(b))
+		}
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		prog, err := lang.Compile("fuzz.tsr", src)
+		if err != nil {
+			return
+		}
+		th := &runtime.Thread{Stdout: io.Discard, MaxSteps: 20000, MaxDepth: 200}
+		th.Load = func(*runtime.Thread, string) (*runtime.Module, error) {
+			return nil, runtime.Errorf("ImportError", "no imports while fuzzing")
+		}
+		_, err = th.Exec(prog, map[string]runtime.Value{})
+		if err != nil {
+			var e *runtime.EvalError
+			if !errors.As(err, &e) {
+				t.Fatalf("error is %T: %v", err, err)
+			}
+			if e.Kind == "InternalError" {
+				t.Fatalf("internal error: %v\nsource:\n%s", err, src)
+			}
+		}
+	})
+}
