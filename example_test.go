@@ -70,3 +70,19 @@ func ExampleInterpreter_Run() {
 	// Output:
 	// LimitError
 }
+
+func ExampleInterpreter_Eval() {
+	in := tsr.New(tsr.Options{Stdout: os.Stdout})
+	ctx := context.Background()
+	// Globals persist across Evals: f sees the x assigned later.
+	for _, src := range []string{"fn f() { x * 2 }", "x = 21", "print(f())"} {
+		if _, err := in.Eval(ctx, "session.tsr", src); err != nil {
+			panic(err)
+		}
+	}
+	v, _ := in.Global("x")
+	fmt.Println(v, in.Globals())
+	// Output:
+	// 42
+	// 21 [f x]
+}

@@ -60,7 +60,7 @@ func Compile(name, src string) (*Program, error) {
 type Interpreter struct {
 	th          *runtime.Thread
 	stderr      io.Writer
-	globals     map[string]runtime.Value
+	globals     *runtime.Globals
 	predeclared map[string]runtime.Value
 	modules     map[string]*runtime.Module
 	loading     []string
@@ -79,7 +79,6 @@ func New(opts Options) *Interpreter {
 	in := &Interpreter{
 		th:          &runtime.Thread{Name: "main", Stdout: stdout, MaxSteps: opts.MaxSteps},
 		stderr:      stderr,
-		globals:     map[string]runtime.Value{},
 		predeclared: map[string]runtime.Value{},
 		modules:     map[string]*runtime.Module{},
 	}
@@ -89,9 +88,7 @@ func New(opts Options) *Interpreter {
 	for k, v := range stdlib.Predeclared() {
 		in.predeclared[k] = v
 	}
-	for k, v := range in.predeclared {
-		in.globals[k] = v
-	}
+	in.globals = runtime.NewGlobals(in.predeclared)
 	in.th.Load = in.load
 	stdlib.Setup(in.th)
 	return in
@@ -134,7 +131,7 @@ func (in *Interpreter) Run(ctx context.Context, p *Program) (runtime.Value, erro
 		stop := context.AfterFunc(ctx, func() { in.th.Cancel(ctx.Err().Error()) })
 		defer stop()
 	}
-	return in.th.Exec(p.prog, in.globals)
+	return in.th.ExecIn(p.prog, in.globals)
 }
 
 // SetGlobal binds a global variable to a Go value: nil, bool, ints,
@@ -145,26 +142,25 @@ func (in *Interpreter) SetGlobal(name string, v any) error {
 	if err != nil {
 		return err
 	}
-	in.globals[name] = val
+	in.globals.Set(name, val)
 	return nil
 }
 
 // Global returns the value of a global variable.
 func (in *Interpreter) Global(name string) (runtime.Value, bool) {
-	v, ok := in.globals[name]
-	return v, ok
+	return in.globals.Get(name)
 }
 
 // Globals lists the names of the user-defined globals, sorted.
 func (in *Interpreter) Globals() []string {
 	var names []string
-	for k, v := range in.globals {
+	for _, k := range in.globals.Names() {
+		v, _ := in.globals.Get(k)
 		if p, ok := in.predeclared[k]; ok && sameValue(p, v) {
 			continue
 		}
 		names = append(names, k)
 	}
-	sort.Strings(names)
 	return names
 }
 
@@ -210,17 +206,14 @@ func (in *Interpreter) load(th *runtime.Thread, path string) (*runtime.Module, e
 	}
 	in.loading = append(in.loading, full)
 	defer func() { in.loading = in.loading[:len(in.loading)-1] }()
-	env := map[string]runtime.Value{}
-	for k, v := range in.predeclared {
-		env[k] = v
-	}
-	if _, err := th.Exec(prog, env); err != nil {
+	env := runtime.NewGlobals(in.predeclared)
+	if _, err := th.ExecIn(prog, env); err != nil {
 		return nil, err
 	}
 	name := strings.TrimSuffix(filepath.Base(full), filepath.Ext(full))
 	m := &runtime.Module{ModName: name, Members: map[string]runtime.Value{}}
 	for _, g := range prog.Globals {
-		v, ok := env[g]
+		v, ok := env.Get(g)
 		if !ok {
 			continue
 		}

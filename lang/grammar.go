@@ -95,12 +95,11 @@ type pReturn struct {
 }
 
 type pTry struct {
-	Pos     lexer.Position
-	Body    *pBlock `parser:"\"try\" @@"`
-	NamePos lexer.Position
-	Name    string  `parser:"\"catch\" @Ident"`
-	Catch   *pBlock `parser:"@@"`
-	EndPos  lexer.Position
+	Pos    lexer.Position
+	Body   *pBlock `parser:"\"try\" @@"`
+	Name   string  `parser:"\"catch\" @Ident"`
+	Catch  *pBlock `parser:"@@"`
+	EndPos lexer.Position
 }
 
 type pAssert struct {
@@ -127,7 +126,6 @@ type pBlockStmt struct {
 type pSimple struct {
 	Pos    lexer.Position
 	LHS    *pExprList `parser:"@@"`
-	OpPos  lexer.Position
 	Op     string     `parser:"( @(\"=\" | \"+=\" | \"-=\" | \"*=\" | \"/=\" | \"//=\" | \"%=\" | \"@=\" | \"**=\")"`
 	RHS    *pExprList `parser:"@@ )?"`
 	EndPos lexer.Position

@@ -227,7 +227,7 @@ func (lw *lowerer) stmt(p *pStmt) Stmt {
 	case p.Try != nil:
 		t := p.Try
 		return &TryStmt{span: lw.sp(t.Pos, t.EndPos), Body: lw.block(t.Body), Name: t.Name,
-			NameP: lw.pos(t.NamePos), Catch: lw.block(t.Catch)}
+			NameP: lw.pos(t.Catch.Pos), Catch: lw.block(t.Catch)}
 	case p.Assert != nil:
 		a := &AssertStmt{span: lw.sp(p.Assert.Pos, p.Assert.EndPos), Cond: lw.expr(p.Assert.Cond)}
 		if p.Assert.Msg != nil {
@@ -248,7 +248,7 @@ func (lw *lowerer) stmt(p *pStmt) Stmt {
 		if s.Op == "" {
 			return &ExprStmt{span: lw.sp(s.Pos, s.EndPos), X: lhs}
 		}
-		a := &AssignStmt{span: lw.sp(s.Pos, s.EndPos), LHS: lhs, RHS: lw.exprList(s.RHS), OpPos: lw.pos(s.OpPos)}
+		a := &AssignStmt{span: lw.sp(s.Pos, s.EndPos), LHS: lhs, RHS: lw.exprList(s.RHS), OpPos: lw.pos(s.LHS.EndPos)}
 		if s.Op != "=" {
 			a.Aug = true
 			a.Op = binaryOps[strings.TrimSuffix(s.Op, "=")].op

@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 	"sync/atomic"
 )
@@ -34,7 +35,67 @@ type frame struct {
 // moduleEnv holds a program's global variable slots.
 type moduleEnv struct {
 	prog    *Program
-	globals []Value
+	globals []*Value // slots shared with the Globals the program runs in
+}
+
+// Globals is a persistent global namespace: every program run in it (the
+// entries of a REPL session, the Evals of an embedding Interpreter) shares
+// one slot per name, so functions defined by one program see variables
+// assigned by a later one.
+type Globals struct {
+	slots map[string]*Value
+}
+
+// NewGlobals returns a namespace holding the given values.
+func NewGlobals(init map[string]Value) *Globals {
+	g := &Globals{slots: make(map[string]*Value, len(init))}
+	for k, v := range init {
+		g.Set(k, v)
+	}
+	return g
+}
+
+// Get returns the value bound to name.
+func (g *Globals) Get(name string) (Value, bool) {
+	if p := g.slots[name]; p != nil && *p != nil {
+		return *p, true
+	}
+	return nil, false
+}
+
+// Set binds name to v.
+func (g *Globals) Set(name string, v Value) {
+	if p := g.slots[name]; p != nil {
+		*p = v
+		return
+	}
+	g.slots[name] = &v
+}
+
+// Names returns the bound names, sorted.
+func (g *Globals) Names() []string {
+	var names []string
+	for k, p := range g.slots {
+		if *p != nil {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// slot returns name's slot, creating it (bound to the Universe value of
+// that name, if any) when absent.
+func (g *Globals) slot(name string) *Value {
+	if p := g.slots[name]; p != nil {
+		return p
+	}
+	p := new(Value)
+	if v, ok := Universe[name]; ok {
+		*p = v
+	}
+	g.slots[name] = p
+	return p
 }
 
 // Function is a tsr function value: compiled code plus its defaults and
@@ -131,24 +192,25 @@ func (th *Thread) cancelErr() error {
 // It returns the value of the program's last expression statement.
 // Errors are *EvalError values.
 func (th *Thread) Exec(prog *Program, env map[string]Value) (Value, error) {
-	me := &moduleEnv{prog: prog, globals: make([]Value, len(prog.Globals))}
-	for i, name := range prog.Globals {
-		if v, ok := env[name]; ok {
-			me.globals[i] = v
-		} else if v, ok := Universe[name]; ok {
-			me.globals[i] = v
-		}
-	}
-	fn := &Function{code: prog.Toplevel, env: me}
-	v, err := th.CallValue(fn, nil, nil)
-	if env != nil {
-		for i, name := range prog.Globals {
-			if g := me.globals[i]; g != nil {
-				env[name] = g
-			}
+	g := NewGlobals(env)
+	v, err := th.ExecIn(prog, g)
+	for _, name := range prog.Globals {
+		if x, ok := g.Get(name); ok && env != nil {
+			env[name] = x
 		}
 	}
 	return v, err
+}
+
+// ExecIn runs a compiled program's top-level code in the namespace g,
+// whose values persist across runs. Names g lacks fall back to Universe.
+func (th *Thread) ExecIn(prog *Program, g *Globals) (Value, error) {
+	me := &moduleEnv{prog: prog, globals: make([]*Value, len(prog.Globals))}
+	for i, name := range prog.Globals {
+		me.globals[i] = g.slot(name)
+	}
+	fn := &Function{code: prog.Toplevel, env: me}
+	return th.CallValue(fn, nil, nil)
 }
 
 // CallValue calls fn from Go (a host, or a builtin such as sorted's key=).
@@ -448,7 +510,7 @@ loop:
 			stack[sp] = fn.freevars[insn>>8]
 			sp++
 		case LOAD_GLOBAL:
-			x = globals[insn>>8]
+			x = *globals[insn>>8]
 			if x == nil {
 				err = Errorf("NameError", "name '%s' is not defined", prog.Globals[insn>>8])
 				goto fail
@@ -457,7 +519,7 @@ loop:
 			sp++
 		case STORE_GLOBAL:
 			sp--
-			globals[insn>>8] = stack[sp]
+			*globals[insn>>8] = stack[sp]
 			stack[sp] = nil
 
 		case ADD:

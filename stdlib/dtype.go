@@ -111,6 +111,9 @@ func init() {
 	dtypeValues["float"] = &DTypeValue{dt: tensor.F32, conv: "float"}
 	dtypeValues["int"] = &DTypeValue{dt: tensor.I32, conv: "int"}
 	dtypeValues["bool"] = &DTypeValue{dt: tensor.Bool, conv: "bool"}
+	for name, d := range dtypeValues {
+		globals[name] = d
+	}
 }
 
 // dtypeOf maps a dtype value to a DType.

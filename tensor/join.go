@@ -1,7 +1,6 @@
 package tensor
 
 import (
-	"math"
 	"slices"
 	"sort"
 )
@@ -422,5 +421,3 @@ func Gather(t *Tensor, dim int, index *Tensor) (*Tensor, error) {
 	}
 	return out, nil
 }
-
-var _ = math.Inf

@@ -1,8 +1,6 @@
 package tensor
 
 import (
-	"fmt"
-
 	"github.com/tsrlang/tsr/backends/cpu"
 )
 
@@ -228,5 +226,3 @@ func abs(x int) int {
 	}
 	return x
 }
-
-var _ = fmt.Sprint

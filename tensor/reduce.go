@@ -95,7 +95,7 @@ func (p *reducePlan) rows(t *Tensor, scratch *Tensor, fn func(o int)) {
 	})
 }
 
-func reduceOutDType(name string, dt DType) DType {
+func reduceOutDType(dt DType) DType {
 	if dt == Bool || dt.IsInt() {
 		return I64
 	}
@@ -117,7 +117,7 @@ func sumProd(t *Tensor, dims []int, keepdim, prod bool) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	odt := reduceOutDType("sum", t.dtype)
+	odt := reduceOutDType(t.dtype)
 	if odt == I64 {
 		out := zeros(p.outShape, I64)
 		d := out.storage.I64()

@@ -21,7 +21,6 @@ package tensor
 
 import (
 	"math"
-	"strings"
 
 	"github.com/tsrlang/tsr/numfmt"
 )
@@ -479,11 +478,4 @@ func (t *Tensor) String() string {
 		td.Suffix = append(td.Suffix, "requires_grad=true")
 	}
 	return numfmt.FormatTensor(td)
-}
-
-// describe returns "tensor of shape [..] and dtype f32" for messages.
-func (t *Tensor) describe() string {
-	var b strings.Builder
-	b.WriteString(fmtList(t.shape))
-	return b.String()
 }

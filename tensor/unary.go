@@ -212,7 +212,8 @@ func Neg(t *Tensor) (*Tensor, error) { return unary(uNeg, t) }
 // Abs returns |t|.
 func Abs(t *Tensor) (*Tensor, error) { return unary(uAbs, t) }
 
-// Sign returns -1, 0 or 1 (same dtype; NaN stays NaN... ATen gives 0 for NaN's comparisons).
+// Sign returns -1, 0 or 1 in t's dtype (0 for NaN and a signed zero for
+// +-0, as ATen's (0 < x) - (x < 0)); bool is returned as a copy.
 func Sign(t *Tensor) (*Tensor, error) { return unary(uSign, t) }
 
 // Square returns t*t (bool gives i64, as PyTorch's pow(t, 2)).

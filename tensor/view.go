@@ -1,7 +1,6 @@
 package tensor
 
 import (
-	"fmt"
 	"slices"
 )
 
@@ -193,7 +192,7 @@ func (t *Tensor) Permute(dims ...int) (*Tensor, error) {
 func (t *Tensor) Expand(shape ...int) (*Tensor, error) {
 	nd, td := len(shape), len(t.shape)
 	if nd < td {
-		return nil, errorf(RuntimeError, "expand(%s{%s}, size=%s): the number of sizes provided (%d) must be greater or equal to the number of dimensions in the tensor (%d)", "torch.FloatTensor", trimList(t.shape), fmtList(shape), nd, td)
+		return nil, errorf(RuntimeError, "expand(torch.%sTensor{%s}, size=%s): the number of sizes provided (%d) must be greater or equal to the number of dimensions in the tensor (%d)", pyTypeName(t.dtype), fmtList(t.shape), fmtList(shape), nd, td)
 	}
 	sh := make([]int, nd)
 	st := make([]int, nd)
@@ -228,8 +227,6 @@ func (t *Tensor) Expand(shape ...int) (*Tensor, error) {
 	}
 	return t.view(sh, st, t.offset), nil
 }
-
-func trimList(xs []int) string { s := fmtList(xs); return s[1 : len(s)-1] }
 
 // ExpandAs expands t to other's shape.
 func (t *Tensor) ExpandAs(other *Tensor) (*Tensor, error) { return t.Expand(other.shape...) }
@@ -663,5 +660,3 @@ func (t *Tensor) hasInternalOverlap() bool {
 func errOverlap() error {
 	return errorf(RuntimeError, "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.")
 }
-
-var _ = fmt.Sprint

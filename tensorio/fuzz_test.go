@@ -54,6 +54,12 @@ func FuzzNPY(f *testing.F) {
 
 func FuzzNPZ(f *testing.F) {
 	addSeeds(f, "testdata/fixtures/*.npz")
+	small, _ := FromInt64s(I16, []int{2}, []int64{1, -1})
+	for _, compress := range []bool{false, true} {
+		var buf bytes.Buffer
+		EncodeNPZ(&buf, []Entry{{"a", small}}, compress)
+		f.Add(buf.Bytes())
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		es, err := DecodeNPZ(b)
 		if err != nil {

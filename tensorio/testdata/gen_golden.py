@@ -7,8 +7,9 @@ Run from the repository root with the system Python that has numpy and PIL:
 
 Writes tensorio/testdata/golden.json (expected values for the real data
 files in examples/data and for every fixture) and small fixture files under
-tensorio/testdata/fixtures/. Everything is deterministic (fixed seeds), so
-re-running reproduces the committed outputs.
+tensorio/testdata/fixtures/. Values are deterministic (fixed seeds): re-running
+reproduces golden.json byte for byte; the .npz fixtures differ only in the
+zip entries' timestamps.
 """
 import gzip
 import io

@@ -1,0 +1,104 @@
+package autograd
+
+import (
+	"github.com/tsrlang/tsr/tensor"
+	"github.com/tsrlang/tsr/tensor/linalg/kernels"
+)
+
+// Differentiable helpers for the linear-algebra derivative formulas
+// (derivatives_linalg.go). Like ops.go, each goes through Apply so that a
+// create_graph backward records it.
+
+// mT transposes the last two dims (x.mT).
+func (e *Engine) mT(a *T) (*T, error) {
+	nd := a.Dim()
+	return e.transpose(a, nd-2, nd-1)
+}
+
+// triMask returns the constant r×c mask of tril(·, k) (upper=false) or
+// triu(·, k) (upper=true) in dtype dt.
+func triMask(r, c, k int, upper bool, dt tensor.DType) (*T, error) {
+	ones, err := tensor.Ones([]int{r, c}, dt)
+	if err != nil {
+		return nil, err
+	}
+	if upper {
+		return tensor.Triu(ones, k)
+	}
+	return tensor.Tril(ones, k)
+}
+
+// tri is tril(a, k) or triu(a, k) over the last two dims, as a product
+// with a constant mask (so its gradient is the same mask).
+func (e *Engine) tri(a *T, k int, upper bool) (*T, error) {
+	sh := a.Shape()
+	m, err := triMask(sh[len(sh)-2], sh[len(sh)-1], k, upper, a.DType())
+	if err != nil {
+		return nil, err
+	}
+	return e.mul(a, m)
+}
+
+// diagEmbed maps v [..., n] to the diagonal matrices [..., n, n].
+func (e *Engine) diagEmbed(v *T) (*T, error) {
+	n := v.Shape()[v.Dim()-1]
+	eye, err := tensor.Eye(n, n, v.DType())
+	if err != nil {
+		return nil, err
+	}
+	u, err := e.unsqueeze(v, v.Dim())
+	if err != nil {
+		return nil, err
+	}
+	return e.mul(u, eye)
+}
+
+// narrow is a.narrow(dim, start, length) recorded as a view.
+func (e *Engine) narrow(a *T, dim, start, length int) (*T, error) {
+	return e.Apply("narrow", []*T{a}, nil, func() (*T, error) { return a.Narrow(dim, start, length) })
+}
+
+// linalgSolve is the recorded linalg.solve(A, B).
+func (e *Engine) linalgSolve(A, B *T) (*T, error) {
+	vec := kernels.IsVectorRHS(A, B)
+	return e.Apply("linalg_solve", []*T{A, B}, Attrs{"vector": vec}, func() (*T, error) { return kernels.Solve(A, B) })
+}
+
+// linalgSolveTriangular is the recorded linalg.solve_triangular(A, B,
+// upper=upper, left=left). The right-sided solve X A = B is recorded as
+// the left-sided Aᵀ Xᵀ = Bᵀ between transposes.
+func (e *Engine) linalgSolveTriangular(A, B *T, upper, left bool) (*T, error) {
+	if !left {
+		At, err := e.mT(A)
+		if err != nil {
+			return nil, err
+		}
+		Bt, err := e.mT(B)
+		if err != nil {
+			return nil, err
+		}
+		Xt, err := e.linalgSolveTriangular(At, Bt, !upper, true)
+		if err != nil {
+			return nil, err
+		}
+		return e.mT(Xt)
+	}
+	return e.Apply("linalg_solve_triangular", []*T{A, B}, Attrs{"upper": upper},
+		func() (*T, error) { return kernels.SolveTriangular(A, B, upper, true, false) })
+}
+
+// allZero reports whether every element of t is zero: the engine passes
+// zeros for outputs that received no gradient, and formulas use this to
+// take PyTorch's "gradient undefined" branches (which avoid 0/0 where
+// singular values or eigenvalues repeat).
+func allZero(t *T) bool {
+	if t == nil {
+		return true
+	}
+	for _, v := range t.ToFloat64s() {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}
