@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -165,6 +166,10 @@ func (in *Interpreter) Globals() []string {
 }
 
 func sameValue(a, b runtime.Value) (same bool) {
+	if fa, ok := a.(runtime.Float); ok {
+		fb, ok := b.(runtime.Float)
+		return ok && math.Float64bits(float64(fa)) == math.Float64bits(float64(fb))
+	}
 	defer func() {
 		if recover() != nil {
 			same = false

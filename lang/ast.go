@@ -78,6 +78,14 @@ type (
 		OpAt Pos
 		X, Y Expr
 	}
+	// Compare is a chained comparison a < b <= c: each operand is
+	// evaluated once and the result is the conjunction (Python semantics).
+	Compare struct {
+		span
+		Ops      []runtime.Op
+		OpAts    []Pos
+		Operands []Expr
+	}
 	// Call is fn(args, name=value).
 	Call struct {
 		span
@@ -153,6 +161,7 @@ func (*FString) exprNode()      {}
 func (*Unary) exprNode()        {}
 func (*Binary) exprNode()       {}
 func (*Call) exprNode()         {}
+func (*Compare) exprNode()      {}
 func (*Index) exprNode()        {}
 func (*SliceExpr) exprNode()    {}
 func (*EllipsisExpr) exprNode() {}

@@ -589,6 +589,8 @@ func (fc *fcomp) expr(x Expr) {
 		}
 	case *Binary:
 		fc.binary(x)
+	case *Compare:
+		fc.compare(x)
 	case *Call:
 		fc.expr(x.Fn)
 		for _, a := range x.Args {
@@ -688,13 +690,46 @@ func (fc *fcomp) binary(x *Binary) {
 	fc.expr(x.X)
 	fc.expr(x.Y)
 	fc.pos = x.OpAt
-	if x.Op == opNotIn {
+	fc.binop(x.Op)
+}
+
+func (fc *fcomp) binop(op runtime.Op) {
+	if op == opNotIn {
 		fc.emit0(runtime.NOTIN)
-	} else if op, ok := specialised[x.Op]; ok {
-		fc.emit0(op)
+	} else if code, ok := specialised[op]; ok {
+		fc.emit0(code)
 	} else {
-		fc.emit(runtime.BINARY, int(x.Op))
+		fc.emit(runtime.BINARY, int(op))
 	}
+}
+
+// compare compiles a chained comparison: each middle operand is evaluated
+// once; the first false comparison short-circuits.
+func (fc *fcomp) compare(x *Compare) {
+	fc.expr(x.Operands[0])
+	var exits []int
+	for i, op := range x.Ops {
+		fc.expr(x.Operands[i+1])
+		last := i == len(x.Ops)-1
+		if !last {
+			fc.emit0(runtime.DUP)  // a b b
+			fc.emit0(runtime.ROT3) // b a b
+		}
+		fc.pos = x.OpAts[i]
+		fc.binop(op)
+		if !last {
+			exits = append(exits, fc.emit0(runtime.JMP_FALSE_OR_POP))
+			fc.depth-- // the fall-through path pops the result
+		}
+	}
+	end := fc.emit0(runtime.JMP)
+	for _, j := range exits {
+		fc.patch(j)
+	}
+	fc.depth++ // on this path the middle operand is still below the result
+	fc.emit0(runtime.SWAP)
+	fc.emit0(runtime.POP)
+	fc.patch(end)
 }
 
 // function compiles a nested function and emits MAKE_FUNC, leaving the

@@ -422,12 +422,6 @@ func (pr *pratt) parse(minPrec int) Expr {
 		if info.prec < minPrec {
 			break
 		}
-		if info.prec == precCmp {
-			if chained {
-				lw.fail(lw.pos(b.Pos), "chained comparison is not supported; combine the comparisons with 'and'")
-			}
-			chained = true
-		}
 		next := info.prec + 1
 		if info.op == runtime.STARSTAR {
 			next = precPow // right-associative
@@ -435,6 +429,23 @@ func (pr *pratt) parse(minPrec int) Expr {
 		right := pr.parse(next)
 		start, _ := left.Span()
 		_, end := right.Span()
+		if info.prec == precCmp && chained {
+			// a < b < c: extend the chain
+			c, ok := left.(*Compare)
+			if !ok {
+				l := left.(*Binary)
+				c = &Compare{Ops: []runtime.Op{l.Op}, OpAts: []Pos{l.OpAt}, Operands: []Expr{l.X, l.Y}}
+			}
+			c.span = span{start, end}
+			c.Ops = append(c.Ops, info.op)
+			c.OpAts = append(c.OpAts, lw.pos(b.Pos))
+			c.Operands = append(c.Operands, right)
+			left = c
+			continue
+		}
+		if info.prec == precCmp {
+			chained = true
+		}
 		left = &Binary{span: span{start, end}, Op: info.op, OpAt: lw.pos(b.Pos), X: left, Y: right}
 	}
 	return left

@@ -186,6 +186,10 @@ func resolveFree(s *scope, stmts []Stmt, inner map[*FuncDef]*scope) {
 		case *Binary:
 			expr(x.X)
 			expr(x.Y)
+		case *Compare:
+			for _, e := range x.Operands {
+				expr(e)
+			}
 		case *Call:
 			expr(x.Fn)
 			for _, a := range x.Args {

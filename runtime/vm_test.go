@@ -44,6 +44,8 @@ func TestEval(t *testing.T) {
 		{"x = [3, 1]; x += [2]; print(x, x * 2, \"ab\" * 2, (1,) * 2)", "[3, 1, 2] [3, 1, 2, 3, 1, 2] abab (1, 1)"},
 		{"print(9223372036854775807 + 1)", "-9223372036854775808"},
 		{"a, (b, c) = 1, [2, 3]; print(a + b + c)", "6"},
+		{"i = 3; print(0 <= i < 5, 0 <= i < 3, 5 > i > 1 > 0, 1 < 2 > 0 == 0, [1 < 2 < 3])", "true false true true [true]"},
+		{"n = [0]; fn f() { n[0] += 1; 2 }\nprint(1 < f() < 3, n[0], 3 < f() < 5, n[0])", "true 1 false 2"},
 	} {
 		if got := strings.TrimSpace(mustRun(t, tc.src)); got != tc.want {
 			t.Errorf("%s\n got %s\nwant %s", tc.src, got, tc.want)

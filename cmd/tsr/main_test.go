@@ -1,0 +1,47 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCommand(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "s.tsr")
+	if err := os.WriteFile(script, []byte("print(argv[1:], 6 * 7)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad.tsr")
+	if err := os.WriteFile(bad, []byte("x = 1\nx.nope\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args           []string
+		stdin          string
+		code           int
+		stdout, stderr string
+	}{
+		{[]string{script, "a", "b"}, "", 0, "[\"a\", \"b\"] 42\n", ""},
+		{[]string{"run", script}, "", 0, "[] 42\n", ""},
+		{[]string{"-c", "print(1 + 1)"}, "", 0, "2\n", ""},
+		{[]string{"-c", "1 // 0"}, "", 1, "", "ZeroDivisionError: integer division or modulo by zero"},
+		{[]string{bad}, "", 1, "", "bad.tsr:2:1: in <toplevel>\nAttributeError: 'int' object has no attribute 'nope'"},
+		{[]string{"-c", "x = (1"}, "", 1, "", "unexpected end of input"},
+		{[]string{"disasm", script}, "", 0, "CALL", ""},
+		{[]string{"version"}, "", 0, "tsr ", ""},
+		{[]string{"-c"}, "", 2, "", "usage"},
+		{[]string{"--bogus"}, "", 2, "", "unknown flag"},
+		{[]string{"missing.tsr"}, "", 2, "", "no such file"},
+		{nil, "x = [1,\n2]\nx\n", 0, "[1, 2]", ""},
+	} {
+		var out, errb bytes.Buffer
+		errOut = &errb
+		code := run(tc.args, strings.NewReader(tc.stdin), &out, &errb)
+		if code != tc.code || !strings.Contains(out.String(), tc.stdout) || !strings.Contains(errb.String(), tc.stderr) {
+			t.Errorf("%v: code %d stdout %q stderr %q", tc.args, code, out.String(), errb.String())
+		}
+	}
+}

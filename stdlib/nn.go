@@ -1,0 +1,676 @@
+package stdlib
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/tsrlang/tsr/runtime"
+	"github.com/tsrlang/tsr/tensor"
+	"github.com/tsrlang/tsr/tensor/autograd"
+)
+
+// The nn module: losses, activations, normalisation and attention composed
+// from recorded ops (so they are differentiable), and the Linear layer.
+
+func init() {
+	m := map[string]runtime.Value{}
+	fn := func(name, doc string, f builtinFn) { m[name] = moduleFunc("nn", name, doc, f) }
+	for _, name := range []string{"softmax", "log_softmax", "logsumexp", "relu", "sigmoid", "tanh", "gelu"} {
+		g := globals[name].(*runtime.Builtin)
+		fn(name, g.Doc, func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+			return g.Call(th, args, kwargs)
+		})
+	}
+	fn("linear", "linear(input, weight, bias=none): input @ weight.T + bias; weight is [out, in].", nnLinear)
+	fn("mse_loss", "mse_loss(input, target, reduction=\"mean\"): mean (or sum, or none) of (input - target)**2.", nnMSELoss)
+	fn("cross_entropy", "cross_entropy(input, target, weight=none, ignore_index=-100, reduction=\"mean\", label_smoothing=0.0): softmax cross entropy of logits input [N, C, ...] against class indices [N, ...] or class probabilities (input's shape).", nnCrossEntropy)
+	fn("layer_norm", "layer_norm(input, normalized_shape, weight=none, bias=none, eps=1e-5): normalise over the trailing normalized_shape dims (biased variance), then scale and shift.", nnLayerNorm)
+	fn("scaled_dot_product_attention", "scaled_dot_product_attention(query, key, value, attn_mask=none, dropout_p=0.0, is_causal=false, scale=none): softmax(q @ k^T * scale + mask) @ v over the last two dims.", nnSDPA)
+	m["Linear"] = &layerClass{name: "Linear", doc: "Linear(in_features, out_features, bias=true): y = x @ weight.T + bias, weight [out, in] and bias [out] initialised uniform in ±1/sqrt(in_features).", make: newLinear}
+	registerModule("nn", "Neural-network functions (differentiable) and layers.", m)
+}
+
+func nnLinear(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+	var x, w tensorArg
+	var bias tensorOpt
+	if err := runtime.UnpackArgs("linear", args, kwargs, "input", &x, "weight", &w, "bias?", &bias); err != nil {
+		return nil, err
+	}
+	r, err := linearOp(engineOf(th), x.t, w.t, bias.t)
+	if err != nil {
+		return nil, err
+	}
+	return NewTensorValue(th, r), nil
+}
+
+func linearOp(e *Engine, x, w, bias *T) (*T, error) {
+	var wt *T
+	var err error
+	switch w.Dim() {
+	case 1:
+		wt = w
+	case 2:
+		if wt, err = transposeOp(e, w, 0, 1); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, runtime.Errorf("RuntimeError", "linear(): weight must be 1-D or 2-D, got %d-D", w.Dim())
+	}
+	y, err := applyBinary(e, "matmul", tensor.Matmul, x, wt)
+	if err != nil {
+		return nil, err
+	}
+	if bias != nil {
+		return applyBinary(e, "add", tensor.Add, y, bias)
+	}
+	return y, nil
+}
+
+func checkReduction(r string) error {
+	switch r {
+	case "mean", "sum", "none":
+		return nil
+	}
+	return runtime.Errorf("ValueError", "%s is not a valid value for reduction", r)
+}
+
+func reduce(e *Engine, l *T, reduction string) (*T, error) {
+	switch reduction {
+	case "mean":
+		return meanOp(e, l, nil, false)
+	case "sum":
+		return sumOp(e, l, nil, false)
+	}
+	return l, nil
+}
+
+func nnMSELoss(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+	var x, y tensorArg
+	reduction := "mean"
+	if err := runtime.UnpackArgs("mse_loss", args, kwargs, "input", &x, "target", &y, "reduction?", &reduction); err != nil {
+		return nil, err
+	}
+	if err := checkReduction(reduction); err != nil {
+		return nil, err
+	}
+	e := engineOf(th)
+	d, err := applyBinary(e, "sub", tensor.Sub, x.t, y.t)
+	if err != nil {
+		return nil, err
+	}
+	sq, err := applyBinary(e, "mul", tensor.Mul, d, d)
+	if err != nil {
+		return nil, err
+	}
+	r, err := reduce(e, sq, reduction)
+	if err != nil {
+		return nil, err
+	}
+	return NewTensorValue(th, r), nil
+}
+
+func nnCrossEntropy(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+	var x, y tensorArg
+	var weight tensorOpt
+	ignore := -100
+	reduction := "mean"
+	smoothing := 0.0
+	if err := runtime.UnpackArgs("cross_entropy", args, kwargs, "input", &x, "target", &y, "weight?", &weight,
+		"ignore_index?", &ignore, "reduction?", &reduction, "label_smoothing?", &smoothing); err != nil {
+		return nil, err
+	}
+	if err := checkReduction(reduction); err != nil {
+		return nil, err
+	}
+	if smoothing < 0 || smoothing > 1 {
+		return nil, runtime.Errorf("ValueError", "label_smoothing must be between 0.0 and 1.0. Got: %v", smoothing)
+	}
+	r, err := crossEntropy(engineOf(th), x.t, y.t, weight.t, ignore, reduction, smoothing)
+	if err != nil {
+		return nil, err
+	}
+	return NewTensorValue(th, r), nil
+}
+
+// crossEntropy follows torch.nn.functional.cross_entropy: log_softmax over
+// the class dim (1, or 0 for unbatched input), then the negative
+// log-likelihood of class indices (weighted; ignore_index positions count
+// neither in the sum nor in the mean's denominator) or the cross entropy
+// against class probabilities.
+func crossEntropy(e *Engine, x, y, weight *T, ignore int, reduction string, smoothing float64) (*T, error) {
+	if !x.DType().IsFloat() {
+		return nil, runtime.Errorf("RuntimeError", "cross_entropy: expected a floating-point input, got %s", x.DType())
+	}
+	if x.Dim() == 0 {
+		return nil, runtime.Errorf("RuntimeError", "cross_entropy: input must have at least 1 dimension")
+	}
+	cdim := 1
+	if x.Dim() == 1 {
+		cdim = 0
+	}
+	C := x.Shape()[cdim]
+	logp, err := softmaxOp(e, "log_softmax", x, cdim)
+	if err != nil {
+		return nil, err
+	}
+	if weight != nil && (weight.Dim() != 1 || weight.Shape()[0] != C) {
+		return nil, runtime.Errorf("RuntimeError", "cross_entropy: weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %s", C, intList(weight.Shape()))
+	}
+	// wshape is the class weight broadcast along the class dim
+	var wb *T
+	if weight != nil {
+		ws := make([]int, x.Dim())
+		for i := range ws {
+			ws[i] = 1
+		}
+		ws[cdim] = C
+		if wb, err = weight.Reshape(ws...); err != nil {
+			return nil, err
+		}
+		if wb, err = toOp(e, wb, x.DType()); err != nil {
+			return nil, err
+		}
+	}
+	if y.DType().IsFloat() {
+		// class probabilities
+		if !sameShape(y.Shape(), x.Shape()) {
+			return nil, runtime.Errorf("RuntimeError", "cross_entropy: target of class probabilities must have the input's shape %s, got %s", intList(x.Shape()), intList(y.Shape()))
+		}
+		tgt := y
+		if smoothing > 0 {
+			if tgt, err = smooth(e, tgt, smoothing, C); err != nil {
+				return nil, err
+			}
+		}
+		prod, err := applyBinary(e, "mul", tensor.Mul, logp, tgt)
+		if err != nil {
+			return nil, err
+		}
+		if wb != nil {
+			if prod, err = applyBinary(e, "mul", tensor.Mul, prod, wb); err != nil {
+				return nil, err
+			}
+		}
+		l, err := sumOp(e, prod, []int{cdim}, false)
+		if err != nil {
+			return nil, err
+		}
+		if l, err = unaryOp(e, "neg", l); err != nil {
+			return nil, err
+		}
+		if reduction == "mean" {
+			n := l.Numel()
+			s, err := sumOp(e, l, nil, false)
+			if err != nil {
+				return nil, err
+			}
+			return applyBinary(e, "div", tensor.Div, s, scalarOf(float64(n)))
+		}
+		return reduce(e, l, reduction)
+	}
+	if y.DType() == tensor.Bool || !y.DType().IsInt() {
+		return nil, runtime.Errorf("RuntimeError", "cross_entropy: expected target of class indices (integer dtype) or class probabilities (float dtype), got %s", y.DType())
+	}
+	// class indices: target shape is input shape without the class dim
+	want := append(append([]int(nil), x.Shape()[:cdim]...), x.Shape()[cdim+1:]...)
+	if !sameShape(y.Shape(), want) {
+		return nil, runtime.Errorf("RuntimeError", "cross_entropy: expected target of shape %s for input of shape %s, got %s", intList(want), intList(x.Shape()), intList(y.Shape()))
+	}
+	labels := y.ToInt64s()
+	n := len(labels)
+	inner := 1
+	for _, s := range x.Shape()[cdim+1:] {
+		inner *= s
+	}
+	// one-hot target (as probabilities) with ignored positions all zero,
+	// built directly in input layout [outer, C, inner]
+	onehot := make([]float64, x.Numel())
+	valid := make([]float64, n)
+	for i, c := range labels {
+		if int(c) == ignore {
+			continue
+		}
+		if c < 0 || int(c) >= C {
+			return nil, runtime.Errorf("IndexError", "Target %d is out of bounds.", c)
+		}
+		o, in := i/inner, i%inner
+		onehot[(o*C+int(c))*inner+in] = 1
+		valid[i] = 1
+	}
+	tgt, err := tensor.FromFloat64s(onehot, x.Shape(), x.DType())
+	if err != nil {
+		return nil, err
+	}
+	if smoothing > 0 {
+		if tgt, err = smooth(e, tgt, smoothing, C); err != nil {
+			return nil, err
+		}
+		vm, err := tensor.FromFloat64s(valid, unsqueezedShape(want, cdim), x.DType())
+		if err != nil {
+			return nil, err
+		}
+		if tgt, err = tensor.Mul(tgt, vm); err != nil {
+			return nil, err
+		}
+	}
+	tw := tgt
+	if wb != nil {
+		if tw, err = tensor.Mul(tgt, wb); err != nil {
+			return nil, err
+		}
+	}
+	prod, err := applyBinary(e, "mul", tensor.Mul, logp, tw)
+	if err != nil {
+		return nil, err
+	}
+	l, err := sumOp(e, prod, []int{cdim}, false)
+	if err != nil {
+		return nil, err
+	}
+	if l, err = unaryOp(e, "neg", l); err != nil {
+		return nil, err
+	}
+	switch reduction {
+	case "none":
+		return l, nil
+	case "sum":
+		return sumOp(e, l, nil, false)
+	}
+	// mean: divide by the total weight of the non-ignored targets
+	denom := 0.0
+	var wv []float64
+	if weight != nil {
+		wv = weight.ToFloat64s()
+	}
+	for i, c := range labels {
+		if valid[i] == 0 {
+			continue
+		}
+		if wv != nil {
+			denom += wv[c]
+		} else {
+			denom++
+		}
+	}
+	s, err := sumOp(e, l, nil, false)
+	if err != nil {
+		return nil, err
+	}
+	return applyBinary(e, "div", tensor.Div, s, scalarOf(denom))
+}
+
+func unsqueezedShape(s []int, d int) []int {
+	out := append([]int(nil), s[:d]...)
+	out = append(out, 1)
+	return append(out, s[d:]...)
+}
+
+// smooth mixes a target distribution with the uniform one:
+// (1 - eps) * t + eps / C (PyTorch's label_smoothing).
+func smooth(e *Engine, t *T, eps float64, C int) (*T, error) {
+	a, err := tensor.Mul(t, tensor.ScalarFloat(1-eps))
+	if err != nil {
+		return nil, err
+	}
+	return tensor.Add(a, tensor.ScalarFloat(eps/float64(C)))
+}
+
+func nnLayerNorm(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+	var x tensorArg
+	var ns shapeArg
+	var w, bias tensorOpt
+	eps := 1e-5
+	if err := runtime.UnpackArgs("layer_norm", args, kwargs, "input", &x, "normalized_shape", &ns, "weight?", &w, "bias?", &bias, "eps?", &eps); err != nil {
+		return nil, err
+	}
+	r, err := layerNorm(engineOf(th), x.t, ns.shape, w.t, bias.t, eps)
+	if err != nil {
+		return nil, err
+	}
+	return NewTensorValue(th, r), nil
+}
+
+func layerNorm(e *Engine, x *T, ns []int, w, b *T, eps float64) (*T, error) {
+	k := len(ns)
+	if k == 0 || k > x.Dim() || !sameShape(x.Shape()[x.Dim()-k:], ns) {
+		return nil, runtime.Errorf("RuntimeError", "Given normalized_shape=%s, expected input with shape [*, %s], but got input of size %s", intList(ns), joinInts(ns), intList(x.Shape()))
+	}
+	for _, p := range []*T{w, b} {
+		if p != nil && !sameShape(p.Shape(), ns) {
+			return nil, runtime.Errorf("RuntimeError", "layer_norm: weight and bias must have shape %s, got %s", intList(ns), intList(p.Shape()))
+		}
+	}
+	dims := make([]int, k)
+	for i := range dims {
+		dims[i] = x.Dim() - k + i
+	}
+	mu, err := meanOp(e, x, dims, true)
+	if err != nil {
+		return nil, err
+	}
+	d, err := applyBinary(e, "sub", tensor.Sub, x, mu)
+	if err != nil {
+		return nil, err
+	}
+	sq, err := applyBinary(e, "mul", tensor.Mul, d, d)
+	if err != nil {
+		return nil, err
+	}
+	v, err := meanOp(e, sq, dims, true)
+	if err != nil {
+		return nil, err
+	}
+	if v, err = applyBinary(e, "add", tensor.Add, v, scalarOf(eps)); err != nil {
+		return nil, err
+	}
+	if v, err = unaryOp(e, "rsqrt", v); err != nil {
+		return nil, err
+	}
+	y, err := applyBinary(e, "mul", tensor.Mul, d, v)
+	if err != nil {
+		return nil, err
+	}
+	if w != nil {
+		if y, err = applyBinary(e, "mul", tensor.Mul, y, w); err != nil {
+			return nil, err
+		}
+	}
+	if b != nil {
+		if y, err = applyBinary(e, "add", tensor.Add, y, b); err != nil {
+			return nil, err
+		}
+	}
+	return y, nil
+}
+
+func joinInts(xs []int) string {
+	s := ""
+	for i, x := range xs {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprint(x)
+	}
+	return s
+}
+
+func nnSDPA(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+	var q, k, v tensorArg
+	var mask tensorOpt
+	dropout := 0.0
+	causal := false
+	var scale floatOpt
+	if err := runtime.UnpackArgs("scaled_dot_product_attention", args, kwargs, "query", &q, "key", &k, "value", &v,
+		"attn_mask?", &mask, "dropout_p?", &dropout, "is_causal?", &causal, "scale?", &scale); err != nil {
+		return nil, err
+	}
+	if dropout != 0 {
+		return nil, runtime.Errorf("ValueError", "scaled_dot_product_attention: dropout_p must be 0 (tsr has no dropout)")
+	}
+	if causal && mask.t != nil {
+		return nil, runtime.Errorf("RuntimeError", "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+	}
+	r, err := sdpa(engineOf(th), q.t, k.t, v.t, mask.t, causal, scale)
+	if err != nil {
+		return nil, err
+	}
+	return NewTensorValue(th, r), nil
+}
+
+// sdpa is softmax(q @ k^T * scale + mask) @ v; a bool mask (true = attend)
+// fills -inf where false, a float mask is added; is_causal keeps the lower
+// triangle (query i attends to keys j <= i).
+func sdpa(e *Engine, q, k, v, mask *T, causal bool, scale floatOpt) (*T, error) {
+	if q.Dim() < 2 || k.Dim() < 2 || v.Dim() < 2 {
+		return nil, runtime.Errorf("RuntimeError", "scaled_dot_product_attention: query, key and value must have at least 2 dims")
+	}
+	E := q.Shape()[q.Dim()-1]
+	s := 1 / math.Sqrt(float64(E))
+	if scale.ok {
+		s = scale.v
+	}
+	kt, err := transposeOp(e, k, -2, -1)
+	if err != nil {
+		return nil, err
+	}
+	scores, err := applyBinary(e, "matmul", tensor.Matmul, q, kt)
+	if err != nil {
+		return nil, err
+	}
+	if scores, err = mulScalar(e, scores, s); err != nil {
+		return nil, err
+	}
+	L, S := q.Shape()[q.Dim()-2], k.Shape()[k.Dim()-2]
+	if causal {
+		ones, err := tensor.Ones([]int{L, S}, tensor.Bool)
+		if err != nil {
+			return nil, err
+		}
+		if mask, err = tensor.Tril(ones, 0); err != nil {
+			return nil, err
+		}
+	}
+	if mask != nil {
+		if mask.DType() == tensor.Bool {
+			inv, err := tensor.LogicalNot(mask)
+			if err != nil {
+				return nil, err
+			}
+			if scores, err = maskedFillOp(e, scores, inv, scalarOf(math.Inf(-1))); err != nil {
+				return nil, err
+			}
+		} else if scores, err = applyBinary(e, "add", tensor.Add, scores, mask); err != nil {
+			return nil, err
+		}
+	}
+	p, err := softmaxOp(e, "softmax", scores, -1)
+	if err != nil {
+		return nil, err
+	}
+	return applyBinary(e, "matmul", tensor.Matmul, p, v)
+}
+
+// layerClass is a layer constructor value (nn.Linear).
+type layerClass struct {
+	name string
+	doc  string
+	make func(th *runtime.Thread, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error)
+}
+
+func (c *layerClass) String() string { return "<class nn." + c.name + ">" }
+func (c *layerClass) Type() string   { return "class" }
+func (c *layerClass) Truth() bool    { return true }
+func (c *layerClass) Name() string   { return "nn." + c.name }
+
+// Call constructs a layer.
+func (c *layerClass) Call(th *runtime.Thread, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+	return c.make(th, args, kwargs)
+}
+
+// Attr exposes class-level constructors (none yet besides calling).
+func (c *layerClass) Attr(name string) (runtime.Value, error) { return nil, nil }
+
+// AttrNames lists nothing.
+func (c *layerClass) AttrNames() []string { return nil }
+
+// layer is a module instance: named parameters (tensors that require
+// grad), plain config fields, and a forward function.
+type layer struct {
+	kind    string
+	config  []string // field names shown by String, in order
+	fields  map[string]runtime.Value
+	params  []string // parameter field names, in order
+	forward func(th *runtime.Thread, l *layer, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error)
+	// repr, when set, replaces the default printout.
+	repr func(l *layer) string
+}
+
+func (l *layer) String() string {
+	if l.repr != nil {
+		return l.repr(l)
+	}
+	s := l.kind + "("
+	for i, f := range l.config {
+		if i > 0 {
+			s += ", "
+		}
+		s += f + "=" + runtime.Repr(l.fields[f])
+	}
+	return s + ")"
+}
+func (l *layer) Type() string { return l.kind }
+func (l *layer) Truth() bool  { return true }
+func (l *layer) Name() string { return l.kind }
+
+// Call runs the layer's forward.
+func (l *layer) Call(th *runtime.Thread, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+	return l.forward(th, l, args, kwargs)
+}
+
+// Attr returns a field, or the methods parameters(), zero_grad() and
+// forward().
+func (l *layer) Attr(name string) (runtime.Value, error) {
+	if v, ok := l.fields[name]; ok {
+		return v, nil
+	}
+	switch name {
+	case "parameters":
+		return runtime.NewBuiltin("parameters", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+			if err := noArgs("parameters", args, kwargs); err != nil {
+				return nil, err
+			}
+			var out []runtime.Value
+			for _, p := range l.params {
+				if v := l.fields[p]; v != runtime.None {
+					out = append(out, v)
+				}
+			}
+			return runtime.NewList(out), nil
+		}), nil
+	case "zero_grad":
+		return runtime.NewBuiltin("zero_grad", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+			if err := noArgs("zero_grad", args, kwargs); err != nil {
+				return nil, err
+			}
+			for _, p := range l.params {
+				if x, ok := l.fields[p].(*TensorValue); ok {
+					x.t.SetGrad(nil)
+				}
+			}
+			return runtime.None, nil
+		}), nil
+	case "forward":
+		return runtime.NewBuiltin(l.kind+".forward", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+			return l.forward(th, l, args, kwargs)
+		}), nil
+	}
+	return nil, nil
+}
+
+// AttrNames lists fields and methods.
+func (l *layer) AttrNames() []string {
+	names := []string{"forward", "parameters", "zero_grad"}
+	for k := range l.fields {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// SetAttr replaces a parameter (a tensor or none for bias).
+func (l *layer) SetAttr(name string, v runtime.Value) error {
+	for _, p := range l.params {
+		if p == name {
+			if _, ok := v.(*TensorValue); !ok && v != runtime.None {
+				return runtime.Errorf("TypeError", "cannot assign %s as parameter '%s' (tensor or none expected)", v.Type(), name)
+			}
+			l.fields[name] = v
+			return nil
+		}
+	}
+	return runtime.Errorf("AttributeError", "'%s' object attribute '%s' is read-only", l.kind, name)
+}
+
+// newLinear builds nn.Linear(in_features, out_features, bias=true,
+// dtype=f32) with PyTorch's default initialisation: weight and bias
+// uniform in [-1/sqrt(in), 1/sqrt(in)) (kaiming_uniform with a=sqrt(5)).
+func newLinear(th *runtime.Thread, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+	var in, out int
+	bias := true
+	var dt dtypeOpt
+	if err := runtime.UnpackArgs("Linear", args, kwargs, "in_features", &in, "out_features", &out, "bias?", &bias, "dtype?", &dt); err != nil {
+		return nil, err
+	}
+	if in < 0 || out < 0 {
+		return nil, runtime.Errorf("RuntimeError", "Linear: in_features and out_features must be non-negative")
+	}
+	dtype := tensor.DefaultFloat
+	if dt.ok {
+		dtype = dt.dt
+	}
+	if !dtype.IsFloat() {
+		return nil, runtime.Errorf("TypeError", "Linear: dtype must be a floating-point dtype, got %s", dtype)
+	}
+	bound := 0.0
+	if in > 0 {
+		bound = 1 / math.Sqrt(float64(in))
+	}
+	g := stateOf(th).gen
+	uniform := func(shape []int) (*T, error) {
+		u, err := tensor.Rand(g, shape, tensor.F64)
+		if err != nil {
+			return nil, err
+		}
+		if u, err = tensor.Mul(u, tensor.ScalarFloat(2*bound)); err != nil {
+			return nil, err
+		}
+		if u, err = tensor.Sub(u, tensor.ScalarFloat(bound)); err != nil {
+			return nil, err
+		}
+		if u, err = u.To(dtype); err != nil {
+			return nil, err
+		}
+		return u, autograd.RequiresGrad_(u, true)
+	}
+	w, err := uniform([]int{out, in})
+	if err != nil {
+		return nil, err
+	}
+	l := &layer{kind: "Linear", config: []string{"in_features", "out_features", "bias"},
+		params: []string{"weight", "bias"},
+		fields: map[string]runtime.Value{
+			"in_features":  runtime.MakeInt(int64(in)),
+			"out_features": runtime.MakeInt(int64(out)),
+			"weight":       NewTensorValue(th, w),
+			"bias":         runtime.None,
+		}}
+	if bias {
+		bt, err := uniform([]int{out})
+		if err != nil {
+			return nil, err
+		}
+		l.fields["bias"] = NewTensorValue(th, bt)
+	}
+	l.repr = func(l *layer) string {
+		return fmt.Sprintf("Linear(in_features=%s, out_features=%s, bias=%s)", l.fields["in_features"], l.fields["out_features"],
+			runtime.Bool(l.fields["bias"] != runtime.None))
+	}
+	l.forward = func(th *runtime.Thread, l *layer, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+		var x tensorArg
+		if err := runtime.UnpackArgs("Linear", args, kwargs, "input", &x); err != nil {
+			return nil, err
+		}
+		w := l.fields["weight"].(*TensorValue).t
+		var b *T
+		if bv, ok := l.fields["bias"].(*TensorValue); ok {
+			b = bv.t
+		}
+		r, err := linearOp(engineOf(th), x.t, w, b)
+		if err != nil {
+			return nil, err
+		}
+		return NewTensorValue(th, r), nil
+	}
+	return l, nil
+}
