@@ -75,17 +75,30 @@ func (k *calc) sumTo(a *T, shape []int) *T {
 	return k.do(func() (*T, error) { return k.e.sumTo(a, shape) })
 }
 
-// saved returns the saved tensors at the given indices (see Ctx.Saved).
-func saved(c *Ctx, idx ...int) ([]*T, error) {
-	out := make([]*T, len(idx))
-	for i, j := range idx {
-		t, err := c.Saved(j)
+// outputs returns the saved outputs 0..n-1 (see Ctx.Output).
+func outputs(c *Ctx, n int) ([]*T, error) {
+	out := make([]*T, n)
+	for i := range out {
+		t, err := c.Output(i)
 		if err != nil {
 			return nil, err
 		}
 		out[i] = t
 	}
 	return out, nil
+}
+
+// inputOutput returns saved input 0 and saved output 0.
+func inputOutput(c *Ctx) ([]*T, error) {
+	in, err := c.Input(0)
+	if err != nil {
+		return nil, err
+	}
+	out, err := c.Output(0)
+	if err != nil {
+		return nil, err
+	}
+	return []*T{in, out}, nil
 }
 
 func init() {
@@ -114,7 +127,7 @@ func init() {
 // U S⁻¹ gVh (I − V Vh). Outputs that received no gradient take PyTorch's
 // "undefined" branches, so svdvals with repeated values stays finite.
 func svdBackward(c *Ctx, gs []*T) ([]*T, error) {
-	sv, err := saved(c, 1, 2, 3)
+	sv, err := outputs(c, 3)
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +209,7 @@ func svdBackward(c *Ctx, gs []*T) ([]*T, error) {
 // which is symmetric. Repeated eigenvalues make E singular; as in PyTorch
 // the result is then Inf/NaN unless gV is zero.
 func eighBackward(c *Ctx, gs []*T) ([]*T, error) {
-	sv, err := saved(c, 1, 2)
+	sv, err := outputs(c, 2)
 	if err != nil {
 		return nil, err
 	}
@@ -272,7 +285,7 @@ func qrBackward(c *Ctx, gs []*T) ([]*T, error) {
 	if m < n {
 		return nil, errorf("linalg.qr: the derivative for wide inputs (nrows < ncols) is not implemented in tsr")
 	}
-	sv, err := saved(c, 1, 2)
+	sv, err := outputs(c, 2)
 	if err != nil {
 		return nil, err
 	}
@@ -288,7 +301,7 @@ func qrBackward(c *Ctx, gs []*T) ([]*T, error) {
 // solveBackward: X = A⁻¹B gives gB = A⁻ᵀ g and gA = −gB Xᵀ (outer product
 // gB ⊗ X for vector right-hand sides), reduced over broadcast batch dims.
 func solveBackward(c *Ctx, gs []*T) ([]*T, error) {
-	sv, err := saved(c, 0, 2)
+	sv, err := inputOutput(c)
 	if err != nil {
 		return nil, err
 	}
@@ -315,7 +328,7 @@ func solveBackward(c *Ctx, gs []*T) ([]*T, error) {
 // solveTriangularBackward: gB = A⁻ᵀ g (a triangular solve with the other
 // triangle) and gA = −gB Xᵀ restricted to A's triangle.
 func solveTriangularBackward(c *Ctx, gs []*T) ([]*T, error) {
-	sv, err := saved(c, 0, 2)
+	sv, err := inputOutput(c)
 	if err != nil {
 		return nil, err
 	}
@@ -358,7 +371,7 @@ func invBackward(c *Ctx, gs []*T) ([]*T, error) {
 // the SVD instead (det(U)det(V)·U diag(∏_{j≠i} s_j) Vᵀ, PyTorch's
 // approach); that branch is not differentiable a second time.
 func detBackward(c *Ctx, gs []*T) ([]*T, error) {
-	sv, err := saved(c, 0, 1)
+	sv, err := inputOutput(c)
 	if err != nil {
 		return nil, err
 	}
@@ -479,7 +492,7 @@ func slogdetBackward(c *Ctx, gs []*T) ([]*T, error) {
 //	m <= n:  K = gᵀP;  gA = −(P K)ᵀ + K Pᵀ − A P K Pᵀ + Pᵀ P (gᵀ − K A)
 //	m >  n:  K = P gᵀ; gA = −(K P)ᵀ + (gᵀ − A K) P Pᵀ + Pᵀ K − Pᵀ K P A
 func pinvBackward(c *Ctx, gs []*T) ([]*T, error) {
-	sv, err := saved(c, 0, 1)
+	sv, err := inputOutput(c)
 	if err != nil {
 		return nil, err
 	}

@@ -28,7 +28,7 @@
 package linalg
 
 import (
-	"math"
+	"fmt"
 
 	"github.com/tsrlang/tsr/tensor"
 	"github.com/tsrlang/tsr/tensor/autograd"
@@ -380,4 +380,4 @@ func mul(e *Engine, a, b *T) (*T, error) {
 	return apply(e, "mul", []*T{a, b}, nil, func() (*T, error) { return tensor.Mul(a, b) })
 }
 
-var _ = math.Inf
+var sprintf = fmt.Sprintf
