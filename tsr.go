@@ -8,37 +8,70 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/tsrlang/tsr/lang"
 	"github.com/tsrlang/tsr/runtime"
 	"github.com/tsrlang/tsr/stdlib"
+	"github.com/tsrlang/tsr/tensor"
+	"gonum.org/v1/gonum/mat"
 )
 
 // Version is the tsr release.
 const Version = "0.1.0-dev"
 
-// Options configure an Interpreter.
+// Options configure an Interpreter. The zero value is a sandboxed
+// interpreter: output to the process's stdout, no limits, no file access.
 type Options struct {
 	// Stdout receives print output; nil means os.Stdout. Use io.Discard
 	// to silence a program.
 	Stdout io.Writer
 	// Stderr receives diagnostics from the library (nil means os.Stderr).
 	Stderr io.Writer
-	// MaxSteps bounds the VM steps of each Eval/Run (0 = unlimited);
-	// exceeding it is a LimitError.
+	// MaxSteps bounds the VM steps (instructions) of each Eval, Run or
+	// Call (0 = unlimited). Exceeding it stops the program with an *Error
+	// of kind "LimitError" for which errors.Is(err, ErrStepLimit) holds.
 	MaxSteps uint64
+	// MaxMemory bounds, in bytes, the tensor storage that may be live at
+	// once while this interpreter runs (0 = unlimited), counted as the
+	// growth of tensor.LiveBytes since New. Exceeding it stops the program
+	// within a few milliseconds with an *Error of kind "MemoryError" for
+	// which errors.Is(err, ErrMemoryLimit) holds. See the package
+	// documentation for what this bound can and cannot catch.
+	MaxMemory int64
+	// AllowDirs grants the program read and write access, through io.load,
+	// io.save, plot and import, to the files inside these directories (and
+	// their subdirectories). Symbolic links are resolved before the check.
+	AllowDirs []string
+	// AllowAllFiles grants access to every file (the tsr command does
+	// this). It overrides AllowDirs.
+	AllowAllFiles bool
 }
 
-// Error is a tsr runtime error with kind, message and call stack; obtain it
-// from any error returned by Eval or Run with errors.As.
+// Error is a tsr runtime error: Kind ("TypeError", "LimitError", ...),
+// Msg, and Frames, the tsr call stack (outermost first; Position() is the
+// innermost frame with File, Pos.Line and Pos.Col). Obtain it from any
+// error returned by Eval, Run or Call with errors.As. Its Error method
+// prints a Python-style traceback.
 type Error = runtime.EvalError
 
-// SyntaxError is a parse or compile error with file, line and column.
+// SyntaxError is a parse or compile error with File, Pos (line and
+// column), Msg and the offending source Line; Kind is "SyntaxError".
 type SyntaxError = lang.SyntaxError
 
+// Sentinel causes of the errors that stop a program from outside the
+// language; test for them with errors.Is. The *Error carrying them has
+// kind "LimitError", "MemoryError" or "Cancelled".
+var (
+	// ErrStepLimit: Options.MaxSteps was exceeded.
+	ErrStepLimit = errors.New("tsr: step limit exceeded")
+	// ErrMemoryLimit: Options.MaxMemory was exceeded.
+	ErrMemoryLimit = errors.New("tsr: memory limit exceeded")
+)
+
 // Program is a compiled tsr source, ready to Run (possibly many times).
+// A Program is immutable: it may be run concurrently by several
+// interpreters, one goroutine each.
 type Program struct {
 	prog *runtime.Program
 }
@@ -46,7 +79,11 @@ type Program struct {
 // Disassemble returns the bytecode listing of p.
 func (p *Program) Disassemble() string { return lang.Disassemble(p.prog) }
 
-// Compile parses and compiles src; name is used in error messages.
+// Name returns the file name p was compiled under.
+func (p *Program) Name() string { return p.prog.Filename }
+
+// Compile parses and compiles src; name is used in error messages and
+// tracebacks (and as the directory that relative imports start from).
 // Errors are *SyntaxError values.
 func Compile(name, src string) (*Program, error) {
 	p, err := lang.Compile(name, src)
@@ -56,18 +93,28 @@ func Compile(name, src string) (*Program, error) {
 	return &Program{prog: p}, nil
 }
 
-// Interpreter runs tsr programs sharing one set of global variables and one
-// thread. It is not safe for concurrent use; create one per goroutine.
+// Interpreter runs tsr programs sharing one set of global variables, one
+// thread (random generator, grad mode) and the limits of its Options. It is
+// not safe for concurrent use; create one per goroutine (they are cheap:
+// a few microseconds and a few kilobytes).
 type Interpreter struct {
 	th          *runtime.Thread
+	stdout      io.Writer
 	stderr      io.Writer
+	opts        Options
 	globals     *runtime.Globals
 	predeclared map[string]runtime.Value
 	modules     map[string]*runtime.Module
 	loading     []string
+	fs          stdlib.FSPolicy
+	memBase     int64 // tensor.LiveBytes at New
+	// run state, valid while a top-level Eval/Run/Call is active
+	depth int
+	ctx   context.Context
 }
 
-// New returns an interpreter with the standard library installed.
+// New returns an interpreter with the standard library installed and the
+// options applied.
 func New(opts Options) *Interpreter {
 	stdout := opts.Stdout
 	if stdout == nil {
@@ -79,9 +126,12 @@ func New(opts Options) *Interpreter {
 	}
 	in := &Interpreter{
 		th:          &runtime.Thread{Name: "main", Stdout: stdout, MaxSteps: opts.MaxSteps},
+		stdout:      stdout,
 		stderr:      stderr,
+		opts:        opts,
 		predeclared: map[string]runtime.Value{},
 		modules:     map[string]*runtime.Module{},
+		memBase:     tensor.LiveBytes(),
 	}
 	for k, v := range runtime.Universe {
 		in.predeclared[k] = v
@@ -92,14 +142,33 @@ func New(opts Options) *Interpreter {
 	in.globals = runtime.NewGlobals(in.predeclared)
 	in.th.Load = in.load
 	stdlib.Setup(in.th)
+	switch {
+	case opts.AllowAllFiles:
+		in.fs = stdlib.AllowAll()
+	case len(opts.AllowDirs) > 0:
+		in.fs = stdlib.AllowDirs(opts.AllowDirs...)
+	}
+	if in.fs != nil {
+		stdlib.SetFSPolicy(in.th, in.fs)
+	}
 	return in
 }
+
+// Options returns the options the interpreter was created with.
+func (in *Interpreter) Options() Options { return in.opts }
 
 // Thread returns the interpreter's thread (for installing hooks or state).
 func (in *Interpreter) Thread() *runtime.Thread { return in.th }
 
+// Stdout returns the writer print() writes to.
+func (in *Interpreter) Stdout() io.Writer { return in.stdout }
+
+// Stderr returns the writer for diagnostics.
+func (in *Interpreter) Stderr() io.Writer { return in.stderr }
+
 // Eval compiles and runs src, returning the value of its last expression
-// statement (None if it ends with another statement). ctx cancels the run.
+// statement (None if it ends with another statement). name labels the
+// source in errors. ctx cancels the run (see Run).
 func (in *Interpreter) Eval(ctx context.Context, name, src string) (runtime.Value, error) {
 	p, err := Compile(name, src)
 	if err != nil {
@@ -108,7 +177,9 @@ func (in *Interpreter) Eval(ctx context.Context, name, src string) (runtime.Valu
 	return in.Run(ctx, p)
 }
 
-// RunFile reads, compiles and runs the file at path.
+// RunFile reads, compiles and runs the file at path. The host reads the
+// file; Options.AllowDirs does not apply to it (it does to the file's
+// imports).
 func (in *Interpreter) RunFile(ctx context.Context, path string) (runtime.Value, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -117,29 +188,70 @@ func (in *Interpreter) RunFile(ctx context.Context, path string) (runtime.Value,
 	return in.Eval(ctx, path, string(src))
 }
 
-// Run executes a compiled program in the interpreter's globals. When ctx
-// is cancelled or its deadline passes, the program stops at its next loop
-// iteration or call with a "Cancelled" error.
+// Run executes a compiled program in the interpreter's globals and
+// returns the value of its last expression statement.
+//
+// When ctx is cancelled or its deadline passes, the program stops at its
+// next loop iteration or call (a long-running tensor kernel finishes
+// first) with an *Error of kind "Cancelled" that wraps ctx.Err(), so
+// errors.Is(err, context.DeadlineExceeded) works. Limits and cancellation
+// cannot be caught by the program's try/catch. After any error the
+// interpreter remains usable: globals keep the values assigned before the
+// error.
 func (in *Interpreter) Run(ctx context.Context, p *Program) (runtime.Value, error) {
-	if ctx == nil {
-		ctx = context.Background()
+	if p == nil {
+		return nil, errors.New("tsr: Run of a nil *Program")
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	in.th.ResetCancel()
-	if ctx.Done() != nil {
-		stop := context.AfterFunc(ctx, func() { in.th.Cancel(ctx.Err().Error()) })
-		defer stop()
-	}
-	return in.th.ExecIn(p.prog, in.globals)
+	return in.guard(ctx, func() (runtime.Value, error) {
+		return in.th.ExecIn(p.prog, in.globals)
+	})
 }
 
-// SetGlobal binds a global variable to a Go value: nil, bool, ints,
-// floats, string, slices of those ([]float64, []int, []string, []any, ...),
-// map[string]any, or a runtime.Value.
+// Call calls the tsr function (or any callable) bound to the global name
+// with Go arguments, converted by ToValue, and returns its result. Keyword
+// arguments are passed as a final argument of type Kwargs. Limits and ctx
+// apply as in Run.
+func (in *Interpreter) Call(ctx context.Context, name string, args ...any) (runtime.Value, error) {
+	fn, ok := in.globals.Get(name)
+	if !ok {
+		return nil, fmt.Errorf("tsr: Call: no global named %q", name)
+	}
+	var kw []runtime.Kwarg
+	if n := len(args); n > 0 {
+		if k, ok := args[n-1].(Kwargs); ok {
+			args = args[:n-1]
+			for _, name := range sortedKeys(k) {
+				v, err := in.ToValue(k[name])
+				if err != nil {
+					return nil, fmt.Errorf("tsr: Call %s: keyword argument %s: %w", name, name, err)
+				}
+				kw = append(kw, runtime.Kwarg{Name: name, Value: v})
+			}
+		}
+	}
+	vals := make([]runtime.Value, len(args))
+	for i, a := range args {
+		v, err := in.ToValue(a)
+		if err != nil {
+			return nil, fmt.Errorf("tsr: Call %s: argument %d: %w", name, i+1, err)
+		}
+		vals[i] = v
+	}
+	return in.guard(ctx, func() (runtime.Value, error) {
+		return in.th.CallValue(fn, vals, kw)
+	})
+}
+
+// Kwargs holds keyword arguments for Interpreter.Call: the last argument
+// of Call may be a Kwargs.
+type Kwargs map[string]any
+
+// SetGlobal binds a global variable to a Go value converted by ToValue:
+// nil, bool, integers, floats, string, slices and maps of those, a
+// *tensor.Tensor, a gonum mat.Matrix (an f64 tensor [r, c]) or a
+// runtime.Value.
 func (in *Interpreter) SetGlobal(name string, v any) error {
-	val, err := ToValue(v)
+	val, err := in.ToValue(v)
 	if err != nil {
 		return err
 	}
@@ -147,12 +259,59 @@ func (in *Interpreter) SetGlobal(name string, v any) error {
 	return nil
 }
 
-// Global returns the value of a global variable.
+// Global returns the value of a global variable, as the program sees it.
+// Use GlobalTo, GlobalDense or GlobalTensor (or Convert / FromValue) for a
+// Go value.
 func (in *Interpreter) Global(name string) (runtime.Value, bool) {
 	return in.globals.Get(name)
 }
 
-// Globals lists the names of the user-defined globals, sorted.
+// GlobalTo converts the global name into the Go variable dst points to
+// (see Convert).
+func (in *Interpreter) GlobalTo(name string, dst any) error {
+	v, ok := in.globals.Get(name)
+	if !ok {
+		return fmt.Errorf("tsr: no global named %q", name)
+	}
+	if err := Convert(v, dst); err != nil {
+		return fmt.Errorf("tsr: global %s: %w", name, err)
+	}
+	return nil
+}
+
+// GlobalDense returns the global name, a 2-D tensor (any real dtype) or a
+// list of lists of numbers, as a new gonum matrix.
+func (in *Interpreter) GlobalDense(name string) (*mat.Dense, error) {
+	var m *mat.Dense
+	if err := in.GlobalTo(name, &m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// GlobalTensor returns the tensor bound to the global name (shared, not
+// copied: in-place changes by either side are visible to the other).
+func (in *Interpreter) GlobalTensor(name string) (*tensor.Tensor, error) {
+	var t *tensor.Tensor
+	if err := in.GlobalTo(name, &t); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// DeleteGlobal unbinds a global variable (a predeclared name reverts to
+// its predeclared value).
+func (in *Interpreter) DeleteGlobal(name string) {
+	if v, ok := in.predeclared[name]; ok {
+		in.globals.Set(name, v)
+		return
+	}
+	in.globals.Set(name, nil)
+}
+
+// Globals lists the names of the user-defined globals (those set by
+// programs, SetGlobal or RegisterFunc and not equal to a predeclared
+// value), sorted.
 func (in *Interpreter) Globals() []string {
 	var names []string
 	for _, k := range in.globals.Names() {
@@ -163,6 +322,13 @@ func (in *Interpreter) Globals() []string {
 		names = append(names, k)
 	}
 	return names
+}
+
+// Predeclared lists the names every program sees before it assigns
+// anything: the runtime's builtins and constants, stdlib's functions,
+// dtypes and modules; sorted.
+func (in *Interpreter) Predeclared() []string {
+	return sortedKeys(in.predeclared)
 }
 
 func sameValue(a, b runtime.Value) (same bool) {
@@ -179,8 +345,9 @@ func sameValue(a, b runtime.Value) (same bool) {
 }
 
 // load implements `import "path" as m`: the path is resolved relative to
-// the importing file's directory; each module runs once and is cached;
-// import cycles are an ImportError.
+// the importing file's directory and vetted by the file policy (imports
+// are refused when the host granted no directories); each module runs once
+// and is cached; import cycles are an ImportError.
 func (in *Interpreter) load(th *runtime.Thread, path string) (*runtime.Module, error) {
 	full := path
 	if !filepath.IsAbs(path) {
@@ -188,6 +355,12 @@ func (in *Interpreter) load(th *runtime.Thread, path string) (*runtime.Module, e
 	}
 	if abs, err := filepath.Abs(full); err == nil {
 		full = abs
+	}
+	if in.fs == nil {
+		return nil, runtime.Errorf("PermissionError", "cannot import %q: file-system access is disabled; the host must grant directories", path)
+	}
+	if _, err := in.fs.Check(full, false); err != nil {
+		return nil, runtime.Errorf("PermissionError", "cannot import %q: %v", path, err)
 	}
 	if m, ok := in.modules[full]; ok {
 		return m, nil
@@ -229,119 +402,4 @@ func (in *Interpreter) load(th *runtime.Thread, path string) (*runtime.Module, e
 	}
 	in.modules[full] = m
 	return m, nil
-}
-
-// ToValue converts a Go value to a tsr value.
-func ToValue(v any) (runtime.Value, error) {
-	switch x := v.(type) {
-	case nil:
-		return runtime.None, nil
-	case runtime.Value:
-		return x, nil
-	case bool:
-		return runtime.Bool(x), nil
-	case int:
-		return runtime.MakeInt(int64(x)), nil
-	case int8:
-		return runtime.MakeInt(int64(x)), nil
-	case int16:
-		return runtime.MakeInt(int64(x)), nil
-	case int32:
-		return runtime.MakeInt(int64(x)), nil
-	case int64:
-		return runtime.MakeInt(x), nil
-	case uint8:
-		return runtime.MakeInt(int64(x)), nil
-	case uint16:
-		return runtime.MakeInt(int64(x)), nil
-	case uint32:
-		return runtime.MakeInt(int64(x)), nil
-	case float32:
-		return runtime.Float(x), nil
-	case float64:
-		return runtime.Float(x), nil
-	case string:
-		return runtime.String(x), nil
-	case []float64:
-		return sliceValue(x)
-	case []float32:
-		return sliceValue(x)
-	case []int:
-		return sliceValue(x)
-	case []int64:
-		return sliceValue(x)
-	case []string:
-		return sliceValue(x)
-	case []bool:
-		return sliceValue(x)
-	case []any:
-		return sliceValue(x)
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		d := runtime.NewDict(len(x))
-		for _, k := range keys {
-			e, err := ToValue(x[k])
-			if err != nil {
-				return nil, err
-			}
-			if err := d.SetKey(runtime.String(k), e); err != nil {
-				return nil, err
-			}
-		}
-		return d, nil
-	}
-	return nil, fmt.Errorf("tsr: cannot convert %T to a tsr value", v)
-}
-
-func sliceValue[T any](xs []T) (runtime.Value, error) {
-	elems := make([]runtime.Value, len(xs))
-	for i, x := range xs {
-		e, err := ToValue(x)
-		if err != nil {
-			return nil, err
-		}
-		elems[i] = e
-	}
-	return runtime.NewList(elems), nil
-}
-
-// FromValue converts a tsr value to a Go value: None → nil, bool, int64,
-// float64, string, list/tuple → []any, dict → map[string]any (keys by
-// their str()); other values are returned as they are.
-func FromValue(v runtime.Value) any {
-	switch x := v.(type) {
-	case runtime.NoneType:
-		return nil
-	case runtime.Bool:
-		return bool(x)
-	case runtime.Int:
-		return int64(x)
-	case runtime.Float:
-		return float64(x)
-	case runtime.String:
-		return string(x)
-	case *runtime.List:
-		return fromElems(x.Elems)
-	case runtime.Tuple:
-		return fromElems(x)
-	case *runtime.Dict:
-		m := map[string]any{}
-		for _, kv := range x.Items() {
-			m[kv[0].String()] = FromValue(kv[1])
-		}
-		return m
-	}
-	return v
-}
-
-func fromElems(elems []runtime.Value) []any {
-	out := make([]any, len(elems))
-	for i, e := range elems {
-		out[i] = FromValue(e)
-	}
-	return out
 }

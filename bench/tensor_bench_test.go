@@ -6,11 +6,12 @@ import (
 	"github.com/tsrlang/tsr/tensor"
 )
 
-// Elementwise add of two 4M-element f32 tensors (2048 x 2048), compared
-// against NumPy by bench/run_elementwise.sh (bench/elementwise.py times the
-// same operations). The result is released each iteration so its buffer
-// is recycled through the tensor pool, as an interpreter does for dropped
-// temporaries (NumPy's allocator reuses freed memory the same way).
+// Elementwise and reduction benchmarks over 4M-element f32 tensors
+// (2048 x 2048), compared against NumPy by bench/run_elementwise.sh
+// (bench/elementwise.py times the same operations; the case names match).
+// Results are released each iteration so their buffers are recycled
+// through the tensor pool, as an interpreter does for dropped temporaries
+// (NumPy's allocator reuses freed memory the same way).
 
 const benchN = 2048
 
@@ -27,11 +28,11 @@ func benchOperands(b *testing.B) (*tensor.Tensor, *tensor.Tensor) {
 	return x, y
 }
 
-func BenchmarkTensorAddContiguousF32(b *testing.B) {
-	x, y := benchOperands(b)
-	b.SetBytes(3 * 4 * benchN * benchN)
+// benchBinary times op(x, y) with 3 x 16 MiB of traffic per call.
+func benchBinary(b *testing.B, x, y *tensor.Tensor, op func(a, b *tensor.Tensor) (*tensor.Tensor, error)) {
+	b.SetBytes(3 * 4 * int64(x.Numel()))
 	for b.Loop() {
-		z, err := tensor.Add(x, y)
+		z, err := op(x, y)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -39,17 +40,15 @@ func BenchmarkTensorAddContiguousF32(b *testing.B) {
 	}
 }
 
+func BenchmarkTensorAddContiguousF32(b *testing.B) {
+	x, y := benchOperands(b)
+	benchBinary(b, x, y, tensor.Add)
+}
+
 func BenchmarkTensorAddTransposedF32(b *testing.B) {
 	x, y := benchOperands(b)
 	yt, _ := y.T()
-	b.SetBytes(3 * 4 * benchN * benchN)
-	for b.Loop() {
-		z, err := tensor.Add(x, yt)
-		if err != nil {
-			b.Fatal(err)
-		}
-		z.Release()
-	}
+	benchBinary(b, x, yt, tensor.Add)
 }
 
 func BenchmarkTensorAddInplaceF32(b *testing.B) {
@@ -61,3 +60,68 @@ func BenchmarkTensorAddInplaceF32(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkTensorMulScalarF32(b *testing.B) {
+	x, _ := benchOperands(b)
+	benchBinary(b, x, tensor.ScalarFloat(0.125), tensor.Mul)
+}
+
+func BenchmarkTensorAddRowBroadcastF32(b *testing.B) {
+	x, y := benchOperands(b)
+	row, _ := y.Select(0, 0)
+	benchBinary(b, x, row, tensor.Add)
+}
+
+func benchUnary(b *testing.B, op func(*tensor.Tensor) (*tensor.Tensor, error)) {
+	x, _ := benchOperands(b)
+	b.SetBytes(2 * 4 * int64(x.Numel()))
+	for b.Loop() {
+		z, err := op(x)
+		if err != nil {
+			b.Fatal(err)
+		}
+		z.Release()
+	}
+}
+
+func BenchmarkTensorExpF32(b *testing.B)     { benchUnary(b, tensor.Exp) }
+func BenchmarkTensorTanhF32(b *testing.B)    { benchUnary(b, tensor.Tanh) }
+func BenchmarkTensorSigmoidF32(b *testing.B) { benchUnary(b, tensor.Sigmoid) }
+
+func benchReduce(b *testing.B, op func(*tensor.Tensor) (*tensor.Tensor, error)) {
+	x, _ := benchOperands(b)
+	b.SetBytes(4 * int64(x.Numel()))
+	for b.Loop() {
+		z, err := op(x)
+		if err != nil {
+			b.Fatal(err)
+		}
+		z.Release()
+	}
+}
+
+func BenchmarkTensorSumAllF32(b *testing.B) {
+	benchReduce(b, func(x *tensor.Tensor) (*tensor.Tensor, error) { return tensor.Sum(x, nil, false) })
+}
+
+func BenchmarkTensorSumDim0F32(b *testing.B) {
+	benchReduce(b, func(x *tensor.Tensor) (*tensor.Tensor, error) { return tensor.Sum(x, []int{0}, false) })
+}
+
+func BenchmarkTensorSumDim1F32(b *testing.B) {
+	benchReduce(b, func(x *tensor.Tensor) (*tensor.Tensor, error) { return tensor.Sum(x, []int{1}, false) })
+}
+
+func BenchmarkTensorMeanDim0F32(b *testing.B) {
+	benchReduce(b, func(x *tensor.Tensor) (*tensor.Tensor, error) { return tensor.Mean(x, []int{0}, false) })
+}
+
+func BenchmarkTensorAmaxDim0F32(b *testing.B) {
+	benchReduce(b, func(x *tensor.Tensor) (*tensor.Tensor, error) { return tensor.Amax(x, []int{0}, false) })
+}
+
+func BenchmarkTensorAmaxDim1F32(b *testing.B) {
+	benchReduce(b, func(x *tensor.Tensor) (*tensor.Tensor, error) { return tensor.Amax(x, []int{1}, false) })
+}
+
+func BenchmarkTensorMaxAllF32(b *testing.B) { benchReduce(b, tensor.Max) }

@@ -247,7 +247,8 @@ func builtinBool(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, e
 	if err != nil {
 		return nil, err
 	}
-	return Bool(x.Truth()), nil
+	t, err := truth(x)
+	return Bool(t), err
 }
 
 func builtinType(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
@@ -638,7 +639,11 @@ func builtinAny(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, er
 		return nil, err
 	}
 	for _, e := range elems {
-		if e.Truth() {
+		t, err := truth(e)
+		if err != nil {
+			return nil, err
+		}
+		if t {
 			return Bool(true), nil
 		}
 	}
@@ -655,7 +660,11 @@ func builtinAll(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, er
 		return nil, err
 	}
 	for _, e := range elems {
-		if !e.Truth() {
+		t, err := truth(e)
+		if err != nil {
+			return nil, err
+		}
+		if !t {
 			return Bool(false), nil
 		}
 	}

@@ -656,6 +656,15 @@ func Unary(op Op, x Value) (Value, error) {
 	return nil, Errorf("TypeError", "bad operand type for unary %s: '%s'", op, x.Type())
 }
 
+// truth returns x's truthiness, with the error of a value whose truth is
+// undefined (HasTruthE: a multi-element tensor).
+func truth(x Value) (bool, error) {
+	if t, ok := x.(HasTruthE); ok {
+		return t.TruthE()
+	}
+	return x.Truth(), nil
+}
+
 // Iterate returns an iterator over x: list, tuple, dict (keys), string
 // (characters), range, or any Iterable.
 func Iterate(x Value) (Iterator, error) {
@@ -670,6 +679,8 @@ func Iterate(x Value) (Iterator, error) {
 		return &sliceIter{elems: keys}, nil
 	case String:
 		return &strIter{s: string(v)}, nil
+	case IterableE:
+		return v.IterateE()
 	case Iterable:
 		return v.Iterate(), nil
 	}

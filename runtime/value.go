@@ -103,6 +103,21 @@ type Iterator interface {
 	Next() (Value, bool)
 }
 
+// IterableE is an Iterable whose iteration can fail (a 0-d tensor raises
+// TypeError "iteration over a 0-d tensor"); the VM prefers IterateE.
+type IterableE interface {
+	Iterable
+	IterateE() (Iterator, error)
+}
+
+// HasTruthE is implemented by values whose truth can be undefined (a tensor
+// with more than one element raises RuntimeError); if, while, not, and, or
+// and bool() prefer TruthE over Truth.
+type HasTruthE interface {
+	Value
+	TruthE() (bool, error)
+}
+
 // Sequence is an Iterable with a known length (len()).
 type Sequence interface {
 	Iterable

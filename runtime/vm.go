@@ -169,6 +169,19 @@ func (th *Thread) ResetCancel() {
 // top-level run.
 func (th *Thread) Steps() uint64 { return th.vm.steps }
 
+// CurrentPos returns "file:line:col" of the instruction the innermost
+// running tsr function is executing (its last call or operator), or "" when
+// none is running. Libraries use it to remember where an op was recorded
+// (autograd's anomaly mode).
+func (th *Thread) CurrentPos() string {
+	if n := th.vm.depth; n > 0 {
+		fr := th.vm.frames[n-1]
+		code := fr.fn.code
+		return code.Prog.Filename + ":" + code.Position(fr.pc).String()
+	}
+	return ""
+}
+
 // CurrentFile returns the file name of the innermost running tsr function,
 // or "" when none is running (used to resolve imports relatively).
 func (th *Thread) CurrentFile() string {
@@ -600,6 +613,7 @@ loop:
 			stack[sp-1], stack[sp] = z, nil
 		case BINARY:
 			x, y = stack[sp-2], stack[sp-1]
+			fr.pc = pc - 1 // library ops (anomaly mode) may ask for the position
 			if z, err = Binary(Op(insn>>8), x, y); err != nil {
 				goto fail
 			}
@@ -634,7 +648,11 @@ loop:
 			}
 			stack[sp-1] = z
 		case UNARY_NOT:
-			stack[sp-1] = Bool(!stack[sp-1].Truth())
+			var t bool
+			if t, err = truth(stack[sp-1]); err != nil {
+				goto fail
+			}
+			stack[sp-1] = Bool(!t)
 		case NOTIN:
 			x, y = stack[sp-2], stack[sp-1]
 			if z, err = Binary(IN, x, y); err != nil {
@@ -663,25 +681,43 @@ loop:
 				if !b {
 					pc = int(insn >> 8)
 				}
-			} else if !x.Truth() {
-				pc = int(insn >> 8)
+			} else {
+				var t bool
+				if t, err = truth(x); err != nil {
+					goto fail
+				}
+				if !t {
+					pc = int(insn >> 8)
+				}
 			}
 		case JMP_TRUE:
 			sp--
 			x = stack[sp]
 			stack[sp] = nil
-			if x.Truth() {
+			var t bool
+			if t, err = truth(x); err != nil {
+				goto fail
+			}
+			if t {
 				pc = int(insn >> 8)
 			}
 		case JMP_FALSE_OR_POP:
-			if !stack[sp-1].Truth() {
+			var t bool
+			if t, err = truth(stack[sp-1]); err != nil {
+				goto fail
+			}
+			if !t {
 				pc = int(insn >> 8)
 			} else {
 				sp--
 				stack[sp] = nil
 			}
 		case JMP_TRUE_OR_POP:
-			if stack[sp-1].Truth() {
+			var t bool
+			if t, err = truth(stack[sp-1]); err != nil {
+				goto fail
+			}
+			if t {
 				pc = int(insn >> 8)
 			} else {
 				sp--

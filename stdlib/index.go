@@ -202,7 +202,7 @@ func setIndexOp(e *Engine, x *T, key, v runtime.Value) error {
 			return x.MaskedFillInplace(mask, src)
 		})
 	}
-	return e.ApplyInplace("index_put", x, []*T{src}, nil, func() error { return x.IndexPut(items, src) })
+	return e.ApplyInplace("index_put", x, []*T{src}, autograd.Attrs{"indices": items}, func() error { return x.IndexPut(items, src) })
 }
 
 // valueTensor converts the right-hand side of an index assignment: a

@@ -72,7 +72,7 @@ func init() {
 			other := o.t
 			if alpha != 1 {
 				var err error
-				if other, err = mulScalar(e, other, alpha); err != nil {
+				if other, err = scaleAlpha(e, other, alpha); err != nil {
 					return nil, err
 				}
 			}

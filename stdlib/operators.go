@@ -135,7 +135,7 @@ func (x *TensorValue) Unary(op runtime.Op) (runtime.Value, error) {
 func inplaceWithAlpha(e *Engine, name string, self, other *T, alpha float64) error {
 	if alpha != 1 {
 		var err error
-		if other, err = mulScalar(e, other, alpha); err != nil {
+		if other, err = scaleAlpha(e, other, alpha); err != nil {
 			return err
 		}
 	}

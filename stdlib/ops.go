@@ -77,7 +77,7 @@ var binaryByName = map[string]binaryDef{
 	"remainder": {"remainder", tensor.Remainder, true}, "pow": {"pow", tensor.Pow, true},
 	"maximum": {"maximum", tensor.Maximum, true}, "minimum": {"minimum", tensor.Minimum, true},
 	"atan2": {"atan2", tensor.Atan2, true},
-	"eq": {"eq", tensor.Eq, false}, "ne": {"ne", tensor.Ne, false}, "lt": {"lt", tensor.Lt, false},
+	"eq":    {"eq", tensor.Eq, false}, "ne": {"ne", tensor.Ne, false}, "lt": {"lt", tensor.Lt, false},
 	"le": {"le", tensor.Le, false}, "gt": {"gt", tensor.Gt, false}, "ge": {"ge", tensor.Ge, false},
 	"bitwise_and": {"bitwise_and", tensor.BitwiseAnd, false}, "bitwise_or": {"bitwise_or", tensor.BitwiseOr, false},
 	"bitwise_xor": {"bitwise_xor", tensor.BitwiseXor, false},
@@ -433,4 +433,11 @@ func mulScalar(e *Engine, x *T, v float64) (*T, error) {
 	return applyBinary(e, "mul", tensor.Mul, x, scalarOf(v))
 }
 
-func isInf(v float64) bool { return math.IsInf(v, 0) }
+// scaleAlpha returns other * alpha for add/sub's alpha= argument; an
+// integral alpha keeps an integer operand integral, as PyTorch does.
+func scaleAlpha(e *Engine, other *T, alpha float64) (*T, error) {
+	if alpha == math.Trunc(alpha) && !other.DType().IsFloat() {
+		return applyBinary(e, "mul", tensor.Mul, other, tensor.ScalarInt(int64(alpha)))
+	}
+	return mulScalar(e, other, alpha)
+}

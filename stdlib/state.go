@@ -38,6 +38,7 @@ func stateOf(th *runtime.Thread) *state {
 		return s
 	}
 	s := newState()
+	s.eng.Pos = th.CurrentPos // anomaly mode names the forward op's position
 	th.SetLocal(localKey, s)
 	return s
 }

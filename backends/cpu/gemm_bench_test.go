@@ -32,3 +32,18 @@ func BenchmarkMicroKernel(b *testing.B) {
 		})
 	}
 }
+
+func BenchmarkSgemmSquare(b *testing.B) {
+	for _, n := range []int{64, 256, 512, 2048} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			x, y, z := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
+			for i := range x {
+				x[i], y[i] = float32(i%7), float32(i%5)
+			}
+			for b.Loop() {
+				SgemmBatched(1, n, n, n, 1, x, 0, n, 1, y, 0, n, 1, 0, z, 0, n, 1)
+			}
+			b.ReportMetric(2*float64(n*n*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}

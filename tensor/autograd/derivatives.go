@@ -938,6 +938,36 @@ func init() {
 	def(&Function{Name: "stack", Backward: stackBackward})
 	def(&Function{Name: "split", Backward: splitBackward})
 
+	// ---- indexing ----
+	// index_put (x[idx] = v with advanced indices, no accumulation): the
+	// overwritten positions pass no gradient to x; v receives the gradient
+	// read back at those positions, summed over broadcasting. Attr
+	// "indices" holds the []tensor.Index of the subscript.
+	def(&Function{Name: "index_put", Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		items, ok := c.Attr("indices").([]tensor.Index)
+		if !ok {
+			return nil, errorf("internal error: index_put without indices")
+		}
+		g := g0(gs)
+		gSelf := g.Clone()
+		z, err := tensor.Zeros([]int{}, g.DType())
+		if err != nil {
+			return nil, err
+		}
+		if err := gSelf.IndexPut(items, z); err != nil {
+			return nil, err
+		}
+		gv, err := g.Index(items...)
+		if err != nil {
+			return nil, err
+		}
+		if gv, err = c.E.sumTo(gv, c.InputShape(1)); err != nil {
+			return nil, err
+		}
+		gv, err = c.E.toDType(gv.Contiguous(), c.InputDType(1))
+		return []*T{gSelf, gv}, err
+	}})
+
 	// ---- in-place only ----
 	def(&Function{Name: "zero", Backward: func(c *Ctx, gs []*T) ([]*T, error) {
 		gi, err := zeroGrad(c, nil)

@@ -231,6 +231,31 @@ func TestVersionCountersAgainstPyTorch(t *testing.T) {
 	}
 }
 
+func TestIndexPutGradient(t *testing.T) {
+	// PyTorch: a = [1,2,3,4] (requires grad); b = a * 1; b[[0, 2]] = v (v = [5, 6]
+	// requires grad); (b * [1,2,3,4]).sum().backward() gives a.grad = [0, 2, 0, 4]
+	// and v.grad = [1, 3].
+	e := NewEngine()
+	a := leaf(t, 1, 2, 3, 4)
+	v := leaf(t, 5, 6)
+	b := must(e.mulScalar(a, 1))
+	idx := must(tensor.FromInt64s([]int64{0, 2}, []int{2}, tensor.I64))
+	items := []tensor.Index{tensor.Adv(idx)}
+	if err := e.ApplyInplace("index_put", b, []*T{v}, Attrs{"indices": items}, func() error { return b.IndexPut(items, v) }); err != nil {
+		t.Fatal(err)
+	}
+	w := vec(t, 1, 2, 3, 4)
+	if err := e.Backward(sumAll(e, must(e.mul(b, w))), nil, false, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := a.Grad().ToFloat64s(); got[0] != 0 || got[1] != 2 || got[2] != 0 || got[3] != 4 {
+		t.Fatalf("a.grad = %v, want [0 2 0 4]", got)
+	}
+	if got := v.Grad().ToFloat64s(); got[0] != 1 || got[1] != 3 {
+		t.Fatalf("v.grad = %v, want [1 3]", got)
+	}
+}
+
 func TestSecondBackwardWithoutRetainGraph(t *testing.T) {
 	e := NewEngine()
 	x := leaf(t, 1, 2)

@@ -279,13 +279,25 @@ func condSingular(A *T, o Ord) (*T, error) {
 	out := make([]float64, nb)
 	for b := range nb {
 		Ab, _ := flat.Select(0, b)
-		c, err := Cond(e, Ab, &o)
+		Ai, err := kernels.Inv(Ab)
+		var le *lapack.Error
+		if errors.As(err, &le) && le.Kind == lapack.KindLinAlg {
+			out[b] = math.Inf(1)
+			continue
+		}
 		if err != nil {
-			var le *lapack.Error
-			if errors.As(err, &le) && le.Kind == lapack.KindLinAlg {
-				out[b] = math.Inf(1)
-				continue
-			}
+			return nil, err
+		}
+		nA, err := MatrixNorm(e, Ab, o, -2, -1, false)
+		if err != nil {
+			return nil, err
+		}
+		nI, err := MatrixNorm(e, Ai, o, -2, -1, false)
+		if err != nil {
+			return nil, err
+		}
+		c, err := tensor.Mul(nA, nI)
+		if err != nil {
 			return nil, err
 		}
 		out[b] = c.FlatFloat64(0)

@@ -139,17 +139,120 @@ func (t vt) bcastParam(name string) reg.VecVirtual {
 	return r
 }
 
-// gemmKernel emits func NAME(kc int, a, b, c *T, ldc int, alpha, beta T):
-// C[i*ldc+j] = alpha*sum_p a[p*MR+i]*b[p*NR+j] + beta*C[i*ldc+j] for the
-// MR×NR tile; beta == 0 means C is not read. kc >= 1.
-func gemmKernel(t vt, mr, nv int) {
+// Prefetch tuning for the GEMM micro-kernels (bytes ahead of the packed A
+// stream; 0 disables). See the sweep notes in backends/cpu/gemm_amd64.go.
+const (
+	gemmPrefetchA = 0
+	gemmPrefetchC = true
+)
+
+// gemmKernel emits a GEMM micro-kernel computing the top-left mr×nr part of
+// one MR×NR tile, C[i*ldc+j] = alpha*Σ_p A(i,p)*B(p,j) + beta*C[i*ldc+j],
+// with beta == 0 meaning C is not read:
+//
+//   - B(p,j) = b[p*ldb + j] (ldb = NR for a packed micro-panel; any row
+//     stride for a row-major B read in place), all NR columns readable;
+//   - packed A (rowA false): A(i,p) = a[p*MR + i], a packed micro-panel;
+//   - row-major A (rowA true): A(i,p) = a[i*lda + p], read in place; all MR
+//     rows must be readable (the driver packs a last, partial panel).
+//
+// AVX-512 kernels take nmask, bit j set iff column j < nr, and mask C with
+// opmask registers; AVX2 kernels take a pointer to NR int32/int64 lane masks,
+// or nil for a full tile. mr >= 1 rows of C are written. kc >= 1.
+//
+// The k loop is unrolled 4 times; A elements are broadcast with an explicit
+// VBROADCASTSS/SD into a register (measured faster than the embedded
+// {1toN} form). The C tile is prefetched into L1 before the k loop so that
+// the read-modify-write at the end does not stall on L2/L3.
+func gemmKernel(t vt, mr, nv int, rowA bool) {
 	nr := nv * t.lanes
 	name := fmt.Sprintf("gemm%dx%d%s", mr, nr, t.sfx)
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(kc int, a, b, c *%s, ldc int, alpha, beta %s)", t.goT, t.goT))
-	Doc(fmt.Sprintf("%s computes one %dx%d tile of C = alpha*A*B + beta*C from packed panels.", name, mr, nr))
+	aSig := "a *" + t.goT
+	if rowA {
+		name = fmt.Sprintf("gemm%dx%dRowA%s", mr, nr, t.sfx)
+		aSig += ", lda int"
+	}
+	maskSig := "nmask uint64"
+	if t.avx2 {
+		maskSig = "nmask *int" + fmt.Sprint(8*t.es)
+	}
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(kc int, %s, b *%s, ldb int, c *%s, ldc int, alpha, beta %s, mr int, %s)",
+		aSig, t.goT, t.goT, t.goT, maskSig))
+	if rowA {
+		Doc(fmt.Sprintf("%s computes the mr×nr corner of a %dx%d tile of C = alpha*A*B + beta*C, A row-major (lda), B with row stride ldb.", name, mr, nr))
+	} else {
+		Doc(fmt.Sprintf("%s computes the mr×nr corner of a %dx%d tile of C = alpha*A*B + beta*C, A packed, B with row stride ldb.", name, mr, nr))
+	}
+	shift := Imm(2)
+	if t.f64 {
+		shift = Imm(3)
+	}
+
+	if gemmPrefetchC {
+		pc := Load(Param("c"), GP64())
+		ldc := Load(Param("ldc"), GP64())
+		SHLQ(shift, ldc)
+		for i := 0; i < mr; i++ {
+			PREFETCHT0(Mem{Base: pc})
+			PREFETCHT0(Mem{Base: pc, Disp: nr*t.es - 1})
+			if i < mr-1 {
+				ADDQ(ldc, pc)
+			}
+		}
+	}
+
 	kc := Load(Param("kc"), GP64())
-	pa := Load(Param("a"), GP64())
 	pb := Load(Param("b"), GP64())
+	ldb := Load(Param("ldb"), GP64())
+	SHLQ(shift, ldb)
+	ldb3 := GP64()
+	LEAQ(Mem{Base: ldb, Index: ldb, Scale: 2}, ldb3)
+	// A addressing: packed uses pa + disp; row-major uses row bases
+	// (rows 4q..4q+3 at base[q] + {0, lda, 2*lda, 3*lda}).
+	var pa, lda, lda3 reg.Register
+	var bases []reg.Register
+	if rowA {
+		b0 := Load(Param("a"), GP64())
+		lda = Load(Param("lda"), GP64())
+		SHLQ(shift, lda)
+		lda3 = GP64()
+		LEAQ(Mem{Base: lda, Index: lda, Scale: 2}, lda3)
+		bases = []reg.Register{b0}
+		for q := 1; q*4 < mr; q++ {
+			bq := GP64()
+			LEAQ(Mem{Base: bases[q-1], Index: lda, Scale: 4}, bq)
+			bases = append(bases, bq)
+		}
+	} else {
+		pa = Load(Param("a"), GP64())
+	}
+	aAddr := func(i, u int) Mem {
+		if !rowA {
+			return Mem{Base: pa, Disp: (u*mr + i) * t.es}
+		}
+		m := Mem{Base: bases[i/4], Disp: u * t.es}
+		switch i % 4 {
+		case 1:
+			m.Index, m.Scale = lda, 1
+		case 2:
+			m.Index, m.Scale = lda, 2
+		case 3:
+			m.Index, m.Scale = lda3, 1
+		}
+		return m
+	}
+	bAddr := func(u, v int) Mem {
+		m := Mem{Base: pb, Disp: v * t.vbytes()}
+		switch u {
+		case 1:
+			m.Index, m.Scale = ldb, 1
+		case 2:
+			m.Index, m.Scale = ldb, 2
+		case 3:
+			m.Index, m.Scale = ldb3, 1
+		}
+		return m
+	}
 
 	acc := make([][]reg.VecVirtual, mr)
 	for i := range acc {
@@ -163,51 +266,61 @@ func gemmKernel(t vt, mr, nv int) {
 	for v := range bv {
 		bv[v] = t.vec()
 	}
-	ta := []reg.VecVirtual{t.vec()}
-	if !t.avx2 {
-		ta = append(ta, t.vec())
-	}
+	ta := t.vec()
 
-	step := func(off int) {
+	step := func(u int) {
 		for v := 0; v < nv; v++ {
-			t.load(Mem{Base: pb, Disp: off*nr*t.es + v*t.vbytes()}, bv[v])
+			t.load(bAddr(u, v), bv[v])
 		}
 		for i := 0; i < mr; i++ {
-			a := ta[i%len(ta)]
-			t.bcast(Mem{Base: pa, Disp: (off*mr + i) * t.es}, a)
+			t.bcast(aAddr(i, u), ta)
 			for v := 0; v < nv; v++ {
-				t.fma(bv[v], a, acc[i][v])
+				t.fma(bv[v], ta, acc[i][v])
 			}
 		}
 	}
+	advance := func(steps int) {
+		if rowA {
+			for _, b := range bases {
+				ADDQ(U32(steps*t.es), b)
+			}
+		} else {
+			ADDQ(U32(steps*mr*t.es), pa)
+		}
+		if steps == 4 {
+			LEAQ(Mem{Base: pb, Index: ldb, Scale: 4}, pb)
+		} else {
+			ADDQ(ldb, pb)
+		}
+	}
 	const unroll = 4
-	Label("loop4")
+	Label(name + "_loop4")
 	CMPQ(kc, Imm(unroll))
-	JL(LabelRef("loop1"))
+	JL(LabelRef(name + "_loop1"))
+	if gemmPrefetchA > 0 && !rowA {
+		for off := 0; off < unroll*mr*t.es; off += 64 {
+			PREFETCHT0(Mem{Base: pa, Disp: gemmPrefetchA + off})
+		}
+	}
 	for u := 0; u < unroll; u++ {
 		step(u)
 	}
-	ADDQ(U32(unroll*mr*t.es), pa)
-	ADDQ(U32(unroll*nr*t.es), pb)
+	advance(unroll)
 	SUBQ(Imm(unroll), kc)
-	JMP(LabelRef("loop4"))
-	Label("loop1")
+	JMP(LabelRef(name + "_loop4"))
+	Label(name + "_loop1")
 	TESTQ(kc, kc)
-	JE(LabelRef("done"))
+	JE(LabelRef(name + "_kdone"))
 	step(0)
-	ADDQ(U32(mr*t.es), pa)
-	ADDQ(U32(nr*t.es), pb)
+	advance(1)
 	DECQ(kc)
-	JMP(LabelRef("loop1"))
+	JMP(LabelRef(name + "_loop1"))
 
-	Label("done")
+	Label(name + "_kdone")
 	pc := Load(Param("c"), GP64())
 	ldc := Load(Param("ldc"), GP64())
-	if t.f64 {
-		SHLQ(Imm(3), ldc)
-	} else {
-		SHLQ(Imm(2), ldc)
-	}
+	SHLQ(shift, ldc)
+	mrows := Load(Param("mr"), GP64())
 	// beta == ±0 <=> its bits shifted left by one are zero (NaN takes the beta path).
 	bb := GP64()
 	if t.f64 {
@@ -217,39 +330,141 @@ func gemmKernel(t vt, mr, nv int) {
 		MOVL(paramAddr("beta"), bb.As32())
 		SHLL(Imm(1), bb.As32())
 	}
+	// Scale by alpha first, so the alpha register is free for the masks.
 	valpha := t.bcastParam("alpha")
-	TESTQ(bb, bb)
-	JNE(LabelRef("withbeta"))
-	// beta == 0: C = alpha*AB, C not read.
 	for i := 0; i < mr; i++ {
 		for v := 0; v < nv; v++ {
 			t.bin("mul", valpha, acc[i][v], acc[i][v])
-			t.store(acc[i][v], Mem{Base: pc, Disp: v * t.vbytes()})
 		}
+	}
+	done := name + "_done"
+	// rowExit leaves after row i when mr == i+1.
+	rowExit := func(i int) {
 		if i < mr-1 {
+			CMPQ(mrows, Imm(uint64(i+1)))
+			JEQ(LabelRef(done))
 			ADDQ(ldc, pc)
 		}
 	}
+	if !t.avx2 {
+		nm := GP64()
+		Load(Param("nmask"), nm)
+		ks := make([]reg.Register, nv)
+		for v := 0; v < nv; v++ {
+			ks[v] = K()
+			KMOVW(nm.As32(), ks[v])
+			if v < nv-1 {
+				SHRQ(Imm(uint64(t.lanes)), nm)
+			}
+		}
+		TESTQ(bb, bb)
+		JNE(LabelRef(name + "_beta"))
+		for i := 0; i < mr; i++ {
+			for v := 0; v < nv; v++ {
+				storeMasked(t, acc[i][v], ks[v], Mem{Base: pc, Disp: v * t.vbytes()})
+			}
+			rowExit(i)
+		}
+		JMP(LabelRef(done))
+		Label(name + "_beta")
+		vbeta := t.bcastParam("beta")
+		tc := t.vec()
+		for i := 0; i < mr; i++ {
+			for v := 0; v < nv; v++ {
+				m := Mem{Base: pc, Disp: v * t.vbytes()}
+				if t.f64 {
+					VMOVUPD_Z(m, ks[v], tc)
+				} else {
+					VMOVUPS_Z(m, ks[v], tc)
+				}
+				t.fma(tc, vbeta, acc[i][v])
+				storeMasked(t, acc[i][v], ks[v], m)
+			}
+			rowExit(i)
+		}
+	} else {
+		mp := Load(Param("nmask"), GP64())
+		TESTQ(mp, mp)
+		JNE(LabelRef(name + "_masked"))
+		// Full-width tile: plain loads and stores.
+		TESTQ(bb, bb)
+		JNE(LabelRef(name + "_beta"))
+		for i := 0; i < mr; i++ {
+			for v := 0; v < nv; v++ {
+				t.store(acc[i][v], Mem{Base: pc, Disp: v * t.vbytes()})
+			}
+			rowExit(i)
+		}
+		JMP(LabelRef(done))
+		Label(name + "_beta")
+		vbeta := t.bcastParam("beta")
+		tc := t.vec()
+		for i := 0; i < mr; i++ {
+			for v := 0; v < nv; v++ {
+				m := Mem{Base: pc, Disp: v * t.vbytes()}
+				t.load(m, tc)
+				t.fma(tc, vbeta, acc[i][v])
+				t.store(acc[i][v], m)
+			}
+			rowExit(i)
+		}
+		JMP(LabelRef(done))
+		// Partial width: VMASKMOV with the lane masks.
+		Label(name + "_masked")
+		mk := make([]reg.VecVirtual, nv)
+		for v := 0; v < nv; v++ {
+			mk[v] = t.vec()
+			VMOVDQU(Mem{Base: mp, Disp: v * t.vbytes()}, mk[v])
+		}
+		TESTQ(bb, bb)
+		JNE(LabelRef(name + "_mbeta"))
+		for i := 0; i < mr; i++ {
+			for v := 0; v < nv; v++ {
+				maskMov(t, acc[i][v], mk[v], Mem{Base: pc, Disp: v * t.vbytes()}, true)
+			}
+			rowExit(i)
+		}
+		JMP(LabelRef(done))
+		Label(name + "_mbeta")
+		vbeta2 := t.bcastParam("beta")
+		tc2 := t.vec()
+		for i := 0; i < mr; i++ {
+			for v := 0; v < nv; v++ {
+				m := Mem{Base: pc, Disp: v * t.vbytes()}
+				maskMov(t, tc2, mk[v], m, false)
+				t.fma(tc2, vbeta2, acc[i][v])
+				maskMov(t, acc[i][v], mk[v], m, true)
+			}
+			rowExit(i)
+		}
+	}
+	Label(done)
 	VZEROUPPER()
 	RET()
+}
 
-	Label("withbeta")
-	vbeta := t.bcastParam("beta")
-	tc := t.vec()
-	for i := 0; i < mr; i++ {
-		for v := 0; v < nv; v++ {
-			m := Mem{Base: pc, Disp: v * t.vbytes()}
-			t.load(m, tc)
-			t.bin("mul", valpha, acc[i][v], acc[i][v])
-			t.fma(tc, vbeta, acc[i][v])
-			t.store(acc[i][v], m)
-		}
-		if i < mr-1 {
-			ADDQ(ldc, pc)
-		}
+// storeMasked stores the lanes of x selected by k to m.
+func storeMasked(t vt, x reg.VecVirtual, k reg.Register, m Mem) {
+	if t.f64 {
+		VMOVUPD(x, k, m)
+	} else {
+		VMOVUPS(x, k, m)
 	}
-	VZEROUPPER()
-	RET()
+}
+
+// maskMov is VMASKMOVPS/PD: store x's lanes selected by mask to m (store),
+// or load m's selected lanes into x, zeroing the others (!store).
+func maskMov(t vt, x, mask reg.VecVirtual, m Mem, store bool) {
+	switch {
+	case store && t.f64:
+		VMASKMOVPD(x, mask, m)
+	case store:
+		VMASKMOVPS(x, mask, m)
+	case t.f64:
+		VMASKMOVPD(m, mask, x)
+	default:
+		VMASKMOVPS(m, mask, x)
+	}
 }
 
 // binary emits func NAME(dst, a, b *T, n int): dst[i] = a[i] OP b[i] for
@@ -544,11 +759,12 @@ func main() {
 	for _, avx2 := range []bool{false, true} {
 		for _, f64 := range []bool{false, true} {
 			t := newVT(f64, avx2)
-			switch {
-			case !avx2:
-				gemmKernel(t, 12, 2) // f32 12x32, f64 12x16
-			default:
-				gemmKernel(t, 6, 2) // f32 6x16, f64 6x8
+			for _, rowA := range []bool{false, true} {
+				if !avx2 {
+					gemmKernel(t, 12, 2, rowA) // f32 12x32, f64 12x16
+				} else {
+					gemmKernel(t, 6, 2, rowA) // f32 6x16, f64 6x8
+				}
 			}
 			for _, op := range []string{"add", "sub", "mul", "div"} {
 				binary(t, op)

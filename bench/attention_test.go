@@ -1,0 +1,58 @@
+package bench
+
+import (
+	"math"
+	"testing"
+
+	"github.com/tsrlang/tsr/tensor"
+)
+
+// Scaled dot-product attention, B=16 H=8 S=512 D=64 in f32 (the seed
+// chapter's benchmark), written with the tensor package the way tsr code
+// does it: scores = q @ k.transpose(-2, -1) (a strided view, no copy, fed
+// to the batched GEMM), times 1/sqrt(D), softmax over the last dim, then
+// p @ v. bench/attention.sh compares it with PyTorch's einsum version
+// (bench/attention.py).
+
+const (
+	attB, attH, attS, attD = 16, 8, 512, 64
+)
+
+// attention returns softmax(q kᵀ / sqrt(D)) v for [B, H, S, D] operands.
+func attention(q, k, v *tensor.Tensor) (*tensor.Tensor, error) {
+	kt, err := k.Transpose(-2, -1)
+	if err != nil {
+		return nil, err
+	}
+	s, err := tensor.Matmul(q, kt)
+	if err != nil {
+		return nil, err
+	}
+	d := q.Shape()[q.Dim()-1]
+	if err := s.MulInplace(tensor.ScalarFloat(1 / math.Sqrt(float64(d)))); err != nil {
+		return nil, err
+	}
+	p, err := tensor.Softmax(s, -1)
+	if err != nil {
+		return nil, err
+	}
+	s.Release()
+	out, err := tensor.Matmul(p, v)
+	p.Release()
+	return out, err
+}
+
+func BenchmarkAttentionF32(b *testing.B) {
+	g := tensor.NewGenerator(2)
+	shape := []int{attB, attH, attS, attD}
+	q, _ := tensor.Randn(g, shape, tensor.F32)
+	k, _ := tensor.Randn(g, shape, tensor.F32)
+	v, _ := tensor.Randn(g, shape, tensor.F32)
+	for b.Loop() {
+		out, err := attention(q, k, v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out.Release()
+	}
+}

@@ -1,0 +1,174 @@
+package tsr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	goruntime "runtime"
+	"sort"
+	"sync/atomic"
+	"time"
+
+	"github.com/tsrlang/tsr/runtime"
+	"github.com/tsrlang/tsr/tensor"
+)
+
+// memPoll is how often the memory watcher samples tensor.LiveBytes while a
+// program with a MaxMemory runs. The VM notices the resulting Cancel at the
+// next loop back edge or call, so a program stops well within 100 ms.
+const memPoll = 2 * time.Millisecond
+
+// gcSpacing is the least time between two collections forced by the memory
+// watcher: storages that are garbage but not yet collected still count in
+// tensor.LiveBytes, so before declaring the budget exceeded the watcher
+// collects once and looks again.
+const gcSpacing = 20 * time.Millisecond
+
+// Stop reasons recorded before the interpreter cancels its thread.
+const (
+	stopNone int32 = iota
+	stopCtx
+	stopMemory
+)
+
+// guard runs f (a top-level entry into the VM) under the interpreter's
+// context and memory limit and gives the errors their host-facing causes.
+// A nested entry (a registered Go function calling back into the
+// interpreter) runs f directly under the outer run's guard.
+func (in *Interpreter) guard(ctx context.Context, f func() (runtime.Value, error)) (runtime.Value, error) {
+	if in.depth > 0 {
+		return f()
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, &Error{Kind: "Cancelled", Msg: err.Error(), Cause: err}
+	}
+	in.th.ResetCancel()
+	in.depth++
+	in.ctx = ctx
+	defer func() {
+		in.depth--
+		in.ctx = nil
+	}()
+
+	var reason atomic.Int32
+	var peak atomic.Int64
+
+	// Context cancellation: context.AfterFunc runs the callback in its own
+	// goroutine; if stop() reports that it already started, wait for it so
+	// that a late Cancel cannot leak into the next run.
+	var ctxDone chan struct{}
+	stopCtxWatch := func() bool { return true }
+	if ctx.Done() != nil {
+		ctxDone = make(chan struct{})
+		stopCtxWatch = context.AfterFunc(ctx, func() {
+			defer close(ctxDone)
+			if reason.CompareAndSwap(stopNone, stopCtx) {
+				in.th.Cancel(ctx.Err().Error())
+			}
+		})
+	}
+
+	var memDone chan struct{}
+	var memExited chan struct{}
+	if in.opts.MaxMemory > 0 {
+		memDone = make(chan struct{})
+		memExited = make(chan struct{})
+		go in.watchMemory(memDone, memExited, &reason, &peak)
+	}
+
+	v, err := f()
+
+	if !stopCtxWatch() {
+		<-ctxDone
+	}
+	if memDone != nil {
+		close(memDone)
+		<-memExited
+	}
+	return v, in.classify(err, ctx, reason.Load(), peak.Load())
+}
+
+// watchMemory cancels the thread when the tensor storage live since New
+// exceeds Options.MaxMemory.
+func (in *Interpreter) watchMemory(done <-chan struct{}, exited chan<- struct{}, reason *atomic.Int32, peak *atomic.Int64) {
+	defer close(exited)
+	limit := in.opts.MaxMemory
+	tick := time.NewTicker(memPoll)
+	defer tick.Stop()
+	var lastGC time.Time
+	for {
+		if used := in.MemoryInUse(); used > limit {
+			if time.Since(lastGC) > gcSpacing {
+				// Garbage storages count until collected: collect, give
+				// the cleanup goroutine a moment, and look again.
+				goruntime.GC()
+				lastGC = time.Now()
+				time.Sleep(time.Millisecond)
+				used = in.MemoryInUse()
+			}
+			if used > limit {
+				peak.Store(used)
+				if reason.CompareAndSwap(stopNone, stopMemory) {
+					in.th.Cancel("memory limit exceeded")
+				}
+				return
+			}
+		}
+		select {
+		case <-done:
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// MemoryInUse returns the bytes of tensor storage that MaxMemory counts
+// against this interpreter: the growth of the process-wide
+// tensor.LiveBytes since New (never negative). Storages that are garbage
+// but not yet collected still count.
+func (in *Interpreter) MemoryInUse() int64 {
+	used := tensor.LiveBytes() - in.memBase
+	if used < 0 {
+		return 0
+	}
+	return used
+}
+
+// classify gives the errors caused from outside the program their Go
+// causes: a context cancellation wraps ctx.Err(), a step limit wraps
+// ErrStepLimit, and the memory watcher's cancellation becomes a
+// "MemoryError" wrapping ErrMemoryLimit.
+func (in *Interpreter) classify(err error, ctx context.Context, reason int32, peak int64) error {
+	var e *Error
+	if err == nil || !errors.As(err, &e) {
+		return err
+	}
+	switch e.Kind {
+	case "Cancelled":
+		switch reason {
+		case stopMemory:
+			e.Kind = "MemoryError"
+			e.Msg = fmt.Sprintf("memory limit exceeded: %d bytes of tensor storage live, limit %d", peak, in.opts.MaxMemory)
+			e.Cause = ErrMemoryLimit
+		case stopCtx:
+			e.Cause = ctx.Err()
+		}
+	case "LimitError":
+		if e.Cause == nil || !errors.Is(e.Cause, ErrStepLimit) {
+			e.Cause = ErrStepLimit
+		}
+	}
+	return e
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,507 @@
+package tensor
+
+import (
+	"math"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/tsrlang/tsr/backends/cpu"
+)
+
+// SIMD fast paths for f32 and f64. The generic kernels (binary.go,
+// unary.go, reduce.go) handle every dtype and layout; for f32/f64 the hot
+// cases are routed here, to the vector kernels of backends/cpu (AVX-512,
+// AVX2 or pure Go, chosen by the backends registry):
+//
+//   - add/sub/mul/div: contiguous operands, a broadcast scalar on either
+//     side, broadcast rows (bias adds) and transposed operands (packed
+//     through an L1-sized tile buffer), split over worker goroutines;
+//   - exp, tanh, sigmoid;
+//   - sum, mean, amax/amin, max/min(dim), argmax/argmin and logsumexp over
+//     a block of consecutive dims of a contiguous tensor, including the
+//     whole tensor, the last dim and leading dims (rows are accumulated
+//     with the vector kernels instead of being gathered one output at a
+//     time);
+//   - softmax and log_softmax over any dim.
+//
+// fastPathsOn switches them off, so tests can compare fast and generic
+// results on the same inputs.
+
+var fastPathsOff atomic.Bool
+
+func fastPathsOn() bool { return !fastPathsOff.Load() }
+
+// vfloat is the element type of the vector kernels.
+type vfloat interface{ float32 | float64 }
+
+// vecOps is the kernel table of one float dtype.
+type vecOps[T vfloat] struct {
+	bin        [opDiv + 1]func(dst, a, b []T) // by binOp: add, sub, mul, div
+	addScalar  func(dst, a []T, s T)
+	mulScalar  func(dst, a []T, s T)
+	exp, tanh  func(dst, x []T)
+	sum, max   func(x []T) T
+	softmax    func(dst, x []T, rows, cols int)
+	logSoftmax func(dst, x []T, rows, cols int)
+	logSumExp  func(dst, x []T, rows, cols int)
+}
+
+var opsF32 = &vecOps[float32]{
+	bin:       [...]func(dst, a, b []float32){cpu.AddF32, cpu.SubF32, cpu.MulF32, cpu.DivF32},
+	addScalar: cpu.AddScalarF32, mulScalar: cpu.MulScalarF32,
+	exp: cpu.ExpF32, tanh: cpu.TanhF32,
+	sum: cpu.SumF32, max: cpu.MaxF32,
+	softmax: cpu.SoftmaxRowsF32, logSoftmax: cpu.LogSoftmaxRowsF32, logSumExp: cpu.LogSumExpRowsF32,
+}
+
+var opsF64 = &vecOps[float64]{
+	bin:       [...]func(dst, a, b []float64){cpu.AddF64, cpu.SubF64, cpu.MulF64, cpu.DivF64},
+	addScalar: cpu.AddScalarF64, mulScalar: cpu.MulScalarF64,
+	exp: cpu.ExpF64, tanh: cpu.TanhF64,
+	sum: cpu.SumF64, max: cpu.MaxF64,
+	softmax: cpu.SoftmaxRowsF64, logSoftmax: cpu.LogSoftmaxRowsF64, logSumExp: cpu.LogSumExpRowsF64,
+}
+
+// Work sizes (in elements) below which a kernel stays on one goroutine:
+// memory-bound kernels need more work per goroutine than exp-heavy ones.
+const (
+	grainMem     = parallelGrain
+	grainCompute = 1 << 14
+)
+
+// minKernelRun is the shortest contiguous run handed to a vector kernel
+// from a strided walk; shorter runs use scalar loops.
+const minKernelRun = 16
+
+// alignedBounds splits [0, n) into up to GetNumThreads chunks when n is
+// at least grain and returns the chunk boundaries (0, ..., n). Interior
+// boundaries fall on 64-byte addresses of a slice whose element 0 is at
+// base (elements of isz bytes), so no cache line is written by two
+// goroutines and every chunk but the first starts vector-aligned.
+func alignedBounds(n, grain int, base unsafe.Pointer, isz int) []int {
+	k := GetNumThreads()
+	if n < grain || k <= 1 {
+		return []int{0, n}
+	}
+	k = min(k, n/(grain/2))
+	line := 64 / isz
+	head := 0
+	if mis := int(uintptr(base) % 64); mis%isz == 0 && mis != 0 {
+		head = (64 - mis) / isz
+	}
+	chunk := ((n+k-1)/k + line - 1) / line * line
+	b := []int{0}
+	for lo := min(head+chunk, n); lo < n; lo += chunk {
+		b = append(b, lo)
+	}
+	return append(b, n)
+}
+
+// runChunks calls fn(i, bounds[i], bounds[i+1]) for each chunk, the first
+// on the calling goroutine and the others on new ones, and waits.
+func runChunks(bounds []int, fn func(i, lo, hi int)) {
+	var wg sync.WaitGroup
+	for i := 1; i+1 < len(bounds); i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			fn(i, bounds[i], bounds[i+1])
+		}(i)
+	}
+	fn(0, bounds[0], bounds[1])
+	wg.Wait()
+}
+
+// parallelAligned runs fn over the chunks of alignedBounds.
+func parallelAligned(n, grain int, base unsafe.Pointer, isz int, fn func(lo, hi int)) {
+	runChunks(alignedBounds(n, grain, base, isz), func(_, lo, hi int) { fn(lo, hi) })
+}
+
+// parallelSlice is parallelAligned over the elements of s.
+func parallelSlice[T vfloat](s []T, grain int, fn func(lo, hi int)) {
+	if len(s) == 0 {
+		return
+	}
+	var z T
+	parallelAligned(len(s), grain, unsafe.Pointer(&s[0]), int(unsafe.Sizeof(z)), fn)
+}
+
+// parallelTasks runs fn over task ranges [t0, t1) of n tasks, each task
+// costing about cost elements of work, on up to GetNumThreads goroutines.
+func parallelTasks(n, cost, grain int, fn func(t0, t1 int)) {
+	k := GetNumThreads()
+	if n <= 1 || k <= 1 || n*cost < grain {
+		fn(0, n)
+		return
+	}
+	k = min(k, n, max(1, n*cost/(grain/2)))
+	if k <= 1 {
+		fn(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	per := (n + k - 1) / k
+	for t0 := per; t0 < n; t0 += per {
+		wg.Add(1)
+		go func(t0, t1 int) {
+			defer wg.Done()
+			fn(t0, t1)
+		}(t0, min(t0+per, n))
+	}
+	fn(0, min(per, n))
+	wg.Wait()
+}
+
+// ---- binary arithmetic ----
+
+// scalarBufLen is the length of the stack buffers holding a broadcast
+// scalar or a gathered strided run.
+const scalarBufLen = 256
+
+// binScalarRight sets o = x op s.
+func binScalarRight[T vfloat](k *vecOps[T], op binOp, o, x []T, s T) {
+	switch op {
+	case opAdd:
+		k.addScalar(o, x, s)
+	case opSub:
+		k.addScalar(o, x, -s) // x + (-s) is x - s exactly in IEEE arithmetic
+	case opMul:
+		k.mulScalar(o, x, s)
+	default: // true division, not multiplication by 1/s (which rounds twice)
+		var buf [scalarBufLen]T
+		fillVec(buf[:], s)
+		for c := 0; c < len(o); c += scalarBufLen {
+			m := min(scalarBufLen, len(o)-c)
+			k.bin[opDiv](o[c:c+m], x[c:c+m], buf[:m])
+		}
+	}
+}
+
+// binScalarLeft sets o = s op y.
+func binScalarLeft[T vfloat](k *vecOps[T], op binOp, o []T, s T, y []T) {
+	switch op {
+	case opAdd:
+		k.addScalar(o, y, s)
+	case opMul:
+		k.mulScalar(o, y, s)
+	default:
+		var buf [scalarBufLen]T
+		fillVec(buf[:], s)
+		for c := 0; c < len(o); c += scalarBufLen {
+			m := min(scalarBufLen, len(o)-c)
+			k.bin[op](o[c:c+m], buf[:m], y[c:c+m])
+		}
+	}
+}
+
+func fillVec[T vfloat](b []T, v T) {
+	for i := range b {
+		b[i] = v
+	}
+}
+
+func allZero(st []int, shape []int) bool {
+	for i, s := range st {
+		if s != 0 && shape[i] != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// fastBinary computes out = a op b for op in add/sub/mul/div on f32 or f64
+// operands of out's shape (a, b already broadcast; out may be a exactly,
+// for in-place ops). It reports false when the layout is not one it
+// handles (the caller then runs the generic kernel).
+func fastBinary(op binOp, out, a, b *Tensor) bool {
+	if op > opDiv || !fastPathsOn() || out.Numel() == 0 {
+		return false
+	}
+	switch out.dtype {
+	case F32:
+		return fastBin(opsF32, op, out.storage.F32(), a.storage.F32(), b.storage.F32(), out, a, b)
+	case F64:
+		return fastBin(opsF64, op, out.storage.F64(), a.storage.F64(), b.storage.F64(), out, a, b)
+	}
+	return false
+}
+
+func fastBin[T vfloat](k *vecOps[T], op binOp, o, x, y []T, out, a, b *Tensor) bool {
+	n := out.Numel()
+	if out.IsContiguous() {
+		oo := o[out.offset : out.offset+n]
+		ac, bc := a.IsContiguous(), b.IsContiguous()
+		switch {
+		case ac && bc:
+			xx, yy := x[a.offset:a.offset+n], y[b.offset:b.offset+n]
+			f := k.bin[op]
+			parallelSlice(oo, grainMem, func(lo, hi int) { f(oo[lo:hi], xx[lo:hi], yy[lo:hi]) })
+			return true
+		case ac && allZero(b.strides, b.shape):
+			xx, s := x[a.offset:a.offset+n], y[b.offset]
+			parallelSlice(oo, grainMem, func(lo, hi int) { binScalarRight(k, op, oo[lo:hi], xx[lo:hi], s) })
+			return true
+		case bc && allZero(a.strides, a.shape):
+			yy, s := y[b.offset:b.offset+n], x[a.offset]
+			parallelSlice(oo, grainMem, func(lo, hi int) { binScalarLeft(k, op, oo[lo:hi], s, yy[lo:hi]) })
+			return true
+		}
+	}
+	cs, cst := coalesce(out.shape, [3][]int{out.strides, a.strides, b.strides}, 3)
+	nd := len(cs)
+	if nd < 2 || cst[0][nd-1] != 1 {
+		return false // a single strided run, or a strided output: generic loops
+	}
+	offs := [3]int{out.offset, a.offset, b.offset}
+	// split the outer rows over goroutines
+	rows := numel(cs[:nd-1])
+	cols := cs[nd-1]
+	trans := cst[1][nd-1] > 1 && cst[1][nd-2] == 1 || cst[2][nd-1] > 1 && cst[2][nd-2] == 1
+	if trans {
+		tb := tileFor[T]()
+		nblk := (cs[nd-2] + tb - 1) / tb
+		outerN := numel(cs[:nd-2])
+		parallelTasks(outerN*nblk, tb*cols, grainMem, func(t0, t1 int) {
+			binTiled(k, op, o, x, y, cs, cst, offs, t0, t1, nblk, tb)
+		})
+		return true
+	}
+	parallelTasks(rows, cols, grainMem, func(r0, r1 int) {
+		binRows(k, op, o, x, y, cs, cst, offs, r0, r1)
+	})
+	return true
+}
+
+// rowOffsets returns the storage offsets of outer row r (C order over
+// cs[:nd-1]) for the three operands.
+func rowOffsets(cs []int, cst [3][]int, offs [3]int, r int) [3]int {
+	p := offs
+	for d := len(cs) - 2; d >= 0 && r > 0; d-- {
+		i := r % cs[d]
+		r /= cs[d]
+		for o := 0; o < 3; o++ {
+			p[o] += i * cst[o][d]
+		}
+	}
+	return p
+}
+
+// binRows computes outer rows [r0, r1) of a coalesced layout whose output
+// rows are unit-stride.
+func binRows[T vfloat](k *vecOps[T], op binOp, o, x, y []T, cs []int, cst [3][]int, offs [3]int, r0, r1 int) {
+	nd := len(cs)
+	n := cs[nd-1]
+	sa, sb := cst[1][nd-1], cst[2][nd-1]
+	for r := r0; r < r1; r++ {
+		p := rowOffsets(cs, cst, offs, r)
+		binRun(k, op, o[p[0]:p[0]+n], x, y, p[1], p[2], sa, sb)
+	}
+}
+
+// binRun computes the unit-stride output run oo from operand runs starting
+// at pa and pb with strides sa and sb.
+func binRun[T vfloat](k *vecOps[T], op binOp, oo, x, y []T, pa, pb, sa, sb int) {
+	n := len(oo)
+	switch {
+	case n >= minKernelRun && sa == 1 && sb == 1:
+		k.bin[op](oo, x[pa:pa+n], y[pb:pb+n])
+	case n >= minKernelRun && sa == 1 && sb == 0:
+		binScalarRight(k, op, oo, x[pa:pa+n], y[pb])
+	case n >= minKernelRun && sa == 0 && sb == 1:
+		binScalarLeft(k, op, oo, x[pa], y[pb:pb+n])
+	default:
+		for i := range oo {
+			oo[i] = arith1(op, x[pa+i*sa], y[pb+i*sb])
+		}
+	}
+}
+
+func arith1[T vfloat](op binOp, p, q T) T {
+	switch op {
+	case opAdd:
+		return p + q
+	case opSub:
+		return p - q
+	case opMul:
+		return p * q
+	}
+	return p / q
+}
+
+// tileFor is the edge of the square tiles transposed operands are packed
+// in: 16 KiB of f32 or f64 per tile buffer.
+func tileFor[T vfloat]() int {
+	var z T
+	if unsafe.Sizeof(z) == 4 {
+		return 64
+	}
+	return 45
+}
+
+// binTiled handles layouts where an operand is transposed (unit stride
+// along the second-to-last coalesced dim): the last two dims are cut into
+// tb x tb tiles, a transposed operand's tile is packed row-major into a
+// small buffer reading along its unit stride, and each output row of the
+// tile is computed by the vector kernel. Tasks [t0, t1) enumerate
+// (leading index, row block) pairs.
+func binTiled[T vfloat](k *vecOps[T], op binOp, o, x, y []T, cs []int, cst [3][]int, offs [3]int, t0, t1, nblk, tb int) {
+	nd := len(cs)
+	R, C := cs[nd-2], cs[nd-1]
+	var rs, ccs [3]int
+	for i := 0; i < 3; i++ {
+		rs[i], ccs[i] = cst[i][nd-2], cst[i][nd-1]
+	}
+	lead := cs[:nd-2]
+	packA := ccs[1] > 1 && rs[1] == 1
+	packB := ccs[2] > 1 && rs[2] == 1
+	var bufA, bufB []T
+	if packA {
+		bufA = make([]T, tb*tb)
+	}
+	if packB {
+		bufB = make([]T, tb*tb)
+	}
+	for t := t0; t < t1; t++ {
+		li, blk := t/nblk, t%nblk
+		p := offs
+		for d, r := len(lead)-1, li; d >= 0 && r > 0; d-- {
+			i := r % lead[d]
+			r /= lead[d]
+			for q := 0; q < 3; q++ {
+				p[q] += i * cst[q][d]
+			}
+		}
+		i0 := blk * tb
+		i1 := min(i0+tb, R)
+		ni := i1 - i0
+		for j0 := 0; j0 < C; j0 += tb {
+			nj := min(j0+tb, C) - j0
+			if packA {
+				packTile(bufA, x, p[1]+i0*rs[1]+j0*ccs[1], ni, nj, ccs[1], tb)
+			}
+			if packB {
+				packTile(bufB, y, p[2]+i0*rs[2]+j0*ccs[2], ni, nj, ccs[2], tb)
+			}
+			for i := 0; i < ni; i++ {
+				po := p[0] + (i0+i)*rs[0] + j0
+				oo := o[po : po+nj]
+				xa, pa, sa := x, p[1]+(i0+i)*rs[1]+j0*ccs[1], ccs[1]
+				if packA {
+					xa, pa, sa = bufA, i*tb, 1
+				}
+				yb, pb, sb := y, p[2]+(i0+i)*rs[2]+j0*ccs[2], ccs[2]
+				if packB {
+					yb, pb, sb = bufB, i*tb, 1
+				}
+				binRun(k, op, oo, xa, yb, pa, pb, sa, sb)
+			}
+		}
+	}
+}
+
+// packTile copies the ni x nj tile of a transposed operand (unit stride
+// along rows i, stride cstride along columns j) starting at p into buf
+// row-major with row length tb, reading each column contiguously.
+func packTile[T vfloat](buf, x []T, p, ni, nj, cstride, tb int) {
+	for j := 0; j < nj; j++ {
+		col := x[p+j*cstride : p+j*cstride+ni]
+		for i, v := range col {
+			buf[i*tb+j] = v
+		}
+	}
+}
+
+// ---- unary ----
+
+// fastUnary computes out = u(src) for exp, tanh and sigmoid on f32/f64
+// (src has out's dtype and shape; out is contiguous). It reports false for
+// other ops and dtypes.
+func fastUnary(u *unaryDef, out, src *Tensor) bool {
+	if !fastPathsOn() || out.Numel() == 0 {
+		return false
+	}
+	switch out.dtype {
+	case F32:
+		f := unaryVec(u, opsF32)
+		if f == nil {
+			return false
+		}
+		unaryApply(f, out.storage.F32(), src.storage.F32(), out, src)
+		return true
+	case F64:
+		f := unaryVec(u, opsF64)
+		if f == nil {
+			return false
+		}
+		unaryApply(f, out.storage.F64(), src.storage.F64(), out, src)
+		return true
+	}
+	return false
+}
+
+func unaryVec[T vfloat](u *unaryDef, k *vecOps[T]) func(dst, x []T) {
+	switch u {
+	case uExp:
+		return k.exp
+	case uTanh:
+		return k.tanh
+	case uSigmoid:
+		return func(dst, x []T) { sigmoidVec(k, dst, x) }
+	}
+	return nil
+}
+
+// sigmoidVec sets dst = 1/(1+e^-x) as e/(1+e) or 1/(1+e) with e = e^-|x|,
+// which never overflows and keeps full relative accuracy for x << 0
+// (the generic kernel's formulation), with e from the vector exp.
+func sigmoidVec[T vfloat](k *vecOps[T], dst, x []T) {
+	var e [scalarBufLen]T
+	for c := 0; c < len(dst); c += scalarBufLen {
+		xc := x[c:min(c+scalarBufLen, len(dst))]
+		dc := dst[c : c+len(xc)]
+		ec := e[:len(xc)]
+		for i, v := range xc {
+			ec[i] = -T(math.Abs(float64(v)))
+		}
+		k.exp(ec, ec)
+		for i, v := range xc {
+			ev := ec[i]
+			r := 1 / (1 + ev)
+			if v < 0 {
+				r *= ev
+			}
+			dc[i] = r
+		}
+	}
+}
+
+// unaryApply runs the vector function f from src into out: split over
+// goroutines when both are contiguous, else along the strided walk with
+// short strided runs gathered into a buffer.
+func unaryApply[T vfloat](f func(dst, x []T), o, x []T, out, src *Tensor) {
+	n := out.Numel()
+	if out.IsContiguous() && src.IsContiguous() {
+		oo, xx := o[out.offset:out.offset+n], x[src.offset:src.offset+n]
+		parallelSlice(oo, grainCompute, func(lo, hi int) { f(oo[lo:hi], xx[lo:hi]) })
+		return
+	}
+	walk2(out.shape, out, src, func(po, ps, n, so, ss int) {
+		if so == 1 && ss == 1 {
+			f(o[po:po+n], x[ps:ps+n])
+			return
+		}
+		var buf [scalarBufLen]T
+		for c := 0; c < n; c += scalarBufLen {
+			m := min(scalarBufLen, n-c)
+			b := buf[:m]
+			for i := range b {
+				b[i] = x[ps+(c+i)*ss]
+			}
+			f(b, b)
+			for i, v := range b {
+				o[po+(c+i)*so] = v
+			}
+		}
+	})
+}
