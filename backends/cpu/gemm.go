@@ -113,19 +113,28 @@ func registerGemm() {
 // Blocking for the pure-Go kernel: its 4×4 tile is register-bound in Go, so
 // only L1/L2 locality matters.
 var (
-	goGemmF32 = &GemmKernel[float32]{Name: "go-4x4", MR: 4, NR: 4, KC: 256, MC: 128, NC: 2048, Micro: microGo[float32]}
-	goGemmF64 = &GemmKernel[float64]{Name: "go-4x4", MR: 4, NR: 4, KC: 256, MC: 128, NC: 2048, Micro: microGo[float64]}
+	goGemmF32 = &GemmKernel[float32]{Name: "go-4x4", MR: 4, NR: 4, KC: 256, MC: 128, NC: 2048,
+		Micro: microGoPacked[float32], MicroRowA: microGoRowA[float32]}
+	goGemmF64 = &GemmKernel[float64]{Name: "go-4x4", MR: 4, NR: 4, KC: 256, MC: 128, NC: 2048,
+		Micro: microGoPacked[float64], MicroRowA: microGoRowA[float64]}
 )
 
-// microGo is the pure-Go 4×4 micro-kernel: C[i*ldc+j] = alpha*Σ_p a[p*4+i]*b[p*4+j] + beta*C.
-func microGo[T float](kc int, a, b []T, c []T, ldc int, alpha, beta T) {
+func microGoPacked[T float](kc int, a, b []T, ldb int, c []T, ldc int, alpha, beta T, mr, nr int) {
+	microGo(kc, a, 1, 4, b, ldb, c, ldc, alpha, beta, mr, nr)
+}
+
+func microGoRowA[T float](kc int, a []T, lda int, b []T, ldb int, c []T, ldc int, alpha, beta T, mr, nr int) {
+	microGo(kc, a, lda, 1, b, ldb, c, ldc, alpha, beta, mr, nr)
+}
+
+// microGo is the pure-Go 4×4 micro-kernel with GemmKernel.Micro's contract,
+// A(i,p) = a[i*ras+p*cas] (all 4 rows readable), B(p,j) = b[p*ldb+j].
+func microGo[T float](kc int, a []T, ras, cas int, b []T, ldb int, c []T, ldc int, alpha, beta T, mr, nr int) {
 	var c00, c01, c02, c03, c10, c11, c12, c13, c20, c21, c22, c23, c30, c31, c32, c33 T
-	a = a[:4*kc]
-	b = b[:4*kc]
 	for p := 0; p < kc; p++ {
-		ap := a[4*p : 4*p+4 : 4*p+4]
-		bp := b[4*p : 4*p+4 : 4*p+4]
-		a0, a1, a2, a3 := ap[0], ap[1], ap[2], ap[3]
+		ap := a[p*cas:]
+		bp := b[p*ldb : p*ldb+4 : p*ldb+4]
+		a0, a1, a2, a3 := ap[0], ap[ras], ap[2*ras], ap[3*ras]
 		b0, b1, b2, b3 := bp[0], bp[1], bp[2], bp[3]
 		c00 += a0 * b0
 		c01 += a0 * b1
@@ -145,14 +154,14 @@ func microGo[T float](kc int, a, b []T, c []T, ldc int, alpha, beta T) {
 		c33 += a3 * b3
 	}
 	rows := [4][4]T{{c00, c01, c02, c03}, {c10, c11, c12, c13}, {c20, c21, c22, c23}, {c30, c31, c32, c33}}
-	for i := 0; i < 4; i++ {
-		cr := c[i*ldc : i*ldc+4 : i*ldc+4]
+	for i := 0; i < mr; i++ {
+		cr := c[i*ldc : i*ldc+nr]
 		if beta == 0 {
-			for j := 0; j < 4; j++ {
+			for j := range cr {
 				cr[j] = alpha * rows[i][j]
 			}
 		} else {
-			for j := 0; j < 4; j++ {
+			for j := range cr {
 				cr[j] = alpha*rows[i][j] + beta*cr[j]
 			}
 		}

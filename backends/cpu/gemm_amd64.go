@@ -12,10 +12,14 @@ import "github.com/tsrlang/tsr/backends"
 // (GFLOP/s, best of two noisy runs): KC=384/MC=240 122, KC=384/MC=480 123,
 // KC=256/MC=480 118, KC=256/MC=240 107; KC=512 and KC=192 were worse.
 var (
-	avx512GemmF32 = &GemmKernel[float32]{Name: "avx512-12x32", MR: 12, NR: 32, KC: 384, MC: 240, NC: 4096, Micro: microAVX512F32}
-	avx512GemmF64 = &GemmKernel[float64]{Name: "avx512-12x16", MR: 12, NR: 16, KC: 256, MC: 240, NC: 4096, Micro: microAVX512F64}
-	avx2GemmF32   = &GemmKernel[float32]{Name: "avx2-6x16", MR: 6, NR: 16, KC: 256, MC: 240, NC: 4096, Micro: microAVX2F32}
-	avx2GemmF64   = &GemmKernel[float64]{Name: "avx2-6x8", MR: 6, NR: 8, KC: 256, MC: 120, NC: 4096, Micro: microAVX2F64}
+	avx512GemmF32 = &GemmKernel[float32]{Name: "avx512-12x32", MR: 12, NR: 32, KC: 384, MC: 240, NC: 4096,
+		Micro: microAVX512F32, MicroRowA: microRowAAVX512F32}
+	avx512GemmF64 = &GemmKernel[float64]{Name: "avx512-12x16", MR: 12, NR: 16, KC: 256, MC: 240, NC: 4096,
+		Micro: microAVX512F64, MicroRowA: microRowAAVX512F64}
+	avx2GemmF32 = &GemmKernel[float32]{Name: "avx2-6x16", MR: 6, NR: 16, KC: 256, MC: 240, NC: 4096,
+		Micro: microAVX2F32, MicroRowA: microRowAAVX2F32}
+	avx2GemmF64 = &GemmKernel[float64]{Name: "avx2-6x8", MR: 6, NR: 8, KC: 256, MC: 120, NC: 4096,
+		Micro: microAVX2F64, MicroRowA: microRowAAVX2F64}
 )
 
 func registerGemmAsm() {
@@ -27,25 +31,84 @@ func registerGemmAsm() {
 	backends.Register(dk, backends.Candidate{Name: avx512GemmF64.Name, Impl: avx512GemmF64, Requires: backends.TierAVX512, Priority: 20})
 }
 
-// The wrappers check the panel and tile extents once per tile, so the
-// assembly never touches memory outside the slices it was given.
+// The wrappers check the tile shape and the panel and tile extents once per
+// tile, so the assembly never touches memory outside the slices it was
+// given (beyond prefetches, which cannot fault).
 
-func microAVX512F32(kc int, a, b, c []float32, ldc int, alpha, beta float32) {
-	_, _, _ = a[12*kc-1], b[32*kc-1], c[11*ldc+31]
-	gemm12x32F32AVX512(kc, &a[0], &b[0], &c[0], ldc, alpha, beta)
+// checkTile panics unless 1 <= mr <= MR, 1 <= nr <= NR and a (packed A:
+// MR*kc elements, or row-major A: MR rows of kc with stride lda), b (kc rows
+// of NR with stride ldb) and c (mr rows of nr with stride ldc) are in range.
+func checkTile[T float](MR, NR, kc int, a []T, rowA bool, lda int, b []T, ldb int, c []T, ldc, mr, nr int) {
+	if uint(mr-1) >= uint(MR) || uint(nr-1) >= uint(NR) || kc < 1 || ldb < 0 || lda < 0 {
+		panic("cpu: bad GEMM micro-tile")
+	}
+	if !rowA {
+		_ = a[MR*kc-1]
+	} else {
+		_ = a[(MR-1)*lda+kc-1]
+	}
+	_, _ = b[(kc-1)*ldb+NR-1], c[(mr-1)*ldc+nr-1]
 }
 
-func microAVX512F64(kc int, a, b, c []float64, ldc int, alpha, beta float64) {
-	_, _, _ = a[12*kc-1], b[16*kc-1], c[11*ldc+15]
-	gemm12x16F64AVX512(kc, &a[0], &b[0], &c[0], ldc, alpha, beta)
+func laneMask(nr int) uint64 { return 1<<uint(nr) - 1 }
+
+func microAVX512F32(kc int, a, b []float32, ldb int, c []float32, ldc int, alpha, beta float32, mr, nr int) {
+	checkTile(12, 32, kc, a, false, 0, b, ldb, c, ldc, mr, nr)
+	gemm12x32F32AVX512(kc, &a[0], &b[0], ldb, &c[0], ldc, alpha, beta, mr, laneMask(nr))
 }
 
-func microAVX2F32(kc int, a, b, c []float32, ldc int, alpha, beta float32) {
-	_, _, _ = a[6*kc-1], b[16*kc-1], c[5*ldc+15]
-	gemm6x16F32AVX2(kc, &a[0], &b[0], &c[0], ldc, alpha, beta)
+func microRowAAVX512F32(kc int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, alpha, beta float32, mr, nr int) {
+	checkTile(12, 32, kc, a, true, lda, b, ldb, c, ldc, mr, nr)
+	gemm12x32RowAF32AVX512(kc, &a[0], lda, &b[0], ldb, &c[0], ldc, alpha, beta, mr, laneMask(nr))
 }
 
-func microAVX2F64(kc int, a, b, c []float64, ldc int, alpha, beta float64) {
-	_, _, _ = a[6*kc-1], b[8*kc-1], c[5*ldc+7]
-	gemm6x8F64AVX2(kc, &a[0], &b[0], &c[0], ldc, alpha, beta)
+func microAVX512F64(kc int, a, b []float64, ldb int, c []float64, ldc int, alpha, beta float64, mr, nr int) {
+	checkTile(12, 16, kc, a, false, 0, b, ldb, c, ldc, mr, nr)
+	gemm12x16F64AVX512(kc, &a[0], &b[0], ldb, &c[0], ldc, alpha, beta, mr, laneMask(nr))
+}
+
+func microRowAAVX512F64(kc int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int, alpha, beta float64, mr, nr int) {
+	checkTile(12, 16, kc, a, true, lda, b, ldb, c, ldc, mr, nr)
+	gemm12x16RowAF64AVX512(kc, &a[0], lda, &b[0], ldb, &c[0], ldc, alpha, beta, mr, laneMask(nr))
+}
+
+// AVX2 lane masks for VMASKMOVPS/PD: &avx2MaskF32[16-nr] is the mask of the
+// first nr of 16 lanes (likewise f64 with 8).
+var (
+	avx2MaskF32 = [32]int32{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
+	avx2MaskF64 = [16]int64{-1, -1, -1, -1, -1, -1, -1, -1}
+)
+
+func maskF32(nr int) *int32 {
+	if nr == 16 {
+		return nil
+	}
+	return &avx2MaskF32[16-nr]
+}
+
+func maskF64(nr int) *int64 {
+	if nr == 8 {
+		return nil
+	}
+	return &avx2MaskF64[8-nr]
+}
+
+func microAVX2F32(kc int, a, b []float32, ldb int, c []float32, ldc int, alpha, beta float32, mr, nr int) {
+	checkTile(6, 16, kc, a, false, 0, b, ldb, c, ldc, mr, nr)
+	gemm6x16F32AVX2(kc, &a[0], &b[0], ldb, &c[0], ldc, alpha, beta, mr, maskF32(nr))
+}
+
+func microRowAAVX2F32(kc int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, alpha, beta float32, mr, nr int) {
+	checkTile(6, 16, kc, a, true, lda, b, ldb, c, ldc, mr, nr)
+	gemm6x16RowAF32AVX2(kc, &a[0], lda, &b[0], ldb, &c[0], ldc, alpha, beta, mr, maskF32(nr))
+}
+
+func microAVX2F64(kc int, a, b []float64, ldb int, c []float64, ldc int, alpha, beta float64, mr, nr int) {
+	checkTile(6, 8, kc, a, false, 0, b, ldb, c, ldc, mr, nr)
+	gemm6x8F64AVX2(kc, &a[0], &b[0], ldb, &c[0], ldc, alpha, beta, mr, maskF64(nr))
+}
+
+func microRowAAVX2F64(kc int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int, alpha, beta float64, mr, nr int) {
+	checkTile(6, 8, kc, a, true, lda, b, ldb, c, ldc, mr, nr)
+	gemm6x8RowAF64AVX2(kc, &a[0], lda, &b[0], ldb, &c[0], ldc, alpha, beta, mr, maskF64(nr))
 }

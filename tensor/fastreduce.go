@@ -1,0 +1,443 @@
+package tensor
+
+import (
+	"math"
+	"unsafe"
+)
+
+// Reduction and softmax fast paths for f32/f64 (see fastpath.go).
+//
+// A contiguous tensor whose reduced dims are consecutive (size-1 dims
+// ignored) is viewed as [outer, r, inner]: r elements are reduced for
+// each of outer*inner outputs, which are laid out [outer, inner] in C
+// order, exactly the order of the result. inner == 1 is a reduction over
+// contiguous rows (one vector-kernel call per row); inner > 1 accumulates
+// the r rows of inner elements into an output vector, column block by
+// column block, with the vector kernels, instead of gathering each output's
+// strided elements.
+
+// colBlock is the column-block width (elements) of inner > 1 reductions:
+// the accumulators of one block stay in L1.
+const colBlock = 1024
+
+// sumBlockRows is how many rows are accumulated in the element type before
+// the partial sum is added to a float64 accumulator; it bounds the
+// rounding error of f32 column sums to about sumBlockRows ulps.
+const sumBlockRows = 64
+
+// blockLayout returns the [outer, r, inner] view of t for the reduced dims
+// red (red[d] for each dim; a 0-d tensor has one entry), or ok = false
+// when t is not contiguous, is empty, or the reduced dims are not
+// consecutive.
+func blockLayout(t *Tensor, red []bool) (outer, r, inner int, ok bool) {
+	if !fastPathsOn() || !t.IsContiguous() || t.Numel() == 0 {
+		return 0, 0, 0, false
+	}
+	outer, r, inner = 1, 1, 1
+	state := 0 // 0: before the reduced block, 1: in it, 2: after it
+	for d, s := range t.shape {
+		if s == 1 {
+			continue
+		}
+		switch {
+		case red[d] && state == 2:
+			return 0, 0, 0, false
+		case red[d]:
+			state = 1
+			r *= s
+		case state == 0:
+			outer *= s
+		default:
+			state = 2
+			inner *= s
+		}
+	}
+	return outer, r, inner, true
+}
+
+// colTasks enumerates (outer index, column block) pairs of an inner > 1
+// reduction and runs them over the worker goroutines; fn gets the element
+// offset of the block's first input element (row 0), of its first output,
+// and the block width.
+func colTasks(outer, r, inner, grain int, fn func(in, out, w int)) {
+	nb := (inner + colBlock - 1) / colBlock
+	parallelTasks(outer*nb, r*min(inner, colBlock), grain, func(t0, t1 int) {
+		for t := t0; t < t1; t++ {
+			o, c0 := t/nb, (t%nb)*colBlock
+			fn(o*r*inner+c0, o*inner+c0, min(colBlock, inner-c0))
+		}
+	})
+}
+
+// ---- sum / mean ----
+
+// fastSumMean returns the sum (or mean) of t over the reduced dims in t's
+// dtype, or nil when no fast path applies.
+func fastSumMean(t *Tensor, p *reducePlan, mean bool) *Tensor {
+	outer, r, inner, ok := blockLayout(t, p.red)
+	if !ok {
+		return nil
+	}
+	switch t.dtype {
+	case F32:
+		out := empty(p.outShape, F32)
+		sumBlocks(opsF32, t.storage.F32()[t.offset:], out.storage.F32(), outer, r, inner, mean)
+		return out
+	case F64:
+		out := empty(p.outShape, F64)
+		sumBlocks(opsF64, t.storage.F64()[t.offset:], out.storage.F64(), outer, r, inner, mean)
+		return out
+	}
+	return nil
+}
+
+func sumBlocks[T vfloat](k *vecOps[T], x, dst []T, outer, r, inner int, mean bool) {
+	scale := 1.0
+	if mean {
+		scale = 1 / float64(r)
+	}
+	fin := func(s float64) T {
+		if mean {
+			return T(s / float64(r))
+		}
+		return T(s)
+	}
+	_ = scale
+	switch {
+	case inner == 1 && outer == 1:
+		// one long row: per-chunk sums combined in chunk order (deterministic)
+		row := x[:r]
+		var z T
+		bounds := alignedBounds(r, grainMem, unsafe.Pointer(&row[0]), int(unsafe.Sizeof(z)))
+		part := make([]float64, len(bounds)-1)
+		runChunks(bounds, func(i, lo, hi int) { part[i] = float64(k.sum(row[lo:hi])) })
+		var s float64
+		for _, v := range part {
+			s += v
+		}
+		dst[0] = fin(s)
+	case inner == 1:
+		parallelTasks(outer, r, grainMem, func(o0, o1 int) {
+			for o := o0; o < o1; o++ {
+				dst[o] = fin(float64(k.sum(x[o*r : (o+1)*r])))
+			}
+		})
+	default:
+		colTasks(outer, r, inner, grainMem, func(in, out, w int) {
+			acc := make([]T, w)
+			acc64 := make([]float64, w)
+			for i0 := 0; i0 < r; i0 += sumBlockRows {
+				i1 := min(i0+sumBlockRows, r)
+				copy(acc, x[in+i0*inner:in+i0*inner+w])
+				for i := i0 + 1; i < i1; i++ {
+					k.bin[opAdd](acc, acc, x[in+i*inner:in+i*inner+w])
+				}
+				for j, v := range acc {
+					acc64[j] += float64(v)
+				}
+			}
+			d := dst[out : out+w]
+			for j, v := range acc64 {
+				d[j] = fin(v)
+			}
+		})
+	}
+}
+
+// ---- max / min (values and indices) ----
+
+// fastArgReduce is argReduce for f32/f64 block layouts: the max (or min)
+// over the reduced dims and, when wantIdx, the i64 index (within the
+// reduced block) of its first occurrence; NaN counts as the extreme. It
+// reports ok = false when no fast path applies.
+func fastArgReduce(t *Tensor, p *reducePlan, isMax, wantIdx bool) (vals, idx *Tensor, ok bool) {
+	outer, r, inner, ok := blockLayout(t, p.red)
+	if !ok {
+		return nil, nil, false
+	}
+	var id []int64
+	if wantIdx {
+		idx = empty(p.outShape, I64)
+		id = idx.storage.I64()
+	}
+	switch t.dtype {
+	case F32:
+		vals = empty(p.outShape, F32)
+		extremeBlocks(opsF32, t.storage.F32()[t.offset:], vals.storage.F32(), id, outer, r, inner, isMax)
+	case F64:
+		vals = empty(p.outShape, F64)
+		extremeBlocks(opsF64, t.storage.F64()[t.offset:], vals.storage.F64(), id, outer, r, inner, isMax)
+	default:
+		return nil, nil, false
+	}
+	return vals, idx, true
+}
+
+// rowExtreme returns the max (or min) of row, NaN when row holds a NaN.
+// The min is -max(-row), negated in L1-sized chunks.
+func rowExtreme[T vfloat](k *vecOps[T], row []T, isMax bool) T {
+	if isMax {
+		return k.max(row)
+	}
+	var buf [scalarBufLen]T
+	m := T(math.Inf(-1))
+	for c := 0; c < len(row); c += scalarBufLen {
+		b := buf[:min(scalarBufLen, len(row)-c)]
+		k.mulScalar(b, row[c:c+len(b)], -1)
+		v := k.max(b)
+		if v != v {
+			return v
+		}
+		m = max(m, v)
+	}
+	return -m
+}
+
+// firstIndex returns the index of the first element of row equal to m (or
+// the first NaN when m is NaN).
+func firstIndex[T vfloat](row []T, m T) int {
+	if m != m {
+		for i, v := range row {
+			if v != v {
+				return i
+			}
+		}
+	}
+	for i, v := range row {
+		if v == m {
+			return i
+		}
+	}
+	return 0
+}
+
+func extremeBlocks[T vfloat](k *vecOps[T], x, dst []T, id []int64, outer, r, inner int, isMax bool) {
+	if inner == 1 {
+		if outer == 1 && id == nil {
+			row := x[:r]
+			var z T
+			bounds := alignedBounds(r, grainMem, unsafe.Pointer(&row[0]), int(unsafe.Sizeof(z)))
+			part := make([]T, len(bounds)-1)
+			runChunks(bounds, func(i, lo, hi int) { part[i] = rowExtreme(k, row[lo:hi], isMax) })
+			m := part[0]
+			for _, v := range part[1:] {
+				if m != m {
+					break
+				}
+				if v != v || (isMax && v > m) || (!isMax && v < m) {
+					m = v
+				}
+			}
+			dst[0] = m
+			return
+		}
+		parallelTasks(outer, r, grainMem, func(o0, o1 int) {
+			for o := o0; o < o1; o++ {
+				row := x[o*r : (o+1)*r]
+				m := rowExtreme(k, row, isMax)
+				dst[o] = m
+				if id != nil {
+					id[o] = int64(firstIndex(row, m))
+				}
+			}
+		})
+		return
+	}
+	colTasks(outer, r, inner, grainMem, func(in, out, w int) {
+		d := dst[out : out+w]
+		copy(d, x[in:in+w])
+		var ix []int64
+		if id != nil {
+			ix = id[out : out+w]
+			clear(ix)
+		}
+		for i := 1; i < r; i++ {
+			row := x[in+i*inner : in+i*inner+w]
+			switch {
+			case ix != nil:
+				for j, v := range row {
+					b := d[j]
+					if b == b && (v != v || (isMax && v > b) || (!isMax && v < b)) {
+						d[j], ix[j] = v, int64(i)
+					}
+				}
+			case isMax:
+				for j, v := range row {
+					if v > d[j] || v != v {
+						d[j] = v
+					}
+				}
+			default:
+				for j, v := range row {
+					if v < d[j] || v != v {
+						d[j] = v
+					}
+				}
+			}
+		}
+	})
+}
+
+// colMax sets m[j] = max over the r rows (stride inner) starting at x[in]
+// of column j, NaN-propagating.
+func colMax[T vfloat](x, m []T, in, r, inner int) {
+	copy(m, x[in:in+len(m)])
+	for i := 1; i < r; i++ {
+		row := x[in+i*inner : in+i*inner+len(m)]
+		for j, v := range row {
+			if v > m[j] || v != v {
+				m[j] = v
+			}
+		}
+	}
+}
+
+// ---- logsumexp ----
+
+// fastLogSumExp returns logsumexp of t over the reduced dims, or nil when
+// no fast path applies.
+func fastLogSumExp(t *Tensor, p *reducePlan) *Tensor {
+	outer, r, inner, ok := blockLayout(t, p.red)
+	if !ok {
+		return nil
+	}
+	switch t.dtype {
+	case F32:
+		out := empty(p.outShape, F32)
+		lseBlocks(opsF32, t.storage.F32()[t.offset:], out.storage.F32(), outer, r, inner)
+		return out
+	case F64:
+		out := empty(p.outShape, F64)
+		lseBlocks(opsF64, t.storage.F64()[t.offset:], out.storage.F64(), outer, r, inner)
+		return out
+	}
+	return nil
+}
+
+func lseBlocks[T vfloat](k *vecOps[T], x, dst []T, outer, r, inner int) {
+	if inner == 1 {
+		parallelTasks(outer, 4*r, grainCompute, func(o0, o1 int) {
+			k.logSumExp(dst[o0:o1], x[o0*r:o1*r], o1-o0, r)
+		})
+		return
+	}
+	colTasks(outer, r, inner, grainCompute/4, func(in, out, w int) {
+		m := make([]T, w)
+		colMax(x, m, in, r, inner)
+		for j, v := range m {
+			if math.IsInf(float64(v), 0) {
+				m[j] = 0 // all -inf rows give -inf, a +inf gives +inf (as the generic path)
+			}
+		}
+		s := expSumCols(k, x, m, nil, in, r, inner)
+		d := dst[out : out+w]
+		for j := range d {
+			d[j] = T(float64(m[j]) + math.Log(s[j]))
+		}
+	})
+}
+
+// expSumCols returns s[j] = Σ_i exp(x[i, j] - m[j]) over the r rows of a
+// column block (in float64, with sumBlockRows rows summed in T first).
+// When e is non-nil, it receives exp(x - m) (rows of stride inner, block
+// offset in, like x).
+func expSumCols[T vfloat](k *vecOps[T], x, m, e []T, in, r, inner int) []float64 {
+	w := len(m)
+	acc := make([]T, w)
+	s := make([]float64, w)
+	var tmp []T
+	if e == nil {
+		tmp = make([]T, w)
+	}
+	for i0 := 0; i0 < r; i0 += sumBlockRows {
+		i1 := min(i0+sumBlockRows, r)
+		clear(acc)
+		for i := i0; i < i1; i++ {
+			row := x[in+i*inner : in+i*inner+w]
+			dst := tmp
+			if e != nil {
+				dst = e[in+i*inner : in+i*inner+w]
+			}
+			k.bin[opSub](dst, row, m)
+			k.exp(dst, dst)
+			k.bin[opAdd](acc, acc, dst)
+		}
+		for j, v := range acc {
+			s[j] += float64(v)
+		}
+	}
+	return s
+}
+
+// ---- softmax ----
+
+// fastSoftmax computes softmax or log_softmax of t (f32/f64) along dim d,
+// or returns nil for other dtypes. A non-contiguous t is made contiguous
+// first (one copy beats the generic per-row gather).
+func fastSoftmax(t *Tensor, d int, logsm bool) *Tensor {
+	if !fastPathsOn() || (t.dtype != F32 && t.dtype != F64) || t.Numel() == 0 {
+		return nil
+	}
+	c := t.Contiguous()
+	outer, r, inner := 1, 1, 1
+	for i, s := range c.shape {
+		switch {
+		case i < d:
+			outer *= s
+		case i == d:
+			r = s
+		default:
+			inner *= s
+		}
+	}
+	out := empty(c.shape, c.dtype)
+	switch c.dtype {
+	case F32:
+		softmaxBlocks(opsF32, c.storage.F32()[c.offset:], out.storage.F32(), outer, r, inner, logsm)
+	default:
+		softmaxBlocks(opsF64, c.storage.F64()[c.offset:], out.storage.F64(), outer, r, inner, logsm)
+	}
+	return out
+}
+
+func softmaxBlocks[T vfloat](k *vecOps[T], x, dst []T, outer, r, inner int, logsm bool) {
+	if inner == 1 {
+		f := k.softmax
+		if logsm {
+			f = k.logSoftmax
+		}
+		parallelTasks(outer, 4*r, grainCompute, func(o0, o1 int) {
+			f(dst[o0*r:o1*r], x[o0*r:o1*r], o1-o0, r)
+		})
+		return
+	}
+	// Softmax down the columns of each [r, inner] slab: column max, then
+	// exp(x - max) into dst with the column sums, then a scaling pass.
+	colTasks(outer, r, inner, grainCompute/4, func(in, _, w int) {
+		m := make([]T, w)
+		colMax(x, m, in, r, inner)
+		if !logsm {
+			s := expSumCols(k, x, m, dst, in, r, inner)
+			inv := make([]T, w)
+			for j, v := range s {
+				inv[j] = T(1 / v)
+			}
+			for i := 0; i < r; i++ {
+				row := dst[in+i*inner : in+i*inner+w]
+				k.bin[opMul](row, row, inv)
+			}
+			return
+		}
+		s := expSumCols(k, x, m, nil, in, r, inner)
+		ls := make([]T, w)
+		for j, v := range s {
+			ls[j] = T(math.Log(v))
+		}
+		for i := 0; i < r; i++ {
+			o := in + i*inner
+			row := dst[o : o+w]
+			k.bin[opSub](row, x[o:o+w], m)
+			k.bin[opSub](row, row, ls)
+		}
+	})
+}
