@@ -110,6 +110,11 @@ func toValue(th *runtime.Thread, v any) (runtime.Value, error) {
 	switch x := v.(type) {
 	case nil:
 		return runtime.None, nil
+	case *tensor.Tensor:
+		if x == nil {
+			return runtime.None, nil
+		}
+		return stdlib.NewTensorValue(th, x), nil
 	case runtime.Value:
 		return x, nil
 	case bool:
@@ -124,11 +129,6 @@ func toValue(th *runtime.Thread, v any) (runtime.Value, error) {
 		return runtime.Float(x), nil
 	case string:
 		return runtime.String(x), nil
-	case *tensor.Tensor:
-		if x == nil {
-			return runtime.None, nil
-		}
-		return stdlib.NewTensorValue(th, x), nil
 	case mat.Vector:
 		n := x.Len()
 		data := make([]float64, n)

@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
+	"time"
 
 	"github.com/tsrlang/tsr"
+	"gonum.org/v1/gonum/mat"
 )
 
 func Example() {
@@ -32,57 +35,169 @@ total(xs) * 2
 	// 13
 }
 
-func ExampleError() {
-	in := tsr.New(tsr.Options{})
-	_, err := in.Eval(context.Background(), "bad.tsr", "fn f(x) {\n    x // 0\n}\nf(1)\n")
-	var e *tsr.Error
-	if errors.As(err, &e) {
-		fmt.Println(e.Kind, e.Position())
-		fmt.Println(err)
+// A host hands a gonum matrix to tsr, calls a tsr function on it and reads
+// the resulting tensor back as a matrix.
+func Example_gonum() {
+	ctx := context.Background()
+	in := tsr.New(tsr.Options{Stdout: os.Stdout})
+	if _, err := in.Eval(ctx, "gram.tsr", `fn gram(a) { a.T @ a }`); err != nil {
+		panic(err)
 	}
-	// Output:
-	// ZeroDivisionError bad.tsr:2:7: in f
-	// Traceback (most recent call last):
-	//   bad.tsr:4:1: in <toplevel>
-	//   bad.tsr:2:7: in f
-	// ZeroDivisionError: integer division or modulo by zero
-}
-
-func ExampleCompile() {
-	_, err := tsr.Compile("attn.tsr", "x = 1\nscores = ein\"bhid,bhjd->bhik\"\n")
-	fmt.Println(err)
-	// Output:
-	// attn.tsr:2:10: einsum: output index 'k' does not appear in any input
-	//     scores = ein"bhid,bhjd->bhik"
-	//              ^
-}
-
-func ExampleInterpreter_Run() {
-	p, err := tsr.Compile("loop.tsr", "n = 0\nwhile true { n += 1 }\n")
+	a := mat.NewDense(3, 2, []float64{1, 2, 3, 4, 5, 6})
+	v, err := in.Call(ctx, "gram", a)
 	if err != nil {
 		panic(err)
 	}
-	in := tsr.New(tsr.Options{MaxSteps: 10000})
-	_, err = in.Run(context.Background(), p)
-	var e *tsr.Error
-	errors.As(err, &e)
-	fmt.Println(e.Kind)
+	var g *mat.Dense
+	if err := tsr.Convert(v, &g); err != nil {
+		panic(err)
+	}
+	fmt.Printf("%v\n", mat.Formatted(g))
 	// Output:
-	// LimitError
+	// ⎡35  44⎤
+	// ⎣44  56⎦
 }
 
-func ExampleInterpreter_Eval() {
-	in := tsr.New(tsr.Options{Stdout: os.Stdout})
-	ctx := context.Background()
-	// Globals persist across Evals: f sees the x assigned later.
-	for _, src := range []string{"fn f() { x * 2 }", "x = 21", "print(f())"} {
-		if _, err := in.Eval(ctx, "session.tsr", src); err != nil {
+func ExampleNew() {
+	in := tsr.New(tsr.Options{
+		Stdout:    os.Stdout,
+		MaxSteps:  1_000_000,
+		MaxMemory: 64 << 20,
+		AllowDirs: []string{os.TempDir()},
+	})
+	_, err := in.Eval(context.Background(), "loop.tsr", "while true {}")
+	fmt.Println(errors.Is(err, tsr.ErrStepLimit))
+	var e *tsr.Error
+	if errors.As(err, &e) {
+		fmt.Println(e.Kind, e.Position())
+	}
+	// Output:
+	// true
+	// LimitError loop.tsr:1:1: in <toplevel>
+}
+
+func ExampleCompile() {
+	p, err := tsr.Compile("square.tsr", "x * x")
+	if err != nil {
+		panic(err)
+	}
+	// One compiled program, run by several interpreters (each may be on
+	// its own goroutine).
+	for _, x := range []int{3, 4} {
+		in := tsr.New(tsr.Options{})
+		in.SetGlobal("x", x)
+		v, err := in.Run(context.Background(), p)
+		if err != nil {
 			panic(err)
 		}
+		fmt.Println(v)
 	}
-	v, _ := in.Global("x")
-	fmt.Println(v, in.Globals())
+	_, err = tsr.Compile("bad.tsr", "x = (1 +")
+	var se *tsr.SyntaxError
+	fmt.Println(errors.As(err, &se), se.Pos.Line)
 	// Output:
-	// 42
-	// 21 [f x]
+	// 9
+	// 16
+	// true 1
+}
+
+func ExampleInterpreter_Eval_deadline() {
+	in := tsr.New(tsr.Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	_, err := in.Eval(ctx, "spin.tsr", "n = 0\nwhile true { n += 1 }")
+	fmt.Println(errors.Is(err, context.DeadlineExceeded))
+	// The interpreter is still usable, and kept the global.
+	v, _ := in.Eval(context.Background(), "check.tsr", "n > 0")
+	fmt.Println(v)
+	// Output:
+	// true
+	// true
+}
+
+func ExampleInterpreter_SetGlobal() {
+	in := tsr.New(tsr.Options{Stdout: os.Stdout})
+	t, err := tsr.Tensor([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
+	if err != nil {
+		panic(err)
+	}
+	in.SetGlobal("t", t)
+	in.SetGlobal("cfg", map[string]any{"scale": 0.5, "name": "demo"})
+	if _, err := in.Eval(context.Background(), "main.tsr", `
+print(cfg["name"], t.shape, t.dtype)
+s = (t * cfg["scale"]).sum(1)
+`); err != nil {
+		panic(err)
+	}
+	var s []float32
+	if err := in.GlobalTo("s", &s); err != nil {
+		panic(err)
+	}
+	fmt.Println(s)
+	// Output:
+	// demo [2, 3] f32
+	// [3 7.5]
+}
+
+func ExampleInterpreter_RegisterFunc() {
+	in := tsr.New(tsr.Options{Stdout: os.Stdout})
+	// Typed parameters, named so that tsr can pass them by keyword; sep
+	// is optional with a default written in tsr.
+	err := in.RegisterFunc("join", func(words []string, sep string) string {
+		return strings.Join(words, sep)
+	}, "words", `sep=", "`)
+	if err != nil {
+		panic(err)
+	}
+	// The raw form unpacks its own arguments.
+	err = in.RegisterFunc("clip", func(a tsr.Args) (any, error) {
+		var x, lo, hi float64 = 0, 0, 1
+		if err := a.Unpack("x", &x, "lo?", &lo, "hi?", &hi); err != nil {
+			return nil, err
+		}
+		return min(max(x, lo), hi), nil
+	})
+	if err != nil {
+		panic(err)
+	}
+	_, err = in.Eval(context.Background(), "main.tsr", `
+print(join(["a", "b"]), join(["a", "b"], sep="-"))
+print(clip(1.5), clip(-3, lo=-1))
+try { join(1) } catch e { print(e) }
+`)
+	if err != nil {
+		panic(err)
+	}
+	// Output:
+	// a, b a-b
+	// 1.0 -1.0
+	// TypeError: join(): words: cannot convert tsr int to Go []string
+}
+
+func ExampleInterpreter_Call() {
+	ctx := context.Background()
+	in := tsr.New(tsr.Options{})
+	in.Eval(ctx, "lib.tsr", `fn scale(x, by=2) { x * by }`)
+	v, _ := in.Call(ctx, "scale", 21)
+	w, _ := in.Call(ctx, "scale", 1.5, tsr.Kwargs{"by": 3})
+	fmt.Println(v, w)
+	// Output: 42 4.5
+}
+
+func ExampleConvert() {
+	in := tsr.New(tsr.Options{})
+	v, err := in.Eval(context.Background(), "m.tsr", "arange(6).reshape(2, 3)")
+	if err != nil {
+		panic(err)
+	}
+	var flat []int
+	var m *mat.Dense
+	if err := tsr.Convert(v, &flat); err != nil {
+		panic(err)
+	}
+	if err := tsr.Convert(v, &m); err != nil {
+		panic(err)
+	}
+	fmt.Println(flat, m.At(1, 2))
+	// Output: [0 1 2 3 4 5] 5
 }

@@ -108,6 +108,7 @@ type Interpreter struct {
 	loading     []string
 	fs          stdlib.FSPolicy
 	memBase     int64 // tensor.LiveBytes at New
+	registered  map[*runtime.Builtin]bool
 	// run state, valid while a top-level Eval/Run/Call is active
 	depth int
 	ctx   context.Context

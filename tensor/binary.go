@@ -102,6 +102,9 @@ func binary(op binOp, a, b *Tensor) (*Tensor, error) {
 // binaryKernel computes out = a op b; a and b have dtype ct and out's
 // shape; out has dtype ct (arithmetic) or Bool (comparisons).
 func binaryKernel(op binOp, out, a, b *Tensor) error {
+	if fastBinary(op, out, a, b) {
+		return nil
+	}
 	switch a.dtype {
 	case F32:
 		return binT(op, out, a, b, a.storage.F32(), b.storage.F32())

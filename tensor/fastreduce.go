@@ -92,17 +92,12 @@ func fastSumMean(t *Tensor, p *reducePlan, mean bool) *Tensor {
 }
 
 func sumBlocks[T vfloat](k *vecOps[T], x, dst []T, outer, r, inner int, mean bool) {
-	scale := 1.0
-	if mean {
-		scale = 1 / float64(r)
-	}
 	fin := func(s float64) T {
 		if mean {
 			return T(s / float64(r))
 		}
 		return T(s)
 	}
-	_ = scale
 	switch {
 	case inner == 1 && outer == 1:
 		// one long row: per-chunk sums combined in chunk order (deterministic)
@@ -130,7 +125,14 @@ func sumBlocks[T vfloat](k *vecOps[T], x, dst []T, outer, r, inner int, mean boo
 				i1 := min(i0+sumBlockRows, r)
 				copy(acc, x[in+i0*inner:in+i0*inner+w])
 				for i := i0 + 1; i < i1; i++ {
-					k.bin[opAdd](acc, acc, x[in+i*inner:in+i*inner+w])
+					row := x[in+i*inner : in+i*inner+w]
+					if w < minKernelRun {
+						for j, v := range row {
+							acc[j] += v
+						}
+						continue
+					}
+					k.bin[opAdd](acc, acc, row)
 				}
 				for j, v := range acc {
 					acc64[j] += float64(v)
@@ -298,7 +300,7 @@ func colMax[T vfloat](x, m []T, in, r, inner int) {
 // no fast path applies.
 func fastLogSumExp(t *Tensor, p *reducePlan) *Tensor {
 	outer, r, inner, ok := blockLayout(t, p.red)
-	if !ok {
+	if !ok || inner > 1 && inner < minKernelRun {
 		return nil
 	}
 	switch t.dtype {
@@ -389,6 +391,22 @@ func fastSoftmax(t *Tensor, d int, logsm bool) *Tensor {
 		default:
 			inner *= s
 		}
+	}
+	if inner > 1 && inner < minKernelRun {
+		// short columns: move dim d last, run the row kernel, move it back
+		perm := make([]int, 0, len(c.shape))
+		for i := range c.shape {
+			if i != d {
+				perm = append(perm, i)
+			}
+		}
+		perm = append(perm, d)
+		pv, _ := c.Permute(perm...)
+		res := fastSoftmax(pv.Contiguous(), len(perm)-1, logsm)
+		out := empty(c.shape, c.dtype)
+		ov, _ := out.Permute(perm...)
+		copySame(ov, res)
+		return out
 	}
 	out := empty(c.shape, c.dtype)
 	switch c.dtype {

@@ -16,8 +16,9 @@ type reducePlan struct {
 	keptStrides []int
 	redShape    []int
 	redStrides  []int
-	inner       int // elements per output
-	outer       int // number of outputs
+	inner       int    // elements per output
+	outer       int    // number of outputs
+	red         []bool // red[d]: dim d is reduced (one entry for a 0-d tensor)
 }
 
 func planReduce(t *Tensor, dims []int, keepdim bool) (*reducePlan, error) {
@@ -36,7 +37,7 @@ func planReduce(t *Tensor, dims []int, keepdim bool) (*reducePlan, error) {
 			red[d] = true
 		}
 	}
-	p := &reducePlan{outShape: []int{}}
+	p := &reducePlan{outShape: []int{}, red: red}
 	for i := 0; i < n; i++ {
 		if red[i] {
 			p.redShape = append(p.redShape, t.shape[i])
@@ -137,6 +138,11 @@ func sumProd(t *Tensor, dims []int, keepdim, prod bool) (*Tensor, error) {
 		})
 		return out, nil
 	}
+	if !prod {
+		if r := fastSumMean(t, p, false); r != nil {
+			return r, nil
+		}
+	}
 	out := zeros(p.outShape, F64)
 	d := out.storage.F64()
 	if !prod && t.dtype == F32 && t.IsContiguous() && len(p.keptShape) == 0 {
@@ -205,6 +211,9 @@ func Mean(t *Tensor, dims []int, keepdim bool) (*Tensor, error) {
 	p, err := planReduce(t, dims, keepdim)
 	if err != nil {
 		return nil, err
+	}
+	if r := fastSumMean(t, p, true); r != nil {
+		return r, nil
 	}
 	out := zeros(p.outShape, F64)
 	d := out.storage.F64()
@@ -281,6 +290,9 @@ func amaxmin(t *Tensor, dims []int, keepdim, isMax bool) (*Tensor, error) {
 // argReduce returns values (t's dtype) and, when wantIdx, i64 indices of
 // the first max/min per row (NaN counts as the extreme, as PyTorch).
 func argReduce(t *Tensor, p *reducePlan, isMax, wantIdx bool) (*Tensor, *Tensor) {
+	if v, i, ok := fastArgReduce(t, p, isMax, wantIdx); ok {
+		return v, i
+	}
 	var idx *Tensor
 	var id []int64
 	if wantIdx {
@@ -544,6 +556,9 @@ func LogSumExp(t *Tensor, dims []int, keepdim bool) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r := fastLogSumExp(t, p); r != nil {
+		return r, nil
+	}
 	odt := t.dtype
 	if !odt.IsFloat() {
 		odt = DefaultFloat
@@ -678,6 +693,13 @@ func softmax(t *Tensor, dim int, logsm bool) (*Tensor, error) {
 			name = "log_softmax"
 		}
 		return nil, errorf(RuntimeError, "\"%s_lastdim_kernel_impl\" not implemented for '%s'", name, pyTypeName(t.dtype))
+	}
+	d, err := wrapDim(dim, len(t.shape))
+	if err != nil {
+		return nil, err
+	}
+	if r := fastSoftmax(t, d, logsm); r != nil {
+		return r, nil
 	}
 	return scanDim(t, dim, t.dtype, func(r []float64) {
 		m := math.Inf(-1)

@@ -148,7 +148,9 @@ func unary(u *unaryDef, t *Tensor) (*Tensor, error) {
 	ct := computeType(dt)
 	src := t.toDType(ct)
 	out := empty(t.shape, ct)
-	unaryFloatKernel(u.f, out, src)
+	if !fastUnary(u, out, src) {
+		unaryFloatKernel(u.f, out, src)
+	}
 	return out.toDType(dt), nil
 }
 

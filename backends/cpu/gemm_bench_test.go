@@ -2,6 +2,8 @@ package cpu
 
 import (
 	"fmt"
+	"os"
+	"strconv"
 	"testing"
 )
 
@@ -17,7 +19,7 @@ func BenchmarkMicroKernel(b *testing.B) {
 				ap[i] = 1
 			}
 			for b.Loop() {
-				k.Micro(kc, ap, bp, c, k.NR, 1, 1)
+				k.Micro(kc, ap, bp, k.NR, c, k.NR, 1, 1, k.MR, k.NR)
 			}
 			b.ReportMetric(2*float64(k.MR*k.NR*kc)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})
@@ -26,7 +28,7 @@ func BenchmarkMicroKernel(b *testing.B) {
 			ap, bp := make([]float64, k.MR*kc), make([]float64, k.NR*kc)
 			c := make([]float64, k.MR*k.NR)
 			for b.Loop() {
-				k.Micro(kc, ap, bp, c, k.NR, 1, 1)
+				k.Micro(kc, ap, bp, k.NR, c, k.NR, 1, 1, k.MR, k.NR)
 			}
 			b.ReportMetric(2*float64(k.MR*k.NR*kc)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})
@@ -46,4 +48,14 @@ func BenchmarkSgemmSquare(b *testing.B) {
 			b.ReportMetric(2*float64(n*n*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})
 	}
+}
+
+func init() {
+	if v := os.Getenv("TSR_DB"); v != "" {
+		directBRows, _ = strconv.Atoi(v)
+	}
+	if v := os.Getenv("TSR_DBE"); v != "" {
+		directBElems, _ = strconv.Atoi(v)
+	}
+	directA = os.Getenv("TSR_NOA") == ""
 }

@@ -11,16 +11,24 @@ type float interface{ ~float32 | ~float64 }
 // the cache blocking it is run with (the registry Impl for ops "sgemm" and
 // "dgemm").
 //
-// Micro computes one MR×NR tile, c[i*ldc+j] = alpha*Σ_p a[p*MR+i]*b[p*NR+j]
-// + beta*c[i*ldc+j] for i < MR, j < NR, from a packed A micro-panel (MR
-// elements per k step) and a packed B micro-panel (NR per k step); beta == 0
-// means c is not read. One call covers at most one KC panel, so goroutines
-// running GEMM stay preemptible.
+// Micro computes the top-left mr×nr corner (1 <= mr <= MR, 1 <= nr <= NR)
+// of one MR×NR tile,
+//
+//	c[i*ldc+j] = alpha*Σ_{p<kc} a[p*MR+i]*b[p*ldb+j] + beta*c[i*ldc+j],
+//
+// from a packed A micro-panel (MR elements per k step) and a B micro-panel
+// with row stride ldb (NR for a packed panel, or B's own row stride when B
+// is row-major and read in place; all NR columns must be readable). Only
+// the mr×nr corner of c is read or written; beta == 0 means c is not read.
+// MicroRowA is Micro with A read in place from row-major storage, A(i,p) =
+// a[i*lda+p], all MR rows readable. One call covers at most one KC panel,
+// so goroutines running GEMM stay preemptible.
 type GemmKernel[T float] struct {
 	Name       string
 	MR, NR     int // register tile
 	KC, MC, NC int // cache blocking: B micro-panel KC×NR in L1, A block MC×KC in L2, B panel KC×NC in L3
-	Micro      func(kc int, a, b, c []T, ldc int, alpha, beta T)
+	Micro      func(kc int, a, b []T, ldb int, c []T, ldc int, alpha, beta T, mr, nr int)
+	MicroRowA  func(kc int, a []T, lda int, b []T, ldb int, c []T, ldc int, alpha, beta T, mr, nr int)
 }
 
 // smallGemm is the m*n*k below which GEMM runs without packing (a variable
@@ -74,6 +82,15 @@ func gemmBatched[T float](kern *GemmKernel[T], axpy func(dst []T, alpha T, x []T
 		}
 		return
 	}
+	// The worker closures capture the arguments: copy them to the heap here
+	// only, so the serial path does not allocate.
+	g.parallel(nt)
+}
+
+func (g0 *gemmArgs[T]) parallel(nt int) {
+	g := new(gemmArgs[T])
+	*g = *g0
+	kern, batch := g.kern, g.bat
 	if batch >= nt {
 		parallelFor(nt, func(w int) {
 			for q := w * batch / nt; q < (w+1)*batch/nt; q++ {
@@ -234,37 +251,85 @@ func putWorkspace[T float](ws *workspace[T]) {
 
 func roundUp(x, m int) int { return (x + m - 1) / m * m }
 
-// gemmPacked is the GotoBLAS five-loop GEMM on one matrix (k >= 1).
+// directB reports whether B (row-major, csB == 1) is read in place rather
+// than packed: when few A micro-panels reuse each B micro-panel, packing
+// costs more than the strided reads it saves.
+func directB(m, n, k, MR int) bool { return m <= directBRows*MR || k*n <= directBElems }
+
+// B is read in place when m <= directBRows*MR or k*n <= directBElems
+// (variables for tests and tuning).
+var (
+	directBRows  = 4
+	directBElems = 256 * 256
+	directA      = true // read row-major A in place (MicroRowA)
+)
+
+// gemmPacked is the GotoBLAS five-loop GEMM on one matrix (k >= 1). A
+// row-major A (csA == 1) is read in place by MicroRowA instead of being
+// packed (only a last panel of fewer than MR rows is packed), and so is a
+// row-major B when directB says so; C tiles are written in place with
+// partial-tile masking when csC == 1, else through a scratch tile.
 func gemmPacked[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA, csA int, b []T, rsB, csB int, beta T, c []T, rsC, csC int, ws *workspace[T]) {
 	MR, NR := kern.MR, kern.NR
 	tile := ws.tile[:MR*NR]
-	micro := kern.Micro
+	inA := directA && csA == 1 && kern.MicroRowA != nil && m >= MR
+	inB := csB == 1 && directB(m, n, k, MR)
 	for jc := 0; jc < n; jc += kern.NC {
 		nc := min(kern.NC, n-jc)
 		for pc := 0; pc < k; pc += kern.KC {
 			kc := min(kern.KC, k-pc)
-			bp := ws.bp[:roundUp(nc, NR)*kc]
-			packB(bp, b, pc, jc, kc, nc, rsB, csB, NR)
+			var bp []T
+			switch {
+			case !inB:
+				bp = ws.bp[:roundUp(nc, NR)*kc]
+				packB(bp, b, pc, jc, kc, nc, rsB, csB, NR)
+			case nc%NR != 0:
+				// in place, but the last partial panel is packed (zero-padded).
+				bp = ws.bp[:NR*kc]
+				packB(bp, b, pc, jc+nc/NR*NR, kc, nc%NR, rsB, csB, NR)
+			}
 			betaEff := beta
 			if pc > 0 {
 				betaEff = 1
 			}
 			for ic := 0; ic < m; ic += kern.MC {
 				mc := min(kern.MC, m-ic)
-				ap := ws.ap[:roundUp(mc, MR)*kc]
-				packA(ap, a, ic, pc, mc, kc, rsA, csA, MR)
+				var ap []T
+				switch {
+				case !inA:
+					ap = ws.ap[:roundUp(mc, MR)*kc]
+					packA(ap, a, ic, pc, mc, kc, rsA, csA, MR)
+				case mc%MR != 0:
+					ap = ws.ap[:MR*kc]
+					packA(ap, a, ic+mc/MR*MR, pc, mc%MR, kc, rsA, csA, MR)
+				}
 				for jr := 0; jr < nc; jr += NR {
 					nr := min(NR, nc-jr)
-					bpan := bp[jr*kc : (jr+NR)*kc]
+					bpan, ldb := bp, NR
+					switch {
+					case !inB:
+						bpan = bp[jr*kc : (jr+NR)*kc]
+					case nr == NR:
+						bpan, ldb = b[pc*rsB+(jc+jr):], rsB
+					}
 					for ir := 0; ir < mc; ir += MR {
 						mr := min(MR, mc-ir)
-						apan := ap[ir*kc : (ir+MR)*kc]
 						off := (ic+ir)*rsC + (jc+jr)*csC
-						if mr == MR && nr == NR && csC == 1 {
-							micro(kc, apan, bpan, c[off:off+(MR-1)*rsC+NR], rsC, alpha, betaEff)
+						cdst, ldc, al, be, cm, cn := c[off:], rsC, alpha, betaEff, mr, nr
+						if csC != 1 {
+							cdst, ldc, al, be, cm, cn = tile, NR, 1, 0, MR, NR
+						}
+						switch {
+						case inA && mr == MR:
+							kern.MicroRowA(kc, a[(ic+ir)*rsA+pc:], rsA, bpan, ldb, cdst, ldc, al, be, cm, cn)
+						case inA:
+							kern.Micro(kc, ap, bpan, ldb, cdst, ldc, al, be, cm, cn)
+						default:
+							kern.Micro(kc, ap[ir*kc:(ir+MR)*kc], bpan, ldb, cdst, ldc, al, be, cm, cn)
+						}
+						if csC == 1 {
 							continue
 						}
-						micro(kc, apan, bpan, tile, NR, 1, 0)
 						for i := 0; i < mr; i++ {
 							trow := tile[i*NR : i*NR+nr]
 							cr := c[off+i*rsC:]
