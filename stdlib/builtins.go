@@ -14,19 +14,19 @@ import (
 // runtime's builtin.
 
 func init() {
-	defGlobal("abs", "abs(x): |x| for numbers; elementwise for tensors.", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+	defOverride("abs", "abs(x): |x| for numbers; elementwise for tensors.", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		if x, ok := firstTensor(args); ok {
 			return tensorMethods["abs"].BindReceiver(x).Call(th, args[1:], kwargs)
 		}
 		return callUniverse(th, "abs", args, kwargs)
 	})
-	defGlobal("round", "round(x, ndigits=none) for numbers; round(t, decimals=0) for tensors (half to even).", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+	defOverride("round", "round(x, ndigits=none) for numbers; round(t, decimals=0) for tensors (half to even).", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		if x, ok := firstTensor(args); ok {
 			return methodRound(th, x, args[1:], kwargs)
 		}
 		return callUniverse(th, "round", args, kwargs)
 	})
-	defGlobal("sum", "sum(iterable, start=0) for sequences; sum(t, dim=none, keepdim=false, dtype=none) for tensors.", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+	defOverride("sum", "sum(iterable, start=0) for sequences; sum(t, dim=none, keepdim=false, dtype=none) for tensors.", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		if x, ok := firstTensor(args); ok {
 			return reduceMethod("sum")(th, x, args[1:], kwargs)
 		}
@@ -34,14 +34,14 @@ func init() {
 	})
 	for _, name := range []string{"max", "min"} {
 		name := name
-		defGlobal(name, name+"(a, b, ...) or "+name+"(iterable) for values; "+name+"(t), "+name+"(t, dim, keepdim=false) (values, indices) and "+name+"(t, other) for tensors.", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+		defOverride(name, name+"(a, b, ...) or "+name+"(iterable) for values; "+name+"(t), "+name+"(t, dim, keepdim=false) (values, indices) and "+name+"(t, other) for tensors.", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 			if x, ok := firstTensor(args); ok {
 				return maxMinMethod(name)(th, x, args[1:], kwargs)
 			}
 			return callUniverse(th, name, args, kwargs)
 		})
 	}
-	defGlobal("len", "len(x): the length of a sequence; size(0) of a tensor.", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+	defOverride("len", "len(x): the length of a sequence; size(0) of a tensor.", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		if x, ok := firstTensor(args); ok && len(args) == 1 && len(kwargs) == 0 {
 			if x.t.Dim() == 0 {
 				return nil, runtime.Errorf("TypeError", "len() of a 0-d tensor")

@@ -58,9 +58,24 @@ func defMethodFunc(name, doc string, fn methodFn) {
 	defFunctional(name, doc, fn)
 }
 
-// defFunctional registers only the functional form of fn.
+// defFunctional registers only the functional form of fn. Names taken by
+// a tensor-aware Universe builtin (defOverride: sum, abs, min, ...) keep
+// that builtin, which handles both numbers and tensors.
 func defFunctional(name, doc string, fn methodFn) {
+	if overrides[name] {
+		return
+	}
 	defGlobal(name, doc, functional(name, fn))
+}
+
+// overrides are the Universe builtins stdlib replaces with tensor-aware
+// versions.
+var overrides = map[string]bool{}
+
+// defOverride registers a tensor-aware version of a Universe builtin.
+func defOverride(name, doc string, fn builtinFn) *runtime.Builtin {
+	overrides[name] = true
+	return defGlobal(name, doc, fn)
 }
 
 func functional(name string, fn methodFn) builtinFn {

@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"math"
 	"testing"
 	"github.com/tsrlang/tsr/backends/cpu"
 )
@@ -76,3 +77,10 @@ func benchAfter(b *testing.B, pre func(d, x []float32)) {
 func BenchmarkTmpAfterNone(b *testing.B) { benchAfter(b, nil) }
 func BenchmarkTmpAfterExp(b *testing.B)  { benchAfter(b, cpu.ExpF32) }
 func BenchmarkTmpAfterAdd(b *testing.B)  { benchAfter(b, func(d, x []float32) { cpu.AddF32(d, x, x) }) }
+
+func BenchmarkTmpTanhMath(b *testing.B) {
+	x := make([]float32, 1<<20)
+	for i := range x { x[i] = float32(i%1000) / 1000 }
+	d := make([]float32, len(x))
+	for b.Loop() { for i, v := range x { d[i] = float32(math.Tanh(float64(v))) } }
+}

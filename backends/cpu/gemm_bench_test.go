@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 	"testing"
+	"time"
 )
 
 // BenchmarkMicroKernel measures the active micro-kernels on L1/L2-resident
@@ -58,4 +59,59 @@ func init() {
 		directBElems, _ = strconv.Atoi(v)
 	}
 	directA = os.Getenv("TSR_NOA") == ""
+	irOuter = os.Getenv("TSR_IR") != ""
+	if v := os.Getenv("TSR_KC"); v != "" {
+		sgemmKernel.KC, _ = strconv.Atoi(v)
+	}
+	if v := os.Getenv("TSR_MC"); v != "" {
+		sgemmKernel.MC, _ = strconv.Atoi(v)
+	}
+	if v := os.Getenv("TSR_NC"); v != "" {
+		sgemmKernel.NC, _ = strconv.Atoi(v)
+	}
+}
+
+// TestGemmTune (TSR_TUNE=1) interleaves blocking/loop-order configurations
+// and prints each one's best single-call GFLOP/s, robust to a shared machine.
+func TestGemmTune(t *testing.T) {
+	if os.Getenv("TSR_TUNE") == "" {
+		t.Skip("TSR_TUNE not set")
+	}
+	type cfg struct {
+		name       string
+		kc, mc, nc int
+		ir, inA    bool
+	}
+	n, _ := strconv.Atoi(os.Getenv("TSR_TUNE"))
+	cfgs := []cfg{
+		{"jr kc384 mc240", 384, 240, 4096, false, true},
+		{"jr kc256 mc240", 256, 240, 4096, false, true},
+		{"jr kc384 mc240 packA", 384, 240, 4096, false, false},
+		{"ir kc384 mc4096 nc1024", 384, 4096, 1024, true, true},
+		{"ir kc256 mc4096 nc1536", 256, 4096, 1536, true, true},
+		{"ir kc384 mc4096 nc512", 384, 4096, 512, true, true},
+	}
+	x, y, z := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
+	for i := range x {
+		x[i], y[i] = float32(i%7), float32(i%5)
+	}
+	best := make([]float64, len(cfgs))
+	k0 := *sgemmKernel
+	defer func() { *sgemmKernel = k0; irOuter = false; directA = true }()
+	reps := max(1, int(2e8/(2*float64(n*n*n))))
+	for round := 0; round < 8; round++ {
+		for i, c := range cfgs {
+			sgemmKernel.KC, sgemmKernel.MC, sgemmKernel.NC = c.kc, c.mc, c.nc
+			irOuter, directA = c.ir, c.inA
+			start := time.Now()
+			for r := 0; r < reps; r++ {
+				SgemmBatched(1, n, n, n, 1, x, 0, n, 1, y, 0, n, 1, 0, z, 0, n, 1)
+			}
+			g := 2 * float64(n*n*n) * float64(reps) / time.Since(start).Seconds() / 1e9
+			best[i] = max(best[i], g)
+		}
+	}
+	for i, c := range cfgs {
+		t.Logf("%-28s %6.1f GFLOP/s", c.name, best[i])
+	}
 }

@@ -303,7 +303,18 @@ func gemmPacked[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA, 
 					ap = ws.ap[:MR*kc]
 					packA(ap, a, ic+mc/MR*MR, pc, mc%MR, kc, rsA, csA, MR)
 				}
-				for jr := 0; jr < nc; jr += NR {
+				// Tile loop: ir outer (A micro-panel stays in L1, B
+				// micro-panels stream from L2) or jr outer (GotoBLAS order).
+				nTiles := (nc + NR - 1) / NR * ((mc + MR - 1) / MR)
+				nj := (nc + NR - 1) / NR
+				for t := 0; t < nTiles; t++ {
+					var jr, ir int
+					if irOuter {
+						ir, jr = t/nj*MR, t%nj*NR
+					} else {
+						ni := (mc + MR - 1) / MR
+						jr, ir = t/ni*NR, t%ni*MR
+					}
 					nr := min(NR, nc-jr)
 					bpan, ldb := bp, NR
 					switch {
@@ -312,7 +323,7 @@ func gemmPacked[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA, 
 					case nr == NR:
 						bpan, ldb = b[pc*rsB+(jc+jr):], rsB
 					}
-					for ir := 0; ir < mc; ir += MR {
+					{
 						mr := min(MR, mc-ir)
 						off := (ic+ir)*rsC + (jc+jr)*csC
 						cdst, ldc, al, be, cm, cn := c[off:], rsC, alpha, betaEff, mr, nr
@@ -349,6 +360,8 @@ func gemmPacked[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA, 
 		}
 	}
 }
+
+var irOuter = false
 
 // packA packs A[ic:ic+mc, pc:pc+kc] into micro-panels of MR rows:
 // ap[(r/MR)*MR*kc + p*MR + r%MR] = A[ic+r, pc+p], zero-padding the last panel.
