@@ -330,7 +330,12 @@ func arith1[T vfloat](op binOp, p, q T) T {
 
 // tileFor is the edge of the square tiles transposed operands are packed
 // in: 16 KiB of f32 or f64 per tile buffer.
+var tileOverride int
+
 func tileFor[T vfloat]() int {
+	if tileOverride > 0 {
+		return tileOverride
+	}
 	var z T
 	if unsafe.Sizeof(z) == 4 {
 		return 64
