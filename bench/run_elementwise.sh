@@ -1,14 +1,28 @@
 #!/bin/sh
-# Runs the tensor elementwise benchmarks and the NumPy reference in the same
-# session and prints time ratios (tsr / NumPy; < 1 means tsr is faster).
+# Elementwise and reduction benchmarks: tsr (bench/tensor_bench_test.go)
+# against NumPy and PyTorch (bench/elementwise.py), interleaved for ROUNDS
+# rounds so machine load hits both alike, then a table of medians and
+# time ratios (tsr / reference; < 1 means tsr is faster).
+#
+#   bench/run_elementwise.sh                 # 3 rounds
+#   ROUNDS=5 BENCH=SumDim bench/run_elementwise.sh
+#
+# tsr uses GetNumThreads() goroutines (min(GOMAXPROCS, 2)); NumPy's
+# elementwise ops are single-threaded; PyTorch uses its own default. NumPy
+# runs with OPENBLAS_CORETYPE=SkylakeX and without OPENBLAS_L2_SIZE.
 set -e
 cd "$(dirname "$0")/.."
-GO_OUT=$(go test -run '^$' -bench 'BenchmarkTensorAdd' -benchtime 30x -count 1 ./bench/)
-PY_OUT=$(/usr/bin/python3 bench/elementwise.py)
-echo "$GO_OUT" | grep Benchmark
-echo "$PY_OUT" | sed 's/^/numpy /'
-echo "$GO_OUT" | awk '/^BenchmarkTensor/ { name=$1; sub(/^BenchmarkTensor/, "", name); sub(/-[0-9]+$/, "", name); print name, $3 }' > /tmp/tsr_go_bench.$$
-echo "$PY_OUT" > /tmp/tsr_np_bench.$$
-awk 'NR==FNR { np[$1]=$2; next } ($1 in np) { printf "%-20s tsr %8.2f ms  numpy %8.2f ms  ratio %.2f\n", $1, $2/1e6, np[$1]/1e6, $2/np[$1] }' \
-  /tmp/tsr_np_bench.$$ /tmp/tsr_go_bench.$$
-rm -f /tmp/tsr_go_bench.$$ /tmp/tsr_np_bench.$$
+PY=${PYTHON:-/usr/bin/python3}
+ROUNDS=${ROUNDS:-3}
+BENCH=${BENCH:-.}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go test -c -o "$tmp/bench.test" ./bench/
+i=0
+while [ "$i" -lt "$ROUNDS" ]; do
+  "$tmp/bench.test" -test.run '^$' -test.bench "^BenchmarkTensor.*$BENCH" -test.benchtime 10x >>"$tmp/go.txt"
+  env -u OPENBLAS_L2_SIZE OPENBLAS_CORETYPE=SkylakeX "$PY" bench/elementwise.py 10 2>>"$tmp/err.txt" | grep -E "$BENCH" >>"$tmp/py.txt" || true
+  i=$((i + 1))
+done
+sort -u "$tmp/err.txt"
+"$PY" bench/elementwise.py --report "$tmp/go.txt" "$tmp/py.txt"

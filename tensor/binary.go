@@ -371,15 +371,9 @@ func fastArith[T num](op binOp, o, x, y []T, out, a, b *Tensor) {
 	}
 	if n >= parallelGrain && GetNumThreads() > 1 && len(out.shape) > 0 && out.shape[0] > 1 && out.IsContiguous() {
 		// split the outermost dim across goroutines
-		rows := out.shape[0]
-		half := rows / 2
-		done := make(chan struct{})
-		go func() {
-			arithStrided(op, o, x, y, narrow0(out, 0, half), narrow0(a, 0, half), narrow0(b, 0, half))
-			close(done)
-		}()
-		arithStrided(op, o, x, y, narrow0(out, half, rows), narrow0(a, half, rows), narrow0(b, half, rows))
-		<-done
+		parallelTasks(out.shape[0], n/out.shape[0], parallelGrain, func(r0, r1 int) {
+			arithStrided(op, o, x, y, narrow0(out, r0, r1), narrow0(a, r0, r1), narrow0(b, r0, r1))
+		})
 		return
 	}
 	arithStrided(op, o, x, y, out, a, b)

@@ -256,15 +256,10 @@ func fastBin[T vfloat](k *vecOps[T], op binOp, o, x, y []T, out, a, b *Tensor) b
 	// split the outer rows over goroutines
 	rows := numel(cs[:nd-1])
 	cols := cs[nd-1]
-	trans := cst[1][nd-1] > 1 && cst[1][nd-2] == 1 || cst[2][nd-1] > 1 && cst[2][nd-2] == 1
-	if trans {
-		tb := tileFor[T]()
-		nblk := (cs[nd-2] + tb - 1) / tb
-		outerN := numel(cs[:nd-2])
-		parallelTasks(outerN*nblk, tb*cols, grainMem, func(t0, t1 int) {
-			binTiled(k, op, o, x, y, cs, cst, offs, t0, t1, nblk, tb)
-		})
-		return true
+	if cst[1][nd-1] > 1 && cst[1][nd-2] == 1 || cst[2][nd-1] > 1 && cst[2][nd-2] == 1 {
+		// A transposed operand: the generic kernel's cache-tiled walk is
+		// faster than packing tiles for the vector kernel (measured).
+		return false
 	}
 	parallelTasks(rows, cols, grainMem, func(r0, r1 int) {
 		binRows(k, op, o, x, y, cs, cst, offs, r0, r1)
@@ -326,94 +321,6 @@ func arith1[T vfloat](op binOp, p, q T) T {
 		return p * q
 	}
 	return p / q
-}
-
-// tileFor is the edge of the square tiles transposed operands are packed
-// in: 16 KiB of f32 or f64 per tile buffer.
-var tileOverride int
-
-func tileFor[T vfloat]() int {
-	if tileOverride > 0 {
-		return tileOverride
-	}
-	var z T
-	if unsafe.Sizeof(z) == 4 {
-		return 64
-	}
-	return 45
-}
-
-// binTiled handles layouts where an operand is transposed (unit stride
-// along the second-to-last coalesced dim): the last two dims are cut into
-// tb x tb tiles, a transposed operand's tile is packed row-major into a
-// small buffer reading along its unit stride, and each output row of the
-// tile is computed by the vector kernel. Tasks [t0, t1) enumerate
-// (leading index, row block) pairs.
-func binTiled[T vfloat](k *vecOps[T], op binOp, o, x, y []T, cs []int, cst [3][]int, offs [3]int, t0, t1, nblk, tb int) {
-	nd := len(cs)
-	R, C := cs[nd-2], cs[nd-1]
-	var rs, ccs [3]int
-	for i := 0; i < 3; i++ {
-		rs[i], ccs[i] = cst[i][nd-2], cst[i][nd-1]
-	}
-	lead := cs[:nd-2]
-	packA := ccs[1] > 1 && rs[1] == 1
-	packB := ccs[2] > 1 && rs[2] == 1
-	var bufA, bufB []T
-	if packA {
-		bufA = make([]T, tb*tb)
-	}
-	if packB {
-		bufB = make([]T, tb*tb)
-	}
-	for t := t0; t < t1; t++ {
-		li, blk := t/nblk, t%nblk
-		p := offs
-		for d, r := len(lead)-1, li; d >= 0 && r > 0; d-- {
-			i := r % lead[d]
-			r /= lead[d]
-			for q := 0; q < 3; q++ {
-				p[q] += i * cst[q][d]
-			}
-		}
-		i0 := blk * tb
-		i1 := min(i0+tb, R)
-		ni := i1 - i0
-		for j0 := 0; j0 < C; j0 += tb {
-			nj := min(j0+tb, C) - j0
-			if packA {
-				packTile(bufA, x, p[1]+i0*rs[1]+j0*ccs[1], ni, nj, ccs[1], tb)
-			}
-			if packB {
-				packTile(bufB, y, p[2]+i0*rs[2]+j0*ccs[2], ni, nj, ccs[2], tb)
-			}
-			for i := 0; i < ni; i++ {
-				po := p[0] + (i0+i)*rs[0] + j0
-				oo := o[po : po+nj]
-				xa, pa, sa := x, p[1]+(i0+i)*rs[1]+j0*ccs[1], ccs[1]
-				if packA {
-					xa, pa, sa = bufA, i*tb, 1
-				}
-				yb, pb, sb := y, p[2]+(i0+i)*rs[2]+j0*ccs[2], ccs[2]
-				if packB {
-					yb, pb, sb = bufB, i*tb, 1
-				}
-				binRun(k, op, oo, xa, yb, pa, pb, sa, sb)
-			}
-		}
-	}
-}
-
-// packTile copies the ni x nj tile of a transposed operand (unit stride
-// along rows i, stride cstride along columns j) starting at p into buf
-// row-major with row length tb, reading each column contiguously.
-func packTile[T vfloat](buf, x []T, p, ni, nj, cstride, tb int) {
-	for j := 0; j < nj; j++ {
-		col := x[p+j*cstride : p+j*cstride+ni]
-		for i, v := range col {
-			buf[i*tb+j] = v
-		}
-	}
 }
 
 // ---- unary ----

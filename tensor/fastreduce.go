@@ -105,7 +105,7 @@ func sumBlocks[T vfloat](k *vecOps[T], x, dst []T, outer, r, inner int, mean boo
 		var z T
 		bounds := alignedBounds(r, grainMem, unsafe.Pointer(&row[0]), int(unsafe.Sizeof(z)))
 		part := make([]float64, len(bounds)-1)
-		runChunks(bounds, func(i, lo, hi int) { part[i] = float64(k.sum(row[lo:hi])) })
+		runChunks(bounds, func(i, lo, hi int) { part[i] = rowSum(k, row[lo:hi]) })
 		var s float64
 		for _, v := range part {
 			s += v
@@ -114,7 +114,7 @@ func sumBlocks[T vfloat](k *vecOps[T], x, dst []T, outer, r, inner int, mean boo
 	case inner == 1:
 		parallelTasks(outer, r, grainMem, func(o0, o1 int) {
 			for o := o0; o < o1; o++ {
-				dst[o] = fin(float64(k.sum(x[o*r : (o+1)*r])))
+				dst[o] = fin(rowSum(k, x[o*r:(o+1)*r]))
 			}
 		})
 	default:
@@ -144,6 +144,21 @@ func sumBlocks[T vfloat](k *vecOps[T], x, dst []T, outer, r, inner int, mean boo
 			}
 		})
 	}
+}
+
+// rowSum is k.sum(x) as float64. The kernel's compensated summation turns
+// an infinite element into NaN (its correction term is inf - inf), so a
+// NaN result is recomputed with plain float64 accumulation, which gives
+// IEEE semantics: NaN only for a NaN element or +Inf plus -Inf.
+func rowSum[T vfloat](k *vecOps[T], x []T) float64 {
+	s := float64(k.sum(x))
+	if s != s {
+		s = 0
+		for _, v := range x {
+			s += float64(v)
+		}
+	}
+	return s
 }
 
 // ---- max / min (values and indices) ----

@@ -78,7 +78,13 @@ func bmmCore(x, y *Tensor, batch []int, n, k, m int) (*Tensor, error) {
 	ys := append(append([]int(nil), batch...), k, m)
 	xe := gemmOperand(broadcastTo(x.toDType(ct), xs))
 	ye := gemmOperand(broadcastTo(y.toDType(ct), ys))
-	out := zeros(append(append([]int(nil), batch...), n, m), ct)
+	osh := append(append([]int(nil), batch...), n, m)
+	var out *Tensor
+	if k > 0 && (ct == F32 || ct == F64) {
+		out = empty(osh, ct) // beta = 0: the GEMM writes every element without reading it
+	} else {
+		out = zeros(osh, ct)
+	}
 	nb := len(batch)
 	bst := [3][]int{xe.strides[:nb], ye.strides[:nb], out.strides[:nb]}
 	rsA, csA := xe.strides[nb], xe.strides[nb+1]

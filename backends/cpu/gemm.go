@@ -113,9 +113,9 @@ func registerGemm() {
 // Blocking for the pure-Go kernel: its 4×4 tile is register-bound in Go, so
 // only L1/L2 locality matters.
 var (
-	goGemmF32 = &GemmKernel[float32]{Name: "go-4x4", MR: 4, NR: 4, KC: 256, MC: 128, NC: 2048,
+	goGemmF32 = &GemmKernel[float32]{Name: "go-4x4", MR: 4, NR: 4, KC: 256, MC: 128, NC: 2048, NCRowA: 512,
 		Micro: microGoPacked[float32], MicroRowA: microGoRowA[float32]}
-	goGemmF64 = &GemmKernel[float64]{Name: "go-4x4", MR: 4, NR: 4, KC: 256, MC: 128, NC: 2048,
+	goGemmF64 = &GemmKernel[float64]{Name: "go-4x4", MR: 4, NR: 4, KC: 256, MC: 128, NC: 2048, NCRowA: 512,
 		Micro: microGoPacked[float64], MicroRowA: microGoRowA[float64]}
 )
 

@@ -12,13 +12,13 @@ import "github.com/tsrlang/tsr/backends"
 // (GFLOP/s, best of two noisy runs): KC=384/MC=240 122, KC=384/MC=480 123,
 // KC=256/MC=480 118, KC=256/MC=240 107; KC=512 and KC=192 were worse.
 var (
-	avx512GemmF32 = &GemmKernel[float32]{Name: "avx512-12x32", MR: 12, NR: 32, KC: 384, MC: 240, NC: 4096,
+	avx512GemmF32 = &GemmKernel[float32]{Name: "avx512-12x32", MR: 12, NR: 32, KC: 384, MC: 240, NC: 4096, NCRowA: 512,
 		Micro: microAVX512F32, MicroRowA: microRowAAVX512F32}
-	avx512GemmF64 = &GemmKernel[float64]{Name: "avx512-12x16", MR: 12, NR: 16, KC: 256, MC: 240, NC: 4096,
+	avx512GemmF64 = &GemmKernel[float64]{Name: "avx512-12x16", MR: 12, NR: 16, KC: 256, MC: 240, NC: 4096, NCRowA: 512,
 		Micro: microAVX512F64, MicroRowA: microRowAAVX512F64}
-	avx2GemmF32 = &GemmKernel[float32]{Name: "avx2-6x16", MR: 6, NR: 16, KC: 256, MC: 240, NC: 4096,
+	avx2GemmF32 = &GemmKernel[float32]{Name: "avx2-6x16", MR: 6, NR: 16, KC: 256, MC: 240, NC: 4096, NCRowA: 512,
 		Micro: microAVX2F32, MicroRowA: microRowAAVX2F32}
-	avx2GemmF64 = &GemmKernel[float64]{Name: "avx2-6x8", MR: 6, NR: 8, KC: 256, MC: 120, NC: 4096,
+	avx2GemmF64 = &GemmKernel[float64]{Name: "avx2-6x8", MR: 6, NR: 8, KC: 256, MC: 120, NC: 4096, NCRowA: 512,
 		Micro: microAVX2F64, MicroRowA: microRowAAVX2F64}
 )
 

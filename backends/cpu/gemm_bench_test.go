@@ -38,7 +38,7 @@ func BenchmarkMicroKernel(b *testing.B) {
 }
 
 func BenchmarkSgemmSquare(b *testing.B) {
-	for _, n := range []int{64, 256, 512, 2048} {
+	for _, n := range []int{8, 16, 32, 48, 64, 256, 512, 2048} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			x, y, z := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
 			for i := range x {
@@ -56,11 +56,13 @@ func init() {
 	if v := os.Getenv("TSR_DB"); v != "" {
 		directBRows, _ = strconv.Atoi(v)
 	}
+	if v := os.Getenv("TSR_SMALL"); v != "" {
+		smallGemm, _ = strconv.Atoi(v)
+	}
 	if v := os.Getenv("TSR_DBE"); v != "" {
 		directBElems, _ = strconv.Atoi(v)
 	}
 	directA = os.Getenv("TSR_NOA") == ""
-	irOuter = os.Getenv("TSR_IR") != ""
 	if v := os.Getenv("TSR_KC"); v != "" {
 		sgemmKernel.KC, _ = strconv.Atoi(v)
 	}
@@ -72,47 +74,81 @@ func init() {
 	}
 }
 
-// TestGemmTune (TSR_TUNE=1) interleaves blocking/loop-order configurations
-// and prints each one's best single-call GFLOP/s, robust to a shared machine.
+// TestGemmTune (TSR_TUNE=n, TSR_TUNE_F64=1 for DGEMM) interleaves blocking
+// configurations on n×n×n and logs each one's best GFLOP/s in thread CPU
+// time, which is robust to time slices lost on a shared machine.
 func TestGemmTune(t *testing.T) {
 	if os.Getenv("TSR_TUNE") == "" {
 		t.Skip("TSR_TUNE not set")
 	}
-	type cfg struct {
-		name       string
-		kc, mc, nc int
-		ir, inA    bool
-	}
 	n, _ := strconv.Atoi(os.Getenv("TSR_TUNE"))
-	cfgs := []cfg{
-		{"jr kc384 mc240", 384, 240, 4096, false, true},
-		{"jr kc256 mc240", 256, 240, 4096, false, true},
-		{"jr kc384 mc240 packA", 384, 240, 4096, false, false},
-		{"ir kc384 mc4096 nc1024", 384, 4096, 1024, true, true},
-		{"ir kc256 mc4096 nc1536", 256, 4096, 1536, true, true},
-		{"ir kc384 mc4096 nc512", 384, 4096, 512, true, true},
+	if os.Getenv("TSR_TUNE_F64") != "" {
+		tune(t, dgemmKernel, DgemmBatched, n)
+	} else {
+		tune(t, sgemmKernel, SgemmBatched, n)
 	}
-	x, y, z := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
+}
+
+type tuneCfg struct {
+	name               string
+	kc, mc, nc, ncRowA int
+	inA                bool
+	variant            string
+}
+
+var expRowA map[string]any
+
+var tuneCfgs = []tuneCfg{
+	{"rowA kc384 nc512", 384, 240, 4096, 512, true, ""},
+	{"rowA kc384 nc512 nopfc", 384, 240, 4096, 512, true, "nopfc"},
+	{"rowA kc384 nc512 pfb16", 384, 240, 4096, 512, true, "pfb16"},
+	{"rowA kc384 nc512 pfb32", 384, 240, 4096, 512, true, "pfb32"},
+	{"rowA kc256 nc1024", 256, 240, 4096, 1024, true, ""},
+	{"rowA kc256 nc1024 pfb16", 256, 240, 4096, 1024, true, "pfb16"},
+}
+
+func tune[T float](t *testing.T, kern *GemmKernel[T], gemm func(batch, m, n, k int, alpha T, a []T, bsA, rsA, csA int, b []T, bsB, rsB, csB int, beta T, c []T, bsC, rsC, csC int), n int) {
+	x, y, z := make([]T, n*n), make([]T, n*n), make([]T, n*n)
 	for i := range x {
-		x[i], y[i] = float32(i%7), float32(i%5)
+		x[i], y[i] = T(i%7), T(i%5)
 	}
+	cfgs := tuneCfgs
 	best := make([]float64, len(cfgs))
-	k0 := *sgemmKernel
-	defer func() { *sgemmKernel = k0; irOuter = false; directA = true }()
+	k0 := *kern
+	defer func() { *kern = k0; directA = true }()
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	reps := max(1, int(2e8/(2*float64(n*n*n))))
 	for round := 0; round < 8; round++ {
 		for i, c := range cfgs {
-			sgemmKernel.KC, sgemmKernel.MC, sgemmKernel.NC = c.kc, c.mc, c.nc
-			irOuter, directA = c.ir, c.inA
+			kern.KC, kern.MC, kern.NC, kern.NCRowA = c.kc, c.mc, c.nc, c.ncRowA
+			directA = c.inA
+			if f, ok := expRowA[c.variant].(func(kc int, a []T, lda int, b []T, ldb int, c []T, ldc int, alpha, beta T, mr, nr int)); ok {
+				kern.MicroRowA = f
+			} else {
+				kern.MicroRowA = k0.MicroRowA
+			}
 			start := threadTime()
 			for r := 0; r < reps; r++ {
-				SgemmBatched(1, n, n, n, 1, x, 0, n, 1, y, 0, n, 1, 0, z, 0, n, 1)
+				gemm(1, n, n, n, 1, x, 0, n, 1, y, 0, n, 1, 0, z, 0, n, 1)
 			}
 			g := 2 * float64(n*n*n) * float64(reps) / (threadTime() - start) / 1e9
 			best[i] = max(best[i], g)
 		}
+	}
+	// ceiling: the micro-kernel alone on L1-resident panels (kc = 256)
+	for _, kc := range []int{64, 128, 256, 384} {
+		ap, bp, cc := make([]T, kern.MR*kc), make([]T, kern.NR*kc), make([]T, kern.MR*kern.NR)
+		microBest := 0.0
+		reps := 5000000 / kc
+		for round := 0; round < 8; round++ {
+			start := threadTime()
+			for r := 0; r < reps; r++ {
+				kern.Micro(kc, ap, bp, kern.NR, cc, kern.NR, 1, 1, kern.MR, kern.NR)
+			}
+			microBest = max(microBest, 2*float64(kern.MR*kern.NR*kc*reps)/(threadTime()-start)/1e9)
+		}
+		t.Logf("micro-kernel only kc=%-4d    %6.1f GFLOP/s", kc, microBest)
 	}
 	for i, c := range cfgs {
 		t.Logf("%-28s %6.1f GFLOP/s", c.name, best[i])

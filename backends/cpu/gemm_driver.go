@@ -26,7 +26,8 @@ type float interface{ ~float32 | ~float64 }
 type GemmKernel[T float] struct {
 	Name       string
 	MR, NR     int // register tile
-	KC, MC, NC int // cache blocking: B micro-panel KC×NR in L1, A block MC×KC in L2, B panel KC×NC in L3
+	KC, MC, NC int // cache blocking with packed A: B micro-panel KC×NR in L1, A block MC×KC in L2, B panel KC×NC in L3
+	NCRowA     int // B block KC×NCRowA (L2) when A is read in place
 	Micro      func(kc int, a, b []T, ldb int, c []T, ldc int, alpha, beta T, mr, nr int)
 	MicroRowA  func(kc int, a []T, lda int, b []T, ldb int, c []T, ldc int, alpha, beta T, mr, nr int)
 }
@@ -137,9 +138,7 @@ func (g *gemmArgs[T]) one(q, i0, i1, j0, j1 int) {
 		gemmSmall(m, n, k, g.alpha, a, g.rsA, g.csA, b, g.rsB, g.csB, g.beta, c, g.rsC, g.csC, g.axpy)
 		return
 	}
-	ws := getWorkspace[T](g.kern, m, n, k)
-	gemmPacked(g.kern, m, n, k, g.alpha, a, g.rsA, g.csA, b, g.rsB, g.csB, g.beta, c, g.rsC, g.csC, ws)
-	putWorkspace(ws)
+	gemmPacked(g.kern, m, n, k, g.alpha, a, g.rsA, g.csA, b, g.rsB, g.csB, g.beta, c, g.rsC, g.csC)
 }
 
 // scaleC sets C = beta*C (C = 0 without reading it when beta == 0).
@@ -208,7 +207,9 @@ var (
 	wsPoolF64 sync.Pool
 )
 
-func getWorkspace[T float](kern *GemmKernel[T], m, n, k int) *workspace[T] {
+// getWorkspace returns a pooled workspace with room for a KC×NC B panel, an
+// MC×KC A block (both rounded up to whole micro-panels) and one tile.
+func getWorkspace[T float](MR, NR, KC, MC, NC int) *workspace[T] {
 	var ws *workspace[T]
 	var zero T
 	switch any(zero).(type) {
@@ -224,16 +225,13 @@ func getWorkspace[T float](kern *GemmKernel[T], m, n, k int) *workspace[T] {
 	if ws == nil {
 		ws = &workspace[T]{}
 	}
-	kc := min(kern.KC, k)
-	mc := roundUp(min(kern.MC, m), kern.MR)
-	nc := roundUp(min(kern.NC, n), kern.NR)
-	if need := mc * kc; cap(ws.ap) < need {
+	if need := roundUp(MC, MR) * KC; cap(ws.ap) < need {
 		ws.ap = make([]T, need)
 	}
-	if need := nc * kc; cap(ws.bp) < need {
+	if need := roundUp(NC, NR) * KC; cap(ws.bp) < need {
 		ws.bp = make([]T, need)
 	}
-	if need := kern.MR * kern.NR; cap(ws.tile) < need {
+	if need := MR * NR; cap(ws.tile) < need {
 		ws.tile = make([]T, need)
 	}
 	return ws
@@ -264,24 +262,38 @@ var (
 	directA      = true // read row-major A in place (MicroRowA)
 )
 
-// gemmPacked is the GotoBLAS five-loop GEMM on one matrix (k >= 1). A
-// row-major A (csA == 1) is read in place by MicroRowA instead of being
-// packed (only a last panel of fewer than MR rows is packed), and so is a
-// row-major B when directB says so; C tiles are written in place with
-// partial-tile masking when csC == 1, else through a scratch tile.
-func gemmPacked[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA, csA int, b []T, rsB, csB int, beta T, c []T, rsC, csC int, ws *workspace[T]) {
+// gemmPacked is the GotoBLAS five-loop GEMM on one matrix (k >= 1).
+//
+// A row-major A (csA == 1) is read in place by MicroRowA instead of being
+// packed (only a last panel of fewer than MR rows is packed); the tile loop
+// then runs over A micro-panels outermost, so the MR×KC A micro-panel stays
+// in L1 while packed B micro-panels stream from a KC×NCRowA B block in L2
+// (BLIS's loop order with the operands' roles swapped). Otherwise A is
+// packed into MC×KC blocks (L2) and B micro-panels are the L1-resident
+// operand (GotoBLAS order). A row-major B is read in place when directB says
+// so. C tiles are written in place, partial tiles masked, when csC == 1,
+// else through a scratch tile.
+func gemmPacked[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA, csA int, b []T, rsB, csB int, beta T, c []T, rsC, csC int) {
 	MR, NR := kern.MR, kern.NR
-	tile := ws.tile[:MR*NR]
 	inA := directA && csA == 1 && kern.MicroRowA != nil && m >= MR
 	inB := csB == 1 && directB(m, n, k, MR)
-	for jc := 0; jc < n; jc += kern.NC {
-		nc := min(kern.NC, n-jc)
-		for pc := 0; pc < k; pc += kern.KC {
-			kc := min(kern.KC, k-pc)
+	KC, MC, NC := kern.KC, kern.MC, kern.NC
+	if inA {
+		MC, NC = m, kern.NCRowA
+	}
+	KC, MC, NC = min(KC, k), min(MC, m), min(NC, n)
+	ws := getWorkspace[T](MR, NR, KC, MC, NC)
+	defer putWorkspace(ws)
+	tile := ws.tile[:MR*NR]
+	for jc := 0; jc < n; jc += NC {
+		nc := min(NC, n-jc)
+		nj := (nc + NR - 1) / NR
+		for pc := 0; pc < k; pc += KC {
+			kc := min(KC, k-pc)
 			var bp []T
 			switch {
 			case !inB:
-				bp = ws.bp[:roundUp(nc, NR)*kc]
+				bp = ws.bp[:nj*NR*kc]
 				packB(bp, b, pc, jc, kc, nc, rsB, csB, NR)
 			case nc%NR != 0:
 				// in place, but the last partial panel is packed (zero-padded).
@@ -292,68 +304,48 @@ func gemmPacked[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA, 
 			if pc > 0 {
 				betaEff = 1
 			}
-			for ic := 0; ic < m; ic += kern.MC {
-				mc := min(kern.MC, m-ic)
+			for ic := 0; ic < m; ic += MC {
+				mc := min(MC, m-ic)
+				ni := (mc + MR - 1) / MR
 				var ap []T
 				switch {
 				case !inA:
-					ap = ws.ap[:roundUp(mc, MR)*kc]
+					ap = ws.ap[:ni*MR*kc]
 					packA(ap, a, ic, pc, mc, kc, rsA, csA, MR)
 				case mc%MR != 0:
 					ap = ws.ap[:MR*kc]
 					packA(ap, a, ic+mc/MR*MR, pc, mc%MR, kc, rsA, csA, MR)
 				}
-				// Tile loop: ir outer (A micro-panel stays in L1, B
-				// micro-panels stream from L2) or jr outer (GotoBLAS order).
-				nTiles := (nc + NR - 1) / NR * ((mc + MR - 1) / MR)
-				nj := (nc + NR - 1) / NR
-				for t := 0; t < nTiles; t++ {
-					var jr, ir int
-					if irOuter {
+				for t := 0; t < ni*nj; t++ {
+					var ir, jr int
+					if inA {
 						ir, jr = t/nj*MR, t%nj*NR
 					} else {
-						ni := (mc + MR - 1) / MR
 						jr, ir = t/ni*NR, t%ni*MR
 					}
-					nr := min(NR, nc-jr)
+					mr, nr := min(MR, mc-ir), min(NR, nc-jr)
 					bpan, ldb := bp, NR
 					switch {
 					case !inB:
 						bpan = bp[jr*kc : (jr+NR)*kc]
 					case nr == NR:
-						bpan, ldb = b[pc*rsB+(jc+jr):], rsB
+						bpan, ldb = b[pc*rsB+jc+jr:], rsB
 					}
-					{
-						mr := min(MR, mc-ir)
-						off := (ic+ir)*rsC + (jc+jr)*csC
-						cdst, ldc, al, be, cm, cn := c[off:], rsC, alpha, betaEff, mr, nr
-						if csC != 1 {
-							cdst, ldc, al, be, cm, cn = tile, NR, 1, 0, MR, NR
-						}
-						switch {
-						case inA && mr == MR:
-							kern.MicroRowA(kc, a[(ic+ir)*rsA+pc:], rsA, bpan, ldb, cdst, ldc, al, be, cm, cn)
-						case inA:
-							kern.Micro(kc, ap, bpan, ldb, cdst, ldc, al, be, cm, cn)
-						default:
-							kern.Micro(kc, ap[ir*kc:(ir+MR)*kc], bpan, ldb, cdst, ldc, al, be, cm, cn)
-						}
-						if csC == 1 {
-							continue
-						}
-						for i := 0; i < mr; i++ {
-							trow := tile[i*NR : i*NR+nr]
-							cr := c[off+i*rsC:]
-							if betaEff == 0 {
-								for j, v := range trow {
-									cr[j*csC] = alpha * v
-								}
-							} else {
-								for j, v := range trow {
-									cr[j*csC] = alpha*v + betaEff*cr[j*csC]
-								}
-							}
-						}
+					off := (ic+ir)*rsC + (jc+jr)*csC
+					cdst, ldc, al, be, cm, cn := c[off:], rsC, alpha, betaEff, mr, nr
+					if csC != 1 {
+						cdst, ldc, al, be, cm, cn = tile, NR, 1, 0, MR, NR
+					}
+					switch {
+					case inA && mr == MR:
+						kern.MicroRowA(kc, a[(ic+ir)*rsA+pc:], rsA, bpan, ldb, cdst, ldc, al, be, cm, cn)
+					case inA:
+						kern.Micro(kc, ap, bpan, ldb, cdst, ldc, al, be, cm, cn)
+					default:
+						kern.Micro(kc, ap[ir*kc:(ir+MR)*kc], bpan, ldb, cdst, ldc, al, be, cm, cn)
+					}
+					if csC != 1 {
+						addTile(c[off:], rsC, csC, tile[:mr*NR], NR, nr, alpha, betaEff)
 					}
 				}
 			}
@@ -361,7 +353,23 @@ func gemmPacked[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA, 
 	}
 }
 
-var irOuter = false
+// addTile sets C[i,j] = alpha*tile[i*NR+j] + beta*C[i,j] (C not read when
+// beta == 0) for the rows of tile and j < nr, C at c[i*rsC+j*csC].
+func addTile[T float](c []T, rsC, csC int, tile []T, NR, nr int, alpha, beta T) {
+	for i := 0; i*NR < len(tile); i++ {
+		trow := tile[i*NR : i*NR+nr]
+		cr := c[i*rsC:]
+		if beta == 0 {
+			for j, v := range trow {
+				cr[j*csC] = alpha * v
+			}
+		} else {
+			for j, v := range trow {
+				cr[j*csC] = alpha*v + beta*cr[j*csC]
+			}
+		}
+	}
+}
 
 // packA packs A[ic:ic+mc, pc:pc+kc] into micro-panels of MR rows:
 // ap[(r/MR)*MR*kc + p*MR + r%MR] = A[ic+r, pc+p], zero-padding the last panel.

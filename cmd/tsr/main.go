@@ -6,14 +6,14 @@
 //	tsr -c 'code'            run code given on the command line
 //	tsr disasm FILE.tsr      print the compiled bytecode
 //	tsr version              print version information
-//	tsr                      start an interactive session
+//	tsr                      start an interactive session (see package repl);
+//	                         with standard input not a terminal, run it as a script
 //
 // Script errors are printed to stderr and exit with status 1; usage errors
 // exit with status 2.
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -23,8 +23,11 @@ import (
 	"strings"
 
 	"github.com/tsrlang/tsr"
-	"github.com/tsrlang/tsr/lang"
+	"github.com/tsrlang/tsr/backends"
+	"github.com/tsrlang/tsr/backends/lapack"
+	"github.com/tsrlang/tsr/repl"
 	"github.com/tsrlang/tsr/runtime"
+	"golang.org/x/term"
 )
 
 const usage = `usage:
@@ -40,14 +43,16 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		// The REPL handles Ctrl-C itself: it stops an evaluation, not the
+		// session.
+		return interactive(stdin, stdout, stderr)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if len(args) == 0 {
-		return repl(ctx, stdin, stdout, stderr)
-	}
 	switch args[0] {
 	case "version", "-version", "--version":
-		fmt.Fprintf(stdout, "tsr %s (%s %s/%s)\n", tsr.Version, goruntime.Version(), goruntime.GOOS, goruntime.GOARCH)
+		version(stdout)
 		return 0
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
@@ -57,7 +62,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprint(stderr, "tsr: -c needs an argument\n"+usage)
 			return 2
 		}
-		in := tsr.New(tsr.Options{Stdout: stdout, Stderr: stderr})
+		in := tsr.New(tsr.Options{Stdout: stdout, Stderr: stderr, AllowAllFiles: true})
 		setArgv(in, "-c", args[2:])
 		return report(in.Eval(ctx, "<string>", args[1]))
 	case "disasm":
@@ -92,7 +97,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "tsr:", err)
 		return 2
 	}
-	in := tsr.New(tsr.Options{Stdout: stdout, Stderr: stderr})
+	in := tsr.New(tsr.Options{Stdout: stdout, Stderr: stderr, AllowAllFiles: true})
 	setArgv(in, args[0], args[1:])
 	_, err := in.RunFile(ctx, args[0])
 	return reportErr(stderr, err)
@@ -114,48 +119,34 @@ func reportErr(stderr io.Writer, err error) int {
 	return 1
 }
 
-// repl is a minimal line-by-line interactive loop: it keeps reading lines
-// while the input is incomplete (open bracket or block), then runs it and
-// prints the value of a final expression.
-func repl(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
-	in := tsr.New(tsr.Options{Stdout: stdout, Stderr: stderr})
-	sc := bufio.NewScanner(stdin)
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	var buf strings.Builder
-	prompt := ">>> "
-	n := 0
-	for {
-		fmt.Fprint(stdout, prompt)
-		if !sc.Scan() {
-			fmt.Fprintln(stdout)
-			return 0
-		}
-		buf.WriteString(sc.Text())
-		buf.WriteByte('\n')
-		src := buf.String()
-		if strings.TrimSpace(src) == "" {
-			buf.Reset()
-			continue
-		}
-		n++
-		p, err := tsr.Compile(fmt.Sprintf("<stdin:%d>", n), src)
-		if lang.IsIncomplete(err) {
-			prompt = "... "
-			continue
-		}
-		buf.Reset()
-		prompt = ">>> "
-		if err != nil {
-			fmt.Fprintln(stderr, err)
-			continue
-		}
-		v, err := in.Run(ctx, p)
-		if err != nil {
-			fmt.Fprintln(stderr, err)
-			continue
-		}
-		if v != nil && v != runtime.None {
-			fmt.Fprintln(stdout, runtime.Repr(v))
-		}
+// interactive starts the REPL on a terminal, or runs standard input as
+// one script when it is not a terminal (piped or redirected input).
+func interactive(stdin io.Reader, stdout, stderr io.Writer) int {
+	opts := tsr.Options{Stdout: stdout, Stderr: stderr, AllowAllFiles: true}
+	f, isFile := stdin.(*os.File)
+	if !isFile || !term.IsTerminal(int(f.Fd())) {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		return repl.RunScript(ctx, opts, "<stdin>", stdin)
 	}
+	s, err := repl.New(repl.Config{Options: opts})
+	if err != nil {
+		fmt.Fprintln(stderr, "tsr:", err)
+		return 1
+	}
+	defer s.Close()
+	fmt.Fprintf(stdout, "tsr %s — :help for help, Ctrl-D to exit\n", tsr.Version)
+	if err := s.Run(context.Background()); err != nil {
+		fmt.Fprintln(stderr, "tsr:", err)
+		return 1
+	}
+	return 0
+}
+
+// version prints the release, the Go toolchain and platform, the CPU
+// kernels selected for this machine and the LAPACK engine.
+func version(w io.Writer) {
+	fmt.Fprintf(w, "tsr %s (%s %s/%s)\n", tsr.Version, goruntime.Version(), goruntime.GOOS, goruntime.GOARCH)
+	fmt.Fprintf(w, "cpu kernels: %s\n", backends.Summary())
+	fmt.Fprintf(w, "lapack: %s\n", lapack.Backend())
 }

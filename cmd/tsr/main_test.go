@@ -32,10 +32,15 @@ func TestCommand(t *testing.T) {
 		{[]string{"-c", "x = (1"}, "", 1, "", "unexpected end of input"},
 		{[]string{"disasm", script}, "", 0, "CALL", ""},
 		{[]string{"version"}, "", 0, "tsr ", ""},
+		{[]string{"version"}, "", 0, "\ncpu kernels: cpu tier ", ""},
+		{[]string{"version"}, "", 0, "\nlapack: ", ""},
 		{[]string{"-c"}, "", 2, "", "usage"},
 		{[]string{"--bogus"}, "", 2, "", "unknown flag"},
 		{[]string{"missing.tsr"}, "", 2, "", "no such file"},
-		{nil, "x = [1,\n2]\nx\n", 0, "[1, 2]", ""},
+		// Piped standard input is one script: no prompts, values of
+		// expression statements are not echoed.
+		{nil, "x = [1,\n2]\nx\nprint(x)\n", 0, "[1, 2]\n", ""},
+		{nil, "x = 1\nx.nope\n", 1, "", "<stdin>:2:1: in <toplevel>\nAttributeError"},
 	} {
 		var out, errb bytes.Buffer
 		errOut = &errb

@@ -164,12 +164,14 @@ const (
 // VBROADCASTSS/SD into a register (measured faster than the embedded
 // {1toN} form). The C tile is prefetched into L1 before the k loop so that
 // the read-modify-write at the end does not stall on L2/L3.
-func gemmKernel(t vt, mr, nv int, rowA bool) {
+func gemmKernel(t vt, mr, nv int, rowA bool) { gemmKernelX(t, mr, nv, rowA, "", gemmPrefetchC, 0) }
+
+func gemmKernelX(t vt, mr, nv int, rowA bool, tag string, prefC bool, prefB int) {
 	nr := nv * t.lanes
-	name := fmt.Sprintf("gemm%dx%d%s", mr, nr, t.sfx)
+	name := fmt.Sprintf("gemm%dx%d%s%s", mr, nr, tag, t.sfx)
 	aSig := "a *" + t.goT
 	if rowA {
-		name = fmt.Sprintf("gemm%dx%dRowA%s", mr, nr, t.sfx)
+		name = fmt.Sprintf("gemm%dx%dRowA%s%s", mr, nr, tag, t.sfx)
 		aSig += ", lda int"
 	}
 	maskSig := "nmask uint64"
@@ -188,7 +190,7 @@ func gemmKernel(t vt, mr, nv int, rowA bool) {
 		shift = Imm(3)
 	}
 
-	if gemmPrefetchC {
+	if prefC {
 		pc := Load(Param("c"), GP64())
 		ldc := Load(Param("ldc"), GP64())
 		SHLQ(shift, ldc)
@@ -225,6 +227,13 @@ func gemmKernel(t vt, mr, nv int, rowA bool) {
 		}
 	} else {
 		pa = Load(Param("a"), GP64())
+	}
+	var pf reg.Register
+	if prefB > 0 {
+		pf = GP64()
+		MOVQ(ldb, pf)
+		IMUL3Q(Imm(uint64(prefB)), pf, pf)
+		ADDQ(pb, pf)
 	}
 	aAddr := func(i, u int) Mem {
 		if !rowA {
@@ -292,6 +301,13 @@ func gemmKernel(t vt, mr, nv int, rowA bool) {
 		} else {
 			ADDQ(ldb, pb)
 		}
+		if pf != nil {
+			if steps == 4 {
+				LEAQ(Mem{Base: pf, Index: ldb, Scale: 4}, pf)
+			} else {
+				ADDQ(ldb, pf)
+			}
+		}
 	}
 	const unroll = 4
 	Label(name + "_loop4")
@@ -303,6 +319,20 @@ func gemmKernel(t vt, mr, nv int, rowA bool) {
 		}
 	}
 	for u := 0; u < unroll; u++ {
+		if pf != nil {
+			for off := 0; off < nr*t.es; off += 64 {
+				m := Mem{Base: pf, Disp: off}
+				switch u {
+				case 1:
+					m.Index, m.Scale = ldb, 1
+				case 2:
+					m.Index, m.Scale = ldb, 2
+				case 3:
+					m.Index, m.Scale = ldb3, 1
+				}
+				PREFETCHT0(m)
+			}
+		}
 		step(u)
 	}
 	advance(unroll)
@@ -759,6 +789,11 @@ func main() {
 	for _, avx2 := range []bool{false, true} {
 		for _, f64 := range []bool{false, true} {
 			t := newVT(f64, avx2)
+			if !avx2 {
+				gemmKernelX(t, 12, 2, true, "NoPfC", false, 0)
+				gemmKernelX(t, 12, 2, true, "PfB16", true, 16)
+				gemmKernelX(t, 12, 2, true, "PfB32", true, 32)
+			}
 			for _, rowA := range []bool{false, true} {
 				if !avx2 {
 					gemmKernel(t, 12, 2, rowA) // f32 12x32, f64 12x16

@@ -1,0 +1,56 @@
+#!/usr/bin/python3
+"""PyTorch and NumPy references for bench/attention_test.go: scaled
+dot-product attention, B=16 H=8 S=512 D=64 in f32, the seed chapter's
+einsum formulation:
+
+    scores = einsum('bhid,bhjd->bhij', q, k) / sqrt(D)
+    p = softmax(scores, -1)
+    out = einsum('bhij,bhjd->bhid', p, v)
+
+PyTorch runs that einsum version (and, for reference, the matmul one);
+NumPy runs the matmul version (its einsum does not use BLAS for these
+batched contractions). Prints "AttentionF32 lib median_ns" lines. Run via
+bench/attention.sh."""
+import math
+import sys
+
+import numpy as np
+
+from elementwise import bench
+
+B, H, S, D = 16, 8, 512, 64
+
+
+def main(reps, which):
+    if "torch" in which:
+        import torch
+
+        print("# torch", torch.__version__, "threads", torch.get_num_threads(), file=sys.stderr)
+        q, k, v = (torch.randn(B, H, S, D) for _ in range(3))
+
+        def einsum_attn():
+            s = torch.einsum("bhid,bhjd->bhij", q, k) / math.sqrt(D)
+            return torch.einsum("bhij,bhjd->bhid", torch.softmax(s, -1), v)
+
+        def matmul_attn():
+            s = q @ k.transpose(-2, -1) / math.sqrt(D)
+            return torch.softmax(s, -1) @ v
+
+        bench("AttentionF32", "torch", einsum_attn, reps)
+        bench("AttentionF32", "torch-matmul", matmul_attn, reps)
+    if "numpy" in which:
+        rng = np.random.default_rng(2)
+        q, k, v = (rng.standard_normal((B, H, S, D), dtype=np.float32) for _ in range(3))
+
+        def np_attn():
+            s = q @ k.transpose(0, 1, 3, 2) / np.float32(math.sqrt(D))
+            s -= s.max(axis=-1, keepdims=True)
+            np.exp(s, out=s)
+            s /= s.sum(axis=-1, keepdims=True)
+            return s @ v
+
+        bench("AttentionF32", "numpy", np_attn, reps)
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 5, sys.argv[2] if len(sys.argv) > 2 else "numpy,torch")

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Scaled dot-product attention (B16 H8 S512 D64, f32): tsr
+# (bench/attention_test.go: Matmul with a transposed view, MulInplace,
+# Softmax, Matmul) against PyTorch's einsum version and NumPy's matmul
+# version (bench/attention.py), interleaved for ROUNDS rounds; prints
+# medians and time ratios (tsr / reference; < 1 means tsr is faster).
+# NumPy runs with OPENBLAS_CORETYPE=SkylakeX and without OPENBLAS_L2_SIZE.
+set -e
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-/usr/bin/python3}
+ROUNDS=${ROUNDS:-3}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go test -c -o "$tmp/bench.test" ./bench/
+i=0
+while [ "$i" -lt "$ROUNDS" ]; do
+  "$tmp/bench.test" -test.run '^$' -test.bench 'Attention' -test.benchtime 3x >>"$tmp/go.txt"
+  env -u OPENBLAS_L2_SIZE OPENBLAS_CORETYPE=SkylakeX "$PY" bench/attention.py 3 2>>"$tmp/err.txt" >>"$tmp/py.txt"
+  i=$((i + 1))
+done
+sort -u "$tmp/err.txt"
+"$PY" bench/elementwise.py --report "$tmp/go.txt" "$tmp/py.txt"
