@@ -128,6 +128,11 @@ func (th *Thread) wrapError(err error) error {
 
 // internalError reports a Go panic inside the runtime as a positioned error.
 func (th *Thread) internalError(r any) error {
+	// A library that cannot report an allocation failure through an error
+	// return panics with a MemoryError-kind error (tensor.SetMaxAllocBytes).
+	if k, ok := r.(HasKind); ok && k.ErrorKind() == "MemoryError" {
+		return &EvalError{Kind: "MemoryError", Msg: k.Error(), Frames: th.traceback()}
+	}
 	msg := fmt.Sprint(r)
 	if e, ok := r.(error); ok {
 		msg = e.Error()

@@ -166,7 +166,8 @@ func seqIndex(key Value, n int, what string) (int, error) {
 }
 
 // Index evaluates x[key].
-func Index(x, key Value) (Value, error) {
+func Index(x, key Value) (_ Value, err error) {
+	defer recoverMemoryError(&err)
 	switch v := x.(type) {
 	case *List:
 		if s, ok := key.(*Slice); ok {
@@ -254,7 +255,8 @@ func indexString(s String, key Value) (Value, error) {
 }
 
 // SetIndex performs x[key] = v.
-func SetIndex(x, key, v Value) error {
+func SetIndex(x, key, v Value) (err error) {
+	defer recoverMemoryError(&err)
 	switch c := x.(type) {
 	case *List:
 		if s, ok := key.(*Slice); ok {

@@ -69,7 +69,8 @@ func numeric(x Value) (i int64, f float64, kind byte) {
 // Binary applies a binary operator (arithmetic, bitwise, comparison or
 // `in`) with Python semantics for scalars, strings and containers, then
 // the operands' HasBinary (left operand first).
-func Binary(op Op, x, y Value) (Value, error) {
+func Binary(op Op, x, y Value) (_ Value, err error) {
+	defer recoverMemoryError(&err)
 	xi, xf, xk := numeric(x)
 	yi, yf, yk := numeric(y)
 	if xk != 0 && yk != 0 {
@@ -597,7 +598,8 @@ func Contains(c, x Value) (bool, error) {
 
 // Inplace applies an augmented assignment operator: the left operand's
 // HasInplace if it has one (a tensor's x += y is add_), else Binary.
-func Inplace(op Op, x, y Value) (Value, error) {
+func Inplace(op Op, x, y Value) (_ Value, err error) {
+	defer recoverMemoryError(&err)
 	if ip, ok := x.(HasInplace); ok {
 		if r, err := ip.Inplace(op, y); r != nil || err != nil {
 			return r, err
@@ -616,7 +618,8 @@ func Inplace(op Op, x, y Value) (Value, error) {
 }
 
 // Unary applies -x, +x or ~x.
-func Unary(op Op, x Value) (Value, error) {
+func Unary(op Op, x Value) (_ Value, err error) {
+	defer recoverMemoryError(&err)
 	switch v := x.(type) {
 	case Int:
 		switch op {
@@ -654,6 +657,20 @@ func Unary(op Op, x Value) (Value, error) {
 		}
 	}
 	return nil, Errorf("TypeError", "bad operand type for unary %s: '%s'", op, x.Type())
+}
+
+// recoverMemoryError turns a MemoryError-kind panic — how the tensor
+// runtime reports an allocation it cannot make from deep inside an op —
+// into the error a builtin or operator returns, so scripts can catch it.
+// Any other panic continues (the VM reports it as an internal error).
+func recoverMemoryError(err *error) {
+	if r := recover(); r != nil {
+		if k, ok := r.(HasKind); ok && k.ErrorKind() == "MemoryError" {
+			*err = k
+			return
+		}
+		panic(r)
+	}
 }
 
 // truth returns x's truthiness, with the error of a value whose truth is

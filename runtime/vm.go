@@ -269,13 +269,20 @@ func (th *Thread) call(fn Value, args []Value, kwargs []Kwarg) (Value, error) {
 	case *Function:
 		return th.callFunction(f, args, kwargs)
 	case Callable:
-		v, err := f.Call(th, args, kwargs)
-		if err == nil && v == nil {
-			v = None
-		}
-		return v, err
+		return callBuiltin(th, f, args, kwargs)
 	}
 	return nil, Errorf("TypeError", "'%s' object is not callable", fn.Type())
+}
+
+// callBuiltin calls a Go callable, turning a MemoryError panic into an
+// error (see recoverMemoryError) and a nil result into None.
+func callBuiltin(th *Thread, f Callable, args []Value, kwargs []Kwarg) (v Value, err error) {
+	defer recoverMemoryError(&err)
+	v, err = f.Call(th, args, kwargs)
+	if err == nil && v == nil {
+		v = None
+	}
+	return v, err
 }
 
 // callFunction binds arguments and runs a tsr function.

@@ -12,6 +12,8 @@ const (
 	IndexError   = "IndexError"
 	ValueError   = "ValueError"
 	TypeError    = "TypeError"
+	// MemoryError: an allocation above MaxAllocBytes (see SetMaxAllocBytes).
+	MemoryError = "MemoryError"
 )
 
 // Error is the error type every fallible function in this package returns.

@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"math"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -39,7 +40,7 @@ type vecOps[T vfloat] struct {
 	bin        [opDiv + 1]func(dst, a, b []T) // by binOp: add, sub, mul, div
 	addScalar  func(dst, a []T, s T)
 	mulScalar  func(dst, a []T, s T)
-	exp, tanh  func(dst, x []T)
+	exp        func(dst, x []T)
 	sum, max   func(x []T) T
 	softmax    func(dst, x []T, rows, cols int)
 	logSoftmax func(dst, x []T, rows, cols int)
@@ -49,7 +50,7 @@ type vecOps[T vfloat] struct {
 var opsF32 = &vecOps[float32]{
 	bin:       [...]func(dst, a, b []float32){cpu.AddF32, cpu.SubF32, cpu.MulF32, cpu.DivF32},
 	addScalar: cpu.AddScalarF32, mulScalar: cpu.MulScalarF32,
-	exp: cpu.ExpF32, tanh: cpu.TanhF32,
+	exp: cpu.ExpF32,
 	sum: cpu.SumF32, max: cpu.MaxF32,
 	softmax: cpu.SoftmaxRowsF32, logSoftmax: cpu.LogSoftmaxRowsF32, logSumExp: cpu.LogSumExpRowsF32,
 }
@@ -57,7 +58,7 @@ var opsF32 = &vecOps[float32]{
 var opsF64 = &vecOps[float64]{
 	bin:       [...]func(dst, a, b []float64){cpu.AddF64, cpu.SubF64, cpu.MulF64, cpu.DivF64},
 	addScalar: cpu.AddScalarF64, mulScalar: cpu.MulScalarF64,
-	exp: cpu.ExpF64, tanh: cpu.TanhF64,
+	exp: cpu.ExpF64,
 	sum: cpu.SumF64, max: cpu.MaxF64,
 	softmax: cpu.SoftmaxRowsF64, logSoftmax: cpu.LogSoftmaxRowsF64, logSumExp: cpu.LogSumExpRowsF64,
 }
@@ -356,7 +357,7 @@ func unaryVec[T vfloat](u *unaryDef, k *vecOps[T]) func(dst, x []T) {
 	case uExp:
 		return k.exp
 	case uTanh:
-		return k.tanh
+		return func(dst, x []T) { tanhVec(k, dst, x) }
 	case uSigmoid:
 		return func(dst, x []T) { sigmoidVec(k, dst, x) }
 	}
@@ -377,6 +378,99 @@ func sigmoidVec[T vfloat](k *vecOps[T], dst, x []T) {
 		k.exp(d, d)
 		k.addScalar(d, d, 1)
 		k.bin[opDiv](d, ones[:m], d)
+	}
+}
+
+// tanhVec sets dst = tanh(x) with the vector kernels, in L1-sized chunks,
+// following Cephes (tanhf for f32, tanh for f64, as Go's math.Tanh): for
+// |x| >= 0.625, 1 - 2/(e^(2x) + 1) (which saturates to ±1 without
+// overflow); below, x + x·z·P(z) with z = x² (f32: degree-4 polynomial;
+// f64: the [2/3] rational P(z)/Q(z)), given x's sign so tanh(-0) = -0. Both
+// branches are computed for every element and selected without branches.
+// dst may be x.
+func tanhVec[T vfloat](k *vecOps[T], dst, x []T) {
+	var e, z, p, q, twos [scalarBufLen]T
+	fillVec(twos[:], 2)
+	var zero T
+	f32 := unsafe.Sizeof(zero) == 4
+	for c := 0; c < len(dst); c += scalarBufLen {
+		m := min(scalarBufLen, len(dst)-c)
+		xc, ec, zc, pc := x[c:c+m], e[:m], z[:m], p[:m]
+		// large |x|: 1 - 2/(e^(2x) + 1)
+		k.mulScalar(ec, xc, 2)
+		k.exp(ec, ec)
+		k.addScalar(ec, ec, 1)
+		k.bin[opDiv](ec, twos[:m], ec)
+		k.mulScalar(ec, ec, -1)
+		k.addScalar(ec, ec, 1)
+		// small |x|: x + x·z·P(z)
+		k.bin[opMul](zc, xc, xc)
+		if f32 {
+			k.mulScalar(pc, zc, T(-5.70498872745e-3))
+			for _, coef := range [...]T{2.06390887954e-2, -5.37397155531e-2, 1.33314422036e-1, -3.33332819422e-1} {
+				k.addScalar(pc, pc, coef)
+				k.bin[opMul](pc, pc, zc)
+			}
+		} else {
+			qc := q[:m]
+			k.mulScalar(pc, zc, T(-9.64399179425052238628e-1))
+			k.addScalar(pc, pc, T(-9.92877231001918586564e1))
+			k.bin[opMul](pc, pc, zc)
+			k.addScalar(pc, pc, T(-1.61468768441708447952e3))
+			k.addScalar(qc, zc, T(1.12811678491632931402e2))
+			k.bin[opMul](qc, qc, zc)
+			k.addScalar(qc, qc, T(2.23548839060100448583e3))
+			k.bin[opMul](qc, qc, zc)
+			k.addScalar(qc, qc, T(4.84406305325125486048e3))
+			k.bin[opDiv](pc, pc, qc)
+			k.bin[opMul](pc, pc, zc)
+		}
+		k.bin[opMul](pc, pc, xc)
+		k.bin[opAdd](pc, pc, xc)
+		dc := dst[c : c+m]
+		if f32 {
+			tanhSelect32(f32s(dc), f32s(xc), f32s(pc), f32s(ec))
+		} else {
+			tanhSelect64(f64s(dc), f64s(xc), f64s(pc), f64s(ec))
+		}
+	}
+}
+
+// f32s and f64s view a []T as its concrete type (T known to match).
+func f32s[T vfloat](s []T) []float32 {
+	return unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
+
+func f64s[T vfloat](s []T) []float64 {
+	return unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
+
+// tanhSelect32 sets d[i] = |p[i]| with x[i]'s sign where |x[i]| < 0.625,
+// else e[i] (NaN is not small, so it takes e = NaN).
+func tanhSelect32(d, x, p, e []float32) {
+	x, p, e = x[:len(d)], p[:len(d)], e[:len(d)]
+	for i := range d {
+		xb := math.Float32bits(x[i])
+		var m uint32 // all ones where |x| < 0.625 (a CMOV, not a branch)
+		if xb&0x7fffffff < 0x3f200000 {
+			m = ^uint32(0)
+		}
+		pb := math.Float32bits(p[i])&0x7fffffff | xb&0x80000000
+		d[i] = math.Float32frombits(pb&m | math.Float32bits(e[i])&^m)
+	}
+}
+
+// tanhSelect64 is tanhSelect32 for float64.
+func tanhSelect64(d, x, p, e []float64) {
+	x, p, e = x[:len(d)], p[:len(d)], e[:len(d)]
+	for i := range d {
+		xb := math.Float64bits(x[i])
+		var m uint64
+		if xb&0x7fffffffffffffff < 0x3fe4000000000000 {
+			m = ^uint64(0)
+		}
+		pb := math.Float64bits(p[i])&0x7fffffffffffffff | xb&0x8000000000000000
+		d[i] = math.Float64frombits(pb&m | math.Float64bits(e[i])&^m)
 	}
 }
 

@@ -219,6 +219,12 @@ func TestFastUnaryRanges(t *testing.T) {
 			}
 			sameValues(t, op.name+" "+dt.String(), fast, gen, tolFor(dt), atol)
 		}
+		// tanh is odd: tanh(-0) = -0, as the generic path and PyTorch
+		nz := mustTensor(t, []float64{math.Copysign(0, -1), 0}, []int{2}, dt)
+		th, _ := Tanh(nz)
+		if v := th.ToFloat64s(); !math.Signbit(v[0]) || math.Signbit(v[1]) {
+			t.Errorf("tanh(-0, +0) %s = %v, want signed zeros -0, +0", dt, v)
+		}
 	}
 }
 

@@ -278,17 +278,15 @@ func extremeBlocks[T vfloat](k *vecOps[T], x, dst []T, id []int64, outer, r, inn
 						d[j], ix[j] = v, int64(i)
 					}
 				}
-			case isMax:
+			case isMax: // the max/min builtins propagate NaN
+				d := d[:len(row)]
 				for j, v := range row {
-					if v > d[j] || v != v {
-						d[j] = v
-					}
+					d[j] = max(d[j], v)
 				}
 			default:
+				d := d[:len(row)]
 				for j, v := range row {
-					if v < d[j] || v != v {
-						d[j] = v
-					}
+					d[j] = min(d[j], v)
 				}
 			}
 		}
@@ -301,10 +299,9 @@ func colMax[T vfloat](x, m []T, in, r, inner int) {
 	copy(m, x[in:in+len(m)])
 	for i := 1; i < r; i++ {
 		row := x[in+i*inner : in+i*inner+len(m)]
+		m := m[:len(row)]
 		for j, v := range row {
-			if v > m[j] || v != v {
-				m[j] = v
-			}
+			m[j] = max(m[j], v) // NaN-propagating
 		}
 	}
 }

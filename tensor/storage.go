@@ -150,7 +150,7 @@ type pooledBuf struct{ words []uint64 }
 // newStorage allocates a storage for n elements of dt. When zero is false
 // the contents are unspecified (a recycled buffer keeps old values).
 func newStorage(dt DType, n int, zero bool) *Storage {
-	nb := n * dt.ItemSize()
+	nb := checkAlloc(dt, n)
 	s := &Storage{dtype: dt, nbytes: nb}
 	statAllocs.Add(1)
 	statBytes.Add(int64(nb))

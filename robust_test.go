@@ -1,0 +1,60 @@
+package tsr
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestHugeAllocationIsAMemoryError checks that a tensor too large for the
+// machine fails as a catchable MemoryError, never as Go's fatal
+// out-of-memory crash, both from a creation function and from a broadcast.
+func TestHugeAllocationIsAMemoryError(t *testing.T) {
+	var out bytes.Buffer
+	in := New(Options{Stdout: &out})
+	src := `
+try { zeros(10 ** 13) } catch e { print(e.kind) }
+try { ones(10 ** 6, 1) + ones(1, 10 ** 6) } catch e { print(e.kind) }
+print(ones(2).sum().item())
+`
+	if _, err := in.Eval(context.Background(), "huge.tsr", src); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.String(), "MemoryError\nMemoryError\n2.0\n"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+// FuzzEval compiles and runs arbitrary source with the whole standard
+// library under a step limit and a deadline: any outcome but a Go panic
+// or a hang is fine. Seeded with every example program.
+func FuzzEval(f *testing.F) {
+	files, _ := filepath.Glob("examples/*.tsr")
+	for _, p := range files {
+		if b, err := os.ReadFile(p); err == nil && len(b) < 4096 {
+			f.Add(string(b))
+		}
+	}
+	f.Add(`x = arange(12, dtype=f32).reshape(3, 4); print(x.t().stride(), x[1:, ::2])`)
+	f.Add(`gw = grad(w) { (w * w).sum() }`)
+	f.Add(`print(ein"ij,jk->ik"(ones(2, 3), ones(3, 4)))`)
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 1<<12 {
+			return
+		}
+		in := New(Options{Stdout: io.Discard, Stderr: io.Discard, MaxSteps: 20000, MaxMemory: 64 << 20})
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_, err := in.Eval(ctx, "fuzz.tsr", src)
+		var ee *Error
+		if err != nil && errors.As(err, &ee) && ee.Kind == "InternalError" && !strings.Contains(ee.Msg, "MemoryError") {
+			t.Fatalf("internal error on %q: %v", src, err)
+		}
+	})
+}

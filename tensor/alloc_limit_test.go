@@ -1,0 +1,51 @@
+package tensor
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// allocPanic runs f and returns the *Error it panicked with, or nil.
+func allocPanic(f func()) (e *Error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if !errors.As(r.(error), &e) {
+				panic(r)
+			}
+		}
+	}()
+	f()
+	return nil
+}
+
+func TestAllocLimit(t *testing.T) {
+	prev := SetMaxAllocBytes(1 << 20)
+	defer SetMaxAllocBytes(prev)
+	if got := MaxAllocBytes(); got != 1<<20 {
+		t.Fatalf("MaxAllocBytes = %d", got)
+	}
+	// Just under the limit works.
+	if e := allocPanic(func() { _, _ = Zeros([]int{1 << 18}, F32) }); e != nil {
+		t.Fatalf("1 MiB allocation failed: %v", e)
+	}
+	// Above the limit: a MemoryError naming the size, from creation and from
+	// a broadcast result alike.
+	e := allocPanic(func() { _, _ = Zeros([]int{1<<18 + 1}, F32) })
+	if e == nil || e.Kind != MemoryError || !strings.Contains(e.Msg, "1048580 bytes") {
+		t.Fatalf("got %v", e)
+	}
+	a, _ := Ones([]int{1024, 1}, F32)
+	b, _ := Ones([]int{1, 1024}, F32)
+	if e := allocPanic(func() { _, _ = Add(a, b) }); e == nil || e.Kind != MemoryError {
+		t.Fatalf("broadcast over the limit: got %v", e)
+	}
+	// Sizes whose byte count overflows an int.
+	SetMaxAllocBytes(0)
+	if e := allocPanic(func() { checkAlloc(F64, int(^uint(0)>>2)) }); e == nil || e.Kind != MemoryError {
+		t.Fatalf("overflowing size: got %v", e)
+	}
+	if MaxAllocBytes() != physicalMemory {
+		t.Fatal("SetMaxAllocBytes(0) must restore the default")
+	}
+}
