@@ -5,6 +5,10 @@
 # version (bench/attention.py), interleaved for ROUNDS rounds; prints
 # medians and time ratios (tsr / reference; < 1 means tsr is faster).
 # NumPy runs with OPENBLAS_CORETYPE=SkylakeX and without OPENBLAS_L2_SIZE.
+#
+# THREADS=n limits tsr to n kernel goroutines (GOMAXPROCS=n); the default
+# is min(cores, 2). On a loaded machine THREADS=1 compares single-core
+# efficiency without the wait for a second free core.
 set -e
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-/usr/bin/python3}
@@ -14,7 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 go test -c -o "$tmp/bench.test" ./bench/
 i=0
 while [ "$i" -lt "$ROUNDS" ]; do
-  "$tmp/bench.test" -test.run '^$' -test.bench 'Attention' -test.benchtime 3x >>"$tmp/go.txt"
+  env ${THREADS:+GOMAXPROCS=$THREADS TSR_NUM_THREADS=$THREADS} "$tmp/bench.test" -test.run '^$' -test.bench 'Attention' -test.benchtime 3x >>"$tmp/go.txt"
   env -u OPENBLAS_L2_SIZE OPENBLAS_CORETYPE=SkylakeX "$PY" bench/attention.py 3 2>>"$tmp/err.txt" >>"$tmp/py.txt"
   i=$((i + 1))
 done

@@ -1,10 +1,20 @@
 package bench
 
 import (
+	"os"
+	"strconv"
 	"testing"
 
 	"github.com/tsrlang/tsr/tensor"
 )
+
+// TSR_NUM_THREADS sets the kernel thread count of the tensor benchmarks
+// (the run_*.sh scripts pass THREADS through it).
+func init() {
+	if n, err := strconv.Atoi(os.Getenv("TSR_NUM_THREADS")); err == nil && n > 0 {
+		tensor.SetNumThreads(n)
+	}
+}
 
 // Elementwise and reduction benchmarks over 4M-element f32 tensors
 // (2048 x 2048), compared against NumPy by bench/run_elementwise.sh

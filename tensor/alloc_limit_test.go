@@ -49,3 +49,18 @@ func TestAllocLimit(t *testing.T) {
 		t.Fatal("SetMaxAllocBytes(0) must restore the default")
 	}
 }
+
+func TestShapeOverflowIsAnError(t *testing.T) {
+	huge := 1 << 62
+	if _, err := Zeros([]int{huge, 4}, F32); err == nil || !strings.Contains(err.Error(), "overflow") {
+		t.Fatalf("Zeros: got %v", err)
+	}
+	one, _ := Zeros([]int{1}, F32)
+	if _, err := one.Expand(huge, 4); err == nil {
+		t.Fatal("Expand to an overflowing shape must fail")
+	}
+	// A zero-size dim makes any shape countable.
+	if z, err := Zeros([]int{0, huge, 4}, F32); err != nil || z.Numel() != 0 {
+		t.Fatalf("zero-size: %v", err)
+	}
+}

@@ -98,10 +98,26 @@ func (t *Tensor) view(shape, strides []int, offset int) *Tensor {
 
 // checkShape validates a user shape (no negative sizes).
 func checkShape(shape []int) error {
+	n := 1
 	for _, s := range shape {
 		if s < 0 {
 			return errorf(RuntimeError, "Trying to create tensor with negative dimension %d: %s", s, fmtList(shape))
 		}
+		if s != 0 && n > math.MaxInt/s {
+			n = -1 // overflow, unless a later size is 0
+			continue
+		}
+		if n >= 0 {
+			n *= s
+		}
+	}
+	if n < 0 {
+		for _, s := range shape {
+			if s == 0 {
+				return nil
+			}
+		}
+		return errorf(RuntimeError, "numel: integer multiplication overflow: the shape %s has more elements than an int64 can count", fmtList(shape))
 	}
 	return nil
 }

@@ -225,6 +225,9 @@ func (t *Tensor) Expand(shape ...int) (*Tensor, error) {
 		}
 		sh[i], st[i] = size, stride
 	}
+	if err := checkShape(sh); err != nil {
+		return nil, err
+	}
 	return t.view(sh, st, t.offset), nil
 }
 

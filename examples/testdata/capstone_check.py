@@ -21,6 +21,7 @@ compression 15.99x (not 16x), 3.75 MB saved.
 """
 
 import argparse
+import os
 import re
 import sys
 import time
@@ -180,7 +181,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("report", nargs="?", default="examples/capstone.out")
     ap.add_argument("--timings", action="store_true", help="also time PyTorch on the same jobs")
+    ap.add_argument("--threads", type=int, default=os.cpu_count(), help="PyTorch threads for --timings (tsr uses every core)")
     args = ap.parse_args()
+    torch.set_num_threads(args.threads)
     report = open(args.report).read().splitlines()
     have = set(report)
     failed = 0

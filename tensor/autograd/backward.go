@@ -138,14 +138,14 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 	}
 	grads := map[*Node][]*T{}
 	leafGrads := map[*T]*T{}
-	captureLeaf := map[*T]int{}
+	captureLeaf := map[*T][]int{} // a tensor may be listed twice: grad(x, x)
 	captureNode := map[key][]int{}
 	for i, in := range inputs {
 		if fn, ok := in.GradFn().(*Node); ok && fn != nil {
 			k := key{fn, in.OutputNr()}
 			captureNode[k] = append(captureNode[k], i)
 		} else if in.RequiresGrad() {
-			captureLeaf[in] = i
+			captureLeaf[in] = append(captureLeaf[in], i)
 		} else {
 			return nil, errorf("One of the differentiated Tensors does not require grad")
 		}
@@ -193,6 +193,14 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 		}
 		ed := edgeOf(r)
 		if ed.leaf != nil {
+			if inputs != nil { // the output is itself a differentiated leaf
+				for _, j := range captureLeaf[ed.leaf] {
+					if err := accumulate(&results[j], g); err != nil {
+						return nil, err
+					}
+				}
+				continue
+			}
 			if err := accLeaf(ed.leaf, g); err != nil {
 				return nil, err
 			}
@@ -324,7 +332,7 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 			}
 			if ed.leaf != nil {
 				if inputs != nil {
-					if j, ok := captureLeaf[ed.leaf]; ok {
+					for _, j := range captureLeaf[ed.leaf] {
 						if err := accumulate(&results[j], g); err != nil {
 							return nil, err
 						}

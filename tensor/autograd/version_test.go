@@ -327,6 +327,28 @@ func TestGradBlockHigherOrder(t *testing.T) {
 	}
 }
 
+func TestGradDuplicateAndLeafOutputs(t *testing.T) {
+	// torch.autograd.grad((x*x).sum(), [x, x]) gives 2x twice; the gradient
+	// of a leaf with respect to itself is ones.
+	e := NewEngine()
+	x := leaf(t, 1, 2)
+	gs, err := e.Grad([]*T{sumAll(e, must(e.mul(x, x)))}, []*T{x, x}, nil, false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range gs {
+		if v := g.ToFloat64s(); v[0] != 2 || v[1] != 4 {
+			t.Fatalf("grads %v %v, want [2 4] twice", gs[0].ToFloat64s(), gs[1].ToFloat64s())
+		}
+	}
+	s := must(tensor.FromFloat64s([]float64{3}, []int{}, tensor.F64))
+	s.SetRequiresGrad(true)
+	gs, err = e.Grad([]*T{s}, []*T{s}, nil, false, false)
+	if err != nil || gs[0].ToFloat64s()[0] != 1 {
+		t.Fatalf("d s/d s = %v, %v", gs, err)
+	}
+}
+
 func TestGradBlockRejectsNonScalar(t *testing.T) {
 	e := NewEngine()
 	x := vec(t, 1, 2)
