@@ -23,10 +23,10 @@ func cpuTime(reps int, f func()) time.Duration {
 	ts := make([]time.Duration, reps)
 	for i := range ts {
 		t0 := threadCPU()
-		for j := 0; j < 20; j++ {
+		for j := 0; j < 10; j++ {
 			f()
 		}
-		ts[i] = (threadCPU() - t0) / 20
+		ts[i] = (threadCPU() - t0) / 10
 	}
 	slices.Sort(ts)
 	return ts[reps/2]
@@ -63,4 +63,34 @@ func BenchmarkTmpTanhVec(b *testing.B) {
 	for i := range x { x[i] = float32(i%1000) / 1000 }
 	d := make([]float32, n)
 	for b.Loop() { tanhVec(opsF32, d, x) }
+}
+
+func TestTmpOps(t *testing.T) {
+	SetNumThreads(1)
+	defer SetNumThreads(2)
+	g := NewGenerator(0)
+	x, _ := Rand(g, []int{2048, 2048}, F32)
+	y, _ := Rand(g, []int{2048, 2048}, F32)
+	xi := x.Clone()
+	row, _ := y.Select(0, 0)
+	s := ScalarFloat(0.125)
+	rel := func(z *Tensor, _ error) { z.Release() }
+	cases := []struct{ name string; f func() }{
+		{"add", func() { rel(Add(x, y)) }},
+		{"add_", func() { xi.AddInplace(y) }},
+		{"mulscalar", func() { rel(Mul(x, s)) }},
+		{"rowbcast", func() { rel(Add(x, row)) }},
+		{"exp", func() { rel(Exp(x)) }},
+		{"tanh", func() { rel(Tanh(x)) }},
+		{"sigmoid", func() { rel(Sigmoid(x)) }},
+		{"sumall", func() { rel(Sum(x, nil, false)) }},
+		{"sum0", func() { rel(Sum(x, []int{0}, false)) }},
+		{"sum1", func() { rel(Sum(x, []int{1}, false)) }},
+		{"amax0", func() { rel(Amax(x, []int{0}, false)) }},
+		{"amax1", func() { rel(Amax(x, []int{1}, false)) }},
+		{"maxall", func() { rel(Max(x)) }},
+	}
+	for _, c := range cases {
+		t.Logf("%-10s %v", c.name, cpuTime(3, c.f))
+	}
 }
