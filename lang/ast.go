@@ -44,7 +44,9 @@ type (
 		span
 		Name string
 	}
-	// Literal is a constant: int64, float64, string, bool or nil (none).
+	// Literal is a constant: int64, float64, string, bool or nil (none),
+	// or a *big.Int for an integer literal outside int64's range (its
+	// evaluation raises OverflowError).
 	Literal struct {
 		span
 		Value any

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"math"
+	"math/big"
 
 	"github.com/tsrlang/tsr/runtime"
 )
@@ -158,7 +159,7 @@ func stackEffect(op runtime.Opcode, arg int) int {
 	case runtime.POP, runtime.STORE_LOCAL, runtime.STORE_CELL, runtime.STORE_GLOBAL,
 		runtime.ADD, runtime.SUB, runtime.MUL, runtime.CMP_LT, runtime.CMP_LE, runtime.CMP_GT, runtime.CMP_GE,
 		runtime.CMP_EQ, runtime.CMP_NE, runtime.BINARY, runtime.INPLACE, runtime.NOTIN,
-		runtime.JMP_FALSE, runtime.JMP_TRUE, runtime.RETURN, runtime.INDEX:
+		runtime.JMP_FALSE, runtime.JMP_TRUE, runtime.RETURN, runtime.INDEX, runtime.RAISE:
 		return -1
 	case runtime.POPN:
 		return -arg
@@ -223,9 +224,16 @@ func (fc *fcomp) at(n Node) {
 	fc.pos = start
 }
 
-// body compiles a function or module body; the last expression statement
-// is the value returned.
+// body compiles a function or module body and returns its value. A
+// function's value is its tail value (see tail). The module body's value
+// (what Exec returns and the REPL echoes) is its last statement's value only
+// when that is an expression statement, so that an if statement typed at the
+// REPL does not echo a value.
 func (fc *fcomp) body(stmts []Stmt, top bool) {
+	if !top {
+		fc.tail(stmts, true)
+		return
+	}
 	for i, st := range stmts {
 		if es, ok := st.(*ExprStmt); ok && i == len(stmts)-1 {
 			fc.expr(es.X)
@@ -239,6 +247,77 @@ func (fc *fcomp) body(stmts []Stmt, top bool) {
 	}
 	fc.emit0(runtime.NONE)
 	fc.emit0(runtime.RETURN)
+}
+
+// tail compiles a statement list in value position, leaving exactly one
+// value on the stack: the value of its last statement when that is an
+// expression statement; for an if (with its else-if chain) or a
+// try/catch, the tail value of the branch taken (none for an if without
+// else whose condition is false); none for any other statement or an
+// empty list. This is how a function's or a gradient block's body yields
+// `fn fib(n) { if n < 2 { n } else { fib(n-1) + fib(n-2) } }`.
+// With ret set (a function body), every path returns its value instead:
+// each branch of a tail if ends in its own RETURN rather than a jump to
+// a shared one.
+func (fc *fcomp) tail(stmts []Stmt, ret bool) {
+	if len(stmts) == 0 {
+		fc.emit0(runtime.NONE)
+		fc.tailEnd(ret)
+		return
+	}
+	fc.stmts(stmts[:len(stmts)-1])
+	last := stmts[len(stmts)-1]
+	switch st := last.(type) {
+	case *ExprStmt:
+		fc.expr(st.X)
+	case *IfStmt:
+		fc.expr(st.Cond)
+		fc.at(st)
+		jf := fc.emit0(runtime.JMP_FALSE)
+		fc.tail(st.Then, ret)
+		if ret {
+			fc.patch(jf)
+			fc.at(st)
+			fc.tail(st.Else, ret)
+			return
+		}
+		fc.at(st)
+		j := fc.emit0(runtime.JMP)
+		fc.depth-- // the else path starts without the then value
+		fc.patch(jf)
+		fc.at(st)
+		fc.tail(st.Else, ret)
+		fc.patch(j)
+		return
+	case *TryStmt:
+		fc.at(st)
+		h := fc.emit0(runtime.TRY_BEGIN)
+		fc.exits = append(fc.exits, exitTry)
+		fc.tail(st.Body, false)
+		fc.exits = fc.exits[:len(fc.exits)-1]
+		fc.at(st)
+		fc.emit0(runtime.TRY_END)
+		j := fc.emit0(runtime.JMP)
+		fc.depth-- // the catch path starts without the body's value...
+		fc.patch(h)
+		fc.depth++ // ...but with the error value pushed by the VM
+		fc.pos = st.NameP
+		fc.store(st.Name, st.Span)
+		fc.tail(st.Catch, false)
+		fc.patch(j)
+	default:
+		fc.stmt(last)
+		_, fc.pos = last.Span()
+		fc.emit0(runtime.NONE)
+	}
+	fc.tailEnd(ret)
+}
+
+// tailEnd returns the value on top of the stack when ret is set.
+func (fc *fcomp) tailEnd(ret bool) {
+	if ret {
+		fc.emit0(runtime.RETURN)
+	}
 }
 
 func (fc *fcomp) stmts(stmts []Stmt) {
@@ -540,6 +619,8 @@ func (fc *fcomp) expr(x Expr) {
 			}
 		case int64:
 			fc.intConst(v)
+		case *big.Int:
+			fc.raise("OverflowError", "int64 overflow")
 		case float64:
 			fc.constant(runtime.Float(v))
 		case string:
@@ -575,6 +656,11 @@ func (fc *fcomp) expr(x Expr) {
 			case int64:
 				fc.intConst(-v)
 				return
+			case *big.Int:
+				if v.Cmp(minusMinInt64) == 0 {
+					fc.intConst(math.MinInt64)
+					return
+				}
 			case float64:
 				fc.constant(runtime.Float(-v))
 				return
@@ -655,6 +741,22 @@ func (fc *fcomp) expr(x Expr) {
 		fc.grad(x)
 	default:
 		fc.c.fail(fc.pos, "unsupported expression")
+	}
+}
+
+// minusMinInt64 is 2**63, the one literal outside int64 whose negation
+// (-9223372036854775808) is an int64.
+var minusMinInt64 = new(big.Int).Lsh(big.NewInt(1), 63)
+
+// raise emits code that raises an error of the given kind when evaluated,
+// in expression position (the compiler's stack model gets the value the
+// expression would have pushed).
+func (fc *fcomp) raise(kind, msg string) {
+	fc.constant(&runtime.ErrorValue{Kind: kind, Message: msg})
+	fc.emit0(runtime.RAISE)
+	fc.depth++
+	if fc.depth > fc.maxDepth {
+		fc.maxDepth = fc.depth
 	}
 }
 
@@ -776,8 +878,9 @@ func (fc *fcomp) grad(x *GradExpr) {
 	if len(x.Body) == 0 {
 		fc.c.fail(x.Start, "a gradient block must end with an expression (the value to differentiate)")
 	}
-	last, ok := x.Body[len(x.Body)-1].(*ExprStmt)
-	if !ok {
+	switch x.Body[len(x.Body)-1].(type) {
+	case *ExprStmt, *IfStmt, *TryStmt:
+	default:
 		fc.c.fail(x.Start, "a gradient block must end with an expression (the value to differentiate), not a statement")
 	}
 	for _, w := range x.Wrt {
@@ -790,8 +893,7 @@ func (fc *fcomp) grad(x *GradExpr) {
 	}
 	fc.emit(runtime.GRAD_BEGIN, arg)
 	fc.exits = append(fc.exits, exitGrad)
-	fc.stmts(x.Body[:len(x.Body)-1])
-	fc.expr(last.X)
+	fc.tail(x.Body, false)
 	fc.exits = fc.exits[:len(fc.exits)-1]
 	fc.at(x)
 	fc.emit0(runtime.GRAD_END)

@@ -3,6 +3,7 @@ package lang
 import (
 	"errors"
 	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -544,22 +545,25 @@ func (lw *lowerer) primary(p *pPrimary) Expr {
 	switch {
 	case p.Int != nil:
 		text := strings.ReplaceAll(*p.Int, "_", "")
-		var v int64
-		var err error
+		base := 10
 		if strings.HasPrefix(text, "0x") || strings.HasPrefix(text, "0X") {
-			var u uint64
-			u, err = strconv.ParseUint(text[2:], 16, 64)
-			v = int64(u)
-		} else {
-			v, err = strconv.ParseInt(text, 10, 64)
+			text, base = text[2:], 16
 		}
-		if err != nil {
-			lw.fail(sp.Start, "integer literal %s out of range (int64)", *p.Int)
+		if v, err := strconv.ParseInt(text, base, 64); err == nil {
+			return &Literal{span: sp, Value: v}
 		}
-		return &Literal{span: sp, Value: v}
+		bi, ok := new(big.Int).SetString(text, base)
+		if !ok {
+			lw.fail(sp.Start, "invalid integer literal %s", *p.Int)
+		}
+		// Out of int64's range: evaluating it raises OverflowError (the
+		// compiler folds -9223372036854775808).
+		return &Literal{span: sp, Value: bi}
 	case p.Float != nil:
+		// Like Python's float literals, a literal beyond float64's range is
+		// inf (and one below its smallest subnormal is 0.0).
 		f, err := strconv.ParseFloat(strings.ReplaceAll(*p.Float, "_", ""), 64)
-		if err != nil {
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
 			lw.fail(sp.Start, "invalid float literal %s", *p.Float)
 		}
 		return &Literal{span: sp, Value: f}

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"errors"
 	"io"
 	"math"
 	"sort"
@@ -88,7 +89,11 @@ func builtinPrint(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, 
 		if i > 0 {
 			sb.WriteString(sep)
 		}
-		sb.WriteString(a.String())
+		t, err := StrE(a)
+		if err != nil {
+			return nil, err
+		}
+		sb.WriteString(t)
 	}
 	sb.WriteString(end)
 	if th.Stdout != nil {
@@ -161,7 +166,8 @@ func builtinStr(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, er
 	if s, ok := x.(String); ok {
 		return s, nil
 	}
-	return String(x.String()), nil
+	t, err := StrE(x)
+	return String(t), err
 }
 
 func builtinRepr(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
@@ -169,7 +175,8 @@ func builtinRepr(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, e
 	if err != nil {
 		return nil, err
 	}
-	return String(Repr(x)), nil
+	t, err := ReprE(x)
+	return String(t), err
 }
 
 func builtinInt(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
@@ -199,6 +206,9 @@ func builtinInt(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, er
 		s := strings.TrimSpace(string(v))
 		t := strings.ReplaceAll(s, "_", "")
 		i, err := strconv.ParseInt(t, 10, 64)
+		if errors.Is(err, strconv.ErrRange) {
+			return nil, errIntOverflow()
+		}
 		if err != nil || s == "" || strings.HasPrefix(s, "_") || strings.HasSuffix(s, "_") {
 			return nil, Errorf("ValueError", "invalid literal for int() with base 10: %s", QuoteString(string(v)))
 		}
@@ -266,6 +276,9 @@ func builtinAbs(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, er
 	}
 	switch v := x.(type) {
 	case Int:
+		if v == math.MinInt64 {
+			return nil, errIntOverflow()
+		}
 		if v < 0 {
 			return MakeInt(-int64(v)), nil
 		}
@@ -280,8 +293,10 @@ func builtinAbs(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, er
 }
 
 // minMax implements min and max: one iterable or several arguments, with
-// key= and default=.
-func minMax(th *Thread, name string, args []Value, kwargs []Kwarg, want int) (Value, error) {
+// key= and default=. As in Python, an element replaces the best so far when
+// element op best holds (op is LT for min, GT for max), so the first of
+// equal elements wins.
+func minMax(th *Thread, name string, args []Value, kwargs []Kwarg, op Op) (Value, error) {
 	var key, def Value
 	for _, kw := range kwargs {
 		switch kw.Name {
@@ -329,11 +344,11 @@ func minMax(th *Thread, name string, args []Value, kwargs []Kwarg, want int) (Va
 			}
 			ek = k
 		}
-		c, err := Compare(ek, bestKey)
+		better, err := compareOp(op, ek, bestKey, 0)
 		if err != nil {
 			return nil, err
 		}
-		if c == want {
+		if better {
 			best, bestKey = e, ek
 		}
 	}
@@ -341,11 +356,11 @@ func minMax(th *Thread, name string, args []Value, kwargs []Kwarg, want int) (Va
 }
 
 func builtinMin(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
-	return minMax(th, "min", args, kwargs, -1)
+	return minMax(th, "min", args, kwargs, LT)
 }
 
 func builtinMax(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
-	return minMax(th, "max", args, kwargs, 1)
+	return minMax(th, "max", args, kwargs, GT)
 }
 
 func builtinSum(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
@@ -397,16 +412,20 @@ func builtinRound(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, 
 		if n >= 0 {
 			return MakeInt(i), nil
 		}
-		p := ipow(10, -n)
 		if -n > 18 {
 			return MakeInt(0), nil
 		}
+		p, _ := ipow(10, -n)
 		q := floorDiv(i, p)
 		r := i - q*p
 		if 2*r > p || 2*r == p && q%2 != 0 {
 			q++
 		}
-		return MakeInt(q * p), nil
+		r, ok := MulInt64(q, p)
+		if !ok {
+			return nil, errIntOverflow()
+		}
+		return MakeInt(r), nil
 	case Float:
 		f := float64(v)
 		if math.IsNaN(f) || math.IsInf(f, 0) {
@@ -492,6 +511,18 @@ func builtinSorted(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value,
 			}
 		}
 	}
+	if err := sortValues(elems, keys, reverse); err != nil {
+		return nil, err
+	}
+	return NewList(elems), nil
+}
+
+// sortValues sorts elems in place by keys (elems itself when keys is the
+// same slice), stably, with Python's order (Less); reverse sorts in
+// descending order while keeping equal elements in their original order,
+// as Python's sort(reverse=True) does. The first comparison error is
+// returned, leaving elems in some permutation of its original elements.
+func sortValues(elems, keys []Value, reverse bool) error {
 	idx := make([]int, len(elems))
 	for i := range idx {
 		idx[i] = i
@@ -505,20 +536,21 @@ func builtinSorted(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value,
 		if reverse {
 			a, b = b, a
 		}
-		c, err := Compare(a, b)
+		lt, err := compareOp(LT, a, b, 0)
 		if err != nil {
 			cmpErr = err
 		}
-		return c < 0
+		return lt
 	})
 	if cmpErr != nil {
-		return nil, cmpErr
+		return cmpErr
 	}
-	out := make([]Value, len(elems))
+	sorted := make([]Value, len(elems))
 	for i, k := range idx {
-		out[i] = elems[k]
+		sorted[i] = elems[k]
 	}
-	return NewList(out), nil
+	copy(elems, sorted)
+	return nil
 }
 
 func builtinFormat(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
@@ -534,9 +566,11 @@ func builtinFormat(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value,
 	return String(s), nil
 }
 
+// builtinError implements error(kind, message): it raises an error of that
+// kind (RuntimeError when kind is empty) with that message.
 func builtinError(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
 	var kind, msg string
-	if err := UnpackArgs("error", args, kwargs, "kind", &kind, "message?", &msg); err != nil {
+	if err := UnpackArgs("error", args, kwargs, "kind", &kind, "message", &msg); err != nil {
 		return nil, err
 	}
 	if kind == "" {

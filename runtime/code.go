@@ -99,6 +99,7 @@ const (
 	GRAD_BEGIN  // w1..wn -- ; arg = n | withValue<<23
 	GRAD_END    // x -- grads ; finish the innermost gradient block
 	GRAD_ABORT  // -- ; abort the innermost gradient block (break/continue)
+	RAISE       // err -- ; raise the *ErrorValue on top of the stack (e.g. an int literal outside int64)
 
 	numOpcodes
 )
@@ -121,6 +122,7 @@ var opcodeNames = [...]string{
 	UNPACK: "UNPACK", FORMAT: "FORMAT", CONCAT: "CONCAT", IMPORT: "IMPORT", ASSERT: "ASSERT",
 	TRY_BEGIN: "TRY_BEGIN", TRY_END: "TRY_END", BLOCK_ENTER: "BLOCK_ENTER", BLOCK_EXIT: "BLOCK_EXIT",
 	GRAD_BEGIN: "GRAD_BEGIN", GRAD_END: "GRAD_END", GRAD_ABORT: "GRAD_ABORT",
+	RAISE: "RAISE",
 }
 
 func (op Opcode) String() string {

@@ -23,23 +23,12 @@ func NewDict(n int) *Dict {
 	return &Dict{entries: make([]dictEntry, 0, n), index: make(map[any]int, n)}
 }
 
-func (d *Dict) String() string {
-	var b strings.Builder
-	b.WriteByte('{')
-	for i, e := range d.entries {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(Repr(e.key))
-		b.WriteString(": ")
-		b.WriteString(Repr(e.value))
-	}
-	b.WriteByte('}')
-	return b.String()
-}
-func (*Dict) Type() string  { return "dict" }
-func (d *Dict) Truth() bool { return len(d.entries) > 0 }
-func (d *Dict) Len() int    { return len(d.entries) }
+// String returns the dict's repr, Python style: {'lr': 0.1} (a dict that
+// contains itself prints the inner occurrence as {...}).
+func (d *Dict) String() string { return reprString(d) }
+func (*Dict) Type() string     { return "dict" }
+func (d *Dict) Truth() bool    { return len(d.entries) > 0 }
+func (d *Dict) Len() int       { return len(d.entries) }
 func (d *Dict) Iterate() Iterator {
 	keys := d.Keys()
 	return &sliceIter{elems: keys}
@@ -68,7 +57,9 @@ type tupleKey string
 
 // hashKey maps a tsr value to a Go map key; equal tsr values (1, 1.0, true)
 // map to equal keys.
-func hashKey(v Value) (any, error) {
+func hashKey(v Value) (any, error) { return hashKeyDepth(v, 0) }
+
+func hashKeyDepth(v Value, depth int) (any, error) {
 	switch x := v.(type) {
 	case Int:
 		return int64(x), nil
@@ -88,9 +79,12 @@ func hashKey(v Value) (any, error) {
 	case NoneType:
 		return noneKey{}, nil
 	case Tuple:
+		if depth > MaxNesting {
+			return nil, Errorf("RecursionError", "maximum recursion depth exceeded while hashing a tuple")
+		}
 		var b strings.Builder
 		for _, e := range x {
-			k, err := hashKey(e)
+			k, err := hashKeyDepth(e, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -101,7 +95,7 @@ func hashKey(v Value) (any, error) {
 		}
 		return tupleKey(b.String()), nil
 	case *NamedTuple:
-		return hashKey(x.Tuple)
+		return hashKeyDepth(x.Tuple, depth)
 	case *List, *Dict:
 		return nil, Errorf("TypeError", "unhashable type: '%s'", v.Type())
 	}

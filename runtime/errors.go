@@ -28,7 +28,8 @@ type EvalError struct {
 	Cause error
 }
 
-// Error prints the error like Python:
+// Error prints the error like Python (the kind alone when the message is
+// empty, as for a bare assert):
 //
 //	Traceback (most recent call last):
 //	  main.tsr:7:1: in <toplevel>
@@ -49,7 +50,10 @@ func (e *EvalError) Error() string {
 			b.WriteString("  " + f.String() + "\n")
 		}
 	}
-	b.WriteString(e.Kind + ": " + e.Msg)
+	b.WriteString(e.Kind)
+	if e.Msg != "" {
+		b.WriteString(": " + e.Msg)
+	}
 	return b.String()
 }
 

@@ -18,7 +18,7 @@ func init() {
 	for name, fn := range map[string]methodFunc{
 		"append": listAppend, "extend": listExtend, "pop": listPop, "insert": listInsert,
 		"index": listIndex, "reverse": listReverse, "copy": listCopy, "count": listCount,
-		"clear": listClear, "remove": listRemove,
+		"clear": listClear, "remove": listRemove, "sort": listSort,
 	} {
 		listMethods[name] = NewBuiltin(name, fn)
 	}
@@ -210,6 +210,39 @@ func listReverse(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, e
 	for i, j := 0, len(e)-1; i < j; i, j = i+1, j-1 {
 		e[i], e[j] = e[j], e[i]
 	}
+	return None, nil
+}
+
+// listSort implements list.sort(key=none, reverse=false): an in-place,
+// stable sort in Python's order (the same comparisons as sorted, min and
+// max). As in Python, key and reverse are keyword-only; the key function is
+// called once per element.
+func listSort(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if len(args) > 0 {
+		return nil, Errorf("TypeError", "sort() takes no positional arguments")
+	}
+	var key Value = None
+	var reverse bool
+	if err := UnpackArgs("sort", nil, kwargs, "key?", &key, "reverse?", &reverse); err != nil {
+		return nil, err
+	}
+	l := b.Receiver().(*List)
+	elems := append([]Value(nil), l.Elems...)
+	keys := elems
+	if key != None {
+		keys = make([]Value, len(elems))
+		for i, e := range elems {
+			k, err := th.Call(key, []Value{e}, nil)
+			if err != nil {
+				return nil, err
+			}
+			keys[i] = k
+		}
+	}
+	if err := sortValues(elems, keys, reverse); err != nil {
+		return nil, err
+	}
+	l.Elems = elems
 	return None, nil
 }
 

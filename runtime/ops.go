@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"math"
+	"math/bits"
 	"strings"
 	"unicode/utf8"
 
@@ -130,19 +131,40 @@ func Binary(op Op, x, y Value) (_ Value, err error) {
 				return Bool(r), err
 			}
 		}
+		if c, ok := y.(Comparable); ok {
+			if r, err, ok := c.Compare(reflectOp[op-LT], x); ok {
+				return Bool(r), err
+			}
+		}
 		return nil, Errorf("TypeError", "'%s' not supported between instances of '%s' and '%s'", op, x.Type(), y.Type())
 	}
 	return nil, unsupported(op, x, y)
 }
 
+// reflectOp maps an ordering operator to the one that holds with the
+// operands swapped: x < y is y > x.
+var reflectOp = [...]Op{LT - LT: GT, LE - LT: GE, GT - LT: LT, GE - LT: LE}
+
 func intBinary(op Op, a, b int64, x, y Value) (Value, error) {
 	switch op {
 	case PLUS:
-		return MakeInt(a + b), nil
+		r, ok := AddInt64(a, b)
+		if !ok {
+			return nil, errIntOverflow()
+		}
+		return MakeInt(r), nil
 	case MINUS:
-		return MakeInt(a - b), nil
+		r, ok := SubInt64(a, b)
+		if !ok {
+			return nil, errIntOverflow()
+		}
+		return MakeInt(r), nil
 	case STAR:
-		return MakeInt(a * b), nil
+		r, ok := MulInt64(a, b)
+		if !ok {
+			return nil, errIntOverflow()
+		}
+		return MakeInt(r), nil
 	case SLASH:
 		if b == 0 {
 			return nil, Errorf("ZeroDivisionError", "division by zero")
@@ -151,6 +173,9 @@ func intBinary(op Op, a, b int64, x, y Value) (Value, error) {
 	case SLASHSLASH:
 		if b == 0 {
 			return nil, Errorf("ZeroDivisionError", "integer division or modulo by zero")
+		}
+		if b == -1 && a == math.MinInt64 {
+			return nil, errIntOverflow()
 		}
 		return MakeInt(floorDiv(a, b)), nil
 	case PERCENT:
@@ -165,7 +190,11 @@ func intBinary(op Op, a, b int64, x, y Value) (Value, error) {
 			}
 			return Float(math.Pow(float64(a), float64(b))), nil
 		}
-		return MakeInt(ipow(a, b)), nil
+		r, ok := ipow(a, b)
+		if !ok {
+			return nil, errIntOverflow()
+		}
+		return MakeInt(r), nil
 	case AMP, PIPE, CIRCUMFLEX:
 		_, xb := x.(Bool)
 		_, yb := y.(Bool)
@@ -200,6 +229,8 @@ func intBinary(op Op, a, b int64, x, y Value) (Value, error) {
 	return nil, unsupported(op, x, y)
 }
 
+// floorDiv returns Python's a // b for b != 0 (MinInt64 // -1 wraps to
+// MinInt64; intBinary reports it as an overflow first).
 func floorDiv(a, b int64) int64 {
 	if b == -1 {
 		return -a // avoid the MinInt64 / -1 trap
@@ -222,16 +253,53 @@ func floorMod(a, b int64) int64 {
 	return r
 }
 
-func ipow(a, b int64) int64 {
+// ipow returns a**b for b >= 0 by binary exponentiation, and false when
+// the result is outside int64. (Squaring a overflows only when a later
+// bit of b remains, and then the result's magnitude is at least that
+// square, which is above 2**63.)
+func ipow(a, b int64) (int64, bool) {
 	r := int64(1)
+	ok := true
 	for b > 0 {
 		if b&1 == 1 {
-			r *= a
+			if r, ok = MulInt64(r, a); !ok {
+				return 0, false
+			}
 		}
-		a *= a
 		b >>= 1
+		if b == 0 {
+			break
+		}
+		if a, ok = MulInt64(a, a); !ok {
+			return 0, false
+		}
 	}
-	return r
+	return r, true
+}
+
+// errIntOverflow is the error of an int operation whose result is outside
+// int64 (tsr ints are int64, not Python's unbounded ints).
+func errIntOverflow() error { return Errorf("OverflowError", "int64 overflow") }
+
+// AddInt64 returns a + b and whether it did not overflow int64.
+func AddInt64(a, b int64) (int64, bool) {
+	s := a + b
+	return s, (s^a)&(s^b) >= 0
+}
+
+// SubInt64 returns a - b and whether it did not overflow int64.
+func SubInt64(a, b int64) (int64, bool) {
+	d := a - b
+	return d, (a^b)&(d^a) >= 0
+}
+
+// MulInt64 returns a * b and whether it did not overflow int64: the
+// 128-bit product (math/bits.Mul64, corrected for the signs) must be the
+// sign extension of its low 64 bits.
+func MulInt64(a, b int64) (int64, bool) {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	shi := int64(hi) - (a>>63)&b - (b>>63)&a
+	return int64(lo), shi == int64(lo)>>63
 }
 
 func floatBinary(op Op, a, b float64, x, y Value) (Value, error) {
@@ -326,11 +394,8 @@ func builtinBinary(op Op, x, y Value) (Value, error) {
 			}
 		case LT, LE, GT, GE:
 			if b, ok := y.(*List); ok {
-				c, err := compareSeq(a.Elems, b.Elems)
-				if err != nil {
-					return nil, err
-				}
-				return Bool(cmpResult(op, c)), nil
+				r, err := seqCompare(op, a.Elems, b.Elems, 0)
+				return Bool(r), err
 			}
 		}
 	case Tuple:
@@ -350,11 +415,8 @@ func builtinBinary(op Op, x, y Value) (Value, error) {
 			}
 		case LT, LE, GT, GE:
 			if b, ok := y.(Tuple); ok {
-				c, err := compareSeq(a, b)
-				if err != nil {
-					return nil, err
-				}
-				return Bool(cmpResult(op, c)), nil
+				r, err := seqCompare(op, a, b, 0)
+				return Bool(r), err
 			}
 		}
 	case Int:
@@ -420,76 +482,120 @@ func cmpResult(op Op, c int) bool {
 	return c != 0
 }
 
-// compareSeq compares two sequences lexicographically.
-func compareSeq(a, b []Value) (int, error) {
+// seqCompare applies the ordering operator op (LT, LE, GT, GE) to two
+// sequences lexicographically, as Python does: the first pair of elements
+// that are not equal decides, by op applied to that pair; otherwise the
+// lengths do. depth counts the enclosing sequence comparisons.
+func seqCompare(op Op, a, b []Value, depth int) (bool, error) {
+	if depth > MaxNesting {
+		return false, errComparisonDepth()
+	}
 	for i := 0; i < len(a) && i < len(b); i++ {
-		eq, err := Equal(a[i], b[i])
-		if err != nil {
-			return 0, err
-		}
-		if eq {
-			continue
-		}
-		c, err := Compare(a[i], b[i])
-		return c, err
-	}
-	switch {
-	case len(a) < len(b):
-		return -1, nil
-	case len(a) > len(b):
-		return 1, nil
-	}
-	return 0, nil
-}
-
-// Compare orders x and y (-1, 0, +1) for sorted/min/max; a TypeError when
-// they are not ordered.
-func Compare(x, y Value) (int, error) {
-	r, err := Binary(LT, x, y)
-	if err != nil {
-		return 0, err
-	}
-	if b, ok := r.(Bool); ok && bool(b) {
-		return -1, nil
-	}
-	r, err = Binary(GT, x, y)
-	if err != nil {
-		return 0, err
-	}
-	if b, ok := r.(Bool); ok && bool(b) {
-		return 1, nil
-	}
-	return 0, nil
-}
-
-// Equal reports x == y with Python semantics (1 == 1.0, deep equality of
-// lists, tuples and dicts; values of unrelated types are unequal).
-func Equal(x, y Value) (bool, error) {
-	if x == nil || y == nil {
-		return x == y, nil
-	}
-	_, _, xk := numeric(x)
-	_, _, yk := numeric(y)
-	if xk != 0 && yk != 0 {
-		r, err := Binary(EQL, x, y)
+		eq, err := equal(a[i], b[i], depth+1)
 		if err != nil {
 			return false, err
 		}
-		return r.Truth(), nil
+		if !eq {
+			return compareOp(op, a[i], b[i], depth+1)
+		}
+	}
+	return cmpResult(op, len(a)-len(b)), nil
+}
+
+func errComparisonDepth() error {
+	return Errorf("RecursionError", "maximum recursion depth exceeded in comparison")
+}
+
+// compareOp reports whether x op y holds for an ordering operator (LT, LE,
+// GT, GE), with Python semantics: numbers and strings directly, lists and
+// tuples lexicographically, anything else through Binary (the operands'
+// HasBinary, either side, then Comparable) followed by the truth of the
+// result, so a one-element tensor result counts as its value and a
+// multi-element one is the RuntimeError of truth().
+func compareOp(op Op, x, y Value, depth int) (bool, error) {
+	switch a := x.(type) {
+	case *List:
+		if b, ok := y.(*List); ok {
+			return seqCompare(op, a.Elems, b.Elems, depth)
+		}
+	case Tuple:
+		if b, ok := y.(Tuple); ok {
+			return seqCompare(op, a, b, depth)
+		}
+	}
+	r, err := Binary(op, x, y)
+	if err != nil {
+		return false, err
+	}
+	if b, ok := r.(Bool); ok {
+		return bool(b), nil
+	}
+	return truth(r)
+}
+
+// Less reports x < y with Python semantics (see compareOp): the order used
+// by sorted, min and list.sort. Values that are not ordered give a
+// TypeError.
+func Less(x, y Value) (bool, error) { return compareOp(LT, x, y, 0) }
+
+// Compare orders x and y (-1, 0, +1) by x < y, then x > y; a TypeError
+// when they are not ordered.
+func Compare(x, y Value) (int, error) {
+	lt, err := compareOp(LT, x, y, 0)
+	if err != nil || lt {
+		return -1, err
+	}
+	gt, err := compareOp(GT, x, y, 0)
+	if err != nil || gt {
+		return 1, err
+	}
+	return 0, nil
+}
+
+// Equal reports x == y with Python semantics: 1 == 1.0; deep equality of
+// lists, tuples and dicts (a container is equal to itself without looking at
+// its elements, so a list that contains itself equals itself); for other
+// values the operands' == operator (HasBinary, either side) and the truth
+// of its result (a one-element tensor counts as its value, a multi-element
+// one is a RuntimeError), then Comparable, then identity. Values of unrelated
+// types are unequal. Structures nested deeper than MaxNesting give a
+// RecursionError.
+func Equal(x, y Value) (bool, error) { return equal(x, y, 0) }
+
+func equal(x, y Value, depth int) (bool, error) {
+	if x == nil || y == nil {
+		return x == y, nil
+	}
+	xi, xf, xk := numeric(x)
+	yi, yf, yk := numeric(y)
+	if xk != 0 && yk != 0 {
+		if xk == 'i' && yk == 'i' {
+			return xi == yi, nil
+		}
+		if xk == 'i' {
+			xf = float64(xi)
+		}
+		if yk == 'i' {
+			yf = float64(yi)
+		}
+		return xf == yf, nil
 	}
 	switch a := x.(type) {
 	case String:
-		b, ok := y.(String)
-		return ok && a == b, nil
-	case NoneType:
-		_, ok := y.(NoneType)
-		return ok, nil
-	case *List:
-		b, ok := y.(*List)
-		if !ok {
-			return false, nil
+		if b, ok := y.(String); ok {
+			return a == b, nil
 		}
-		return equalSeq(a.Elems, b.Elems)
+	case NoneType:
+		if _, ok := y.(NoneType); ok {
+			return true, nil
+		}
+	case *List:
+		if b, ok := y.(*List); ok {
+			if a == b {
+				return true, nil
+			}
+			return equalSeq(a.Elems, b.Elems, depth+1)
+		}
 	case Tuple:
 		var bt []Value
 		switch b := y.(type) {
@@ -497,41 +603,66 @@ func Equal(x, y Value) (bool, error) {
 			bt = b
 		case *NamedTuple:
 			bt = b.Tuple
-		default:
-			return false, nil
 		}
-		return equalSeq(a, bt)
+		if bt != nil {
+			if len(a) == len(bt) && (len(a) == 0 || &a[0] == &bt[0]) {
+				return true, nil
+			}
+			return equalSeq(a, bt, depth+1)
+		}
 	case *NamedTuple:
-		return Equal(a.Tuple, y)
+		return equal(a.Tuple, y, depth)
 	case *Dict:
-		b, ok := y.(*Dict)
-		if !ok || a.Len() != b.Len() {
-			return false, nil
+		if b, ok := y.(*Dict); ok {
+			return equalDict(a, b, depth+1)
 		}
-		for _, e := range a.entries {
-			v, found, err := b.Get(e.key)
-			if err != nil || !found {
-				return false, err
-			}
-			eq, err := Equal(e.value, v)
-			if err != nil || !eq {
-				return false, err
-			}
-		}
-		return true, nil
 	case *Range:
-		b, ok := y.(*Range)
-		return ok && a.Len() == b.Len() && (a.Len() == 0 || a.start == b.start && (a.Len() == 1 || a.step == b.step)), nil
+		if b, ok := y.(*Range); ok {
+			return a.Len() == b.Len() && (a.Len() == 0 || a.start == b.start && (a.Len() == 1 || a.step == b.step)), nil
+		}
 	case *ErrorValue:
-		b, ok := y.(*ErrorValue)
-		return ok && (a == b || a.Kind == b.Kind && a.Message == b.Message), nil
+		if b, ok := y.(*ErrorValue); ok {
+			return a == b || a.Kind == b.Kind && a.Message == b.Message, nil
+		}
+	}
+	return equalOther(x, y)
+}
+
+// equalOther compares values that are not two built-in values of one kind:
+// identity, the == operator of either operand, then Comparable.
+func equalOther(x, y Value) (bool, error) {
+	if isSame(x, y) {
+		return true, nil
+	}
+	if hb, ok := x.(HasBinary); ok {
+		r, err := hb.Binary(EQL, y, Left)
+		if err != nil {
+			return false, err
+		}
+		if r != nil {
+			return truth(r)
+		}
+	}
+	if hb, ok := y.(HasBinary); ok {
+		r, err := hb.Binary(EQL, x, Right)
+		if err != nil {
+			return false, err
+		}
+		if r != nil {
+			return truth(r)
+		}
 	}
 	if c, ok := x.(Comparable); ok {
 		if r, err, ok := c.Compare(EQL, y); ok {
 			return r, err
 		}
 	}
-	return isSame(x, y), nil
+	if c, ok := y.(Comparable); ok {
+		if r, err, ok := c.Compare(EQL, x); ok {
+			return r, err
+		}
+	}
+	return false, nil
 }
 
 // isSame reports identity for values of comparable dynamic type.
@@ -544,12 +675,38 @@ func isSame(x, y Value) (same bool) {
 	return x == y
 }
 
-func equalSeq(a, b []Value) (bool, error) {
+func equalSeq(a, b []Value, depth int) (bool, error) {
 	if len(a) != len(b) {
 		return false, nil
 	}
+	if depth > MaxNesting {
+		return false, errComparisonDepth()
+	}
 	for i := range a {
-		eq, err := Equal(a[i], b[i])
+		eq, err := equal(a[i], b[i], depth)
+		if err != nil || !eq {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+func equalDict(a, b *Dict, depth int) (bool, error) {
+	if a == b {
+		return true, nil
+	}
+	if a.Len() != b.Len() {
+		return false, nil
+	}
+	if depth > MaxNesting {
+		return false, errComparisonDepth()
+	}
+	for _, e := range a.entries {
+		v, found, err := b.Get(e.key)
+		if err != nil || !found {
+			return false, err
+		}
+		eq, err := equal(e.value, v, depth)
 		if err != nil || !eq {
 			return false, err
 		}
@@ -558,7 +715,8 @@ func equalSeq(a, b []Value) (bool, error) {
 }
 
 // Contains reports whether x is in container c (list, tuple, dict keys,
-// substring of a string, range, or any Iterable).
+// substring of a string, range, or any Iterable), comparing elements with
+// Equal.
 func Contains(c, x Value) (bool, error) {
 	switch v := c.(type) {
 	case String:
@@ -571,11 +729,15 @@ func Contains(c, x Value) (bool, error) {
 		_, found, err := v.Get(x)
 		return found, err
 	case *Range:
-		i, ok := x.(Int)
-		if !ok {
+		switch i, f, k := numeric(x); k {
+		case 'i':
+			return v.index(i) >= 0, nil
+		case 'f':
+			return f == math.Trunc(f) && math.Abs(f) < 1<<63 && v.index(int64(f)) >= 0, nil
+		}
+		if _, ok := x.(HasBinary); !ok || v.Len() > MaxElems {
 			return false, nil
 		}
-		return v.index(int64(i)) >= 0, nil
 	}
 	it, err := Iterate(c)
 	if err != nil {
@@ -624,6 +786,9 @@ func Unary(op Op, x Value) (_ Value, err error) {
 	case Int:
 		switch op {
 		case UMINUS:
+			if v == math.MinInt64 {
+				return nil, errIntOverflow()
+			}
 			return MakeInt(-int64(v)), nil
 		case UPLUS:
 			return v, nil
@@ -769,7 +934,7 @@ func Str(x Value) string { return x.String() }
 // FormatValue formats x with a Python format spec (f"{x:spec}", format()).
 func FormatValue(x Value, spec string) (string, error) {
 	if spec == "" {
-		return x.String(), nil
+		return StrE(x)
 	}
 	switch v := x.(type) {
 	case Int:

@@ -3,7 +3,6 @@ package runtime
 import (
 	"fmt"
 	"io"
-	"strings"
 )
 
 // Op is an operator token used by HasBinary, HasUnary, HasInplace and Comparable.
@@ -95,14 +94,9 @@ func (s String) String() string { return string(s) }
 func (String) Type() string     { return "str" }
 func (s String) Truth() bool    { return len(s) > 0 }
 
-// Repr returns the quoted form used inside containers: "text".
+// Repr returns the quoted form used inside containers, as Python's repr:
+// 'text' (see QuoteString).
 func (s String) Repr() string { return QuoteString(string(s)) }
-
-// QuoteString quotes s the way tsr prints strings inside containers.
-func QuoteString(s string) string {
-	r := strings.NewReplacer("\\", "\\\\", "\"", "\\\"", "\n", "\\n", "\t", "\\t")
-	return "\"" + r.Replace(s) + "\""
-}
 
 // Repr returns v's repr: Repr() when v has one, else String().
 func Repr(v Value) string {
@@ -120,7 +114,9 @@ type List struct {
 // NewList returns a list holding elems (not copied).
 func NewList(elems []Value) *List { return &List{Elems: elems} }
 
-func (l *List) String() string { return "[" + joinRepr(l.Elems) + "]" }
+// String returns the list's repr, Python style: [1, 'a', [...]] (a list
+// that contains itself prints the inner occurrence as [...]).
+func (l *List) String() string { return reprString(l) }
 func (*List) Type() string     { return "list" }
 func (l *List) Truth() bool    { return len(l.Elems) > 0 }
 func (l *List) Len() int       { return len(l.Elems) }
@@ -131,12 +127,8 @@ func (l *List) Iterate() Iterator {
 // Tuple is an immutable tsr tuple.
 type Tuple []Value
 
-func (t Tuple) String() string {
-	if len(t) == 1 {
-		return "(" + Repr(t[0]) + ",)"
-	}
-	return "(" + joinRepr(t) + ")"
-}
+// String returns the tuple's repr: (1, 'a') or (1,).
+func (t Tuple) String() string    { return reprString(t) }
 func (Tuple) Type() string        { return "tuple" }
 func (t Tuple) Truth() bool       { return len(t) > 0 }
 func (t Tuple) Len() int          { return len(t) }
@@ -150,19 +142,9 @@ type NamedTuple struct {
 	Tuple
 }
 
-func (n *NamedTuple) String() string {
-	var b strings.Builder
-	b.WriteString(n.TypeName + "(")
-	for i, f := range n.Fields {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(f + "=" + Repr(n.Tuple[i]))
-	}
-	b.WriteString(")")
-	return b.String()
-}
-func (*NamedTuple) Type() string { return "tuple" }
+// String returns name(field=repr, ...).
+func (n *NamedTuple) String() string { return reprString(n) }
+func (*NamedTuple) Type() string     { return "tuple" }
 
 // Attr returns a field by name.
 func (n *NamedTuple) Attr(name string) (Value, error) {
@@ -189,14 +171,6 @@ func (it *sliceIter) Next() (Value, bool) {
 	v := it.elems[it.i]
 	it.i++
 	return v, true
-}
-
-func joinRepr(vs []Value) string {
-	parts := make([]string, len(vs))
-	for i, v := range vs {
-		parts[i] = Repr(v)
-	}
-	return strings.Join(parts, ", ")
 }
 
 // Slice is the value of a slice subscript a:b:c; absent parts are None.
@@ -254,7 +228,14 @@ type ErrorValue struct {
 	Traceback []string
 }
 
-func (e *ErrorValue) String() string { return e.Kind + ": " + e.Message }
+// String returns "Kind: message", or the kind alone when the message is
+// empty (Python's str of an exception with no message).
+func (e *ErrorValue) String() string {
+	if e.Message == "" {
+		return e.Kind
+	}
+	return e.Kind + ": " + e.Message
+}
 func (*ErrorValue) Type() string     { return "error" }
 func (*ErrorValue) Truth() bool      { return true }
 

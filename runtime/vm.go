@@ -139,7 +139,7 @@ type Einsum struct {
 	Equation string
 }
 
-func (e *Einsum) String() string { return "ein" + QuoteString(e.Equation) }
+func (e *Einsum) String() string { return "ein\"" + e.Equation + "\"" }
 func (*Einsum) Type() string     { return "einsum" }
 func (*Einsum) Truth() bool      { return true }
 func (e *Einsum) Name() string   { return e.String() }
@@ -546,10 +546,13 @@ loop:
 			x, y = stack[sp-2], stack[sp-1]
 			if a, ok := x.(Int); ok {
 				if b, ok := y.(Int); ok {
-					stack[sp-2] = MakeInt(int64(a + b))
-					sp--
-					stack[sp] = nil
-					continue
+					// On int64 overflow fall through: Binary raises OverflowError.
+					if s := a + b; (s^a)&(s^b) >= 0 {
+						stack[sp-2] = MakeInt(int64(s))
+						sp--
+						stack[sp] = nil
+						continue
+					}
 				}
 			}
 			if z, err = Binary(PLUS, x, y); err != nil {
@@ -561,10 +564,13 @@ loop:
 			x, y = stack[sp-2], stack[sp-1]
 			if a, ok := x.(Int); ok {
 				if b, ok := y.(Int); ok {
-					stack[sp-2] = MakeInt(int64(a - b))
-					sp--
-					stack[sp] = nil
-					continue
+					// On int64 overflow fall through: Binary raises OverflowError.
+					if s := a - b; (a^b)&(s^a) >= 0 {
+						stack[sp-2] = MakeInt(int64(s))
+						sp--
+						stack[sp] = nil
+						continue
+					}
 				}
 			}
 			if z, err = Binary(MINUS, x, y); err != nil {
@@ -576,10 +582,12 @@ loop:
 			x, y = stack[sp-2], stack[sp-1]
 			if a, ok := x.(Int); ok {
 				if b, ok := y.(Int); ok {
-					stack[sp-2] = MakeInt(int64(a * b))
-					sp--
-					stack[sp] = nil
-					continue
+					if p, ok := MulInt64(int64(a), int64(b)); ok {
+						stack[sp-2] = MakeInt(p)
+						sp--
+						stack[sp] = nil
+						continue
+					}
 				}
 			}
 			if z, err = Binary(STAR, x, y); err != nil {
@@ -632,15 +640,19 @@ loop:
 				if b, ok := y.(Int); ok {
 					switch Op(insn >> 8) {
 					case PLUS:
-						stack[sp-2] = MakeInt(int64(a + b))
-						sp--
-						stack[sp] = nil
-						continue
+						if s := a + b; (s^a)&(s^b) >= 0 {
+							stack[sp-2] = MakeInt(int64(s))
+							sp--
+							stack[sp] = nil
+							continue
+						}
 					case MINUS:
-						stack[sp-2] = MakeInt(int64(a - b))
-						sp--
-						stack[sp] = nil
-						continue
+						if s := a - b; (a^b)&(s^a) >= 0 {
+							stack[sp-2] = MakeInt(int64(s))
+							sp--
+							stack[sp] = nil
+							continue
+						}
 					}
 				}
 			}
@@ -880,7 +892,11 @@ loop:
 			x = stack[sp-1]
 			if arg == MaxArg {
 				if _, ok := x.(String); !ok {
-					stack[sp-1] = String(x.String())
+					var s string
+					if s, err = StrE(x); err != nil {
+						goto fail
+					}
+					stack[sp-1] = String(s)
 				}
 			} else {
 				var s string
@@ -913,7 +929,7 @@ loop:
 			stack[sp] = m
 			sp++
 		case ASSERT:
-			msg := "assertion failed"
+			msg := "" // Python: a bare assert has an empty message
 			if insn>>8 == 1 {
 				sp--
 				msg = stack[sp].String()
@@ -973,6 +989,16 @@ loop:
 			d := defers[len(defers)-1]
 			defers = defers[:len(defers)-1]
 			d.sess.Abort()
+		case RAISE:
+			sp--
+			x = stack[sp]
+			stack[sp] = nil
+			if ev, ok := x.(*ErrorValue); ok {
+				err = &KindError{Kind: ev.Kind, Msg: ev.Message}
+			} else {
+				err = Errorf("TypeError", "exceptions must be error values, not %s", x.Type())
+			}
+			goto fail
 		default:
 			err = fmt.Errorf("invalid opcode %v", Opcode(insn&0xff))
 			goto fail

@@ -103,7 +103,7 @@ func init() {
 	defGlobal("randint", "randint(high, size) / randint(low, high, size, dtype=i64): uniform integers in [low, high).", builtinRandint)
 	defGlobal("randint_like", "randint_like(t, high) / randint_like(t, low, high): uniform integers of t's shape.", builtinRandintLike)
 	defGlobal("manual_seed", "manual_seed(seed): reseed this interpreter's generator.", builtinManualSeed)
-	defGlobal("shares_memory", "shares_memory(a, b): whether the two views overlap in one storage.", builtinSharesMemory)
+	defGlobal("shares_memory", "shares_memory(a, b): whether the two views overlap in one storage: true when some element is in both (exact; x[::2] and x[1::2] do not share; a conservative true only past a work bound of 2^24 elements).", builtinSharesMemory)
 	defGlobal("device", "device(type, index=none): a device value (cpu; cuda/mps/metal name devices this build cannot use).", builtinDevice)
 
 	globals["inf"] = runtime.Float(math.Inf(1))

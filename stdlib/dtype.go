@@ -38,16 +38,33 @@ func (d *DTypeValue) Name() string {
 }
 
 // Call converts its argument when the value is int, float or bool; other
-// dtypes are not callable (TypeError).
+// dtypes are not callable (TypeError). With a tensor argument, int and
+// float take its item (ValueError "only one element tensors can be
+// converted to Python scalars" unless it has exactly one element) and bool
+// is its truth (RuntimeError "Boolean value of Tensor with more than one
+// value is ambiguous", or "... with no values ..." when empty), as
+// PyTorch's Tensor.__int__, __float__ and __bool__.
 func (d *DTypeValue) Call(th *runtime.Thread, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 	if d.conv == "" {
 		return nil, runtime.Errorf("TypeError", "'dtype' object is not callable")
 	}
 	if len(args) == 1 && len(kwargs) == 0 {
 		if x, ok := args[0].(*TensorValue); ok {
+			if d.conv == "bool" {
+				// bool(t) is t's truth: RuntimeError for several or no
+				// elements, as Tensor.__bool__.
+				b, err := x.TruthE()
+				if err != nil {
+					return nil, err
+				}
+				return runtime.Bool(b), nil
+			}
+			if x.t.Numel() != 1 {
+				return nil, runtime.Errorf("ValueError", "only one element tensors can be converted to Python scalars")
+			}
 			v, err := x.t.Item()
 			if err != nil {
-				return nil, runtime.Errorf("TypeError", "only one element tensors can be converted to Python scalars")
+				return nil, err
 			}
 			args = []runtime.Value{itemValue(v)}
 		}

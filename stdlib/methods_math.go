@@ -94,7 +94,8 @@ func init() {
 				}
 			}
 			if !d.grad {
-				return x.result(d.fn(x.t, other))
+				a, b := castWrapped(x.t, other)
+				return x.result(d.fn(a, b))
 			}
 			return x.result(applyBinary(e, d.name, d.fn, x.t, other))
 		})

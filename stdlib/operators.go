@@ -90,6 +90,7 @@ func (x *TensorValue) Inplace(op runtime.Op, y runtime.Value) (runtime.Value, er
 
 // inplaceBinary runs self op= other through the engine.
 func inplaceBinary(e *Engine, name string, self, other *T) error {
+	_, other = castWrapped(self, other)
 	var fwd func() error
 	switch name {
 	case "add":

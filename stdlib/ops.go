@@ -56,6 +56,7 @@ func binaryOp(e *Engine, op runtime.Op, a, b *T) (*T, error) {
 	if !ok {
 		return nil, nil
 	}
+	a, b = castWrapped(a, b)
 	if !d.grad {
 		return d.fn(a, b)
 	}
@@ -66,7 +67,43 @@ func binaryOp(e *Engine, op runtime.Op, a, b *T) (*T, error) {
 }
 
 func applyBinary(e *Engine, name string, fn binFn, a, b *T) (*T, error) {
+	a, b = castWrapped(a, b)
 	return e.Apply(name, []*T{a, b}, nil, func() (*T, error) { return fn(a, b) })
+}
+
+// castWrapped implements PyTorch's rule for a Python number (a wrapped
+// 0-d tensor, see tensor.ScalarFloat) meeting a tensor in a binary op: the
+// number is first converted to the op's common dtype, like every other
+// input of a TensorIterator. For integer common dtypes the tensor package
+// already wraps the value (i8 tensor + 300 adds 44); here float common
+// dtypes narrower than f64 round the number to that dtype, so that
+// tensor([2.25], dtype=bf16) * 3.3 multiplies by bf16(3.3) = 3.296875 and
+// gives 7.40625 as torch 1.13 does (not bf16(2.25 * 3.3) = 7.4375), and
+// bf16 2.25 == 2.2501 is true. Operands that are both or neither wrapped
+// are returned unchanged; so is a number already exact in the dtype.
+func castWrapped(a, b *T) (*T, *T) {
+	aw, bw := a.IsWrappedNumber(), b.IsWrappedNumber()
+	if aw == bw {
+		return a, b
+	}
+	if aw {
+		return roundWrapped(a, tensor.ResultType(a, b)), b
+	}
+	return a, roundWrapped(b, tensor.ResultType(a, b))
+}
+
+// roundWrapped returns the wrapped number s rounded to float dtype dt (s
+// itself when dt is not a float narrower than f64, or s is exact in dt).
+func roundWrapped(s *T, dt tensor.DType) *T {
+	if !dt.IsFloat() || dt == tensor.F64 {
+		return s
+	}
+	v := s.FlatFloat64(0)
+	r := tensor.RoundToDType(v, dt)
+	if r == v || r != r {
+		return s
+	}
+	return tensor.ScalarFloat(r)
 }
 
 // binaryByName maps the functional/method names of binary ops.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -108,7 +109,8 @@ type progressBarValue struct {
 	lastLen     int // runes of the last line drawn (to blank leftovers without ANSI)
 	drawn       bool
 	finished    bool
-	elapsedAtFn time.Duration
+	// finishedAfter is the elapsed time frozen by finish().
+	finishedAfter time.Duration
 }
 
 // progressOpts are the keywords shared by bar() and track().
@@ -178,8 +180,7 @@ func progressBar(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, k
 func progressTrack(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 	o := defaultProgressOpts()
 	var iterable runtime.Value
-	pairs := append([]any{"iterable", &iterable}, o.pairs()...)
-	pairs = append(pairs, "total?", &o.total)
+	pairs := append([]any{"iterable", &iterable, "description?", &o.description, "total?", &o.total}, o.pairs()[2:]...)
 	if err := runtime.UnpackArgs("progress.track", args, kwargs, pairs...); err != nil {
 		return nil, err
 	}
@@ -202,11 +203,12 @@ func progressTrack(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value,
 
 // add advances the bar by k steps and redraws when due.
 func (p *progressBarValue) add(k int64) {
+	before := p.n
 	p.n += k
 	if p.n < 0 {
 		p.n = 0
 	}
-	p.draw(false)
+	p.draw(p.total >= 0 && before < p.total && p.n >= p.total)
 }
 
 // finish draws the final state and ends the line; later calls do nothing.
@@ -214,10 +216,10 @@ func (p *progressBarValue) finish() {
 	if p.finished {
 		return
 	}
-	p.elapsedAtFn = progressNow().Sub(p.start)
+	p.finishedAfter = progressNow().Sub(p.start)
 	p.finished = true
 	if p.visible {
-		p.render(p.elapsedAtFn)
+		p.render(p.finishedAfter)
 		io.WriteString(p.w, "\n")
 	}
 }
@@ -225,19 +227,19 @@ func (p *progressBarValue) finish() {
 // elapsed is the time since the bar started (frozen at finish).
 func (p *progressBarValue) elapsed() time.Duration {
 	if p.finished {
-		return p.elapsedAtFn
+		return p.finishedAfter
 	}
 	return progressNow().Sub(p.start)
 }
 
-// draw redraws the line if the bar is visible and a redraw is due (always
-// when force is set or the bar reached its total).
+// draw redraws the line if the bar is visible and a redraw is due: always
+// when force is set, else at most every progressRefresh.
 func (p *progressBarValue) draw(force bool) {
 	if !p.visible || p.finished {
 		return
 	}
 	now := progressNow()
-	if !force && p.drawn && now.Sub(p.lastDraw) < progressRefresh && !(p.total >= 0 && p.n >= p.total) {
+	if !force && p.drawn && now.Sub(p.lastDraw) < progressRefresh {
 		return
 	}
 	p.lastDraw = now
@@ -247,7 +249,7 @@ func (p *progressBarValue) draw(force bool) {
 // render writes the line for the current state: "\r" + line, then either
 // ESC [K (terminals) or spaces over what is left of a longer previous line.
 func (p *progressBarValue) render(el time.Duration) {
-	line := p.line(el)
+	line := p.line(el, progressColumns()-1)
 	n := utf8.RuneCountInString(line)
 	var sb strings.Builder
 	sb.WriteByte('\r')
@@ -262,40 +264,65 @@ func (p *progressBarValue) render(el time.Duration) {
 	io.WriteString(p.w, sb.String())
 }
 
-// line formats the bar like tqdm:
-// "desc  60%|██████      | 6/10 [00:03<00:02, 1.98it/s]"; with an unknown
-// total: "desc 6it [00:03, 1.98it/s]".
-func (p *progressBarValue) line(el time.Duration) string {
-	var sb strings.Builder
-	if p.description != "" {
-		sb.WriteString(p.description)
-		sb.WriteString(" ")
+// progressColumns is the terminal width assumed: $COLUMNS when it holds a
+// number from 20 on, else 80. (Asking the terminal needs an ioctl per OS;
+// a line that wraps would break the carriage-return redraw, so the line is
+// kept within this width instead.)
+func progressColumns() int {
+	if c, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && c >= 20 {
+		return c
 	}
+	return 80
+}
+
+// line formats the bar like tqdm, in at most maxw columns:
+// "desc  60%|██████      | 6/10 [00:03<00:02, 1.98it/s]"; with an unknown
+// total: "desc 6it [00:03, 1.98it/s]". When the line would be wider, the
+// bar shrinks (down to 10 cells) and then the description is cut with "…".
+func (p *progressBarValue) line(el time.Duration, maxw int) string {
 	secs := el.Seconds()
 	rate := ""
 	if secs > 0 && p.n > 0 {
 		rate = ", " + formatRate(float64(p.n)/secs, p.unit)
 	}
+	desc := p.description
 	if p.total < 0 {
-		fmt.Fprintf(&sb, "%d%s [%s%s]", p.n, p.unit, formatClock(secs), rate)
-		return sb.String()
+		stats := fmt.Sprintf("%d%s [%s%s]", p.n, p.unit, formatClock(secs), rate)
+		desc = fitDescription(desc, maxw-utf8.RuneCountInString(stats))
+		return desc + stats
 	}
 	frac := 1.0
 	if p.total > 0 {
 		frac = math.Min(float64(p.n)/float64(p.total), 1)
 	}
-	fmt.Fprintf(&sb, "%3d%%|%s| %d/%d [%s<", int(frac*100), barCells(frac, p.width), p.n, p.total, formatClock(secs))
+	eta := "?"
 	switch {
 	case p.n >= p.total:
-		sb.WriteString("00:00")
+		eta = "00:00"
 	case p.n > 0 && secs > 0:
-		sb.WriteString(formatClock(secs / float64(p.n) * float64(p.total-p.n)))
-	default:
-		sb.WriteString("?")
+		eta = formatClock(secs / float64(p.n) * float64(p.total-p.n))
 	}
-	sb.WriteString(rate)
-	sb.WriteString("]")
-	return sb.String()
+	pct := fmt.Sprintf("%3d%%|", int(frac*100))
+	stats := fmt.Sprintf("| %d/%d [%s<%s%s]", p.n, p.total, formatClock(secs), eta, rate)
+	fixed := utf8.RuneCountInString(pct) + utf8.RuneCountInString(stats)
+	width := p.width
+	if need := utf8.RuneCountInString(desc) + 1; desc != "" && fixed+width+need > maxw {
+		width = max(min(p.width, 10), maxw-fixed-need)
+	}
+	desc = fitDescription(desc, maxw-fixed-width)
+	return desc + pct + barCells(frac, width) + stats
+}
+
+// fitDescription returns "desc " cut to at most room runes (ending in "…"
+// when cut), or "" when desc is empty or there is no room for two runes.
+func fitDescription(desc string, room int) string {
+	if desc == "" || room < 3 {
+		return ""
+	}
+	if r := []rune(desc); len(r)+1 > room {
+		return strings.TrimRight(string(r[:room-2]), " ") + "… "
+	}
+	return desc + " "
 }
 
 // barCells draws frac (0..1) in width cells with eighth-block precision.

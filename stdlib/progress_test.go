@@ -250,3 +250,45 @@ func TestProgressHelpers(t *testing.T) {
 		t.Errorf("default stderr = %v", w)
 	}
 }
+
+func TestProgressFitsTheTerminal(t *testing.T) {
+	fakeClock(t)
+	t.Setenv("COLUMNS", "40")
+	var buf bytes.Buffer
+	e := progressEnv(t, &buf)
+	e.call("progress.bar", []runtime.Value{runtime.MakeInt(10)},
+		kw("description", runtime.String("a long description here")), kw("force", runtime.Bool(true)))
+	// 39 columns: the bar shrinks to 10 cells, then the description is cut.
+	if got, want := buf.String(), "\ra long…   0%|          | 0/10 [00:00<?]"; got != want {
+		t.Errorf("narrow terminal\n got %q\nwant %q", got, want)
+	}
+	buf.Reset()
+	e.call("progress.bar", nil, kw("description", runtime.String("a much longer description than fits")), kw("force", runtime.Bool(true)))
+	if got, want := buf.String(), "\ra much longer description… 0it [00:00]"; got != want {
+		t.Errorf("narrow terminal, unknown total\n got %q\nwant %q", got, want)
+	}
+	// No room at all for the description: it is dropped.
+	if got := fitDescription("abc", 2); got != "" {
+		t.Errorf("fitDescription with no room = %q", got)
+	}
+	t.Setenv("COLUMNS", "junk")
+	if got := progressColumns(); got != 80 {
+		t.Errorf("COLUMNS=junk: %d columns, want 80", got)
+	}
+}
+
+func TestProgressThrottlesPastTheTotal(t *testing.T) {
+	advance := fakeClock(t)
+	var buf bytes.Buffer
+	e := progressEnv(t, &buf)
+	p := e.call("progress.bar", []runtime.Value{runtime.MakeInt(2)}, kw("force", runtime.Bool(true)))
+	advance(time.Millisecond)
+	e.method(p, "add", []runtime.Value{runtime.MakeInt(2)}) // reaching the total draws at once
+	buf.Reset()
+	for i := 0; i < 100; i++ {
+		e.method(p, "add", nil) // past the total: throttled like any other step
+	}
+	if buf.Len() != 0 {
+		t.Errorf("steps past the total redrew within the refresh interval: %q", buf.String())
+	}
+}

@@ -10,22 +10,29 @@ import (
 )
 
 // SIMD fast paths for f32 and f64. The generic kernels (binary.go,
-// unary.go, reduce.go) handle every dtype and layout; for f32/f64 the hot
-// cases are routed here, to the vector kernels of backends/cpu (AVX-512,
-// AVX2 or pure Go, chosen by the backends registry):
+// unary.go, reduce.go) handle every dtype and layout and stay the
+// reference; for f32/f64 the hot cases are routed here, to the vector
+// kernels of backends/cpu (AVX-512, AVX2 or pure Go, chosen by the
+// backends registry), and split over GetNumThreads goroutines in chunks
+// whose boundaries are 64-byte aligned:
 //
-//   - add/sub/mul/div: contiguous operands, a broadcast scalar on either
-//     side, broadcast rows (bias adds) and transposed operands (packed
-//     through an L1-sized tile buffer), split over worker goroutines;
-//   - exp, tanh, sigmoid;
+//   - add/sub/mul/div (and their in-place forms): contiguous operands, a
+//     broadcast scalar on either side, and strided layouts whose output
+//     rows are unit-stride, with the kernel applied to every contiguous
+//     run of at least minKernelRun elements (bias rows, column scalars).
+//     Layouts with a transposed operand stay on the generic kernel, whose
+//     cache-tiled walk measured faster than packing tiles for the kernels;
+//   - exp, tanh and sigmoid (tanh and sigmoid composed from the vector
+//     kernels, see tanhVec and sigmoidVec);
 //   - sum, mean, amax/amin, max/min(dim), argmax/argmin and logsumexp over
-//     a block of consecutive dims of a contiguous tensor, including the
-//     whole tensor, the last dim and leading dims (rows are accumulated
-//     with the vector kernels instead of being gathered one output at a
-//     time);
-//   - softmax and log_softmax over any dim.
+//     a block of consecutive dims of a contiguous tensor: the whole
+//     tensor, trailing dims (one kernel call per row) and leading or
+//     middle dims (rows accumulated into an output vector with the vector
+//     kernels instead of gathering each output's strided elements);
+//   - softmax and log_softmax over any dim (row kernels for the last dim,
+//     column-block passes for other dims, a transpose for short columns).
 //
-// fastPathsOn switches them off, so tests can compare fast and generic
+// fastPathsOff switches them off, so tests compare fast and generic
 // results on the same inputs.
 
 var fastPathsOff atomic.Bool
@@ -389,12 +396,13 @@ func sigmoidVec[T vfloat](k *vecOps[T], dst, x []T) {
 // branches are computed for every element and selected without branches.
 // dst may be x.
 func tanhVec[T vfloat](k *vecOps[T], dst, x []T) {
-	var e, z, p, q, twos [scalarBufLen]T
-	fillVec(twos[:], 2)
+	const chunk = 1024 // 4-8 KiB per buffer: fewer kernel calls, still in L1
+	var e, z, p, q, twos [chunk]T
+	fillVec(twos[:min(chunk, len(dst))], 2)
 	var zero T
 	f32 := unsafe.Sizeof(zero) == 4
-	for c := 0; c < len(dst); c += scalarBufLen {
-		m := min(scalarBufLen, len(dst)-c)
+	for c := 0; c < len(dst); c += chunk {
+		m := min(chunk, len(dst)-c)
 		xc, ec, zc, pc := x[c:c+m], e[:m], z[:m], p[:m]
 		// large |x|: 1 - 2/(e^(2x) + 1)
 		k.mulScalar(ec, xc, 2)

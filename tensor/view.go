@@ -627,15 +627,25 @@ func copyBits[T uint8 | uint16 | uint32 | uint64](d, s []T, dst, src *Tensor) {
 	})
 }
 
-// SharesMemory reports whether a and b view overlapping byte ranges of the
-// same storage (a conservative extent test, as torch's overlap check).
+// SharesMemory reports whether a and b have an element in common: some
+// byte of the storage is read by both views (LANGUAGE.md section 5: "true
+// when the two views overlap in one storage"). Views of different
+// storages, and empty views, share nothing; x[::2] and x[1::2] share
+// nothing either. The cheap byte-extent test runs first; when the extents
+// meet, an exact test follows (gcd of the strides, dense views, then a
+// bitmap over the common range: see shares_memory.go). Only when that
+// bitmap would exceed 2^24 cells or 2^24 visited elements is the answer
+// the conservative extent test's true.
 func SharesMemory(a, b *Tensor) bool {
 	if a.storage != b.storage || a.Numel() == 0 || b.Numel() == 0 {
 		return false
 	}
 	lo1, hi1 := a.byteExtent()
 	lo2, hi2 := b.byteExtent()
-	return lo1 < hi2 && lo2 < hi1
+	if !(lo1 < hi2 && lo2 < hi1) {
+		return false
+	}
+	return sharesMemoryExact(a, b, lo1, hi1, lo2, hi2)
 }
 
 // byteExtent returns [lo, hi) bytes touched by t's elements.
