@@ -236,8 +236,8 @@ func (e *ErrorValue) String() string {
 	}
 	return e.Kind + ": " + e.Message
 }
-func (*ErrorValue) Type() string     { return "error" }
-func (*ErrorValue) Truth() bool      { return true }
+func (*ErrorValue) Type() string { return "error" }
+func (*ErrorValue) Truth() bool  { return true }
 
 // Attr returns kind, message or traceback.
 func (e *ErrorValue) Attr(name string) (Value, error) {
