@@ -223,8 +223,8 @@ func TestToValue(t *testing.T) {
 		{uint8(7), "7"},
 		{celsius(21.5), "21.5"},
 		{[]int{1, 2}, "[1, 2]"},
-		{[2]string{"a", "b"}, `["a", "b"]`},
-		{map[string]float64{"b": 2, "a": 1}, `{"a": 1.0, "b": 2.0}`},
+		{[2]string{"a", "b"}, `['a', 'b']`},
+		{map[string]float64{"b": 2, "a": 1}, `{'a': 1.0, 'b': 2.0}`},
 		{[][]float64{{1}, {2, 3}}, "[[1.0], [2.0, 3.0]]"},
 		{(*tensor.Tensor)(nil), "none"},
 	} {

@@ -143,6 +143,7 @@ func New(opts Options) *Interpreter {
 	in.globals = runtime.NewGlobals(in.predeclared)
 	in.th.Load = in.load
 	stdlib.Setup(in.th)
+	stdlib.SetStderr(in.th, stderr) // progress bars and other diagnostics
 	switch {
 	case opts.AllowAllFiles:
 		in.fs = stdlib.AllowAll()

@@ -1,0 +1,77 @@
+package lang
+
+import (
+	"math"
+	"math/big"
+	"strings"
+	"testing"
+)
+
+// TestNumericLiteralEdges checks literals at the edges of int64 and float64:
+// an int literal outside int64 parses to a *big.Int whose evaluation raises
+// OverflowError (except 2**63 under unary minus, folded to MinInt64), and a
+// float literal beyond float64's range is inf, as Python's float literals.
+func TestNumericLiteralEdges(t *testing.T) {
+	f, err := Parse("lit.tsr", "a = 9223372036854775807\nb = 0xFFFFFFFFFFFFFFFF\nc = 1e400\nd = 1_000e-400\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lit := func(i int) any { return f.Stmts[i].(*AssignStmt).RHS.(*Literal).Value }
+	if v, ok := lit(0).(int64); !ok || v != math.MaxInt64 {
+		t.Errorf("max int64 literal = %#v", lit(0))
+	}
+	if v, ok := lit(1).(*big.Int); !ok || v.Text(16) != "ffffffffffffffff" {
+		t.Errorf("0xFFFFFFFFFFFFFFFF = %#v, want a *big.Int", lit(1))
+	}
+	if v, ok := lit(2).(float64); !ok || !math.IsInf(v, 1) {
+		t.Errorf("1e400 = %#v, want +inf", lit(2))
+	}
+	if v, ok := lit(3).(float64); !ok || v != 0 {
+		t.Errorf("1_000e-400 = %#v, want 0", lit(3))
+	}
+
+	prog, err := Compile("lit.tsr", "x = -9223372036854775808\ny = 9223372036854775808\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dis := Disassemble(prog)
+	for _, want := range []string{"# -9223372036854775808", "# OverflowError: int64 overflow", "RAISE"} {
+		if !strings.Contains(dis, want) {
+			t.Errorf("disassembly lacks %q:\n%s", want, dis)
+		}
+	}
+}
+
+// TestTailValueCode checks the code of a tail if/else: each branch returns
+// its own value (no jump to a shared RETURN), and the stack model stays
+// balanced through else-if chains and try/catch.
+func TestTailValueCode(t *testing.T) {
+	prog, err := Compile("tail.tsr", `
+fn fib(n) { if n < 2 { n } else { fib(n - 1) + fib(n - 2) } }
+fn chain(x) { if x < 0 { -1 } else if x == 0 { 0 } }
+fn guarded(x) { try { 1 / x } catch e { e.kind } }
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fc := range prog.Functions {
+		var b strings.Builder
+		DisassembleFunc(&b, fc)
+		dis := b.String()
+		if fc.Name == "fib" {
+			if strings.Count(dis, "RETURN") != 2 || strings.Contains(dis, " JMP ") {
+				t.Errorf("fib should return from each branch:\n%s", dis)
+			}
+		}
+		if fc.MaxStack > 8 {
+			t.Errorf("%s: MaxStack %d looks unbalanced:\n%s", fc.Name, fc.MaxStack, dis)
+		}
+	}
+	// A gradient block may end in an if; other statements stay an error.
+	if _, err := Compile("g.tsr", "g = grad(w) { if c { w } else { w * 2 } }"); err != nil {
+		t.Errorf("grad block ending in if/else: %v", err)
+	}
+	if _, err := Compile("g.tsr", "g = grad(w) { x = w }"); err == nil {
+		t.Error("grad block ending in an assignment compiled")
+	}
+}
