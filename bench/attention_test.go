@@ -48,11 +48,11 @@ func BenchmarkAttentionF32(b *testing.B) {
 	q, _ := tensor.Randn(g, shape, tensor.F32)
 	k, _ := tensor.Randn(g, shape, tensor.F32)
 	v, _ := tensor.Randn(g, shape, tensor.F32)
-	for b.Loop() {
+	loopMedian(b, func() error {
 		out, err := attention(q, k, v)
-		if err != nil {
-			b.Fatal(err)
+		if err == nil {
+			out.Release()
 		}
-		out.Release()
-	}
+		return err
+	})
 }

@@ -2,7 +2,9 @@ package bench
 
 import (
 	"math"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/tsrlang/tsr/backends/cpu"
 	"github.com/tsrlang/tsr/einsum"
@@ -20,8 +22,9 @@ import (
 //	BenchmarkEinsumNaive/<case>      one nested loop over all indices (the
 //	                                 "naive loop order"), GFLOP/s of NumPy's
 //	                                 naive FLOP count
-//	BenchmarkEinsumGemmRef/<case>    a bare cpu.SgemmBatched call of the
-//	                                 same shape (the attention cases)
+//	BenchmarkEinsumVsGemm/<case>     the einsum alternated with the bare
+//	                                 cpu.SgemmBatched calls of the same
+//	                                 shapes; median times and their ratio
 
 type einsumCase struct {
 	name   string
@@ -78,17 +81,17 @@ func BenchmarkEinsumE2E(b *testing.B) {
 	}
 }
 
-// naiveChain4 evaluates ij,jk,kl,lm->im as one loop nest over i,m,j,k,l.
+// naiveChain4 evaluates ij,jk,kl,lm->im as one loop nest over i,m,j,k,l,
+// the whole product in the innermost loop (NumPy's optimize=False order;
+// nothing hoisted).
 func naiveChain4(n int, a, bb, c, d, out []float32) {
 	for i := 0; i < n; i++ {
 		for m := 0; m < n; m++ {
 			var acc float32
 			for j := 0; j < n; j++ {
-				aij := a[i*n+j]
 				for k := 0; k < n; k++ {
-					ab := aij * bb[j*n+k]
 					for l := 0; l < n; l++ {
-						acc += ab * c[k*n+l] * d[l*n+m]
+						acc += a[i*n+j] * bb[j*n+k] * c[k*n+l] * d[l*n+m]
 					}
 				}
 			}
@@ -98,7 +101,7 @@ func naiveChain4(n int, a, bb, c, d, out []float32) {
 }
 
 // naiveNet5 evaluates pi,qj,ijkl,rk,sl->pqrs as one loop nest over
-// p,q,r,s,i,j,k,l.
+// p,q,r,s,i,j,k,l, the whole product in the innermost loop.
 func naiveNet5(n int, a, bb, t, c, d, out []float32) {
 	for p := 0; p < n; p++ {
 		for q := 0; q < n; q++ {
@@ -107,12 +110,9 @@ func naiveNet5(n int, a, bb, t, c, d, out []float32) {
 					var acc float32
 					for i := 0; i < n; i++ {
 						for j := 0; j < n; j++ {
-							ab := a[p*n+i] * bb[q*n+j]
 							for k := 0; k < n; k++ {
-								abc := ab * c[r*n+k]
-								base := ((i*n+j)*n + k) * n
 								for l := 0; l < n; l++ {
-									acc += abc * t[base+l] * d[s*n+l]
+									acc += a[p*n+i] * bb[q*n+j] * t[((i*n+j)*n+k)*n+l] * c[r*n+k] * d[s*n+l]
 								}
 							}
 						}
@@ -165,28 +165,73 @@ func BenchmarkEinsumNaive(b *testing.B) {
 	}
 }
 
-// BenchmarkEinsumGemmRef times one cpu.SgemmBatched call with the shapes
-// and strides the attention einsums reduce to (B·H = 128 batches), the
-// "GEMM speed of the CPU backend" the einsums are measured against.
-func BenchmarkEinsumGemmRef(b *testing.B) {
+// gemmRef returns the bare cpu.SgemmBatched calls an einsum case reduces to
+// (same shapes, strides and operands, preallocated outputs), or nil.
+func gemmRef(c einsumCase, raw [][]float32) func() {
 	const bh, s, d = 16 * 8, 512, 64
-	for _, c := range einsumCases {
-		var m, n, k, rsB, csB int
-		switch c.name {
-		case "attn-scores": // [s,d] x [s,d]^T
-			m, n, k, rsB, csB = s, s, d, 1, d
-		case "attn-values": // [s,s] x [s,d]
-			m, n, k, rsB, csB = s, d, s, d, 1
-		default:
-			continue
+	switch c.name {
+	case "chain3": // (jk,kl) -> jl, then (ij,jl) -> il, NumPy's path
+		t := make([]float32, 512*8)
+		out := make([]float32, 64*8)
+		return func() {
+			cpu.SgemmBatched(1, 512, 8, 512, 1, raw[1], 0, 512, 1, raw[2], 0, 8, 1, 0, t, 0, 8, 1)
+			cpu.SgemmBatched(1, 64, 8, 512, 1, raw[0], 0, 512, 1, t, 0, 8, 1, 0, out, 0, 8, 1)
 		}
+	case "attn-scores": // [s,d] x [s,d]^T per (b,h)
+		out := make([]float32, bh*s*s)
+		return func() {
+			cpu.SgemmBatched(bh, s, s, d, 1, raw[0], s*d, d, 1, raw[1], s*d, 1, d, 0, out, s*s, s, 1)
+		}
+	case "attn-values": // [s,s] x [s,d] per (b,h)
+		out := make([]float32, bh*s*d)
+		return func() {
+			cpu.SgemmBatched(bh, s, d, s, 1, raw[0], s*s, s, 1, raw[1], s*d, d, 1, 0, out, s*d, d, 1)
+		}
+	}
+	return nil
+}
+
+// BenchmarkEinsumVsGemm alternates, in every iteration, the einsum and the
+// bare cpu.SgemmBatched calls of the same shapes (the "GEMM speed of the
+// CPU backend"), so that machine noise hits both alike. Metrics: median
+// einsum and GEMM times per call (ms) and their ratio einsum/gemm.
+func BenchmarkEinsumVsGemm(b *testing.B) {
+	for _, c := range einsumCases {
 		b.Run(c.name, func(b *testing.B) {
-			_, raw := einsumOperands(b, c)
-			out := make([]float32, bh*m*n)
-			for b.Loop() {
-				cpu.SgemmBatched(bh, m, n, k, 1, raw[0], m*k, k, 1, raw[1], k*n, rsB, csB, 0, out, m*n, n, 1)
+			ops, raw := einsumOperands(b, c)
+			ref := gemmRef(c, raw)
+			if ref == nil {
+				b.Skip("no GEMM reference")
 			}
-			b.ReportMetric(2*float64(bh*m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			eng := autograd.NewEngine()
+			var te, tg []float64
+			for b.Loop() {
+				t0 := time.Now()
+				r, err := autograd.Einsum(eng, c.eq, ops)
+				if err != nil {
+					b.Fatal(err)
+				}
+				r.Release()
+				t1 := time.Now()
+				ref()
+				t2 := time.Now()
+				te = append(te, t1.Sub(t0).Seconds())
+				tg = append(tg, t2.Sub(t1).Seconds())
+			}
+			me, mg := median(te), median(tg)
+			b.ReportMetric(me*1e3, "einsum-ms")
+			b.ReportMetric(mg*1e3, "gemm-ms")
+			b.ReportMetric(me/mg, "einsum/gemm")
 		})
 	}
+}
+
+func median(v []float64) float64 {
+	v = slices.Clone(v)
+	slices.Sort(v)
+	n := len(v)
+	if n%2 == 1 {
+		return v[n/2]
+	}
+	return (v[n/2-1] + v[n/2]) / 2
 }

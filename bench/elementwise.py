@@ -48,6 +48,7 @@ def numpy_cases(reps):
     bench("SumAllF32", "numpy", lambda: x.sum(), reps)
     bench("SumDim0F32", "numpy", lambda: x.sum(axis=0), reps)
     bench("SumDim1F32", "numpy", lambda: x.sum(axis=1), reps)
+    bench("SumTransposedDim0F32", "numpy", lambda: x.T.sum(axis=0), reps)
     bench("MeanDim0F32", "numpy", lambda: x.mean(axis=0), reps)
     bench("AmaxDim0F32", "numpy", lambda: x.max(axis=0), reps)
     bench("AmaxDim1F32", "numpy", lambda: x.max(axis=1), reps)
@@ -73,6 +74,7 @@ def torch_cases(reps):
     bench("SumAllF32", "torch", lambda: x.sum(), reps)
     bench("SumDim0F32", "torch", lambda: x.sum(0), reps)
     bench("SumDim1F32", "torch", lambda: x.sum(1), reps)
+    bench("SumTransposedDim0F32", "torch", lambda: x.t().sum(0), reps)
     bench("MeanDim0F32", "torch", lambda: x.mean(0), reps)
     bench("AmaxDim0F32", "torch", lambda: x.amax(0), reps)
     bench("AmaxDim1F32", "torch", lambda: x.amax(1), reps)
@@ -81,8 +83,9 @@ def torch_cases(reps):
 
 def report(go_file, py_file):
     """Prints the median time of each case over all rounds in the files
-    (Go benchmark output and this script's lines) and the ratios
-    tsr/numpy and tsr/torch (< 1: tsr is faster)."""
+    (Go benchmark output, using the med-ns/op metric when present, and
+    this script's lines) and the ratios tsr/numpy and tsr/torch (< 1: tsr
+    is faster)."""
     times = {}
     with open(go_file) as f:
         for line in f:
@@ -90,7 +93,11 @@ def report(go_file, py_file):
             if len(p) >= 4 and p[0].startswith("Benchmark") and p[3] == "ns/op":
                 name = p[0][len("Benchmark"):].rsplit("-", 1)[0]
                 name = name[len("Tensor"):] if name.startswith("Tensor") else name
-                times.setdefault(name, {}).setdefault("tsr", []).append(float(p[2]))
+                ns = float(p[2])
+                for i in range(4, len(p) - 1):  # prefer the per-iteration median
+                    if p[i + 1] == "med-ns/op":
+                        ns = float(p[i])
+                times.setdefault(name, {}).setdefault("tsr", []).append(ns)
     with open(py_file) as f:
         for line in f:
             p = line.split()

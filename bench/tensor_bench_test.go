@@ -2,8 +2,10 @@ package bench
 
 import (
 	"os"
+	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/tsrlang/tsr/tensor"
 )
@@ -38,16 +40,34 @@ func benchOperands(b *testing.B) (*tensor.Tensor, *tensor.Tensor) {
 	return x, y
 }
 
+// loopMedian runs op for the benchmark's iterations and also reports the
+// median time of one iteration as "med-ns/op": on a loaded machine the
+// mean (ns/op) includes the iterations that lost the CPU, while the
+// reference scripts report medians (bench/elementwise.py --report uses
+// med-ns/op when present).
+func loopMedian(b *testing.B, op func() error) {
+	var ts []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		if err := op(); err != nil {
+			b.Fatal(err)
+		}
+		ts = append(ts, time.Since(t0))
+	}
+	slices.Sort(ts)
+	b.ReportMetric(float64(ts[len(ts)/2].Nanoseconds()), "med-ns/op")
+}
+
 // benchBinary times op(x, y) with 3 x 16 MiB of traffic per call.
 func benchBinary(b *testing.B, x, y *tensor.Tensor, op func(a, b *tensor.Tensor) (*tensor.Tensor, error)) {
 	b.SetBytes(3 * 4 * int64(x.Numel()))
-	for b.Loop() {
+	loopMedian(b, func() error {
 		z, err := op(x, y)
-		if err != nil {
-			b.Fatal(err)
+		if err == nil {
+			z.Release()
 		}
-		z.Release()
-	}
+		return err
+	})
 }
 
 func BenchmarkTensorAddContiguousF32(b *testing.B) {
@@ -64,11 +84,7 @@ func BenchmarkTensorAddTransposedF32(b *testing.B) {
 func BenchmarkTensorAddInplaceF32(b *testing.B) {
 	x, y := benchOperands(b)
 	b.SetBytes(3 * 4 * benchN * benchN)
-	for b.Loop() {
-		if err := x.AddInplace(y); err != nil {
-			b.Fatal(err)
-		}
-	}
+	loopMedian(b, func() error { return x.AddInplace(y) })
 }
 
 func BenchmarkTensorMulScalarF32(b *testing.B) {
@@ -85,13 +101,13 @@ func BenchmarkTensorAddRowBroadcastF32(b *testing.B) {
 func benchUnary(b *testing.B, op func(*tensor.Tensor) (*tensor.Tensor, error)) {
 	x, _ := benchOperands(b)
 	b.SetBytes(2 * 4 * int64(x.Numel()))
-	for b.Loop() {
+	loopMedian(b, func() error {
 		z, err := op(x)
-		if err != nil {
-			b.Fatal(err)
+		if err == nil {
+			z.Release()
 		}
-		z.Release()
-	}
+		return err
+	})
 }
 
 func BenchmarkTensorExpF32(b *testing.B)     { benchUnary(b, tensor.Exp) }
@@ -101,13 +117,13 @@ func BenchmarkTensorSigmoidF32(b *testing.B) { benchUnary(b, tensor.Sigmoid) }
 func benchReduce(b *testing.B, op func(*tensor.Tensor) (*tensor.Tensor, error)) {
 	x, _ := benchOperands(b)
 	b.SetBytes(4 * int64(x.Numel()))
-	for b.Loop() {
+	loopMedian(b, func() error {
 		z, err := op(x)
-		if err != nil {
-			b.Fatal(err)
+		if err == nil {
+			z.Release()
 		}
-		z.Release()
-	}
+		return err
+	})
 }
 
 func BenchmarkTensorSumAllF32(b *testing.B) {
@@ -120,6 +136,13 @@ func BenchmarkTensorSumDim0F32(b *testing.B) {
 
 func BenchmarkTensorSumDim1F32(b *testing.B) {
 	benchReduce(b, func(x *tensor.Tensor) (*tensor.Tensor, error) { return tensor.Sum(x, []int{1}, false) })
+}
+
+func BenchmarkTensorSumTransposedDim0F32(b *testing.B) {
+	benchReduce(b, func(x *tensor.Tensor) (*tensor.Tensor, error) {
+		xt, _ := x.T()
+		return tensor.Sum(xt, []int{0}, false)
+	})
 }
 
 func BenchmarkTensorMeanDim0F32(b *testing.B) {

@@ -151,7 +151,58 @@ func checkAgainstBruteForce(t *testing.T, eq string, xs []*dense) *denseOps {
 	if d := maxAbsDiff(got.data, want.data); d != 0 {
 		t.Fatalf("%q %v: max abs diff %g\nplan:\n%s", eq, shapes, d, p.Report())
 	}
+	// The same plan through the MatmulOps lowering.
+	got, err = Execute[*dense](p, &matmulOps{}, xs)
+	if err != nil {
+		t.Fatalf("Execute(%q, %v) with Matmul: %v", eq, shapes, err)
+	}
+	if !slices.Equal(got.shape, want.shape) {
+		t.Fatalf("%q %v with Matmul: shape %v, want %v", eq, shapes, got.shape, want.shape)
+	}
+	if d := maxAbsDiff(got.data, want.data); d != 0 {
+		t.Fatalf("%q %v with Matmul: max abs diff %g\nplan:\n%s", eq, shapes, d, p.Report())
+	}
 	return ops
+}
+
+// TestMatmulLowering checks the op sequences of the MatmulOps lowering:
+// batch dimensions are never merged, and no reshape is needed when the
+// left-only, contracted and right-only labels are single dimensions.
+func TestMatmulLowering(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	cases := []struct {
+		eq     string
+		shapes [][]int
+		calls  []string
+	}{
+		// attention: k is transposed by a Permute view, the product is the result
+		{"bhid,bhjd->bhij", [][]int{{2, 3, 4, 5}, {2, 3, 6, 5}}, []string{"Permute", "Matmul"}},
+		{"bhij,bhjd->bhid", [][]int{{2, 3, 4, 6}, {2, 3, 6, 5}}, []string{"Matmul"}},
+		// permuted batch dimensions (h, b in the second operand): one
+		// Permute, no Reshape (Bmm would need [B, K, N] = a copy)
+		{"bhid,hbjd->bhij", [][]int{{2, 3, 4, 5}, {3, 2, 6, 5}}, []string{"Permute", "Matmul"}},
+		// matrix chain: 2-D products, no 3-D views
+		{"ij,jk,kl->il", [][]int{{3, 4}, {4, 5}, {5, 2}}, []string{"Matmul", "Matmul"}},
+		// merged contracted dims: one Reshape per operand, none after
+		{"ijk,jkl->il", [][]int{{2, 3, 4}, {3, 4, 5}}, []string{"Reshape", "Reshape", "Matmul"}},
+		// merged left-only dims: the product is reshaped back
+		{"ijk,kl->ijl", [][]int{{2, 3, 4}, {4, 5}}, []string{"Reshape", "Matmul", "Reshape"}},
+	}
+	for _, c := range cases {
+		xs := make([]*dense, len(c.shapes))
+		for k, s := range c.shapes {
+			xs[k] = randDense(r, s)
+		}
+		checkAgainstBruteForce(t, c.eq, xs)
+		p := mustPlan(t, c.eq, c.shapes...)
+		ops := &matmulOps{}
+		if _, err := Execute[*dense](p, ops, xs); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(ops.calls, c.calls) {
+			t.Errorf("%q: calls %v, want %v", c.eq, ops.calls, c.calls)
+		}
+	}
 }
 
 func TestExecuteSeedCases(t *testing.T) {

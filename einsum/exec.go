@@ -49,6 +49,24 @@ type Ops[T any] interface {
 	Zeros(like T, shape []int) (T, error)
 }
 
+// MatmulOps is an optional extension of Ops. When the Ops value passed to
+// Execute implements it, each StepBmm is lowered to one Matmul with the
+// step's batch dimensions kept as separate leading dimensions
+// ([batch..., M, K] x [batch..., K, N], see Step.MatLeft) instead of a Bmm
+// on merged [B, M, K] views. Merging permuted batch dimensions can force
+// Reshape to copy an operand, and the Bmm result of a multi-dimensional
+// batch must be reshaped (a view of the product); a strided batched GEMM
+// such as tensor.Matmul takes the batch dimensions with their real
+// strides, and its result is returned as is when M and N are single
+// dimensions (e.g. "bhid,bhjd->bhij", "ij,jk->ik").
+type MatmulOps[T any] interface {
+	Ops[T]
+	// Matmul is torch.matmul restricted to operands of equal rank >= 2 and
+	// equal batch (leading) shapes: [batch..., M, K] x [batch..., K, N] ->
+	// [batch..., M, N]; with K = 0 the result is zeros.
+	Matmul(a, b T) (T, error)
+}
+
 // Execute runs plan p on operands, which must have exactly the shapes the
 // plan was bound to (checked; *Error otherwise). Errors returned by ops are
 // passed through unchanged.
@@ -58,7 +76,8 @@ type Ops[T any] interface {
 // turned into Diagonal views); each step sums labels that occur in only one
 // of its operands and nowhere later, permutes the operands to
 // [batch, left-only, contracted] and [batch, contracted, right-only],
-// reshapes them to 3-D and calls Bmm, then reshapes back (a step without a
+// reshapes them to 3-D and calls Bmm (Matmul on [batch..., M, K] views when
+// ops implements MatmulOps), then reshapes back (a step without a
 // contracted label is a broadcasting Mul); the last tensor is summed (single
 // operand only) and permuted into output order. When a summed label has size
 // 0 (Plan.Zero) the result is Zeros(operands[0], OutShape). Single-operand einsums are
@@ -93,27 +112,35 @@ func Execute[T any](p *Plan, ops Ops[T], operands []T) (T, error) {
 		}
 		cur[k] = x
 	}
+	mm, useMatmul := any(ops).(MatmulOps[T])
 	for s := range p.Steps {
 		st := &p.Steps[s]
 		a, b := cur[st.Left], cur[st.Right]
 		cur = slices.Delete(cur, st.Right, st.Right+1)
 		cur = slices.Delete(cur, st.Left, st.Left+1)
-		a, err := prepareSide(ops, a, st.SumLeftDims, st.PermLeft, st.ViewLeft)
+		viewL, viewR, outShape := st.ViewLeft, st.ViewRight, st.OutShape
+		if useMatmul && st.Kind == StepBmm {
+			viewL, viewR, outShape = st.MatLeft, st.MatRight, st.MatOut
+		}
+		a, err := prepareSide(ops, a, st.SumLeftDims, st.PermLeft, viewL)
 		if err != nil {
 			return zero, err
 		}
-		b, err = prepareSide(ops, b, st.SumRightDims, st.PermRight, st.ViewRight)
+		b, err = prepareSide(ops, b, st.SumRightDims, st.PermRight, viewR)
 		if err != nil {
 			return zero, err
 		}
 		var r T
-		if st.Kind == StepMul {
+		switch {
+		case st.Kind == StepMul:
 			r, err = ops.Mul(a, b)
-		} else {
+		case useMatmul:
+			r, err = mm.Matmul(a, b)
+		default:
 			r, err = ops.Bmm(a, b)
-			if err == nil && st.OutShape != nil {
-				r, err = ops.Reshape(r, slices.Clone(st.OutShape))
-			}
+		}
+		if err == nil && st.Kind == StepBmm && outShape != nil {
+			r, err = ops.Reshape(r, slices.Clone(outShape))
 		}
 		if err != nil {
 			return zero, err

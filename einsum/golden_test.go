@@ -64,6 +64,10 @@ func TestGoldenTorch(t *testing.T) {
 			t.Errorf("%q %v: %v", c.Eq, c.Shapes, err)
 			continue
 		}
+		got2, err := Execute[*dense](p, &matmulOps{}, xs)
+		if err != nil || !slices.Equal(got2.shape, got.shape) || maxAbsDiff(got2.data, got.data) > 1e-12*(1+maxAbs(got.data)) {
+			t.Errorf("%q %v: Matmul lowering differs from Bmm lowering (%v)", c.Eq, c.Shapes, err)
+		}
 		if !slices.Equal(got.shape, c.OutShape) || !slices.Equal(p.OutShape, c.OutShape) {
 			t.Errorf("%q %v: shape %v (plan %v), torch %v", c.Eq, c.Shapes, got.shape, p.OutShape, c.OutShape)
 			continue

@@ -137,6 +137,13 @@ type Step struct {
 	PermLeft, PermRight       []int
 	ViewLeft, ViewRight       []int
 	OutShape                  []int
+	// MatLeft, MatRight and MatOut are the StepBmm lowering used with Ops
+	// that implement MatmulOps: the batch dimensions are kept separate
+	// (never merged, so a permuted batch never forces a copy), the views
+	// are batch ++ [M, K] and batch ++ [K, N] (nil: the permuted operand
+	// already has that shape) and Matmul's batch ++ [M, N] result is
+	// reshaped to Shape unless MatOut is nil. Nil for StepMul.
+	MatLeft, MatRight, MatOut []int
 
 	// B, M, K, N are the batch, left, contracted and right extents.
 	B, M, K, N int
@@ -489,6 +496,18 @@ func (p *Plan) lowerStep(i, j int, la, lb []Label, keep labelSet, sizes *[128]fl
 	}
 	if !slices.Equal(st.Shape, []int{st.B, st.M, st.N}) {
 		st.OutShape = st.Shape
+	}
+	batch := p.shapeOf(st.Batch)
+	st.MatLeft = append(slices.Clone(batch), st.M, st.K)
+	st.MatRight = append(slices.Clone(batch), st.K, st.N)
+	if slices.Equal(st.MatLeft, p.shapeOf(wantA)) {
+		st.MatLeft = nil
+	}
+	if slices.Equal(st.MatRight, p.shapeOf(wantB)) {
+		st.MatRight = nil
+	}
+	if !slices.Equal(st.Shape, append(batch, st.M, st.N)) {
+		st.MatOut = st.Shape
 	}
 	return st
 }

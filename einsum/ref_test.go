@@ -387,3 +387,33 @@ func maxAbsDiff(a, b []float64) float64 {
 	}
 	return d
 }
+
+// matmulOps is denseOps plus MatmulOps.Matmul, so that Execute takes the
+// separate-batch-dimension lowering (Step.MatLeft etc.).
+type matmulOps struct{ denseOps }
+
+func (o *matmulOps) Matmul(a, b *dense) (*dense, error) {
+	o.rec("Matmul")
+	na, nb := len(a.shape), len(b.shape)
+	if na < 2 || na != nb || !slices.Equal(a.shape[:na-2], b.shape[:nb-2]) || a.shape[na-1] != b.shape[nb-2] {
+		return nil, fmt.Errorf("Matmul: shapes %v %v", a.shape, b.shape)
+	}
+	batch := a.shape[:na-2]
+	B := numel(batch)
+	M, K, N := a.shape[na-2], a.shape[na-1], b.shape[nb-1]
+	r, err := o.denseOps.Bmm(newDense([]int{B, M, K}, a.data), newDense([]int{B, K, N}, b.data))
+	if err != nil {
+		return nil, err
+	}
+	o.calls = o.calls[:len(o.calls)-1] // the inner Bmm is part of this Matmul
+	r.shape = append(slices.Clone(batch), M, N)
+	return r, nil
+}
+
+func maxAbs(a []float64) float64 {
+	m := 0.0
+	for _, v := range a {
+		m = max(m, math.Abs(v))
+	}
+	return m
+}

@@ -72,7 +72,7 @@ func TestSessionBasics(t *testing.T) {
 	if err := s.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	wantOut := "49\n50\n[1, 2]\nhi\n\"s\"\n"
+	wantOut := "49\n50\n[1, 2]\nhi\n's'\n"
 	if out.String() != wantOut {
 		t.Errorf("stdout:\n%s\nwant:\n%s", out, wantOut)
 	}

@@ -34,10 +34,17 @@ func containerID(v Value) any {
 		return x
 	case Tuple:
 		if len(x) > 0 {
-			return &x[0]
+			return tupleID{&x[0], len(x)}
 		}
 	}
 	return nil
+}
+
+// tupleID identifies a tuple by its first element's address and its length
+// (a shorter tuple sliced from the same array is a different tuple).
+type tupleID struct {
+	first *Value
+	n     int
 }
 
 // enter pushes container id; it reports false (after writing the cycle or
@@ -79,7 +86,7 @@ func (st *reprState) writeRepr(b *strings.Builder, v Value) {
 			b.WriteString("()")
 			return
 		}
-		if st.enter(b, &x[0], "(...)") {
+		if st.enter(b, tupleID{&x[0], len(x)}, "(...)") {
 			b.WriteByte('(')
 			st.writeElems(b, x)
 			if len(x) == 1 {

@@ -111,6 +111,7 @@ func TestLanguageSemantics(t *testing.T) {
 		{`d = {}; d["x"] = d; print(d, d == d)`, "{'x': {...}} true"},
 		{`l = []; t = (l,); l.append(t); print(t, l, f"{l}")`, "([(...)],) [([...],)] [([...],)]"},
 		{`a = [1, 2]; print([a, a], (a, a))`, "[[1, 2], [1, 2]] ([1, 2], [1, 2])"},
+		{`l = []; T = (l, 1); l.append(T[:1]); print(T)`, "([([...],)], 1)"},
 		// 2. the comparison fallback through HasBinary + truth
 		{`print(max(1, arr(3)), max([arr(1), arr(3)]), min([arr(2), arr(1)]), min(arr(1), 2))`,
 			"arr(3) arr(3) arr(1) arr(1)"},

@@ -68,7 +68,8 @@ func (b Bool) String() string {
 func (Bool) Type() string  { return "bool" }
 func (b Bool) Truth() bool { return bool(b) }
 
-// Int is a tsr int (int64, wrapping as Go does; Python's big ints are not supported).
+// Int is a tsr int: an int64. Python's big ints are not supported: an
+// arithmetic result outside int64 is an OverflowError ("int64 overflow").
 type Int int64
 
 func (i Int) String() string { return fmt.Sprint(int64(i)) }

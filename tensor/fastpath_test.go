@@ -233,7 +233,8 @@ func TestFastUnaryRanges(t *testing.T) {
 // short and long inner runs, single rows).
 func reduceShapes() [][]int {
 	var s [][]int
-	for _, n := range oddLens {
+	// every f32 tail length (n mod 16) and a few longer rows
+	for _, n := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 31, 33, 47, 64, 100, 129, 257} {
 		s = append(s, []int{n}, []int{3, n}, []int{n, 5}, []int{2, n, 17})
 	}
 	return append(s, []int{1, 1}, []int{4, 1, 7}, []int{2, 3, 1, 33})
@@ -252,53 +253,68 @@ func TestFastReductionsMatchGeneric(t *testing.T) {
 		}
 		for _, shape := range reduceShapes() {
 			for _, specials := range []bool{false, true} {
-				x := mustTensor(t, testData(rng, numel(shape), 3, specials), shape, dt)
+				x0 := mustTensor(t, testData(rng, numel(shape), 3, specials), shape, dt)
 				dimSets := [][]int{nil, {-1}, {0}}
 				if len(shape) > 2 {
-					dimSets = append(dimSets, []int{1}, []int{0, 1}, []int{1, 2})
+					dimSets = append(dimSets, []int{1}, []int{0, 1}, []int{1, 2}, []int{0, 2})
 				}
-				for _, dims := range dimSets {
-					for _, keep := range []bool{false, true} {
-						ctx := fmt.Sprintf("%s %v dims=%v keep=%v specials=%v", dt, shape, dims, keep, specials)
-						f, g := fastAndGeneric(t, func() (*Tensor, error) { return Sum(x, dims, keep) })
-						sameValues(t, "sum "+ctx, f, g, tol, sumTol)
-						f, g = fastAndGeneric(t, func() (*Tensor, error) { return Mean(x, dims, keep) })
-						sameValues(t, "mean "+ctx, f, g, tol, sumTol)
-						f, g = fastAndGeneric(t, func() (*Tensor, error) { return Amax(x, dims, keep) })
-						sameValues(t, "amax "+ctx, f, g, 0, 0)
-						f, g = fastAndGeneric(t, func() (*Tensor, error) { return Amin(x, dims, keep) })
-						sameValues(t, "amin "+ctx, f, g, 0, 0)
-						f, g = fastAndGeneric(t, func() (*Tensor, error) { return LogSumExp(x, dims, keep) })
-						sameValues(t, "logsumexp "+ctx, f, g, tol, tol)
-					}
+				// contiguous, transposed (dense permutations take the fast
+				// path when the kept dims keep their memory order) and
+				// strided (not dense: generic path) inputs
+				inputs := []*Tensor{x0}
+				if len(shape) >= 2 {
+					xt, _ := x0.Transpose(0, len(shape)-1)
+					xs, _ := x0.Slice(len(shape)-1, 0, shape[len(shape)-1], 2)
+					inputs = append(inputs, xt, xs)
 				}
-				for d := range shape {
-					ctx := fmt.Sprintf("%s %v dim=%d specials=%v", dt, shape, d, specials)
-					var fv, fi, gv, gi *Tensor
-					for _, off := range []bool{true, false} {
-						fastPathsOff.Store(off)
-						v, i, err := MaxDim(x, d, false)
-						if err != nil {
-							t.Fatal(err)
+				if len(shape) == 3 {
+					xp, _ := x0.Permute(1, 2, 0)
+					inputs = append(inputs, xp)
+				}
+				for _, x := range inputs {
+					for _, dims := range dimSets {
+						for _, keep := range []bool{false, true} {
+							ctx := fmt.Sprintf("%s %v strides %v dims=%v keep=%v specials=%v", dt, x.shape, x.strides, dims, keep, specials)
+							f, g := fastAndGeneric(t, func() (*Tensor, error) { return Sum(x, dims, keep) })
+							sameValues(t, "sum "+ctx, f, g, tol, sumTol)
+							f, g = fastAndGeneric(t, func() (*Tensor, error) { return Mean(x, dims, keep) })
+							sameValues(t, "mean "+ctx, f, g, tol, sumTol)
+							f, g = fastAndGeneric(t, func() (*Tensor, error) { return Amax(x, dims, keep) })
+							sameValues(t, "amax "+ctx, f, g, 0, 0)
+							f, g = fastAndGeneric(t, func() (*Tensor, error) { return Amin(x, dims, keep) })
+							sameValues(t, "amin "+ctx, f, g, 0, 0)
+							f, g = fastAndGeneric(t, func() (*Tensor, error) { return LogSumExp(x, dims, keep) })
+							sameValues(t, "logsumexp "+ctx, f, g, tol, tol)
 						}
-						if off {
-							gv, gi = v, i
-						} else {
-							fv, fi = v, i
-						}
 					}
-					sameValues(t, "max(dim) values "+ctx, fv, gv, 0, 0)
-					sameValues(t, "max(dim) indices "+ctx, fi, gi, 0, 0)
-					dd := d
-					f, g := fastAndGeneric(t, func() (*Tensor, error) { return Argmin(x, &dd, true) })
-					sameValues(t, "argmin "+ctx, f, g, 0, 0)
+					for d := range x.shape {
+						ctx := fmt.Sprintf("%s %v strides %v dim=%d specials=%v", dt, x.shape, x.strides, d, specials)
+						var fv, fi, gv, gi *Tensor
+						for _, off := range []bool{true, false} {
+							fastPathsOff.Store(off)
+							v, i, err := MaxDim(x, d, false)
+							if err != nil {
+								t.Fatal(err)
+							}
+							if off {
+								gv, gi = v, i
+							} else {
+								fv, fi = v, i
+							}
+						}
+						sameValues(t, "max(dim) values "+ctx, fv, gv, 0, 0)
+						sameValues(t, "max(dim) indices "+ctx, fi, gi, 0, 0)
+						dd := d
+						f, g := fastAndGeneric(t, func() (*Tensor, error) { return Argmin(x, &dd, true) })
+						sameValues(t, "argmin "+ctx, f, g, 0, 0)
+					}
+					f, g := fastAndGeneric(t, func() (*Tensor, error) { return Argmax(x, nil, false) })
+					sameValues(t, "argmax all", f, g, 0, 0)
+					f, g = fastAndGeneric(t, func() (*Tensor, error) { return Max(x) })
+					sameValues(t, "max all", f, g, 0, 0)
+					f, g = fastAndGeneric(t, func() (*Tensor, error) { return Min(x) })
+					sameValues(t, "min all", f, g, 0, 0)
 				}
-				f, g := fastAndGeneric(t, func() (*Tensor, error) { return Argmax(x, nil, false) })
-				sameValues(t, "argmax all", f, g, 0, 0)
-				f, g = fastAndGeneric(t, func() (*Tensor, error) { return Max(x) })
-				sameValues(t, "max all", f, g, 0, 0)
-				f, g = fastAndGeneric(t, func() (*Tensor, error) { return Min(x) })
-				sameValues(t, "min all", f, g, 0, 0)
 			}
 		}
 	}
@@ -411,6 +427,8 @@ func TestFastParallel(t *testing.T) {
 			{"sum all finite", func() (*Tensor, error) { return Sum(row, nil, false) }, tol},
 			{"sum dim0", func() (*Tensor, error) { return Sum(a, []int{0}, false) }, sumTol},
 			{"mean dim1", func() (*Tensor, error) { return Mean(a, []int{1}, false) }, tol},
+			{"sum transposed dim0", func() (*Tensor, error) { return Sum(bt, []int{0}, false) }, sumTol},
+			{"sum transposed dim1", func() (*Tensor, error) { return Sum(bt, []int{1}, false) }, sumTol},
 			{"amax dim0", func() (*Tensor, error) { return Amax(a, []int{0}, false) }, 0},
 			{"max all", func() (*Tensor, error) { return Max(a) }, 0},
 			{"min all", func() (*Tensor, error) { return Min(b) }, 0},
@@ -460,5 +478,36 @@ func TestAlignedBounds(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestFastSumOverflowingChunks: a long f32 row whose halves overflow f32
+// but whose total does not (the per-goroutine partial sums are rounded to
+// f32 by the kernel).
+func TestFastSumOverflowingChunks(t *testing.T) {
+	old := GetNumThreads()
+	defer SetNumThreads(old)
+	SetNumThreads(2)
+	n := 4 * grainMem
+	d := make([]float64, n)
+	for i := 0; i < 4; i++ {
+		d[i] = 3e38      // first chunk: 1.2e39, beyond f32
+		d[n-1-i] = -3e38 // last chunk: -1.2e39
+	}
+	d[n/2] = math.Ldexp(1, 100) // a multiple of ulp(1.2e39): exact in float64 sums
+	x := mustTensor(t, d, []int{n}, F32)
+	s, err := Sum(x, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, want := s.ToFloat64s()[0], math.Ldexp(1, 100); v != want {
+		t.Fatalf("sum = %v, want %v", v, want)
+	}
+	// an infinite element gives ±Inf, not the NaN of compensated kernels
+	d[7] = math.Inf(1)
+	x = mustTensor(t, d, []int{n}, F32)
+	s, _ = Sum(x, nil, false)
+	if v := s.ToFloat64s()[0]; !math.IsInf(v, 1) {
+		t.Fatalf("sum with +Inf = %v, want +Inf", v)
 	}
 }

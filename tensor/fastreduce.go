@@ -27,17 +27,31 @@ const sumBlockRows = 64
 
 // blockLayout returns the [outer, r, inner] view of t for the reduced dims
 // red (red[d] for each dim; a 0-d tensor has one entry), or ok = false
-// when t is not contiguous, is empty, or the reduced dims are not
-// consecutive.
+// when no such view exists: t is empty, its elements are not one dense
+// block, or the reduced dims are not consecutive in memory order. A dense
+// permutation of a contiguous tensor (a transposed matrix, a permuted
+// view) qualifies when its kept dims appear in memory in the same order as
+// in t, so the [outer, inner] outputs are still in the result's C order.
+// Element (o, i, j) of the view is at storage offset
+// t.offset + (o*r + i)*inner + j.
 func blockLayout(t *Tensor, red []bool) (outer, r, inner int, ok bool) {
-	if !fastPathsOn() || !t.IsContiguous() || t.Numel() == 0 {
+	if !fastPathsOn() || t.Numel() == 0 {
+		return 0, 0, 0, false
+	}
+	order := memoryOrder(t)
+	if order == nil {
 		return 0, 0, 0, false
 	}
 	outer, r, inner = 1, 1, 1
 	state := 0 // 0: before the reduced block, 1: in it, 2: after it
-	for d, s := range t.shape {
-		if s == 1 {
-			continue
+	lastKept := -1
+	for _, d := range order {
+		s := t.shape[d]
+		if !red[d] {
+			if d < lastKept {
+				return 0, 0, 0, false // kept dims permuted: outputs not in C order
+			}
+			lastKept = d
 		}
 		switch {
 		case red[d] && state == 2:
@@ -53,6 +67,32 @@ func blockLayout(t *Tensor, red []bool) (outer, r, inner int, ok bool) {
 		}
 	}
 	return outer, r, inner, true
+}
+
+// memoryOrder returns t's dims of size > 1 from the largest stride to the
+// smallest when they tile one dense block of storage (each stride the
+// product of the sizes after it in that order), else nil.
+func memoryOrder(t *Tensor) []int {
+	order := make([]int, 0, len(t.shape))
+	for d, s := range t.shape {
+		if s > 1 {
+			order = append(order, d)
+		}
+	}
+	// insertion sort by decreasing stride (ranks are small)
+	for i := 1; i < len(order); i++ {
+		for j := i; j > 0 && t.strides[order[j]] > t.strides[order[j-1]]; j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	exp := 1
+	for i := len(order) - 1; i >= 0; i-- {
+		if t.strides[order[i]] != exp {
+			return nil
+		}
+		exp *= t.shape[order[i]]
+	}
+	return order
 }
 
 // colTasks enumerates (outer index, column block) pairs of an inner > 1
@@ -109,6 +149,14 @@ func sumBlocks[T vfloat](k *vecOps[T], x, dst []T, outer, r, inner int, mean boo
 		var s float64
 		for _, v := range part {
 			s += v
+		}
+		if math.IsInf(s, 0) || s != s {
+			// a chunk sum may have overflowed T although the total does
+			// not: redo the row in float64 (IEEE semantics)
+			s = 0
+			for _, v := range row {
+				s += float64(v)
+			}
 		}
 		dst[0] = fin(s)
 	case inner == 1:

@@ -2,7 +2,11 @@
 
 package cpu
 
-import "github.com/tsrlang/tsr/backends"
+import (
+	"math"
+
+	"github.com/tsrlang/tsr/backends"
+)
 
 // Cache blocking for the assembly kernels, tuned on the development machine
 // (Intel Xeon with AVX-512 and AMX, 48 KiB L1d, 2 MiB L2 per core, 2 cores
@@ -13,9 +17,9 @@ import "github.com/tsrlang/tsr/backends"
 // KC=256/MC=480 118, KC=256/MC=240 107; KC=512 and KC=192 were worse.
 var (
 	avx512GemmF32 = &GemmKernel[float32]{Name: "avx512-12x32", MR: 12, NR: 32, KC: 384, MC: 240, NC: 4096, NCRowA: 512,
-		Micro: microAVX512F32, MicroRowA: microRowAAVX512F32}
+		Micro: microAVX512F32, MicroRowA: microRowAAVX512F32, Pack: packAVX512F32}
 	avx512GemmF64 = &GemmKernel[float64]{Name: "avx512-12x16", MR: 12, NR: 16, KC: 256, MC: 240, NC: 4096, NCRowA: 512,
-		Micro: microAVX512F64, MicroRowA: microRowAAVX512F64}
+		Micro: microAVX512F64, MicroRowA: microRowAAVX512F64, Pack: packAVX512F64}
 	avx2GemmF32 = &GemmKernel[float32]{Name: "avx2-6x16", MR: 6, NR: 16, KC: 256, MC: 240, NC: 4096, NCRowA: 512,
 		Micro: microAVX2F32, MicroRowA: microRowAAVX2F32}
 	avx2GemmF64 = &GemmKernel[float64]{Name: "avx2-6x8", MR: 6, NR: 8, KC: 256, MC: 120, NC: 4096, NCRowA: 512,
@@ -111,4 +115,40 @@ func microAVX2F64(kc int, a, b []float64, ldb int, c []float64, ldc int, alpha, 
 func microRowAAVX2F64(kc int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int, alpha, beta float64, mr, nr int) {
 	checkTile(6, 8, kc, a, true, lda, b, ldb, c, ldc, mr, nr)
 	gemm6x8RowAF64AVX2(kc, &a[0], lda, &b[0], ldb, &c[0], ldc, alpha, beta, mr, maskF64(nr))
+}
+
+// checkPack panics unless a rows×cols block with strides ps, js (cols <= w
+// <= maxW) lies inside src and rows*w elements inside dst; it reports
+// whether the source rows are contiguous (js == 1) and fills idx with the
+// gather offsets j*js otherwise.
+func checkPack[T float](dst []T, w int, src []T, ps, js, rows, cols, maxW int, idx *[32]int32) bool {
+	if uint(cols-1) >= uint(w) || w > maxW || rows < 1 || ps < 0 || js < 0 || (cols-1)*js > math.MaxInt32 {
+		panic("cpu: bad GEMM pack")
+	}
+	_, _ = dst[rows*w-1], src[(rows-1)*ps+(cols-1)*js]
+	if js == 1 {
+		return true
+	}
+	for j := 0; j < cols; j++ {
+		idx[j] = int32(j * js)
+	}
+	return false
+}
+
+func packAVX512F32(dst []float32, w int, src []float32, ps, js, rows, cols int) {
+	var idx [32]int32
+	ip := &idx[0]
+	if checkPack(dst, w, src, ps, js, rows, cols, 32, &idx) {
+		ip = nil
+	}
+	packF32AVX512(&dst[0], w, &src[0], ps, rows, ip, laneMask(cols), laneMask(w))
+}
+
+func packAVX512F64(dst []float64, w int, src []float64, ps, js, rows, cols int) {
+	var idx [32]int32
+	ip := &idx[0]
+	if checkPack(dst, w, src, ps, js, rows, cols, 16, &idx) {
+		ip = nil
+	}
+	packF64AVX512(&dst[0], w, &src[0], ps, rows, ip, laneMask(cols), laneMask(w))
 }

@@ -1,12 +1,15 @@
+//go:build linux
+
 package cpu
 
 import (
 	"fmt"
-	"golang.org/x/sys/unix"
 	"os"
 	"runtime"
 	"strconv"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // BenchmarkMicroKernel measures the active micro-kernels on L1/L2-resident
@@ -37,8 +40,10 @@ func BenchmarkMicroKernel(b *testing.B) {
 	}
 }
 
+// BenchmarkSgemmSquare multiplies row-major n×n float32 matrices, from the
+// plain-loop sizes through the blocked path.
 func BenchmarkSgemmSquare(b *testing.B) {
-	for _, n := range []int{8, 16, 32, 48, 64, 256, 512, 2048} {
+	for _, n := range []int{2, 4, 6, 8, 16, 32, 48, 64, 256, 512, 2048} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			x, y, z := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
 			for i := range x {
@@ -49,28 +54,6 @@ func BenchmarkSgemmSquare(b *testing.B) {
 			}
 			b.ReportMetric(2*float64(n*n*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})
-	}
-}
-
-func init() {
-	if v := os.Getenv("TSR_DB"); v != "" {
-		directBRows, _ = strconv.Atoi(v)
-	}
-	if v := os.Getenv("TSR_SMALL"); v != "" {
-		smallGemm, _ = strconv.Atoi(v)
-	}
-	if v := os.Getenv("TSR_DBE"); v != "" {
-		directBElems, _ = strconv.Atoi(v)
-	}
-	directA = os.Getenv("TSR_NOA") == ""
-	if v := os.Getenv("TSR_KC"); v != "" {
-		sgemmKernel.KC, _ = strconv.Atoi(v)
-	}
-	if v := os.Getenv("TSR_MC"); v != "" {
-		sgemmKernel.MC, _ = strconv.Atoi(v)
-	}
-	if v := os.Getenv("TSR_NC"); v != "" {
-		sgemmKernel.NC, _ = strconv.Atoi(v)
 	}
 }
 
@@ -93,18 +76,15 @@ type tuneCfg struct {
 	name               string
 	kc, mc, nc, ncRowA int
 	inA                bool
-	variant            string
 }
 
-var expRowA map[string]any
-
 var tuneCfgs = []tuneCfg{
-	{"rowA kc384 nc512", 384, 240, 4096, 512, true, ""},
-	{"rowA kc384 nc512 nopfc", 384, 240, 4096, 512, true, "nopfc"},
-	{"rowA kc384 nc512 pfb16", 384, 240, 4096, 512, true, "pfb16"},
-	{"rowA kc384 nc512 pfb32", 384, 240, 4096, 512, true, "pfb32"},
-	{"rowA kc256 nc1024", 256, 240, 4096, 1024, true, ""},
-	{"rowA kc256 nc1024 pfb16", 256, 240, 4096, 1024, true, "pfb16"},
+	{"rowA kc256 nc512", 256, 240, 4096, 512, true},
+	{"rowA kc256 nc256", 256, 240, 4096, 256, true},
+	{"rowA kc192 nc512", 192, 240, 4096, 512, true},
+	{"rowA kc128 nc512", 128, 240, 4096, 512, true},
+	{"rowA kc384 nc256", 384, 240, 4096, 256, true},
+	{"rowA kc320 nc384", 320, 240, 4096, 384, true},
 }
 
 func tune[T float](t *testing.T, kern *GemmKernel[T], gemm func(batch, m, n, k int, alpha T, a []T, bsA, rsA, csA int, b []T, bsB, rsB, csB int, beta T, c []T, bsC, rsC, csC int), n int) {
@@ -123,11 +103,6 @@ func tune[T float](t *testing.T, kern *GemmKernel[T], gemm func(batch, m, n, k i
 		for i, c := range cfgs {
 			kern.KC, kern.MC, kern.NC, kern.NCRowA = c.kc, c.mc, c.nc, c.ncRowA
 			directA = c.inA
-			if f, ok := expRowA[c.variant].(func(kc int, a []T, lda int, b []T, ldb int, c []T, ldc int, alpha, beta T, mr, nr int)); ok {
-				kern.MicroRowA = f
-			} else {
-				kern.MicroRowA = k0.MicroRowA
-			}
 			start := threadTime()
 			for r := 0; r < reps; r++ {
 				gemm(1, n, n, n, 1, x, 0, n, 1, y, 0, n, 1, 0, z, 0, n, 1)

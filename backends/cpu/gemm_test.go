@@ -193,11 +193,11 @@ func TestSgemmVariants(t *testing.T) {
 	}
 	t.Run("small-path", func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(3, 4))
-		for _, c := range randomCases(rng, 80) {
-			if c.m*c.n*c.k < smallGemm {
+		withThresholds(math.MaxInt, math.Inf(1), func() {
+			for _, c := range randomCases(rng, 80) {
 				runCase(t, rng, c, 6e-8, SgemmBatched)
 			}
-		}
+		})
 	})
 	t.Run("exported", func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(5, 6))

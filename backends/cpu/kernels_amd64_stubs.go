@@ -4,19 +4,19 @@
 
 package cpu
 
-// gemm12x32RowANoPfCF32AVX512 computes the mr×nr corner of a 12x32 tile of C = alpha*A*B + beta*C, A row-major (lda), B with row stride ldb.
-func gemm12x32RowANoPfCF32AVX512(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32, mr int, nmask uint64)
-
-// gemm12x32RowAPfB16F32AVX512 computes the mr×nr corner of a 12x32 tile of C = alpha*A*B + beta*C, A row-major (lda), B with row stride ldb.
-func gemm12x32RowAPfB16F32AVX512(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32, mr int, nmask uint64)
-
-// gemm12x32RowAPfB32F32AVX512 computes the mr×nr corner of a 12x32 tile of C = alpha*A*B + beta*C, A row-major (lda), B with row stride ldb.
-func gemm12x32RowAPfB32F32AVX512(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32, mr int, nmask uint64)
+// packF32AVX512 packs rows of up to 32 elements (contiguous, or gathered at idx) into a GEMM micro-panel.
+//
+//go:noescape
+func packF32AVX512(dst *float32, w int, src *float32, ps int, rows int, idx *int32, lmask uint64, smask uint64)
 
 // gemm12x32F32AVX512 computes the mr×nr corner of a 12x32 tile of C = alpha*A*B + beta*C, A packed, B with row stride ldb.
+//
+//go:noescape
 func gemm12x32F32AVX512(kc int, a *float32, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32, mr int, nmask uint64)
 
 // gemm12x32RowAF32AVX512 computes the mr×nr corner of a 12x32 tile of C = alpha*A*B + beta*C, A row-major (lda), B with row stride ldb.
+//
+//go:noescape
 func gemm12x32RowAF32AVX512(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32, mr int, nmask uint64)
 
 // addF32AVX512 computes dst = a add b over n elements (n a multiple of 16).
@@ -52,19 +52,19 @@ func maxF32AVX512(x *float32, n int, out *float32, nan *float32)
 // expShiftSumF32AVX512 computes dst = exp(x - shift) over n elements (n a multiple of 16) and stores per-lane sums of dst to sum.
 func expShiftSumF32AVX512(dst *float32, x *float32, n int, shift float32, sum *float32)
 
-// gemm12x16RowANoPfCF64AVX512 computes the mr×nr corner of a 12x16 tile of C = alpha*A*B + beta*C, A row-major (lda), B with row stride ldb.
-func gemm12x16RowANoPfCF64AVX512(kc int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64, mr int, nmask uint64)
-
-// gemm12x16RowAPfB16F64AVX512 computes the mr×nr corner of a 12x16 tile of C = alpha*A*B + beta*C, A row-major (lda), B with row stride ldb.
-func gemm12x16RowAPfB16F64AVX512(kc int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64, mr int, nmask uint64)
-
-// gemm12x16RowAPfB32F64AVX512 computes the mr×nr corner of a 12x16 tile of C = alpha*A*B + beta*C, A row-major (lda), B with row stride ldb.
-func gemm12x16RowAPfB32F64AVX512(kc int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64, mr int, nmask uint64)
+// packF64AVX512 packs rows of up to 16 elements (contiguous, or gathered at idx) into a GEMM micro-panel.
+//
+//go:noescape
+func packF64AVX512(dst *float64, w int, src *float64, ps int, rows int, idx *int32, lmask uint64, smask uint64)
 
 // gemm12x16F64AVX512 computes the mr×nr corner of a 12x16 tile of C = alpha*A*B + beta*C, A packed, B with row stride ldb.
+//
+//go:noescape
 func gemm12x16F64AVX512(kc int, a *float64, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64, mr int, nmask uint64)
 
 // gemm12x16RowAF64AVX512 computes the mr×nr corner of a 12x16 tile of C = alpha*A*B + beta*C, A row-major (lda), B with row stride ldb.
+//
+//go:noescape
 func gemm12x16RowAF64AVX512(kc int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64, mr int, nmask uint64)
 
 // addF64AVX512 computes dst = a add b over n elements (n a multiple of 8).
@@ -101,9 +101,13 @@ func maxF64AVX512(x *float64, n int, out *float64, nan *float64)
 func expShiftSumF64AVX512(dst *float64, x *float64, n int, shift float64, sum *float64)
 
 // gemm6x16F32AVX2 computes the mr×nr corner of a 6x16 tile of C = alpha*A*B + beta*C, A packed, B with row stride ldb.
+//
+//go:noescape
 func gemm6x16F32AVX2(kc int, a *float32, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32, mr int, nmask *int32)
 
 // gemm6x16RowAF32AVX2 computes the mr×nr corner of a 6x16 tile of C = alpha*A*B + beta*C, A row-major (lda), B with row stride ldb.
+//
+//go:noescape
 func gemm6x16RowAF32AVX2(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32, mr int, nmask *int32)
 
 // addF32AVX2 computes dst = a add b over n elements (n a multiple of 8).
@@ -137,9 +141,13 @@ func dotF32AVX2(x *float32, y *float32, n int, out *float32)
 func maxF32AVX2(x *float32, n int, out *float32, nan *float32)
 
 // gemm6x8F64AVX2 computes the mr×nr corner of a 6x8 tile of C = alpha*A*B + beta*C, A packed, B with row stride ldb.
+//
+//go:noescape
 func gemm6x8F64AVX2(kc int, a *float64, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64, mr int, nmask *int64)
 
 // gemm6x8RowAF64AVX2 computes the mr×nr corner of a 6x8 tile of C = alpha*A*B + beta*C, A row-major (lda), B with row stride ldb.
+//
+//go:noescape
 func gemm6x8RowAF64AVX2(kc int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64, mr int, nmask *int64)
 
 // addF64AVX2 computes dst = a add b over n elements (n a multiple of 4).

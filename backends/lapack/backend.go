@@ -5,6 +5,10 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"gonum.org/v1/gonum/blas/blas64"
+
+	"github.com/tsrlang/tsr/backends/gonumblas"
 )
 
 // Float is the element type of every function: float32 or float64.
@@ -79,6 +83,20 @@ var (
 	current     atomic.Pointer[engine]
 )
 
+var tsrBLASOnce sync.Once
+
+// useGonum makes the gonum engine current. The first time, it installs
+// backends/gonumblas as gonum's float64 BLAS (blas64.Use), so that the
+// blocked level-3 parts of gonum's LAPACK (Dgemm in Dlarfb, Dlabrd/Dgebrd,
+// Dlatrd/Dsytrd, Dgetrf, Dpotrf, ...) run on tsr's packed SIMD GEMM
+// instead of gonum's pure-Go one. blas64.Use is process-wide: gonum/mat
+// code in the same process then uses that BLAS too (same results up to
+// rounding).
+func useGonum() {
+	tsrBLASOnce.Do(func() { blas64.Use(gonumblas.Implementation{}) })
+	current.Store(gonumEngine)
+}
+
 // system loads the system LAPACK once and returns its engine or the reason
 // it is unavailable.
 func system() (*engine, error) {
@@ -98,13 +116,13 @@ func system() (*engine, error) {
 func active() *engine {
 	defaultOnce.Do(func() {
 		if strings.EqualFold(os.Getenv("TSR_LAPACK"), "gonum") {
-			current.Store(gonumEngine)
+			useGonum()
 			return
 		}
 		if e, err := system(); err == nil {
 			current.Store(e)
 		} else {
-			current.Store(gonumEngine)
+			useGonum()
 		}
 	})
 	return current.Load()
@@ -138,7 +156,7 @@ func SetBackend(name string) error {
 	active()
 	switch strings.ToLower(name) {
 	case "gonum":
-		current.Store(gonumEngine)
+		useGonum()
 	case "system":
 		e, err := system()
 		if err != nil {
@@ -149,7 +167,7 @@ func SetBackend(name string) error {
 		if e, err := system(); err == nil {
 			current.Store(e)
 		} else {
-			current.Store(gonumEngine)
+			useGonum()
 		}
 	default:
 		return valueErr("lapack.SetBackend", "unknown backend %q (want \"gonum\", \"system\" or \"auto\")", name)

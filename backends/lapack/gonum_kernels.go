@@ -25,6 +25,9 @@ func workQuery(f func(work []float64, lwork int)) []float64 {
 }
 
 func (gonum64) gesdd(m, n int, a []float64, job byte) (u, s, vt []float64, info int) {
+	if job != 'N' {
+		return gesvdRows(m, n, a, job == 'A')
+	}
 	kk := min(m, n)
 	buf := clone(a)
 	s = make([]float64, kk)
@@ -52,10 +55,10 @@ func (gonum64) syevd(n int, a []float64, lower, wantV bool) (w, v []float64, inf
 	if lower {
 		uplo = blas.Lower
 	}
-	jobz := lapack.EVNone
 	if wantV {
-		jobz = lapack.EVCompute
+		return syevRows(n, buf, uplo)
 	}
+	jobz := lapack.EVNone
 	w = make([]float64, n)
 	work := workQuery(func(wk []float64, l int) { impl.Dsyev(jobz, uplo, n, buf, n, w, wk, l) })
 	if !impl.Dsyev(jobz, uplo, n, buf, n, w, work, len(work)) {
@@ -318,4 +321,156 @@ func (gonum32) geqrf(m, n int, a []float32, mode qrMode) (q, r []float32, info i
 func (gonum32) gelsd(m, n, nrhs int, a, b []float32, rcond float32) (x, resid, sv []float32, rank, info int) {
 	x6, r6, s6, rank, info := g64.gelsd(m, n, nrhs, to64(a), to64(b), float64(rcond))
 	return from64[float32](x6), from64[float32](r6), from64[float32](s6), rank, info
+}
+
+// The two drivers below replace gonum's Dgesvd and Dsyev when vectors are
+// wanted. Both spend most of their time applying plane rotations to the
+// vector matrices (Dlasr, about 6n³ flops). gonum's Dbdsqr and Dsteqr
+// apply them to U and Z from the right, that is to pairs of columns of a
+// row-major matrix: a strided walk that touches one cache line per row and
+// rotation, several times slower than the same work on rows. The drivers
+// arrange for every rotation to be applied from the left, to pairs of
+// contiguous rows of a transposed copy (O(n²) transposes). The Householder
+// reductions (Dgebrd, Dsytrd) and the generation of Q and Pᵀ (Dorgbr,
+// Dorgtr) are blocked and run their level-3 parts on tsr's GEMM
+// (backends/gonumblas, installed by useGonum).
+
+// gesvdRows is the SVD A = U diag(s) Vᵀ of the m×n row-major a with
+// vectors (full: U m×m and Vᵀ n×n; else U m×k and Vᵀ k×n, k = min(m, n)),
+// singular values descending; info 1 when the QR iteration does not
+// converge. Algorithm (LAPACK xGESVD, path without a preliminary QR):
+// Dgebrd reduces A (m >= n; a wide A is handled through Aᵀ = V Σ Uᵀ) to
+// upper bidiagonal B = Qᵀ A P, Dorgbr forms Q and Pᵀ, and Dbdsqr computes
+// B = Q_B Σ P_Bᵀ, updating Vᵀ ← P_Bᵀ Pᵀ and, in place of U ← Q Q_B, the
+// transposed C = Qᵀ ← Q_Bᵀ Qᵀ (both from the left).
+func gesvdRows(m, n int, a []float64, full bool) (u, s, vt []float64, info int) {
+	if m < n {
+		// Aᵀ = U' Σ V'ᵀ, so A = V' Σ U'ᵀ: U = V'ᵀᵀ, Vᵀ = U'ᵀ.
+		ut, s, vtt, info := gesvdRows(n, m, transposed(m, n, a), full)
+		if info != 0 {
+			return nil, nil, nil, info
+		}
+		ucols := m // columns of U' (n×ucols) = rows of Vᵀ
+		if full {
+			ucols = n
+		}
+		return transposed(m, m, vtt), s, transposed(n, ucols, ut), 0
+	}
+	buf := clone(a)
+	d, e := make([]float64, n), make([]float64, n)
+	tauQ, tauP := make([]float64, n), make([]float64, n)
+	work := workQuery(func(w []float64, l int) { impl.Dgebrd(m, n, buf, n, d, e, tauQ, tauP, w, l) })
+	impl.Dgebrd(m, n, buf, n, d, e, tauQ, tauP, work, len(work))
+
+	vt = make([]float64, n*n) // Pᵀ from the rows of the upper triangle
+	copy(vt, buf[:n*n])
+	work = workQuery(func(w []float64, l int) { impl.Dorgbr(lapack.GeneratePT, n, n, n, vt, n, tauP, w, l) })
+	impl.Dorgbr(lapack.GeneratePT, n, n, n, vt, n, tauP, work, len(work))
+
+	ucols := n
+	if full {
+		ucols = m
+	}
+	u = make([]float64, m*ucols) // Q: its first n columns hold the reflectors
+	for i := range m {
+		copy(u[i*ucols:i*ucols+n], buf[i*n:(i+1)*n])
+	}
+	work = workQuery(func(w []float64, l int) { impl.Dorgbr(lapack.GenerateQ, m, ucols, n, u, ucols, tauQ, w, l) })
+	impl.Dorgbr(lapack.GenerateQ, m, ucols, n, u, ucols, tauQ, work, len(work))
+
+	// C = (first n columns of Q)ᵀ, n×m: Dbdsqr rotates it from the left.
+	c := make([]float64, n*m)
+	for i := range m {
+		for j := range n {
+			c[j*m+i] = u[i*ucols+j]
+		}
+	}
+	if !impl.Dbdsqr(blas.Upper, n, n, 0, m, d, e, vt, n, nil, 1, c, m, make([]float64, 4*n)) {
+		return nil, nil, nil, 1
+	}
+	for i := range m {
+		for j := range n {
+			u[i*ucols+j] = c[j*m+i]
+		}
+	}
+	return u, d, vt, 0
+}
+
+// syevRows is the symmetric eigendecomposition A = V diag(w) Vᵀ of the
+// triangle uplo of the n×n row-major buf (overwritten): w ascending, the
+// eigenvectors as the columns of v; info 1 when the iteration does not
+// converge or the input is not finite. Algorithm: Dsytrd reduces A to
+// tridiagonal T = Qᵀ A Q and Dorgtr forms Q. T is shifted to the positive
+// definite T + σI whose spectrum lies in [g, 2g] (g = width of T's
+// Gershgorin interval, so the shift is well conditioned), factored as
+// L D Lᵀ (Dpttrf), and the upper bidiagonal R = D^½ Lᵀ (RᵀR = T + σI) is
+// decomposed by Dbdsqr, R = Q_R Σ P_Rᵀ: the eigenvalues are σᵢ² − σ and
+// the eigenvectors Q P_R, accumulated as Vᵀ = P_Rᵀ Qᵀ from the left. This
+// is LAPACK's xPTEQR (Cholesky + xBDSQR for a positive definite
+// tridiagonal) after the shift; the absolute error of the eigenvalues is
+// O(ε‖A‖), as for the QR iteration of xSTEQR.
+func syevRows(n int, buf []float64, uplo blas.Uplo) (w, v []float64, info int) {
+	d, e, tau := make([]float64, n), make([]float64, n), make([]float64, n)
+	work := workQuery(func(wk []float64, l int) { impl.Dsytrd(uplo, n, buf, n, d, e, tau, wk, l) })
+	impl.Dsytrd(uplo, n, buf, n, d, e, tau, work, len(work))
+	work = workQuery(func(wk []float64, l int) { impl.Dorgtr(uplo, n, buf, n, tau, wk, l) })
+	impl.Dorgtr(uplo, n, buf, n, tau, work, len(work))
+
+	lo, hi := math.Inf(1), math.Inf(-1) // Gershgorin interval of T
+	for i := range n {
+		r := 0.0
+		if i > 0 {
+			r += math.Abs(e[i-1])
+		}
+		if i < n-1 {
+			r += math.Abs(e[i])
+		}
+		lo, hi = min(lo, d[i]-r), max(hi, d[i]+r)
+	}
+	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		return nil, nil, 1
+	}
+	g := hi - lo
+	if g == 0 { // T = cI
+		g = max(math.Abs(lo), 1)
+	}
+	sigma := g - lo // T + σI has its spectrum in [g, 2g]
+	for i := range n {
+		d[i] += sigma
+	}
+	if !impl.Dpttrf(n, d, e[:max(n-1, 0)]) {
+		return nil, nil, 1
+	}
+	for i := range n { // R = D^½ Lᵀ: diagonal √dᵢ, superdiagonal √dᵢ·lᵢ
+		d[i] = math.Sqrt(d[i])
+		if i < n-1 {
+			e[i] *= d[i]
+		}
+	}
+	zt := transposed(n, n, buf) // Qᵀ
+	if !impl.Dbdsqr(blas.Upper, n, n, 0, 0, d, e, zt, n, nil, 1, nil, 1, make([]float64, 4*n)) {
+		return nil, nil, 1
+	}
+	// d descending: eigenvalue k (ascending) is d[n-1-k]² − σ, its vector
+	// row n-1-k of zt.
+	w, v = make([]float64, n), buf
+	for k := range n {
+		r := n - 1 - k
+		w[k] = d[r]*d[r] - sigma
+		for i := range n {
+			v[i*n+k] = zt[r*n+i]
+		}
+	}
+	return w, v, 0
+}
+
+// transposed returns the n×m transpose of the m×n row-major a.
+func transposed(m, n int, a []float64) []float64 {
+	t := make([]float64, m*n)
+	for i := range m {
+		for j := range n {
+			t[j*m+i] = a[i*n+j]
+		}
+	}
+	return t
 }

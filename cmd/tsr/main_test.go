@@ -24,7 +24,7 @@ func TestCommand(t *testing.T) {
 		code           int
 		stdout, stderr string
 	}{
-		{[]string{script, "a", "b"}, "", 0, "[\"a\", \"b\"] 42\n", ""},
+		{[]string{script, "a", "b"}, "", 0, "['a', 'b'] 42\n", ""},
 		{[]string{"run", script}, "", 0, "[] 42\n", ""},
 		{[]string{"-c", "print(1 + 1)"}, "", 0, "2\n", ""},
 		{[]string{"-c", "1 // 0"}, "", 1, "", "ZeroDivisionError: integer division or modulo by zero"},

@@ -7,9 +7,9 @@ import (
 
 // Einsum evaluates the einsum equation eq over operands (torch.einsum). The
 // einsum package plans the contraction order; every step is lowered onto
-// recorded ops (diagonal, permute, reshape, expand, sum, mul, bmm), so the
-// result is differentiable, and the backward of each pairwise contraction
-// is itself a batched matrix product. Integer operands are accumulated in
+// recorded ops (diagonal, permute, reshape, expand, sum, mul, matmul), so
+// the result is differentiable, and the backward of each pairwise
+// contraction is itself a batched matrix product. Integer operands are accumulated in
 // i64 (the result dtype is i64 for integer inputs).
 func Einsum(e *Engine, eq string, operands []*T) (*T, error) {
 	shapes := make([][]int, len(operands))
@@ -38,8 +38,15 @@ func Einsum(e *Engine, eq string, operands []*T) (*T, error) {
 	return einsum.Execute[*T](plan, einsumOps{e}, operands)
 }
 
-// einsumOps adapts the engine's recorded ops to einsum.Ops.
+// einsumOps adapts the engine's recorded ops to einsum.Ops. It implements
+// einsum.MatmulOps, so every contraction is one matmul over the step's
+// batch dimensions with their real strides (tensor.Matmul passes strides to
+// cpu.SgemmBatched): a permuted operand is fed to the GEMM as a view instead
+// of being copied by a reshape to [B, M, K], and the product needs no
+// reshape when M and N are single dimensions, so it is a fresh tensor.
 type einsumOps struct{ e *Engine }
+
+var _ einsum.MatmulOps[*T] = einsumOps{}
 
 func (o einsumOps) Shape(x *T) []int { return x.Shape() }
 
@@ -62,5 +69,7 @@ func (o einsumOps) Mul(a, b *T) (*T, error) { return o.e.mul(a, b) }
 func (o einsumOps) Bmm(a, b *T) (*T, error) {
 	return o.e.Apply("bmm", []*T{a, b}, nil, func() (*T, error) { return tensor.Bmm(a, b) })
 }
+
+func (o einsumOps) Matmul(a, b *T) (*T, error) { return o.e.matmul(a, b) }
 
 func (o einsumOps) Zeros(like *T, shape []int) (*T, error) { return tensor.Zeros(shape, like.DType()) }
