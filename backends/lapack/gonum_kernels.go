@@ -28,25 +28,22 @@ func (gonum64) gesdd(m, n int, a []float64, job byte) (u, s, vt []float64, info 
 	if job != 'N' {
 		return gesvdRows(m, n, a, job == 'A')
 	}
-	kk := min(m, n)
+	// Singular values only: Dgesvd (Dgebrd + dqds). The matrix is brought
+	// into range here, because Dgesvd's own scaling (Dlascl) panics in
+	// gonum v0.17 for tiny and huge inputs.
 	buf := clone(a)
-	s = make([]float64, kk)
-	jb := lapack.SVDNone
-	ldu, ldvt := 1, 1
-	switch job {
-	case 'A':
-		jb, u, ldu, vt, ldvt = lapack.SVDAll, make([]float64, m*m), m, make([]float64, n*n), n
-	case 'S':
-		jb, u, ldu, vt, ldvt = lapack.SVDStore, make([]float64, m*kk), kk, make([]float64, kk*n), n
-	}
+	scale := rangeScale(maxAbsOf(buf))
+	scaleBy(buf, scale)
+	s = make([]float64, min(m, n))
 	call := func(work []float64, lwork int) bool {
-		return impl.Dgesvd(jb, jb, m, n, buf, n, s, u, ldu, vt, ldvt, work, lwork)
+		return impl.Dgesvd(lapack.SVDNone, lapack.SVDNone, m, n, buf, n, s, nil, 1, nil, 1, work, lwork)
 	}
 	work := workQuery(func(w []float64, l int) { call(w, l) })
 	if !call(work, len(work)) {
 		return nil, nil, nil, 1
 	}
-	return u, s, vt, 0
+	scaleBy(s, 1/scale)
+	return nil, s, nil, 0
 }
 
 func (gonum64) syevd(n int, a []float64, lower, wantV bool) (w, v []float64, info int) {
@@ -58,16 +55,17 @@ func (gonum64) syevd(n int, a []float64, lower, wantV bool) (w, v []float64, inf
 	if wantV {
 		return syevRows(n, buf, uplo)
 	}
-	jobz := lapack.EVNone
+	// Eigenvalues only: Dsyev (Dsytrd + Dsterf), scaled into range here
+	// (Dsyev's own scaling panics in gonum v0.17, see gesdd).
+	scale := rangeScale(triMaxAbs(n, buf, uplo))
+	scaleBy(buf, scale)
 	w = make([]float64, n)
-	work := workQuery(func(wk []float64, l int) { impl.Dsyev(jobz, uplo, n, buf, n, w, wk, l) })
-	if !impl.Dsyev(jobz, uplo, n, buf, n, w, work, len(work)) {
+	work := workQuery(func(wk []float64, l int) { impl.Dsyev(lapack.EVNone, uplo, n, buf, n, w, wk, l) })
+	if !impl.Dsyev(lapack.EVNone, uplo, n, buf, n, w, work, len(work)) {
 		return nil, nil, 1
 	}
-	if !wantV {
-		return w, nil, 0
-	}
-	return w, buf, 0
+	scaleBy(w, 1/scale)
+	return w, nil, 0
 }
 
 func (gonum64) geev(n int, a []float64, wantV bool) (wr, wi, v []float64, info int) {
@@ -357,6 +355,8 @@ func gesvdRows(m, n int, a []float64, full bool) (u, s, vt []float64, info int) 
 		return transposed(m, m, vtt), s, transposed(n, ucols, ut), 0
 	}
 	buf := clone(a)
+	scale := rangeScale(maxAbsOf(buf))
+	scaleBy(buf, scale)
 	d, e := make([]float64, n), make([]float64, n)
 	tauQ, tauP := make([]float64, n), make([]float64, n)
 	work := workQuery(func(w []float64, l int) { impl.Dgebrd(m, n, buf, n, d, e, tauQ, tauP, w, l) })
@@ -393,7 +393,57 @@ func gesvdRows(m, n int, a []float64, full bool) (u, s, vt []float64, info int) 
 			u[i*ucols+j] = c[j*m+i]
 		}
 	}
+	scaleBy(d, 1/scale)
 	return u, d, vt, 0
+}
+
+// rangeScale returns the factor by which xGESVD and xSYEV scale a matrix
+// whose largest magnitude amax lies outside [√safmin/ε, ε/√safmin] (where
+// squares of the entries would underflow or overflow), to the nearest
+// bound, or 1 when amax is inside (or 0, Inf or NaN). The caller divides
+// the singular values or eigenvalues by it.
+func rangeScale(amax float64) float64 {
+	const safmin = 0x1p-1022
+	lo := math.Sqrt(safmin) / 0x1p-53
+	hi := 1 / lo
+	switch {
+	case amax > 0 && amax < lo:
+		return lo / amax
+	case amax > hi && !math.IsInf(amax, 0):
+		return hi / amax
+	}
+	return 1
+}
+
+// maxAbsOf returns the largest magnitude in a (NaN if a holds one).
+func maxAbsOf(a []float64) float64 {
+	m := 0.0
+	for _, v := range a {
+		m = max(m, math.Abs(v))
+	}
+	return m
+}
+
+// triMaxAbs is maxAbsOf over the triangle uplo of the n×n row-major a.
+func triMaxAbs(n int, a []float64, uplo blas.Uplo) float64 {
+	m := 0.0
+	for i := range n {
+		lo, hi := 0, i+1
+		if uplo == blas.Upper {
+			lo, hi = i, n
+		}
+		m = max(m, maxAbsOf(a[i*n+lo:i*n+hi]))
+	}
+	return m
+}
+
+// scaleBy multiplies a by f in place (nothing when f is 1).
+func scaleBy(a []float64, f float64) {
+	if f != 1 {
+		for i := range a {
+			a[i] *= f
+		}
+	}
 }
 
 // syevRows is the symmetric eigendecomposition A = V diag(w) Vᵀ of the
@@ -410,6 +460,8 @@ func gesvdRows(m, n int, a []float64, full bool) (u, s, vt []float64, info int) 
 // tridiagonal) after the shift; the absolute error of the eigenvalues is
 // O(ε‖A‖), as for the QR iteration of xSTEQR.
 func syevRows(n int, buf []float64, uplo blas.Uplo) (w, v []float64, info int) {
+	scale := rangeScale(triMaxAbs(n, buf, uplo))
+	scaleBy(buf, scale)
 	d, e, tau := make([]float64, n), make([]float64, n), make([]float64, n)
 	work := workQuery(func(wk []float64, l int) { impl.Dsytrd(uplo, n, buf, n, d, e, tau, wk, l) })
 	impl.Dsytrd(uplo, n, buf, n, d, e, tau, work, len(work))
@@ -456,7 +508,7 @@ func syevRows(n int, buf []float64, uplo blas.Uplo) (w, v []float64, info int) {
 	w, v = make([]float64, n), buf
 	for k := range n {
 		r := n - 1 - k
-		w[k] = d[r]*d[r] - sigma
+		w[k] = (d[r]*d[r] - sigma) / scale
 		for i := range n {
 			v[i*n+k] = zt[r*n+i]
 		}
