@@ -2,6 +2,9 @@ package lapack
 
 import (
 	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -28,9 +31,8 @@ func (gonum64) gesdd(m, n int, a []float64, job byte) (u, s, vt []float64, info 
 	if job != 'N' {
 		return gesvdRows(m, n, a, job == 'A')
 	}
-	// Singular values only: Dgesvd (Dgebrd + dqds). The matrix is brought
-	// into range here, because Dgesvd's own scaling (Dlascl) panics in
-	// gonum v0.17 for tiny and huge inputs.
+	// Singular values only: Dgesvd (Dgebrd + dqds), on the matrix brought
+	// into range by rangeScale.
 	buf := clone(a)
 	scale := rangeScale(maxAbsOf(buf))
 	scaleBy(buf, scale)
@@ -55,8 +57,8 @@ func (gonum64) syevd(n int, a []float64, lower, wantV bool) (w, v []float64, inf
 	if wantV {
 		return syevRows(n, buf, uplo)
 	}
-	// Eigenvalues only: Dsyev (Dsytrd + Dsterf), scaled into range here
-	// (Dsyev's own scaling panics in gonum v0.17, see gesdd).
+	// Eigenvalues only: Dsyev (Dsytrd + Dsterf), on the matrix brought into
+	// range by rangeScale.
 	scale := rangeScale(triMaxAbs(n, buf, uplo))
 	scaleBy(buf, scale)
 	w = make([]float64, n)
@@ -385,7 +387,7 @@ func gesvdRows(m, n int, a []float64, full bool) (u, s, vt []float64, info int) 
 			c[j*m+i] = u[i*ucols+j]
 		}
 	}
-	if !impl.Dbdsqr(blas.Upper, n, n, 0, m, d, e, vt, n, nil, 1, c, m, make([]float64, 4*n)) {
+	if !bdsqrBlocked(n, d, e, vt, n, c, m) {
 		return nil, nil, nil, 1
 	}
 	for i := range m {
@@ -397,22 +399,19 @@ func gesvdRows(m, n int, a []float64, full bool) (u, s, vt []float64, info int) 
 	return u, d, vt, 0
 }
 
-// rangeScale returns the factor by which xGESVD and xSYEV scale a matrix
-// whose largest magnitude amax lies outside [√safmin/ε, ε/√safmin] (where
-// squares of the entries would underflow or overflow), to the nearest
-// bound, or 1 when amax is inside (or 0, Inf or NaN). The caller divides
-// the singular values or eigenvalues by it.
+// rangeScale returns the power of two that brings a matrix whose largest
+// magnitude amax lies outside [2⁻¹⁰⁰, 2¹⁰⁰] to a largest magnitude in
+// [0.5, 1) (an exact scaling), or 1 when amax is inside that range or is 0,
+// Inf or NaN. The caller divides the singular values or eigenvalues by it.
+// This replaces LAPACK's scaling inside xGESVD/xSYEV/xSTERF (squares of
+// entries must neither underflow nor overflow), which panics in gonum
+// v0.17 (Dlascl called with a bad leading dimension) for such inputs.
 func rangeScale(amax float64) float64 {
-	const safmin = 0x1p-1022
-	lo := math.Sqrt(safmin) / 0x1p-53
-	hi := 1 / lo
-	switch {
-	case amax > 0 && amax < lo:
-		return lo / amax
-	case amax > hi && !math.IsInf(amax, 0):
-		return hi / amax
+	if amax == 0 || math.IsInf(amax, 0) || math.IsNaN(amax) || (amax >= 0x1p-100 && amax <= 0x1p100) {
+		return 1
 	}
-	return 1
+	_, e := math.Frexp(amax)
+	return math.Ldexp(1, -e)
 }
 
 // maxAbsOf returns the largest magnitude in a (NaN if a holds one).
@@ -500,7 +499,7 @@ func syevRows(n int, buf []float64, uplo blas.Uplo) (w, v []float64, info int) {
 		}
 	}
 	zt := transposed(n, n, buf) // Qᵀ
-	if !impl.Dbdsqr(blas.Upper, n, n, 0, 0, d, e, zt, n, nil, 1, nil, 1, make([]float64, 4*n)) {
+	if !bdsqrBlocked(n, d, e, zt, n, nil, 0) {
 		return nil, nil, 1
 	}
 	// d descending: eigenvalue k (ascending) is d[n-1-k]² − σ, its vector
@@ -514,6 +513,74 @@ func syevRows(n int, buf []float64, uplo blas.Uplo) (w, v []float64, info int) {
 		}
 	}
 	return w, v, 0
+}
+
+// bdsqrBlocked is Dbdsqr(Upper, n, ...) on the bidiagonal (d, e),
+// overwriting d with the singular values (descending) and applying the
+// right rotations to vt (n×ncvt) and the left ones to c (n×ncc), both
+// row-major with leading dimension equal to their column count, from the
+// left. The rotations Dbdsqr generates depend on d and e only, so the
+// columns of vt and c are processed in independent blocks, each by its own
+// Dbdsqr call on a copy of (d, e) (the O(n²) scalar work is repeated per
+// block, the O(n²·cols) rotation work is not): blocks of about 1 MiB stay
+// in a core's L2 cache through all the sweeps, and they run concurrently
+// on GOMAXPROCS goroutines. The results are bitwise those of one call.
+func bdsqrBlocked(n int, d, e, vt []float64, ncvt int, c []float64, ncc int) bool {
+	type block struct {
+		onC    bool
+		j0, nc int
+	}
+	width := max(16, (1<<20)/(8*n))
+	var blocks []block
+	for _, side := range []struct {
+		onC  bool
+		cols int
+	}{{false, ncvt}, {true, ncc}} {
+		w := min(width, max(16, (side.cols+runtime.GOMAXPROCS(0)-1)/runtime.GOMAXPROCS(0)))
+		for j0 := 0; j0 < side.cols; j0 += w {
+			blocks = append(blocks, block{side.onC, j0, min(w, side.cols-j0)})
+		}
+	}
+	if len(blocks) == 0 {
+		return impl.Dbdsqr(blas.Upper, n, 0, 0, 0, d, e, nil, 1, nil, 1, nil, 1, make([]float64, 4*n))
+	}
+	d0, e0 := clone(d), clone(e)
+	oks := make([]bool, len(blocks))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(blocks)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work := make([]float64, 4*n)
+			dd, ee := make([]float64, len(d0)), make([]float64, len(e0))
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(blocks) {
+					return
+				}
+				b := blocks[k]
+				out := dd
+				if k == 0 {
+					out = d // the first block leaves the singular values in d
+				}
+				copy(out, d0)
+				copy(ee, e0)
+				if b.onC {
+					oks[k] = impl.Dbdsqr(blas.Upper, n, 0, 0, b.nc, out, ee, nil, 1, nil, 1, c[b.j0:], ncc, work)
+				} else {
+					oks[k] = impl.Dbdsqr(blas.Upper, n, b.nc, 0, 0, out, ee, vt[b.j0:], ncvt, nil, 1, nil, 1, work)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, ok := range oks {
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // transposed returns the n×m transpose of the m×n row-major a.
