@@ -29,8 +29,10 @@ def bench(dt, n, trans, reps):
     rng = np.random.default_rng(n)
     a = rng.random((n, n), dtype=np.float64).astype(dt)
     b = rng.random((n, n), dtype=np.float64).astype(dt)
-    if trans:
+    if trans == "T":
         a = a.T  # a view, like tsr's swapped strides
+    elif trans == "NT":
+        b = b.T
     a @ b
     best = float("inf")
     for _ in range(reps):
@@ -41,14 +43,15 @@ def bench(dt, n, trans, reps):
 
 
 def main():
-    sizes = [int(s) for s in sys.argv[1:]] or [256, 512, 1024, 2048]
+    sizes = [int(s) for s in sys.argv[1:]] or [64, 256, 512, 1024, 2048]
     print("# numpy", np.__version__, "openblas core", corename())
     for name, dt in (("Sgemm", np.float32), ("Dgemm", np.float64)):
         for n in sizes:
-            reps = 3 if n >= 1024 else 10
-            print(f"{name}/{n} {bench(dt, n, False, reps):.1f}")
+            reps = 3 if n >= 1024 else 10 if n >= 256 else 2000
+            print(f"{name}/{n} {bench(dt, n, '', reps):.1f}")
             if n == 1024:
-                print(f"{name}/{n}T {bench(dt, n, True, reps):.1f}")
+                print(f"{name}/{n}T {bench(dt, n, 'T', reps):.1f}")
+                print(f"{name}/{n}NT {bench(dt, n, 'NT', reps):.1f}")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-/usr/bin/python3}
 THREADS=${THREADS:-$(nproc)}
-BENCHTIME=${BENCHTIME:-3x}
+BENCHTIME=${BENCHTIME:-0.5s}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -23,13 +23,18 @@ import (
 // When beta == 0, C is not read (NaNs in C do not propagate), as in BLAS.
 //
 // Algorithm: GotoBLAS/BLIS (Goto & van de Geijn, "Anatomy of
-// High-Performance Matrix Multiplication", TOMS 2008): B is packed into
-// KC×NC panels and A into MC×KC blocks from any strides, and a register-tile
-// micro-kernel (assembly for AVX-512/AVX2, Go otherwise) runs over MR×NR
-// tiles; small problems (m*n*k < 32³) skip packing. Large problems are split
-// over a persistent worker pool of GOMAXPROCS goroutines. Rounding differs
-// from the naive loop (different summation order), by at most the usual
-// k*eps*|A||B| bound.
+// High-Performance Matrix Multiplication", TOMS 2008; Van Zee & van de
+// Geijn, "BLIS", TOMS 2015): a register-tile micro-kernel (assembly for
+// AVX-512/AVX2, Go otherwise) runs over MR×NR tiles of C. A row-major A is
+// read in place (no packing; the MR×KC A micro-panel stays in L1 while
+// packed KC×NR B micro-panels stream from a B block in L2); any other A is
+// packed into MC×KC blocks. B is packed into KC×NC panels (in AVX-512
+// assembly, gathering for transposed/strided B), or read in place when it
+// is row-major and small or m is small. Partial tiles are written with
+// masked stores. Problems with m*n*k < 64 run plain loops. Large problems
+// are split over a persistent worker pool of GOMAXPROCS goroutines.
+// Rounding differs from the naive loop (different summation order), by at
+// most the usual k*eps*|A||B| bound.
 func SgemmBatched(batch, m, n, k int, alpha float32,
 	a []float32, bsA, rsA, csA int,
 	b []float32, bsB, rsB, csB int,

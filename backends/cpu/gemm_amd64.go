@@ -10,11 +10,21 @@ import (
 
 // Cache blocking for the assembly kernels, tuned on the development machine
 // (Intel Xeon with AVX-512 and AMX, 48 KiB L1d, 2 MiB L2 per core, 2 cores
-// shared with other jobs, so numbers are noisy): KC×NR of B stays in L1
-// (f32 384×32×4 = 48 KiB; f64 256×16×8 = 32 KiB), MC×KC of A in L2 (f32
-// 240×384×4 = 360 KiB), KC×NC of B in L3. Single-thread SGEMM 1536 sweep
-// (GFLOP/s, best of two noisy runs): KC=384/MC=240 122, KC=384/MC=480 123,
-// KC=256/MC=480 118, KC=256/MC=240 107; KC=512 and KC=192 were worse.
+// shared with other jobs; measured in thread CPU time, configurations
+// interleaved, best of 8).
+//
+// Row-major A (the common case) is read in place with ir outermost: the
+// A micro-panel (f32 12×384×4 = 18 KiB, f64 12×256×8 = 24 KiB) stays in L1
+// and B micro-panels stream from a KC×NCRowA block in L2 (f32 384×512×4 =
+// 768 KiB, f64 256×512×8 = 1 MiB). SGEMM 2048³ single thread (GFLOP/s;
+// micro-kernel alone on L1-resident panels 166-172): KC=384/NC=512 143-153,
+// KC=256/NC=1024 143-148, KC=512/NC=512 139-150, KC=384/NC=256 145; the
+// GotoBLAS order with packed A and the same kernel 123-136. DGEMM 2048³
+// (micro-kernel 86): KC=256/NC=512 75, KC=384/NC=256 75-76, KC=128/NC=512
+// 73; all within noise of each other.
+//
+// Otherwise A is packed into MC×KC blocks (L2) and the KC×NR B micro-panel
+// is reused from L1 (GotoBLAS order), KC×NC of B in L3.
 var (
 	avx512GemmF32 = &GemmKernel[float32]{Name: "avx512-12x32", MR: 12, NR: 32, KC: 384, MC: 240, NC: 4096, NCRowA: 512,
 		Micro: microAVX512F32, MicroRowA: microRowAAVX512F32, Pack: packAVX512F32}

@@ -10,8 +10,13 @@
 //     Fortran symbols such as dgesdd_), loaded with dlopen through
 //     github.com/ebitengine/purego, so no cgo is needed;
 //   - gonum's pure-Go LAPACK (gonum.org/v1/gonum/lapack/gonum), always
-//     available, but much slower for SVD and eigenproblems (QR iteration
-//     instead of divide and conquer, scalar Givens rotations).
+//     available, but slower for SVD and eigenproblems (QR iteration
+//     instead of divide and conquer, scalar Givens rotations). Its level-3
+//     BLAS is tsr's GEMM (backends/gonumblas, installed process-wide with
+//     blas64.Use when the engine is first selected), and SVD and Eigh with
+//     vectors use this package's own drivers around gonum's routines, which
+//     apply every rotation to contiguous rows, in cache-sized column blocks
+//     on all cores (see gesvdRows and syevRows in gonum_kernels.go).
 //
 // The system library is looked up lazily on first use. The environment
 // variable TSR_LAPACK selects the engine: "gonum" forces the fallback, a path
