@@ -269,7 +269,33 @@ func ExpF32(dst, x []float32) {
 // accumulates in float64 with Neumaier compensation. The result is within
 // 1e-6 relative of the float64 sum for well-conditioned inputs. Sum of an
 // empty slice is 0.
-func SumF32(x []float32) float32 { return kF32.sum(x) }
+func SumF32(x []float32) float32 {
+	if r := kF32.sum(x); r == r {
+		return r
+	}
+	// The compensation term turns ±Inf into NaN (Inf - Inf); redo the sum
+	// plainly so that Inf propagates as IEEE addition says.
+	return float32(plainSum(x))
+}
+
+// plainSum is an uncompensated float64 sum: the reference for inputs with
+// infinities, where it is exact in the IEEE sense (Inf, -Inf or NaN).
+func plainSum[T float32 | float64](x []T) float64 {
+	var s float64
+	for _, v := range x {
+		s += float64(v)
+	}
+	return s
+}
+
+// plainDot is plainSum of the products.
+func plainDot[T float32 | float64](x, y []T) float64 {
+	var s float64
+	for i, v := range x {
+		s += float64(v) * float64(y[i])
+	}
+	return s
+}
 
 // MaxF32 returns the largest element of x; NaN if any element is NaN;
 // -Inf for an empty slice (callers reject empty reductions themselves).
@@ -279,7 +305,10 @@ func MaxF32(x []float32) float32 { return kF32.max(x) }
 // Panics if y is shorter than x.
 func DotF32(x, y []float32) float32 {
 	checkBin("DotF32", len(x), len(y), len(y))
-	return kF32.dot(x, y)
+	if r := kF32.dot(x, y); r == r {
+		return r
+	}
+	return float32(plainDot(x, y[:len(x)]))
 }
 
 // AddF64 is AddF32 in float64.
@@ -321,7 +350,12 @@ func ExpF64(dst, x []float64) {
 
 // SumF64 is SumF32 in float64: blocks of 4096 in 32 lanes, block sums added
 // with Neumaier compensation.
-func SumF64(x []float64) float64 { return kF64.sum(x) }
+func SumF64(x []float64) float64 {
+	if r := kF64.sum(x); r == r {
+		return r
+	}
+	return plainSum(x)
+}
 
 // MaxF64 is MaxF32 in float64.
 func MaxF64(x []float64) float64 { return kF64.max(x) }
@@ -329,5 +363,8 @@ func MaxF64(x []float64) float64 { return kF64.max(x) }
 // DotF64 is DotF32 in float64.
 func DotF64(x, y []float64) float64 {
 	checkBin("DotF64", len(x), len(y), len(y))
-	return kF64.dot(x, y)
+	if r := kF64.dot(x, y); r == r {
+		return r
+	}
+	return plainDot(x, y[:len(x)])
 }

@@ -381,3 +381,29 @@ func TestSoftmaxRows(t *testing.T) {
 		t.Fatalf("in-place softmax = %v", y)
 	}
 }
+
+func TestSumAndDotPropagateInfinity(t *testing.T) {
+	inf := float32(math.Inf(1))
+	x := make([]float32, 5000)
+	for i := range x {
+		x[i] = 1
+	}
+	x[123] = inf
+	if got := SumF32(x); !math.IsInf(float64(got), 1) {
+		t.Fatalf("SumF32 with +Inf = %v", got)
+	}
+	if got := DotF32(x, x); !math.IsInf(float64(got), 1) {
+		t.Fatalf("DotF32 with +Inf = %v", got)
+	}
+	x[77] = -inf
+	if got := SumF32(x); !math.IsNaN(float64(got)) {
+		t.Fatalf("SumF32 with +Inf and -Inf = %v, want NaN", got)
+	}
+	y := []float64{1, math.Inf(-1), 2}
+	if got := SumF64(y); !math.IsInf(got, -1) {
+		t.Fatalf("SumF64 with -Inf = %v", got)
+	}
+	if got := DotF64(y, []float64{1, 1, 1}); !math.IsInf(got, -1) {
+		t.Fatalf("DotF64 with -Inf = %v", got)
+	}
+}
