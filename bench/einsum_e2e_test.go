@@ -18,6 +18,9 @@ import (
 // next to bench/einsum_numpy.py (NumPy optimize=True/False and
 // torch.einsum on the same operands) and prints the ratios.
 //
+// Metrics are medians over the iterations (median-us; ns/op is a mean,
+// inflated by the noise of a shared machine):
+//
 //	BenchmarkEinsumE2E/<case>        tsr einsum, GFLOP/s of the chosen path
 //	BenchmarkEinsumNaive/<case>      one nested loop over all indices (the
 //	                                 "naive loop order"), GFLOP/s of NumPy's
@@ -69,14 +72,19 @@ func BenchmarkEinsumE2E(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			var ts []float64
 			for b.Loop() {
+				t0 := time.Now()
 				r, err := autograd.Einsum(eng, c.eq, ops)
 				if err != nil {
 					b.Fatal(err)
 				}
 				r.Release()
+				ts = append(ts, time.Since(t0).Seconds())
 			}
-			b.ReportMetric(plan.FLOPs*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			med := median(ts)
+			b.ReportMetric(med*1e6, "median-us")
+			b.ReportMetric(plan.FLOPs/med/1e9, "GFLOP/s")
 		})
 	}
 }
@@ -146,10 +154,15 @@ func BenchmarkEinsumNaive(b *testing.B) {
 				n *= s
 			}
 			out := make([]float32, n)
+			var ts []float64
 			for b.Loop() {
+				t0 := time.Now()
 				run(raw, out)
+				ts = append(ts, time.Since(t0).Seconds())
 			}
-			b.ReportMetric(plan.NaiveFLOPs*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			med := median(ts)
+			b.ReportMetric(med*1e6, "median-us")
+			b.ReportMetric(plan.NaiveFLOPs/med/1e9, "GFLOP/s")
 			// The naive loop is the reference: check the einsum against it.
 			r, err := autograd.Einsum(autograd.NewEngine(), c.eq, ops)
 			if err != nil {

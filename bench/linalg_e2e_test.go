@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tsrlang/tsr/backends/lapack"
 	"github.com/tsrlang/tsr/tensor"
@@ -19,6 +20,7 @@ import (
 //
 //	BenchmarkLinalgE2E/<engine>/<op>/n=<n>
 //
+// Besides ns/op (a mean) each reports median-ms, the median call time.
 // engine is "system" (OpenBLAS through purego) or "gonum" (the pure-Go
 // fallback, whose level-3 BLAS runs on tsr's GEMM); op is svd
 // (full_matrices=False), eigh, cholesky or solve (one right-hand side,
@@ -92,11 +94,17 @@ func BenchmarkLinalgE2E(b *testing.B) {
 						b.Skip("system LAPACK not found: apt-get install libopenblas0-pthread")
 					}
 					a, spd, rhs := linalgInputs(b, n)
+					var ts []float64
 					for b.Loop() {
+						t0 := time.Now()
 						if err := op.run(a, spd, rhs); err != nil {
 							b.Fatal(err)
 						}
+						ts = append(ts, time.Since(t0).Seconds())
 					}
+					// The median resists the noise of a shared machine
+					// better than ns/op (a mean).
+					b.ReportMetric(median(ts)*1e3, "median-ms")
 				})
 			}
 		}

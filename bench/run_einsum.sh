@@ -44,7 +44,8 @@ for line in open(sys.argv[1]):
         metrics = dict((k, float(v)) for v, k in re.findall(r"([\d.]+) (\S+)", rest))
         go.setdefault((kind, case), []).append(metrics["einsum/gemm"])
     else:
-        go.setdefault((kind, case), []).append(ns / 1e3)
+        m2 = re.search(r"([\d.]+) median-us", rest)
+        go.setdefault((kind, case), []).append(float(m2.group(1)) if m2 else ns / 1e3)
 for line in open(sys.argv[2]):
     f = line.split()
     if line.startswith("#") or len(f) != 5:

@@ -46,7 +46,9 @@ res = {}
 for line in open(sys.argv[1]):
     m = re.match(r"BenchmarkLinalgE2E/(\w+)/(\w+)/n=(\d+)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op", line)
     if m:
-        res.setdefault((m.group(2), int(m.group(3)), m.group(1)), []).append(float(m.group(4)) / 1e6)
+        m2 = re.search(r"([\d.]+) median-ms", line)
+        ms = float(m2.group(1)) if m2 else float(m.group(4)) / 1e6
+        res.setdefault((m.group(2), int(m.group(3)), m.group(1)), []).append(ms)
 for line in open(sys.argv[2]):
     f = line.split()
     if not line.startswith("#") and len(f) == 5:
