@@ -113,6 +113,13 @@ func benchUnary(b *testing.B, op func(*tensor.Tensor) (*tensor.Tensor, error)) {
 func BenchmarkTensorExpF32(b *testing.B)     { benchUnary(b, tensor.Exp) }
 func BenchmarkTensorTanhF32(b *testing.B)    { benchUnary(b, tensor.Tanh) }
 func BenchmarkTensorSigmoidF32(b *testing.B) { benchUnary(b, tensor.Sigmoid) }
+func BenchmarkTensorLogF32(b *testing.B)     { benchUnary(b, tensor.Log) }
+func BenchmarkTensorSqrtF32(b *testing.B)    { benchUnary(b, tensor.Sqrt) }
+
+func BenchmarkTensorMaximumF32(b *testing.B) {
+	x, y := benchOperands(b)
+	benchBinary(b, x, y, tensor.Maximum)
+}
 
 func benchReduce(b *testing.B, op func(*tensor.Tensor) (*tensor.Tensor, error)) {
 	x, _ := benchOperands(b)
@@ -151,6 +158,21 @@ func BenchmarkTensorMeanDim0F32(b *testing.B) {
 
 func BenchmarkTensorAmaxDim0F32(b *testing.B) {
 	benchReduce(b, func(x *tensor.Tensor) (*tensor.Tensor, error) { return tensor.Amax(x, []int{0}, false) })
+}
+
+func BenchmarkTensorAminDim0F32(b *testing.B) {
+	benchReduce(b, func(x *tensor.Tensor) (*tensor.Tensor, error) { return tensor.Amin(x, []int{0}, false) })
+}
+
+// BenchmarkTensorMaxDim0F32 is max(x, dim=0): values and first indices.
+func BenchmarkTensorMaxDim0F32(b *testing.B) {
+	benchReduce(b, func(x *tensor.Tensor) (*tensor.Tensor, error) {
+		v, i, err := tensor.MaxDim(x, 0, false)
+		if err == nil {
+			i.Release()
+		}
+		return v, err
+	})
 }
 
 func BenchmarkTensorAmaxDim1F32(b *testing.B) {

@@ -99,11 +99,7 @@ func init() {
 		if err := runtime.UnpackArgs("item", args, kwargs); err != nil {
 			return nil, err
 		}
-		v, err := x.t.Item()
-		if err != nil {
-			return nil, err
-		}
-		return itemValue(v), nil
+		return itemOf(x.t)
 	})
 	defMethod("tolist", "tolist(): nested lists of ints, floats or bools (a scalar for 0-d).", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		if err := runtime.UnpackArgs("tolist", args, kwargs); err != nil {

@@ -126,13 +126,16 @@ func (it *tensorIter) Next() (runtime.Value, bool) {
 	return wrap(it.x.eng, r), true
 }
 
-// Format formats a one-element tensor with a Python format spec, as
-// format(t.item(), spec) would; an empty spec gives the repr.
+// Format formats a 0-d tensor with a Python format spec, as
+// format(t.item(), spec) would; an empty spec gives the repr. Any other
+// tensor (one-element 1-d tensors included) with a non-empty spec is
+// TypeError "unsupported format string passed to Tensor.__format__", as
+// torch 1.13's Tensor.__format__ falls back to object.__format__.
 func (x *TensorValue) Format(spec string) (string, error) {
 	if spec == "" {
 		return x.String(), nil
 	}
-	if x.t.Numel() != 1 {
+	if x.t.Dim() != 0 {
 		return "", runtime.Errorf("TypeError", "unsupported format string passed to Tensor.__format__")
 	}
 	v, err := x.t.Item()
@@ -140,6 +143,20 @@ func (x *TensorValue) Format(spec string) (string, error) {
 		return "", err
 	}
 	return numfmt.FormatSpec(v, spec)
+}
+
+// itemOf is t.item(): the value of a one-element tensor as an int, float
+// or bool; any other size is ValueError "only one element tensors can be
+// converted to Python scalars" (torch 1.13's kind and message).
+func itemOf(t *tensor.Tensor) (runtime.Value, error) {
+	if t.Numel() != 1 {
+		return nil, runtime.Errorf("ValueError", "only one element tensors can be converted to Python scalars")
+	}
+	v, err := t.Item()
+	if err != nil {
+		return nil, err
+	}
+	return itemValue(v), nil
 }
 
 // itemValue converts a Go scalar from Tensor.Item to a tsr value.

@@ -49,6 +49,20 @@ func checkAlloc(dt DType, n int) int {
 	return nb
 }
 
+// allocCheck returns the MemoryError checkAlloc would panic with, for
+// functions that build a temporary buffer before the storage and can
+// return an error instead.
+func allocCheck(dt DType, n int) error {
+	size := dt.ItemSize()
+	if n < 0 || n > math.MaxInt/size {
+		return allocError(math.MaxInt64)
+	}
+	if int64(n*size) > MaxAllocBytes() {
+		return allocError(int64(n * size))
+	}
+	return nil
+}
+
 func allocError(nb int64) *Error {
 	what := fmt.Sprintf("%d bytes", nb)
 	if nb == math.MaxInt64 {

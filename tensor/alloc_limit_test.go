@@ -64,3 +64,26 @@ func TestShapeOverflowIsAnError(t *testing.T) {
 		t.Fatalf("zero-size: %v", err)
 	}
 }
+
+func TestRangeCreationRespectsTheLimit(t *testing.T) {
+	prev := SetMaxAllocBytes(1 << 20)
+	defer SetMaxAllocBytes(prev)
+	check := func(name string, err error) {
+		t.Helper()
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != MemoryError {
+			t.Fatalf("%s: got %v, want a MemoryError", name, err)
+		}
+	}
+	_, err := Arange(0, 1e10, 1, F32)
+	check("Arange", err)
+	_, err = ArangeInt(0, 1e10, 1, I64)
+	check("ArangeInt", err)
+	_, err = ArangeInt(-1<<62, 1<<62, 1, I64)
+	check("ArangeInt overflowing span", err)
+	_, err = Linspace(0, 1, 1e10, F32)
+	check("Linspace", err)
+	if x, err := ArangeInt(0, 5, 1, I64); err != nil || x.Numel() != 5 {
+		t.Fatalf("small arange: %v", err)
+	}
+}

@@ -179,6 +179,9 @@ func Arange(start, end, step float64, dt DType) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := allocCheck(F64, n); err != nil { // the f64 staging buffer
+		return nil, err
+	}
 	buf := make([]float64, n)
 	for i := range buf {
 		buf[i] = start + float64(i)*step
@@ -194,11 +197,18 @@ func ArangeInt(start, end, step int64, dt DType) (*Tensor, error) {
 	if (step > 0 && end < start) || (step < 0 && end > start) {
 		return nil, errorf(RuntimeError, "upper bound and larger bound inconsistent with step sign")
 	}
+	// Count in float64 first: end-start can overflow int64.
+	if span := (float64(end) - float64(start)) / float64(step); span > 1<<53 {
+		return nil, allocError(math.MaxInt64)
+	}
 	var n int64
 	if step > 0 {
 		n = (end - start + step - 1) / step
 	} else {
 		n = (start - end + (-step) - 1) / (-step)
+	}
+	if err := allocCheck(I64, int(n)); err != nil { // the i64 staging buffer
+		return nil, err
 	}
 	buf := make([]int64, n)
 	for i := range buf {
@@ -213,6 +223,9 @@ func ArangeInt(start, end, step int64, dt DType) (*Tensor, error) {
 func Linspace(start, end float64, steps int, dt DType) (*Tensor, error) {
 	if steps < 0 {
 		return nil, errorf(RuntimeError, "number of steps must be non-negative")
+	}
+	if err := allocCheck(F64, steps); err != nil { // the f64 staging buffer
+		return nil, err
 	}
 	buf := make([]float64, steps)
 	if steps == 1 {

@@ -1,7 +1,6 @@
 package tensor
 
 import (
-	"math"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -16,19 +15,20 @@ import (
 // backends registry), and split over GetNumThreads goroutines in chunks
 // whose boundaries are 64-byte aligned:
 //
-//   - add/sub/mul/div (and their in-place forms): contiguous operands, a
+//   - add/sub/mul/div and maximum/minimum (and their in-place forms):
+//     contiguous operands, a
 //     broadcast scalar on either side, and strided layouts whose output
 //     rows are unit-stride, with the kernel applied to every contiguous
 //     run of at least minKernelRun elements (bias rows, column scalars).
 //     Layouts with a transposed operand stay on the generic kernel, whose
 //     cache-tiled walk measured faster than packing tiles for the kernels;
-//   - exp, tanh and sigmoid (tanh and sigmoid composed from the vector
-//     kernels, see tanhVec and sigmoidVec);
+//   - exp, tanh, sigmoid, log and sqrt (one fused kernel each);
 //   - sum, mean, amax/amin, max/min(dim), argmax/argmin and logsumexp over
 //     a block of consecutive dims of a contiguous tensor: the whole
 //     tensor, trailing dims (one kernel call per row) and leading or
 //     middle dims (rows accumulated into an output vector with the vector
-//     kernels instead of gathering each output's strided elements);
+//     kernels, e.g. MaximumF32 for amax, instead of gathering each
+//     output's strided elements);
 //   - softmax and log_softmax over any dim (row kernels for the last dim,
 //     column-block passes for other dims, a transpose for short columns).
 //
@@ -44,10 +44,14 @@ type vfloat interface{ float32 | float64 }
 
 // vecOps is the kernel table of one float dtype.
 type vecOps[T vfloat] struct {
-	bin        [opDiv + 1]func(dst, a, b []T) // by binOp: add, sub, mul, div
+	bin        [opMin + 1]func(dst, a, b []T) // by binOp: add, sub, mul, div, maximum, minimum (nil: none)
 	addScalar  func(dst, a []T, s T)
 	mulScalar  func(dst, a []T, s T)
 	exp        func(dst, x []T)
+	tanh       func(dst, x []T)
+	sigmoid    func(dst, x []T)
+	log        func(dst, x []T)
+	sqrt       func(dst, x []T)
 	sum, max   func(x []T) T
 	softmax    func(dst, x []T, rows, cols int)
 	logSoftmax func(dst, x []T, rows, cols int)
@@ -55,17 +59,19 @@ type vecOps[T vfloat] struct {
 }
 
 var opsF32 = &vecOps[float32]{
-	bin:       [...]func(dst, a, b []float32){cpu.AddF32, cpu.SubF32, cpu.MulF32, cpu.DivF32},
+	bin: [...]func(dst, a, b []float32){opAdd: cpu.AddF32, opSub: cpu.SubF32, opMul: cpu.MulF32, opDiv: cpu.DivF32,
+		opMax: cpu.MaximumF32, opMin: cpu.MinimumF32},
 	addScalar: cpu.AddScalarF32, mulScalar: cpu.MulScalarF32,
-	exp: cpu.ExpF32,
+	exp: cpu.ExpF32, tanh: cpu.TanhF32, sigmoid: cpu.SigmoidF32, log: cpu.LogF32, sqrt: cpu.SqrtF32,
 	sum: cpu.SumF32, max: cpu.MaxF32,
 	softmax: cpu.SoftmaxRowsF32, logSoftmax: cpu.LogSoftmaxRowsF32, logSumExp: cpu.LogSumExpRowsF32,
 }
 
 var opsF64 = &vecOps[float64]{
-	bin:       [...]func(dst, a, b []float64){cpu.AddF64, cpu.SubF64, cpu.MulF64, cpu.DivF64},
+	bin: [...]func(dst, a, b []float64){opAdd: cpu.AddF64, opSub: cpu.SubF64, opMul: cpu.MulF64, opDiv: cpu.DivF64,
+		opMax: cpu.MaximumF64, opMin: cpu.MinimumF64},
 	addScalar: cpu.AddScalarF64, mulScalar: cpu.MulScalarF64,
-	exp: cpu.ExpF64,
+	exp: cpu.ExpF64, tanh: cpu.TanhF64, sigmoid: cpu.SigmoidF64, log: cpu.LogF64, sqrt: cpu.SqrtF64,
 	sum: cpu.SumF64, max: cpu.MaxF64,
 	softmax: cpu.SoftmaxRowsF64, logSoftmax: cpu.LogSoftmaxRowsF64, logSumExp: cpu.LogSumExpRowsF64,
 }
@@ -175,12 +181,12 @@ func binScalarRight[T vfloat](k *vecOps[T], op binOp, o, x []T, s T) {
 		k.addScalar(o, x, -s) // x + (-s) is x - s exactly in IEEE arithmetic
 	case opMul:
 		k.mulScalar(o, x, s)
-	default: // true division, not multiplication by 1/s (which rounds twice)
+	default: // div: true division, not multiplication by 1/s (which rounds twice); max, min
 		var buf [scalarBufLen]T
 		fillVec(buf[:], s)
 		for c := 0; c < len(o); c += scalarBufLen {
 			m := min(scalarBufLen, len(o)-c)
-			k.bin[opDiv](o[c:c+m], x[c:c+m], buf[:m])
+			k.bin[op](o[c:c+m], x[c:c+m], buf[:m])
 		}
 	}
 }
@@ -217,12 +223,12 @@ func allZero(st []int, shape []int) bool {
 	return true
 }
 
-// fastBinary computes out = a op b for op in add/sub/mul/div on f32 or f64
-// operands of out's shape (a, b already broadcast; out may be a exactly,
-// for in-place ops). It reports false when the layout is not one it
-// handles (the caller then runs the generic kernel).
+// fastBinary computes out = a op b for op in add/sub/mul/div/maximum/minimum
+// on f32 or f64 operands of out's shape (a, b already broadcast; out may
+// be a exactly, for in-place ops). It reports false when the layout is not
+// one it handles (the caller then runs the generic kernel).
 func fastBinary(op binOp, out, a, b *Tensor) bool {
-	if op > opDiv || !fastPathsOn() || out.Numel() == 0 {
+	if op > opMin || opsF32.bin[op] == nil || !fastPathsOn() || out.Numel() == 0 {
 		return false
 	}
 	switch out.dtype {
@@ -327,15 +333,25 @@ func arith1[T vfloat](op binOp, p, q T) T {
 		return p - q
 	case opMul:
 		return p * q
+	case opMax: // the generic kernel's (and the vector kernel's) NaN and ±0 rules
+		if p != p || p > q {
+			return p
+		}
+		return q
+	case opMin:
+		if p != p || p < q {
+			return p
+		}
+		return q
 	}
 	return p / q
 }
 
 // ---- unary ----
 
-// fastUnary computes out = u(src) for exp, tanh and sigmoid on f32/f64
-// (src has out's dtype and shape; out is contiguous). It reports false for
-// other ops and dtypes.
+// fastUnary computes out = u(src) for exp, tanh, sigmoid, log and sqrt on
+// f32/f64 (src has out's dtype and shape; out is contiguous). It reports
+// false for other ops and dtypes.
 func fastUnary(u *unaryDef, out, src *Tensor) bool {
 	if !fastPathsOn() || out.Numel() == 0 {
 		return false
@@ -359,127 +375,24 @@ func fastUnary(u *unaryDef, out, src *Tensor) bool {
 	return false
 }
 
+// unaryVec returns the vector kernel of u, or nil. The kernels' accuracy
+// (measured against the float64 math functions, backends/cpu
+// elementwise_math.go): exp ≤ 2 ulp, tanh ≤ 2, sigmoid ≤ 3 (f32) / 4 (f64),
+// log ≤ 1, sqrt exact.
 func unaryVec[T vfloat](u *unaryDef, k *vecOps[T]) func(dst, x []T) {
 	switch u {
 	case uExp:
 		return k.exp
 	case uTanh:
-		return func(dst, x []T) { tanhVec(k, dst, x) }
+		return k.tanh
 	case uSigmoid:
-		return func(dst, x []T) { sigmoidVec(k, dst, x) }
+		return k.sigmoid
+	case uLog:
+		return k.log
+	case uSqrt:
+		return k.sqrt
 	}
 	return nil
-}
-
-// sigmoidVec sets dst = 1/(1+e^-x) with four vector passes over L1-sized
-// chunks (negate, exp, add 1, divide), as PyTorch's vectorized CPU kernel:
-// relative error within a few ulp; below about -88.7 (f32) or -709 (f64)
-// e^-x overflows and the result is 0 instead of a subnormal.
-func sigmoidVec[T vfloat](k *vecOps[T], dst, x []T) {
-	var ones [scalarBufLen]T
-	fillVec(ones[:], 1)
-	for c := 0; c < len(dst); c += scalarBufLen {
-		m := min(scalarBufLen, len(dst)-c)
-		d := dst[c : c+m]
-		k.mulScalar(d, x[c:c+m], -1)
-		k.exp(d, d)
-		k.addScalar(d, d, 1)
-		k.bin[opDiv](d, ones[:m], d)
-	}
-}
-
-// tanhVec sets dst = tanh(x) with the vector kernels, in L1-sized chunks,
-// following Cephes (tanhf for f32, tanh for f64, as Go's math.Tanh): for
-// |x| >= 0.625, 1 - 2/(e^(2x) + 1) (which saturates to ±1 without
-// overflow); below, x + x·z·P(z) with z = x² (f32: degree-4 polynomial;
-// f64: the [2/3] rational P(z)/Q(z)), given x's sign so tanh(-0) = -0. Both
-// branches are computed for every element and selected without branches.
-// dst may be x.
-func tanhVec[T vfloat](k *vecOps[T], dst, x []T) {
-	const chunk = 1024 // 4-8 KiB per buffer: fewer kernel calls, still in L1
-	var e, z, p, q, twos [chunk]T
-	fillVec(twos[:min(chunk, len(dst))], 2)
-	var zero T
-	f32 := unsafe.Sizeof(zero) == 4
-	for c := 0; c < len(dst); c += chunk {
-		m := min(chunk, len(dst)-c)
-		xc, ec, zc, pc := x[c:c+m], e[:m], z[:m], p[:m]
-		// large |x|: 1 - 2/(e^(2x) + 1)
-		k.mulScalar(ec, xc, 2)
-		k.exp(ec, ec)
-		k.addScalar(ec, ec, 1)
-		k.bin[opDiv](ec, twos[:m], ec)
-		k.mulScalar(ec, ec, -1)
-		k.addScalar(ec, ec, 1)
-		// small |x|: x + x·z·P(z)
-		k.bin[opMul](zc, xc, xc)
-		if f32 {
-			k.mulScalar(pc, zc, T(-5.70498872745e-3))
-			for _, coef := range [...]T{2.06390887954e-2, -5.37397155531e-2, 1.33314422036e-1, -3.33332819422e-1} {
-				k.addScalar(pc, pc, coef)
-				k.bin[opMul](pc, pc, zc)
-			}
-		} else {
-			qc := q[:m]
-			k.mulScalar(pc, zc, T(-9.64399179425052238628e-1))
-			k.addScalar(pc, pc, T(-9.92877231001918586564e1))
-			k.bin[opMul](pc, pc, zc)
-			k.addScalar(pc, pc, T(-1.61468768441708447952e3))
-			k.addScalar(qc, zc, T(1.12811678491632931402e2))
-			k.bin[opMul](qc, qc, zc)
-			k.addScalar(qc, qc, T(2.23548839060100448583e3))
-			k.bin[opMul](qc, qc, zc)
-			k.addScalar(qc, qc, T(4.84406305325125486048e3))
-			k.bin[opDiv](pc, pc, qc)
-			k.bin[opMul](pc, pc, zc)
-		}
-		k.bin[opMul](pc, pc, xc)
-		k.bin[opAdd](pc, pc, xc)
-		dc := dst[c : c+m]
-		if f32 {
-			tanhSelect32(f32s(dc), f32s(xc), f32s(pc), f32s(ec))
-		} else {
-			tanhSelect64(f64s(dc), f64s(xc), f64s(pc), f64s(ec))
-		}
-	}
-}
-
-// f32s and f64s view a []T as its concrete type (T known to match).
-func f32s[T vfloat](s []T) []float32 {
-	return unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
-}
-
-func f64s[T vfloat](s []T) []float64 {
-	return unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
-}
-
-// tanhSelect32 sets d[i] = |p[i]| with x[i]'s sign where |x[i]| < 0.625,
-// else e[i] (NaN is not small, so it takes e = NaN).
-func tanhSelect32(d, x, p, e []float32) {
-	x, p, e = x[:len(d)], p[:len(d)], e[:len(d)]
-	for i := range d {
-		xb := math.Float32bits(x[i])
-		var m uint32 // all ones where |x| < 0.625 (a CMOV, not a branch)
-		if xb&0x7fffffff < 0x3f200000 {
-			m = ^uint32(0)
-		}
-		pb := math.Float32bits(p[i])&0x7fffffff | xb&0x80000000
-		d[i] = math.Float32frombits(pb&m | math.Float32bits(e[i])&^m)
-	}
-}
-
-// tanhSelect64 is tanhSelect32 for float64.
-func tanhSelect64(d, x, p, e []float64) {
-	x, p, e = x[:len(d)], p[:len(d)], e[:len(d)]
-	for i := range d {
-		xb := math.Float64bits(x[i])
-		var m uint64
-		if xb&0x7fffffffffffffff < 0x3fe4000000000000 {
-			m = ^uint64(0)
-		}
-		pb := math.Float64bits(p[i])&0x7fffffffffffffff | xb&0x8000000000000000
-		d[i] = math.Float64frombits(pb&m | math.Float64bits(e[i])&^m)
-	}
 }
 
 // unaryApply runs the vector function f from src into out: split over

@@ -109,7 +109,7 @@ func TestFastBinaryMatchesGeneric(t *testing.T) {
 	ops := []struct {
 		name string
 		f    func(a, b *Tensor) (*Tensor, error)
-	}{{"add", Add}, {"sub", Sub}, {"mul", Mul}, {"div", Div}}
+	}{{"add", Add}, {"sub", Sub}, {"mul", Mul}, {"div", Div}, {"maximum", Maximum}, {"minimum", Minimum}}
 	for _, dt := range floatDTypes {
 		for _, n := range oddLens {
 			for _, specials := range []bool{false, true} {
@@ -133,7 +133,8 @@ func TestFastBinaryMatchesGeneric(t *testing.T) {
 				for _, op := range ops {
 					for _, c := range cases {
 						fast, gen := fastAndGeneric(t, func() (*Tensor, error) { return op.f(c.x, c.y) })
-						// + - * / are single IEEE operations: results must be identical
+						// + - * / are single IEEE operations, maximum/minimum
+						// select: results must be identical
 						sameValues(t, fmt.Sprintf("%s %s %s n=%d", op.name, c.name, dt, n), fast, gen, 0, 0)
 					}
 				}
@@ -149,7 +150,7 @@ func TestFastInplaceMatchesGeneric(t *testing.T) {
 			ad := testData(rng, 2*n, 5, true)
 			b := mustTensor(t, testData(rng, 2*n, 5, true), []int{2, n}, dt)
 			s := ScalarFloat(1.5)
-			for _, name := range []string{"add", "sub", "mul", "div"} {
+			for _, name := range []string{"add", "sub", "mul", "div", "maximum", "minimum"} {
 				for _, other := range []*Tensor{b, s} {
 					var res [2]*Tensor
 					for k, off := range []bool{true, false} {
@@ -177,7 +178,7 @@ func TestFastUnaryMatchesGeneric(t *testing.T) {
 	ops := []struct {
 		name string
 		f    func(*Tensor) (*Tensor, error)
-	}{{"exp", Exp}, {"tanh", Tanh}, {"sigmoid", Sigmoid}}
+	}{{"exp", Exp}, {"tanh", Tanh}, {"sigmoid", Sigmoid}, {"log", Log}, {"sqrt", Sqrt}}
 	for _, dt := range floatDTypes {
 		for _, n := range oddLens {
 			x := mustTensor(t, testData(rng, 3*n, 4, true), []int{3, n}, dt)
@@ -199,7 +200,8 @@ func TestFastUnaryRanges(t *testing.T) {
 	for v := -120.0; v <= 120; v += 0.37 {
 		d = append(d, v)
 	}
-	d = append(d, 0, math.Copysign(0, -1), 0.625, -0.625, 0.6249, 1e-30, -1e-30, 88.5, 89, -87, -104, 709, 710, -745, math.NaN(), math.Inf(1), math.Inf(-1))
+	d = append(d, 0, math.Copysign(0, -1), 0.625, -0.625, 0.6249, 1e-30, -1e-30, 88.5, 89, -87, -104, 709, 710, -745, math.NaN(), math.Inf(1), math.Inf(-1),
+		1e-300, 1e-38, 1, 1.0000001, 0.9999999, 3e38, 1e300, math.MaxFloat64)
 	for _, dt := range floatDTypes {
 		x := mustTensor(t, d, []int{len(d)}, dt)
 		for _, op := range []struct {
@@ -209,13 +211,15 @@ func TestFastUnaryRanges(t *testing.T) {
 		}{
 			{"exp", Exp, 0},
 			{"tanh", Tanh, 0},
-			// sigmoid is 1/(1+e^-x): 0 instead of a subnormal far left
-			{"sigmoid", Sigmoid, 1e-300},
+			// sigmoid's subnormal results far left: a few units of the last place
+			{"sigmoid", Sigmoid, 1e-320},
+			{"log", Log, 0},
+			{"sqrt", Sqrt, 0},
 		} {
 			fast, gen := fastAndGeneric(t, func() (*Tensor, error) { return op.f(x) })
 			atol := op.atol
 			if dt == F32 && atol > 0 {
-				atol = 1e-37
+				atol = 1e-44
 			}
 			sameValues(t, op.name+" "+dt.String(), fast, gen, tolFor(dt), atol)
 		}
@@ -224,6 +228,49 @@ func TestFastUnaryRanges(t *testing.T) {
 		th, _ := Tanh(nz)
 		if v := th.ToFloat64s(); !math.Signbit(v[0]) || math.Signbit(v[1]) {
 			t.Errorf("tanh(-0, +0) %s = %v, want signed zeros -0, +0", dt, v)
+		}
+	}
+}
+
+// TestFastMaxDimTies checks max/min(dim) over leading dims with many ties
+// (small integers) and NaNs planted in later row blocks: values and the
+// first index of the extreme must match the generic path exactly.
+func TestFastMaxDimTies(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for _, dt := range floatDTypes {
+		for _, shape := range [][]int{{300, 40}, {2, 200, 33}, {129, 17}, {65, 1024 + 20}} {
+			d := make([]float64, numel(shape))
+			for i := range d {
+				d[i] = float64(rng.IntN(7) - 3)
+			}
+			for range 3 {
+				d[len(d)/2+rng.IntN(len(d)/2)] = math.NaN()
+			}
+			d[len(d)-1] = 100 // an extreme in the last block
+			x := mustTensor(t, d, shape, dt)
+			for dim := range shape {
+				for _, isMax := range []bool{true, false} {
+					var res [2][2]*Tensor
+					for k, off := range []bool{true, false} {
+						fastPathsOff.Store(off)
+						f := MaxDim
+						if !isMax {
+							f = MinDim
+						}
+						v, ix, err := f(x, dim, false)
+						if err != nil {
+							t.Fatal(err)
+						}
+						res[k] = [2]*Tensor{v, ix}
+					}
+					fastPathsOff.Store(false)
+					ctx := fmt.Sprintf("%s %v dim=%d max=%v", dt, shape, dim, isMax)
+					sameValues(t, "values "+ctx, res[1][0], res[0][0], 0, 0)
+					sameValues(t, "indices "+ctx, res[1][1], res[0][1], 0, 0)
+				}
+				f, g := fastAndGeneric(t, func() (*Tensor, error) { return Amin(x, []int{dim}, false) })
+				sameValues(t, "amin", f, g, 0, 0)
+			}
 		}
 	}
 }

@@ -310,48 +310,94 @@ func extremeBlocks[T vfloat](k *vecOps[T], x, dst []T, id []int64, outer, r, inn
 	}
 	colTasks(outer, r, inner, grainMem, func(in, out, w int) {
 		d := dst[out : out+w]
-		copy(d, x[in:in+w])
-		var ix []int64
 		if id != nil {
-			ix = id[out : out+w]
-			clear(ix)
+			extremeColsIdx(k, x, d, id[out:out+w], in, r, inner, isMax)
+			return
 		}
-		for i := 1; i < r; i++ {
-			row := x[in+i*inner : in+i*inner+w]
-			switch {
-			case ix != nil:
-				for j, v := range row {
-					b := d[j]
-					if b == b && (v != v || (isMax && v > b) || (!isMax && v < b)) {
-						d[j], ix[j] = v, int64(i)
-					}
-				}
-			case isMax: // the max/min builtins propagate NaN
-				d := d[:len(row)]
-				for j, v := range row {
-					d[j] = max(d[j], v)
-				}
-			default:
-				d := d[:len(row)]
-				for j, v := range row {
-					d[j] = min(d[j], v)
+		extremeCols(k, x, d, in, 0, r, inner, isMax)
+	})
+}
+
+// extremeCols sets d[j] to the NaN-propagating max (or min) of column j
+// over rows [i0, i1) (stride inner) of the column block starting at x[in],
+// accumulating the rows into d with the vector kernel (MaximumF32 ...).
+func extremeCols[T vfloat](k *vecOps[T], x, d []T, in, i0, i1, inner int, isMax bool) {
+	w := len(d)
+	copy(d, x[in+i0*inner:in+i0*inner+w])
+	f := k.bin[opMax]
+	if !isMax {
+		f = k.bin[opMin]
+	}
+	for i := i0 + 1; i < i1; i++ {
+		row := x[in+i*inner : in+i*inner+w]
+		switch {
+		case w >= minKernelRun:
+			f(d, d, row)
+		case isMax: // the max/min builtins propagate NaN
+			for j, v := range row {
+				d[j] = max(d[j], v)
+			}
+		default:
+			for j, v := range row {
+				d[j] = min(d[j], v)
+			}
+		}
+	}
+}
+
+// idxBlockRows is the number of rows whose extreme is taken with the
+// vector kernel before it is compared with the running extreme.
+const idxBlockRows = 64
+
+// extremeColsIdx sets d[j] and ix[j] to the max (or min) of column j over
+// the r rows of a column block and the row of its first occurrence (NaN
+// counting as the extreme, its first occurrence winning), as the generic
+// argReduce. The first idxBlockRows rows are scanned with a scalar
+// compare-and-update loop; each further block of rows is reduced with the
+// vector kernel, and only the columns where the block's extreme beats the
+// running one (strictly, so ties keep the earlier row) are rescanned in
+// that block for its first occurrence. On random data few columns improve
+// after the first blocks, so most rows go through the vector kernel only.
+func extremeColsIdx[T vfloat](k *vecOps[T], x, d []T, ix []int64, in, r, inner int, isMax bool) {
+	w := len(d)
+	copy(d, x[in:in+w])
+	clear(ix)
+	for i := 1; i < min(r, idxBlockRows); i++ {
+		row := x[in+i*inner : in+i*inner+w]
+		for j, v := range row {
+			b := d[j]
+			if b == b && (v != v || (isMax && v > b) || (!isMax && v < b)) {
+				d[j], ix[j] = v, int64(i)
+			}
+		}
+	}
+	if r <= idxBlockRows {
+		return
+	}
+	bm := make([]T, w)
+	for i0 := idxBlockRows; i0 < r; i0 += idxBlockRows {
+		i1 := min(i0+idxBlockRows, r)
+		extremeCols(k, x, bm, in, i0, i1, inner, isMax)
+		for j, v := range bm {
+			b := d[j]
+			if b != b || !(v != v || (isMax && v > b) || (!isMax && v < b)) {
+				continue
+			}
+			for i := i0; i < i1; i++ { // v is in the block: find its first row
+				u := x[in+i*inner+j]
+				if u == v || v != v && u != u {
+					d[j], ix[j] = u, int64(i)
+					break
 				}
 			}
 		}
-	})
+	}
 }
 
 // colMax sets m[j] = max over the r rows (stride inner) starting at x[in]
 // of column j, NaN-propagating.
-func colMax[T vfloat](x, m []T, in, r, inner int) {
-	copy(m, x[in:in+len(m)])
-	for i := 1; i < r; i++ {
-		row := x[in+i*inner : in+i*inner+len(m)]
-		m := m[:len(row)]
-		for j, v := range row {
-			m[j] = max(m[j], v) // NaN-propagating
-		}
-	}
+func colMax[T vfloat](k *vecOps[T], x, m []T, in, r, inner int) {
+	extremeCols(k, x, m, in, 0, r, inner, true)
 }
 
 // ---- logsumexp ----
@@ -385,7 +431,7 @@ func lseBlocks[T vfloat](k *vecOps[T], x, dst []T, outer, r, inner int) {
 	}
 	colTasks(outer, r, inner, grainCompute/4, func(in, out, w int) {
 		m := make([]T, w)
-		colMax(x, m, in, r, inner)
+		colMax(k, x, m, in, r, inner)
 		for j, v := range m {
 			if math.IsInf(float64(v), 0) {
 				m[j] = 0 // all -inf rows give -inf, a +inf gives +inf (as the generic path)
@@ -493,7 +539,7 @@ func softmaxBlocks[T vfloat](k *vecOps[T], x, dst []T, outer, r, inner int, logs
 	// exp(x - max) into dst with the column sums, then a scaling pass.
 	colTasks(outer, r, inner, grainCompute/4, func(in, _, w int) {
 		m := make([]T, w)
-		colMax(x, m, in, r, inner)
+		colMax(k, x, m, in, r, inner)
 		if !logsm {
 			s := expSumCols(k, x, m, dst, in, r, inner)
 			inv := make([]T, w)

@@ -485,7 +485,10 @@ func (t *Tensor) String() string {
 		td.Kind = numfmt.Int
 		td.Int = t.FlatInt64
 	}
-	if t.dtype != F32 && t.dtype != I64 && t.dtype != Bool {
+	// PyTorch omits the default dtypes (and bool, which reads from the
+	// values) — except for an empty tensor, whose dtype cannot be read off
+	// its values: there only the default float is implied.
+	if t.dtype != F32 && (t.Numel() == 0 || t.dtype != I64 && t.dtype != Bool) {
 		td.Suffix = append(td.Suffix, "dtype="+t.dtype.String())
 	}
 	if t.gradFn != nil {

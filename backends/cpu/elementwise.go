@@ -24,6 +24,7 @@ type (
 	expShiftFn[T float] func(dst, x []T, shift T) T // dst = exp(x-shift); returns Σdst
 	reduceFn[T float]   func(x []T) T
 	dotFn[T float]      func(x, y []T) T
+	unFn[T float]       func(dst, x []T)
 )
 
 // kernels is the set of primitive kernels of one tier for one dtype.
@@ -34,6 +35,9 @@ type kernels[T float] struct {
 	expShiftSum          expShiftFn[T]
 	sum, max             reduceFn[T]
 	dot                  dotFn[T]
+	maximum, minimum     binFn[T] // elementwise, NaN-propagating
+	sqrt, tanh           unFn[T]
+	sigmoid, log         unFn[T]
 }
 
 // active kernels, resolved from the registry at init.
@@ -83,6 +87,12 @@ func goKernels[T float]() kernels[T] {
 		sum:         goSum[T],
 		max:         goMax[T],
 		dot:         goDot[T],
+		maximum:     goMaximum[T],
+		minimum:     goMinimum[T],
+		sqrt:        goSqrt[T],
+		tanh:        goTanh[T],
+		sigmoid:     goSigmoid[T],
+		log:         goLog[T],
 	}
 }
 
@@ -160,11 +170,27 @@ func goMax[T float](x []T) T {
 }
 
 // registerKernels registers k under the op names used by the registry
-// (e.g. "add", "exp_shift_sum") for dtype.
+// (e.g. "add", "exp_shift_sum") for dtype. A nil kernel of an optional op
+// (exp_shift_sum and the math ops) is not registered: that tier has no
+// candidate and the next lower one is used.
 func registerKernels[T float](dtype, name string, tier backends.Tier, prio int, k kernels[T]) {
 	reg := func(op string, impl any) {
 		backends.Register(backends.Key{Op: op, DType: dtype, Device: "cpu"},
 			backends.Candidate{Name: name, Impl: impl, Requires: tier, Priority: prio})
+	}
+	for _, u := range []struct {
+		op string
+		f  unFn[T]
+	}{{"sqrt", k.sqrt}, {"tanh", k.tanh}, {"sigmoid", k.sigmoid}, {"log", k.log}} {
+		if u.f != nil {
+			reg(u.op, u.f)
+		}
+	}
+	if k.maximum != nil {
+		reg("maximum", k.maximum)
+	}
+	if k.minimum != nil {
+		reg("minimum", k.minimum)
 	}
 	reg("add", k.add)
 	reg("sub", k.sub)
@@ -202,6 +228,12 @@ func resolveKernels[T float](dtype string) kernels[T] {
 		sum:         get("sum").(reduceFn[T]),
 		max:         get("max").(reduceFn[T]),
 		dot:         get("dot").(dotFn[T]),
+		maximum:     get("maximum").(binFn[T]),
+		minimum:     get("minimum").(binFn[T]),
+		sqrt:        get("sqrt").(unFn[T]),
+		tanh:        get("tanh").(unFn[T]),
+		sigmoid:     get("sigmoid").(unFn[T]),
+		log:         get("log").(unFn[T]),
 	}
 }
 

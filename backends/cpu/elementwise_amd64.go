@@ -16,6 +16,8 @@ func registerKernelsAsm() {
 		addScalar: vecScalar(8, addScalarF32AVX2, g32.addScalar), mulScalar: vecScalar(8, mulScalarF32AVX2, g32.mulScalar),
 		axpy: vecAxpy(8, axpyF32AVX2, g32.axpy),
 		sum:  vecSum(8, sumF32AVX2), max: vecMax(8, maxF32AVX2), dot: vecDot(8, dotF32AVX2),
+		maximum: vecBin(8, maximumF32AVX2, g32.maximum), minimum: vecBin(8, minimumF32AVX2, g32.minimum),
+		sqrt: vecUn(8, sqrtF32AVX2, g32.sqrt),
 	})
 	registerKernels("float64", "avx2", backends.TierAVX2, 10, kernels[float64]{
 		add: vecBin(4, addF64AVX2, g64.add), sub: vecBin(4, subF64AVX2, g64.sub),
@@ -23,6 +25,8 @@ func registerKernelsAsm() {
 		addScalar: vecScalar(4, addScalarF64AVX2, g64.addScalar), mulScalar: vecScalar(4, mulScalarF64AVX2, g64.mulScalar),
 		axpy: vecAxpy(4, axpyF64AVX2, g64.axpy),
 		sum:  vecSum(4, sumF64AVX2), max: vecMax(4, maxF64AVX2), dot: vecDot(4, dotF64AVX2),
+		maximum: vecBin(4, maximumF64AVX2, g64.maximum), minimum: vecBin(4, minimumF64AVX2, g64.minimum),
+		sqrt: vecUn(4, sqrtF64AVX2, g64.sqrt),
 	})
 	registerKernels("float32", "avx512", backends.TierAVX512, 20, kernels[float32]{
 		add: vecBin(16, addF32AVX512, g32.add), sub: vecBin(16, subF32AVX512, g32.sub),
@@ -31,6 +35,9 @@ func registerKernelsAsm() {
 		axpy:        vecAxpy(16, axpyF32AVX512, g32.axpy),
 		expShiftSum: vecExp(16, expShiftSumF32AVX512, g32.expShiftSum),
 		sum:         vecSum(16, sumF32AVX512), max: vecMax(16, maxF32AVX512), dot: vecDot(16, dotF32AVX512),
+		maximum: vecBin(16, maximumF32AVX512, g32.maximum), minimum: vecBin(16, minimumF32AVX512, g32.minimum),
+		sqrt: masked(sqrtF32AVX512), tanh: masked(tanhF32AVX512),
+		sigmoid: masked(sigmoidF32AVX512), log: masked(logF32AVX512),
 	})
 	registerKernels("float64", "avx512", backends.TierAVX512, 20, kernels[float64]{
 		add: vecBin(8, addF64AVX512, g64.add), sub: vecBin(8, subF64AVX512, g64.sub),
@@ -39,6 +46,9 @@ func registerKernelsAsm() {
 		axpy:        vecAxpy(8, axpyF64AVX512, g64.axpy),
 		expShiftSum: vecExp(8, expShiftSumF64AVX512, g64.expShiftSum),
 		sum:         vecSum(8, sumF64AVX512), max: vecMax(8, maxF64AVX512), dot: vecDot(8, dotF64AVX512),
+		maximum: vecBin(8, maximumF64AVX512, g64.maximum), minimum: vecBin(8, minimumF64AVX512, g64.minimum),
+		sqrt: masked(sqrtF64AVX512), tanh: masked(tanhF64AVX512),
+		sigmoid: masked(sigmoidF64AVX512), log: masked(logF64AVX512),
 	})
 }
 
@@ -57,6 +67,35 @@ func vecBin[T float](lanes int, vec func(dst, a, b *T, n int), tail binFn[T]) bi
 		if nv < n {
 			tail(dst[nv:], a[nv:], b[nv:])
 		}
+	}
+}
+
+// vecUn is vecBin for unary kernels.
+func vecUn[T float](lanes int, vec func(dst, x *T, n int), tail unFn[T]) unFn[T] {
+	return func(dst, x []T) {
+		n := len(dst)
+		x = x[:n]
+		nv := n - n%lanes
+		if nv > 0 {
+			vec(&dst[0], &x[0], nv)
+		}
+		if nv < n {
+			tail(dst[nv:], x[nv:])
+		}
+	}
+}
+
+// masked adapts an AVX-512 unary kernel that handles any length itself
+// (the last partial vector under an opmask), so every element goes
+// through the same code whatever its position.
+func masked[T float](vec func(dst, x *T, n int)) unFn[T] {
+	return func(dst, x []T) {
+		n := len(dst)
+		if n == 0 {
+			return
+		}
+		x = x[:n]
+		vec(&dst[0], &x[0], n)
 	}
 }
 

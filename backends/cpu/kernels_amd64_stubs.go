@@ -179,3 +179,73 @@ func dotF64AVX2(x *float64, y *float64, n int, out *float64)
 
 // maxF64AVX2 stores 4 per-lane partial maxs of x[:n] (n a multiple of 4, > 0) to out.
 func maxF64AVX2(x *float64, n int, out *float64, nan *float64)
+
+// maximumF32AVX512 computes dst = maximum(a, b), NaN if a or b is NaN, over n elements (n a multiple of 16).
+func maximumF32AVX512(dst *float32, a *float32, b *float32, n int)
+
+// minimumF32AVX512 computes dst = minimum(a, b), NaN if a or b is NaN, over n elements (n a multiple of 16).
+func minimumF32AVX512(dst *float32, a *float32, b *float32, n int)
+
+// sqrtF32AVX512 sets dst[i] = sqrt(x[i]) (IEEE: correctly rounded, sqrt(-0) = -0, NaN for x < 0) for i < n.
+//
+//go:noescape
+func sqrtF32AVX512(dst *float32, x *float32, n int)
+
+// tanhF32AVX512 sets dst[i] = tanh(x[i]) for i < n.
+//
+//go:noescape
+func tanhF32AVX512(dst *float32, x *float32, n int)
+
+// sigmoidF32AVX512 sets dst[i] = 1/(1+e^-x[i]) for i < n.
+//
+//go:noescape
+func sigmoidF32AVX512(dst *float32, x *float32, n int)
+
+// logF32AVX512 sets dst[i] = log(x[i]) (log(±0) = -Inf, log(x<0) = NaN) for i < n.
+//
+//go:noescape
+func logF32AVX512(dst *float32, x *float32, n int)
+
+// maximumF64AVX512 computes dst = maximum(a, b), NaN if a or b is NaN, over n elements (n a multiple of 8).
+func maximumF64AVX512(dst *float64, a *float64, b *float64, n int)
+
+// minimumF64AVX512 computes dst = minimum(a, b), NaN if a or b is NaN, over n elements (n a multiple of 8).
+func minimumF64AVX512(dst *float64, a *float64, b *float64, n int)
+
+// sqrtF64AVX512 sets dst[i] = sqrt(x[i]) (IEEE: correctly rounded, sqrt(-0) = -0, NaN for x < 0) for i < n.
+//
+//go:noescape
+func sqrtF64AVX512(dst *float64, x *float64, n int)
+
+// tanhF64AVX512 sets dst[i] = tanh(x[i]) for i < n.
+//
+//go:noescape
+func tanhF64AVX512(dst *float64, x *float64, n int)
+
+// sigmoidF64AVX512 sets dst[i] = 1/(1+e^-x[i]) for i < n.
+//
+//go:noescape
+func sigmoidF64AVX512(dst *float64, x *float64, n int)
+
+// logF64AVX512 sets dst[i] = log(x[i]) (log(±0) = -Inf, log(x<0) = NaN) for i < n.
+//
+//go:noescape
+func logF64AVX512(dst *float64, x *float64, n int)
+
+// maximumF32AVX2 computes dst = maximum(a, b), NaN if a or b is NaN, over n elements (n a multiple of 8).
+func maximumF32AVX2(dst *float32, a *float32, b *float32, n int)
+
+// minimumF32AVX2 computes dst = minimum(a, b), NaN if a or b is NaN, over n elements (n a multiple of 8).
+func minimumF32AVX2(dst *float32, a *float32, b *float32, n int)
+
+// sqrtF32AVX2 computes dst = sqrt(x) over n elements (n a multiple of 8).
+func sqrtF32AVX2(dst *float32, x *float32, n int)
+
+// maximumF64AVX2 computes dst = maximum(a, b), NaN if a or b is NaN, over n elements (n a multiple of 4).
+func maximumF64AVX2(dst *float64, a *float64, b *float64, n int)
+
+// minimumF64AVX2 computes dst = minimum(a, b), NaN if a or b is NaN, over n elements (n a multiple of 4).
+func minimumF64AVX2(dst *float64, a *float64, b *float64, n int)
+
+// sqrtF64AVX2 computes dst = sqrt(x) over n elements (n a multiple of 4).
+func sqrtF64AVX2(dst *float64, x *float64, n int)

@@ -2,7 +2,7 @@ package cpu
 
 import "math"
 
-// Row-wise softmax family and tanh, built on the registered primitives
+// Row-wise softmax family, built on the registered primitives
 // (max, exp_shift_sum, add_scalar, mul_scalar), so they run at the speed of
 // the active tier. x and dst hold rows×cols elements in row-major order;
 // each row is reduced independently (PyTorch softmax/log_softmax/logsumexp
@@ -98,63 +98,4 @@ func LogSoftmaxRowsF64(dst, x []float64, rows, cols int) {
 func LogSumExpRowsF64(dst []float64, x []float64, rows, cols int) {
 	checkRows("LogSumExpRowsF64", len(dst), len(x), rows, cols, 1)
 	logSumExpRows(&kF64, dst, x, rows, cols)
-}
-
-// TanhF32 sets dst[i] = tanh(x[i]) for i < len(dst), within 2 ulp.
-// Algorithm (Cephes tanhf): for |x| < 0.625 the odd polynomial
-// x + x³·P(x²); otherwise sign(x)·(1 - 2/(e^(2|x|) + 1)), with e^(2|x|)
-// from the vectorised exp in blocks of 256. Panics if x is shorter than dst.
-func TanhF32(dst, x []float32) {
-	checkBin("TanhF32", len(dst), len(x), len(x))
-	var e [256]float32
-	for c := 0; c < len(dst); c += len(e) {
-		xc := x[c:min(c+len(e), len(dst))]
-		dc := dst[c : c+len(xc)]
-		ec := e[:len(xc)]
-		for i, v := range xc {
-			ec[i] = 2 * float32(math.Abs(float64(v)))
-		}
-		kF32.expShiftSum(ec, ec, 0)
-		for i, v := range xc {
-			av := float32(math.Abs(float64(v)))
-			var t float32
-			if av < 0.625 {
-				z := v * v
-				t = ((((-5.70498872745e-3*z+2.06390887954e-2)*z-5.37397155531e-2)*z+1.33314422036e-1)*z-3.33332819422e-1)*z*v + v
-			} else {
-				t = 1 - 2/(ec[i]+1)
-				if v < 0 {
-					t = -t
-				}
-			}
-			dc[i] = t
-		}
-	}
-}
-
-// TanhF64 is TanhF32 in float64: math.Tanh (Cephes tanh) for |x| < 0.625,
-// sign(x)·(1 - 2/(e^(2|x|) + 1)) with the vectorised exp otherwise.
-func TanhF64(dst, x []float64) {
-	checkBin("TanhF64", len(dst), len(x), len(x))
-	var e [256]float64
-	for c := 0; c < len(dst); c += len(e) {
-		xc := x[c:min(c+len(e), len(dst))]
-		dc := dst[c : c+len(xc)]
-		ec := e[:len(xc)]
-		for i, v := range xc {
-			ec[i] = 2 * math.Abs(v)
-		}
-		kF64.expShiftSum(ec, ec, 0)
-		for i, v := range xc {
-			if math.Abs(v) < 0.625 {
-				dc[i] = math.Tanh(v)
-				continue
-			}
-			t := 1 - 2/(ec[i]+1)
-			if v < 0 {
-				t = -t
-			}
-			dc[i] = t
-		}
-	}
 }

@@ -15,6 +15,8 @@
 //     handle the tail of fewer than one vector and the horizontal reduction).
 //   - A vectorised exp (Cephes expf / exp range reduction and polynomials,
 //     scaled with VSCALEFPS/PD so overflow and gradual underflow are exact).
+//   - Elementwise math (math.go): maximum/minimum with NaN propagation,
+//     sqrt, and fused AVX-512 tanh, sigmoid and log.
 package main
 
 import (
@@ -891,6 +893,12 @@ func main() {
 			if !avx2 {
 				expShiftSum(t)
 			}
+		}
+	}
+	// after the others, so their generated labels keep their numbers
+	for _, avx2 := range []bool{false, true} {
+		for _, f64 := range []bool{false, true} {
+			mathKernels(newVT(f64, avx2))
 		}
 	}
 	Generate()

@@ -1,0 +1,633 @@
+package main
+
+// Elementwise math kernels: maximum/minimum with PyTorch NaN semantics,
+// sqrt, and fused AVX-512 tanh, sigmoid and log.
+//
+// The AVX-512 unary kernels (mathUnary) take any n: whole vectors in a
+// loop, then the last partial vector under an opmask (masked-out lanes load
+// as 0 and are not stored), so an element's result never depends on its
+// position in the slice (a chunk boundary chosen by the thread count
+// cannot change it).
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// Comparison predicates of VCMPPS/VCMPPD.
+const (
+	cmpLT    = 1  // LT_OS: false when either operand is NaN
+	cmpUnord = 3  // UNORD_Q: true when either operand is NaN
+	cmpGE    = 13 // GE_OS: false when either operand is NaN
+)
+
+// constVec broadcasts the float constant v into a new vector register.
+func constVec(t vt, v float64) reg.VecVirtual {
+	if t.f64 {
+		return constBits(t, f64bits(v))
+	}
+	return constBits(t, uint64(f32bits(float32(v))))
+}
+
+// constBits broadcasts an element bit pattern into a new vector register.
+func constBits(t vt, bits uint64) reg.VecVirtual {
+	r := t.vec()
+	g := GP64()
+	MOVQ(U64(bits), g)
+	if t.f64 {
+		VPBROADCASTQ(g, r)
+	} else {
+		VPBROADCASTD(g.As32(), r)
+	}
+	return r
+}
+
+// absMask is the bit pattern clearing an element's sign bit.
+func absMask(t vt) uint64 {
+	if t.f64 {
+		return 1<<63 - 1
+	}
+	return 1<<31 - 1
+}
+
+// signMask is the bit pattern of an element's sign bit.
+func signMask(t vt) uint64 {
+	if t.f64 {
+		return 1 << 63
+	}
+	return 1 << 31
+}
+
+// Typed instruction helpers (Go operand order: sources first, dst last).
+
+func (t vt) and(b, a, dst Op) {
+	if t.f64 {
+		VANDPD(b, a, dst)
+	} else {
+		VANDPS(b, a, dst)
+	}
+}
+
+// andn sets dst = ^a & b.
+func (t vt) andn(b, a, dst Op) {
+	if t.f64 {
+		VANDNPD(b, a, dst)
+	} else {
+		VANDNPS(b, a, dst)
+	}
+}
+
+func (t vt) or(b, a, dst Op) {
+	if t.f64 {
+		VORPD(b, a, dst)
+	} else {
+		VORPS(b, a, dst)
+	}
+}
+
+// fma213 sets acc = acc*x + c.
+func (t vt) fma213(c, x, acc Op) {
+	if t.f64 {
+		VFMADD213PD(c, x, acc)
+	} else {
+		VFMADD213PS(c, x, acc)
+	}
+}
+
+// fnma231 sets acc -= x*y.
+func (t vt) fnma231(x, y, acc Op) {
+	if t.f64 {
+		VFNMADD231PD(x, y, acc)
+	} else {
+		VFNMADD231PS(x, y, acc)
+	}
+}
+
+// cmp sets the opmask k = a PRED b.
+func (t vt) cmp(pred uint8, b, a, k Op) {
+	if t.f64 {
+		VCMPPD(Imm(uint64(pred)), b, a, k)
+	} else {
+		VCMPPS(Imm(uint64(pred)), b, a, k)
+	}
+}
+
+// movMasked copies the lanes of src selected by k into dst.
+func (t vt) movMasked(src, k, dst Op) {
+	if t.f64 {
+		VMOVAPD(src, k, dst)
+	} else {
+		VMOVAPS(src, k, dst)
+	}
+}
+
+func (t vt) copyVec(src, dst Op) {
+	if t.f64 {
+		VMOVAPD(src, dst)
+	} else {
+		VMOVAPS(src, dst)
+	}
+}
+
+func (t vt) scalef(k, x, dst Op) {
+	if t.f64 {
+		VSCALEFPD(k, x, dst)
+	} else {
+		VSCALEFPS(k, x, dst)
+	}
+}
+
+// poly evaluates Horner's scheme c[0]*x^(n-1) + ... + c[n-1] into a new
+// register (c[0] is copied first: the coefficient registers are kept).
+func poly(t vt, x reg.VecVirtual, c []reg.VecVirtual) reg.VecVirtual {
+	p := t.vec()
+	t.copyVec(c[0], p)
+	for _, ci := range c[1:] {
+		t.fma213(ci, x, p)
+	}
+	return p
+}
+
+// minMax emits func NAME(dst, a, b *T, n int) for NAME maximum/minimum:
+// dst[i] = NaN-propagating max/min of a[i], b[i] over n elements (n a
+// multiple of the vector length), with the generic kernel's semantics:
+// a[i] when a[i] is NaN or compares greater (less), else b[i]. VMAXPS
+// computes a > b ? a : b, which is b when either is NaN; the lanes where a
+// is NaN are then replaced by a.
+func minMax(t vt, op string) {
+	name := op + t.sfx
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, a, b *%s, n int)", t.goT))
+	Doc(fmt.Sprintf("%s computes dst = %s(a, b), NaN if a or b is NaN, over n elements (n a multiple of %d).", name, op, t.lanes))
+	d := Load(Param("dst"), GP64())
+	a := Load(Param("a"), GP64())
+	b := Load(Param("b"), GP64())
+	n := Load(Param("n"), GP64())
+	short := "max"
+	if op == "minimum" {
+		short = "min"
+	}
+	loopN(t, n, 4, func(u int, off int) {
+		x, y, r := t.vec(), t.vec(), t.vec()
+		t.load(Mem{Base: a, Disp: off}, x)
+		t.load(Mem{Base: b, Disp: off}, y)
+		t.bin(short, y, x, r)
+		if t.avx2 {
+			m := t.vec()
+			if t.f64 {
+				VCMPPD(Imm(cmpUnord), x, x, m)
+				VBLENDVPD(m, x, r, r)
+			} else {
+				VCMPPS(Imm(cmpUnord), x, x, m)
+				VBLENDVPS(m, x, r, r)
+			}
+		} else {
+			k := K()
+			t.cmp(cmpUnord, x, x, k)
+			t.movMasked(x, k, r)
+		}
+		t.store(r, Mem{Base: d, Disp: off})
+	}, d, a, b)
+	VZEROUPPER()
+	RET()
+}
+
+// sqrtVec emits the AVX2 kernel func NAME(dst, x *T, n int): dst =
+// sqrt(x) (IEEE, correctly rounded) over n elements, a multiple of the
+// vector length. The AVX-512 version is a mathUnary kernel.
+func sqrtVec(t vt) {
+	name := "sqrt" + t.sfx
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, x *%s, n int)", t.goT))
+	Doc(fmt.Sprintf("%s computes dst = sqrt(x) over n elements (n a multiple of %d).", name, t.lanes))
+	d := Load(Param("dst"), GP64())
+	x := Load(Param("x"), GP64())
+	n := Load(Param("n"), GP64())
+	loopN(t, n, 4, func(u int, off int) {
+		v := t.vec()
+		sqrtOp(t, Mem{Base: x, Disp: off}, v)
+		t.store(v, Mem{Base: d, Disp: off})
+	}, d, x)
+	VZEROUPPER()
+	RET()
+}
+
+func sqrtOp(t vt, src, dst Op) {
+	if t.f64 {
+		VSQRTPD(src, dst)
+	} else {
+		VSQRTPS(src, dst)
+	}
+}
+
+// mathUnary emits the AVX-512 kernel func NAME(dst, x *T, n int) for any
+// n >= 0, applying the vector function that setup returns (setup runs
+// once, before the loop, to materialise constants). dst may equal x.
+func mathUnary(t vt, op, doc string, setup func() func(x reg.VecVirtual) reg.VecVirtual) {
+	name := op + t.sfx
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, x *%s, n int)", t.goT))
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s sets dst[i] = %s for i < n.", name, doc))
+	d := Load(Param("dst"), GP64())
+	xp := Load(Param("x"), GP64())
+	n := Load(Param("n"), GP64())
+	f := setup()
+	loop, one, tail, done := name+"_loop2", name+"_loop1", name+"_tail", name+"_done"
+	vec := func(off int) {
+		v := t.vec()
+		t.load(Mem{Base: xp, Disp: off}, v)
+		t.store(f(v), Mem{Base: d, Disp: off})
+	}
+	Label(loop)
+	CMPQ(n, U32(2*t.lanes))
+	JL(LabelRef(one))
+	vec(0)
+	vec(t.vbytes())
+	ADDQ(U32(2*t.vbytes()), xp)
+	ADDQ(U32(2*t.vbytes()), d)
+	SUBQ(U32(2*t.lanes), n)
+	JMP(LabelRef(loop))
+	Label(one)
+	CMPQ(n, U32(t.lanes))
+	JL(LabelRef(tail))
+	vec(0)
+	ADDQ(U32(t.vbytes()), xp)
+	ADDQ(U32(t.vbytes()), d)
+	SUBQ(U32(t.lanes), n)
+	Label(tail)
+	TESTQ(n, n)
+	JE(LabelRef(done))
+	// k = the low n lanes, n < lanes
+	ones, bits := GP64(), GP64()
+	MOVQ(I32(-1), ones)
+	BZHIQ(n, ones, bits)
+	k := K()
+	KMOVW(bits.As32(), k)
+	v := t.vec()
+	if t.f64 {
+		VMOVUPD_Z(Mem{Base: xp}, k, v)
+	} else {
+		VMOVUPS_Z(Mem{Base: xp}, k, v)
+	}
+	storeMasked(t, f(v), k, Mem{Base: d})
+	Label(done)
+	VZEROUPPER()
+	RET()
+}
+
+// expConsts are the constants of the vectorised exp (Cephes expf / exp,
+// as in expShiftSum).
+type expConsts struct {
+	hi, lo, log2e, c1, c2 reg.VecVirtual
+	p, q                  []reg.VecVirtual // f32: p is the degree-5 polynomial; f64: the Padé P and Q
+	one                   reg.VecVirtual
+}
+
+// newExpConsts materialises the exp constants; hi and lo, the clamp
+// bounds, only when the caller's argument range needs them.
+func newExpConsts(t vt, hi, lo bool) expConsts {
+	var c expConsts
+	hv, lv := 89.0, -104.0
+	if t.f64 {
+		hv, lv = 710, -746
+	}
+	if hi {
+		c.hi = constVec(t, hv)
+	}
+	if lo {
+		c.lo = constVec(t, lv)
+	}
+	if t.f64 {
+		c.log2e = constVec(t, 1.4426950408889634073599)
+		c.c1, c.c2 = constVec(t, 6.93145751953125e-1), constVec(t, 1.42860682030941723212e-6)
+		for _, v := range []float64{1.26177193074810590878e-4, 3.02994407707441961300e-2, 9.99999999999999999910e-1} {
+			c.p = append(c.p, constVec(t, v))
+		}
+		for _, v := range []float64{3.00198505138664455042e-6, 2.52448340349684104192e-3, 2.27265548208155028766e-1, 2.00000000000000000009e0} {
+			c.q = append(c.q, constVec(t, v))
+		}
+	} else {
+		c.log2e = constVec(t, 1.44269504088896341)
+		c.c1, c.c2 = constVec(t, 0.693359375), constVec(t, -2.12194440e-4)
+		for _, v := range []float64{1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1} {
+			c.p = append(c.p, constVec(t, v))
+		}
+	}
+	c.one = constVec(t, 1)
+	return c
+}
+
+// expReduce clamps v (in place) to the range outside of which exp is 0 or
+// +Inf (keeping NaN: Intel VMINPS/VMAXPS return the second source when
+// one is NaN) and reduces it: it returns k = round(v·log2 e) and leaves
+// r = v - k·ln2 (Cody–Waite, ln2 = C1 + C2) in v, |r| <= ln2/2.
+func expReduce(t vt, c expConsts, v reg.VecVirtual) reg.VecVirtual {
+	if c.hi != nil {
+		t.bin("min", v, c.hi, v)
+	}
+	if c.lo != nil {
+		t.bin("max", v, c.lo, v)
+	}
+	kk := t.vec()
+	t.bin("mul", c.log2e, v, kk)
+	if t.f64 {
+		VRNDSCALEPD(Imm(0), kk, kk)
+	} else {
+		VRNDSCALEPS(Imm(0), kk, kk)
+	}
+	t.fnma231(kk, c.c1, v)
+	t.fnma231(kk, c.c2, v)
+	return kk
+}
+
+// expF32Vec returns e^v for a clamped f32 argument (v is clobbered):
+// Cephes expf, e^r = 1 + r + r²·P(r), scaled by 2^k with VSCALEFPS (one
+// rounding; overflow to +Inf and gradual underflow exact).
+func expF32Vec(t vt, c expConsts, v reg.VecVirtual) reg.VecVirtual {
+	kk := expReduce(t, c, v)
+	p := poly(t, v, c.p)
+	rr := t.vec()
+	VMULPS(v, v, rr)
+	VADDPS(c.one, v, v)
+	VFMADD231PS(p, rr, v)
+	VSCALEFPS(kk, v, v)
+	return v
+}
+
+// expF64Frac returns num, den with e^v = num/den for a clamped f64
+// argument (v is clobbered): Cephes exp's Padé form e^r = (Q(r²) + r·P(r²))
+// / (Q(r²) - r·P(r²)), numerator scaled by 2^k with VSCALEFPD. Callers
+// fold the division into their own.
+func expF64Frac(t vt, c expConsts, v reg.VecVirtual) (num, den reg.VecVirtual) {
+	kk := expReduce(t, c, v)
+	rr := t.vec()
+	VMULPD(v, v, rr)
+	px := poly(t, rr, c.p)
+	VMULPD(v, px, px)
+	q := poly(t, rr, c.q)
+	num, den = t.vec(), t.vec()
+	VADDPD(px, q, num)
+	VSUBPD(px, q, den)
+	VSCALEFPD(kk, num, num)
+	return num, den
+}
+
+// divF32 returns num/den (f32, den finite and nonzero) without VDIVPS,
+// whose throughput bounds tanh and sigmoid: y = VRCP14PS(den) (relative
+// error < 2^-14), q0 = num·y, then one Newton–Raphson correction of the
+// quotient with the exact FMA residual, q = q0 + (num - den·q0)·y, which
+// leaves a relative error of about 2^-28 before the final rounding
+// (Markstein's scheme); the tests bound the kernels' total error.
+func divF32(num, den reg.VecVirtual) reg.VecVirtual {
+	y, q, r := ZMM(), ZMM(), ZMM()
+	VRCP14PS(den, y)
+	VMULPS(y, num, q)
+	VMOVAPS(num, r)
+	VFNMADD231PS(q, den, r) // r = num - den·q0
+	VFMADD231PS(r, y, q)    // q = q0 + r·y
+	return q
+}
+
+// tanhKernel emits tanhF32AVX512 / tanhF64AVX512, following Cephes (tanhf,
+// tanh; also Go's math.Tanh) on a = |x| with x's sign copied onto the
+// result (tanh is odd; tanh(-0) = -0):
+//
+//   - a < 0.625: a + a·z·P(z), z = a² (f32: degree-4 P; f64: a + a·z·P(z)/Q(z),
+//     the [2/3] rational);
+//   - a >= 0.625: 1 - 2/(e^(2a) + 1), which saturates to 1 when e^(2a)
+//     overflows; in f64, with e^(2a) = N/D from the Padé form, 2/(e+1) =
+//     2D/(N + D), so a single division per vector serves both branches.
+//
+// Both branches run on every lane and the result is selected with an
+// opmask; NaN takes the second branch and stays NaN.
+func tanhKernel(t vt) {
+	mathUnary(t, "tanh", "tanh(x[i])", func() func(x reg.VecVirtual) reg.VecVirtual {
+		abs := constBits(t, absMask(t))
+		thr := constVec(t, 0.625)
+		// 2|x| >= 0: only the upper clamp; f32 clamps at 40 (e^40 is finite,
+		// and tanh rounds to 1 from 9.01) so that the reciprocal in divF32
+		// never sees +Inf
+		c := newExpConsts(t, true, false)
+		if !t.f64 {
+			c.hi = constVec(t, 40)
+		}
+		var two reg.VecVirtual
+		if !t.f64 {
+			two = constVec(t, 2)
+		}
+		var tp, tq []reg.VecVirtual
+		if t.f64 {
+			for _, v := range []float64{-9.64399179425052238628e-1, -9.92877231001918586564e1, -1.61468768441708447952e3} {
+				tp = append(tp, constVec(t, v))
+			}
+			// Q is monic: Q(z) = ((z + q0)z + q1)z + q2; the leading 1 is c.one
+			tq = append(tq, c.one)
+			for _, v := range []float64{1.12811678491632931402e2, 2.23548839060100448583e3, 4.84406305325125486048e3} {
+				tq = append(tq, constVec(t, v))
+			}
+		} else {
+			for _, v := range []float64{-5.70498872745e-3, 2.06390887954e-2, -5.37397155531e-2, 1.33314422036e-1, -3.33332819422e-1} {
+				tp = append(tp, constVec(t, v))
+			}
+		}
+		return func(x reg.VecVirtual) reg.VecVirtual {
+			a, sgn := t.vec(), t.vec()
+			t.and(abs, x, a)
+			t.andn(x, abs, sgn) // sign bit of x
+			small := K()
+			t.cmp(cmpLT, thr, a, small)
+			z := t.vec()
+			t.bin("mul", a, a, z)
+			az := t.vec()
+			t.bin("mul", z, a, az)
+			p := poly(t, z, tp)
+			v := t.vec()
+			t.bin("add", a, a, v)
+			var r reg.VecVirtual
+			if t.f64 {
+				q := poly(t, z, tq)
+				VMULPD(az, p, p) // small: a·z·P / Q
+				en, ed := expF64Frac(t, c, v)
+				num, den := t.vec(), t.vec()
+				VADDPD(ed, ed, num) // large: 2D / (N + D)
+				VADDPD(en, ed, den)
+				t.movMasked(p, small, num)
+				t.movMasked(q, small, den)
+				VDIVPD(den, num, num)
+				r = t.vec()
+				VSUBPD(num, c.one, r)    // 1 - 2/(e+1)
+				VADDPD(num, a, small, r) // a + a·z·P/Q
+			} else {
+				VFMADD213PS(a, az, p) // small: a + a·z·P
+				e := expF32Vec(t, c, v)
+				VADDPS(c.one, e, e)
+				q := divF32(two, e)
+				r = t.vec()
+				VSUBPS(q, c.one, r)
+				t.movMasked(p, small, r)
+			}
+			t.or(sgn, r, r)
+			return r
+		}
+	})
+}
+
+// sigmoidKernel emits sigmoidF32AVX512 / sigmoidF64AVX512: with
+// e = e^-|x| (never overflows), sigmoid(x) = 1/(1+e) for x >= 0 and
+// e/(1+e) for x < 0, so results far left are accurate subnormals instead
+// of 0 and one division serves both signs. In f64, e = N/D (Padé form), so
+// sigmoid = D/(N+D) or N/(N+D).
+func sigmoidKernel(t vt) {
+	mathUnary(t, "sigmoid", "1/(1+e^-x[i])", func() func(x reg.VecVirtual) reg.VecVirtual {
+		sign := constBits(t, signMask(t))
+		zero := t.vec()
+		t.zero(zero)
+		c := newExpConsts(t, false, true) // -|x| <= 0: only the lower clamp
+		return func(x reg.VecVirtual) reg.VecVirtual {
+			pos := K()
+			t.cmp(cmpGE, zero, x, pos) // x >= 0 (false for NaN)
+			v := t.vec()
+			t.or(sign, x, v) // -|x|
+			if t.f64 {
+				en, ed := expF64Frac(t, c, v)
+				den := t.vec()
+				VADDPD(en, ed, den)
+				t.movMasked(ed, pos, en)
+				VDIVPD(den, en, en)
+				return en
+			}
+			e := expF32Vec(t, c, v)
+			den := t.vec()
+			VADDPS(c.one, e, den)
+			t.movMasked(c.one, pos, e)
+			return divF32(e, den)
+		}
+	})
+}
+
+// logFixup is the VFIXUPIMM table for log: by input class (QNaN, SNaN, ±0,
+// +1, -Inf, +Inf, negative, positive; a nibble each, class 0 lowest) the
+// result is QNaN(x), QNaN(x), -Inf, +0, NaN, +Inf, NaN, or the computed
+// value (0: keep the destination).
+const logFixup = 0x0_3_5_3_8_4_2_2
+
+// logKernel emits logF32AVX512 / logF64AVX512. Reduction: x = m·2^e with m
+// from VGETMANT in [1, 2) and e from VGETEXP (subnormals are normalised by
+// both), then m >= √2 is halved and e incremented so that f = m - 1 lies in
+// [√2/2 - 1, √2 - 1). Then
+//
+//   - f32 (Cephes logf): log(1+f) = f - f²/2 + f³·P(f), P of degree 8;
+//   - f64 (FreeBSD e_log.c, Go's math.Log): s = f/(2+f),
+//     R = s²·(L1 + s⁴(L3 + s⁴(L5 + s⁴L7))) + s⁴(L2 + s⁴(L4 + s⁴L6)),
+//     log(1+f) = f - (f²/2 - s(f²/2 + R));
+//
+// plus e·ln2 with ln2 split in two (Cody–Waite). Zero, negative, infinite
+// and NaN inputs are fixed up with VFIXUPIMM (see logFixup).
+func logKernel(t vt) {
+	mathUnary(t, "log", "log(x[i]) (log(±0) = -Inf, log(x<0) = NaN)", func() func(x reg.VecVirtual) reg.VecVirtual {
+		sqrt2 := constVec(t, 1.41421356237309504880)
+		half, one := constVec(t, 0.5), constVec(t, 1)
+		table := constBits(t, logFixup)
+		var lp []reg.VecVirtual
+		var lnHi, lnLo, two reg.VecVirtual
+		if t.f64 {
+			lnHi, lnLo = constVec(t, 6.93147180369123816490e-01), constVec(t, 1.90821492927058770002e-10)
+			two = constVec(t, 2)
+			// L7, L5, L3, L1 (odd) then L6, L4, L2 (even)
+			for _, v := range []float64{1.479819860511658591e-01, 1.818357216161805012e-01, 2.857142874366239149e-01, 6.666666666666735130e-01,
+				1.531383769920937332e-01, 2.222219843214978396e-01, 3.999999999940941908e-01} {
+				lp = append(lp, constVec(t, v))
+			}
+		} else {
+			lnHi, lnLo = constVec(t, 0.693359375), constVec(t, -2.12194440e-4)
+			for _, v := range []float64{7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1, 1.4249322787e-1,
+				-1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1} {
+				lp = append(lp, constVec(t, v))
+			}
+		}
+		return func(x reg.VecVirtual) reg.VecVirtual {
+			m, e := t.vec(), t.vec()
+			big := K()
+			if t.f64 {
+				VGETMANTPD(Imm(0), x, m) // [1, 2), sign of x (negatives are fixed up)
+				VGETEXPPD(x, e)
+			} else {
+				VGETMANTPS(Imm(0), x, m)
+				VGETEXPPS(x, e)
+			}
+			t.cmp(cmpGE, sqrt2, m, big)
+			if t.f64 {
+				VMULPD(half, m, big, m)
+				VADDPD(one, e, big, e)
+			} else {
+				VMULPS(half, m, big, m)
+				VADDPS(one, e, big, e)
+			}
+			f := m
+			t.bin("sub", one, m, f)
+			z := t.vec()
+			t.bin("mul", f, f, z)
+			var r reg.VecVirtual
+			if t.f64 {
+				r = t.vec()
+				s, s2, s4 := t.vec(), t.vec(), t.vec()
+				VADDPD(two, f, s)
+				VDIVPD(s, f, s)
+				VMULPD(s, s, s2)
+				VMULPD(s2, s2, s4)
+				t1 := poly(t, s4, lp[:4])
+				VMULPD(s2, t1, t1)
+				t2 := poly(t, s4, lp[4:])
+				VMULPD(s4, t2, t2)
+				VADDPD(t2, t1, t1) // R
+				hf := t.vec()
+				VMULPD(half, z, hf) // f²/2
+				VADDPD(hf, t1, t1)  // f²/2 + R
+				lo := t.vec()
+				VMULPD(lnLo, e, lo)
+				VFMADD231PD(t1, s, lo) // s(f²/2 + R) + e·ln2lo
+				VSUBPD(lo, hf, hf)
+				VSUBPD(f, hf, hf)
+				VMULPD(lnHi, e, r)
+				VSUBPD(hf, r, r)
+				VFIXUPIMMPD(Imm(0), table, x, r)
+			} else {
+				p := poly(t, f, lp)
+				VMULPS(z, p, p)
+				VMULPS(f, p, p)          // f³·P(f)
+				VFMADD231PS(lnLo, e, p)  // + e·ln2lo
+				VFNMADD231PS(half, z, p) // - f²/2
+				VADDPS(f, p, p)
+				VFMADD231PS(lnHi, e, p)
+				VFIXUPIMMPS(Imm(0), table, x, p)
+				r = p
+			}
+			return r
+		}
+	})
+}
+
+// sqrtKernel emits the AVX-512 sqrtF32AVX512 / sqrtF64AVX512 (masked tail).
+func sqrtKernel(t vt) {
+	mathUnary(t, "sqrt", "sqrt(x[i]) (IEEE: correctly rounded, sqrt(-0) = -0, NaN for x < 0)", func() func(x reg.VecVirtual) reg.VecVirtual {
+		return func(x reg.VecVirtual) reg.VecVirtual {
+			sqrtOp(t, x, x)
+			return x
+		}
+	})
+}
+
+// mathKernels emits the kernels of this file for one element type and ISA.
+func mathKernels(t vt) {
+	minMax(t, "maximum")
+	minMax(t, "minimum")
+	if t.avx2 {
+		sqrtVec(t)
+		return
+	}
+	sqrtKernel(t)
+	tanhKernel(t)
+	sigmoidKernel(t)
+	logKernel(t)
+}
