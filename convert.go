@@ -98,12 +98,13 @@ func ToValue(v any) (runtime.Value, error) { return toValue(nil, v) }
 //	*tensor.Tensor               → the tensor (shared, not copied)
 //	mat.Vector (*mat.VecDense)   → f64 tensor [n] (copied)
 //	mat.Matrix (*mat.Dense, ...) → f64 tensor [r, c] (copied)
-//	slices and arrays            → list (elements converted recursively)
+//	[]float32, []float64         → f32 / f64 tensor [n] (copied)
+//	other slices and arrays      → list (elements converted recursively)
 //	maps with string keys        → dict, keys sorted
 //	runtime.Value                → itself
 //
-// []float32 and []float64 become lists; use Tensor(data, shape...) for a
-// tensor.
+// []float32 and []float64 become 1-D f32 and f64 tensors (copied), as
+// LANGUAGE.md §10 has it; use Tensor(data, shape...) for another shape.
 func (in *Interpreter) ToValue(v any) (runtime.Value, error) { return toValue(in.th, v) }
 
 func toValue(th *runtime.Thread, v any) (runtime.Value, error) {
@@ -127,6 +128,18 @@ func toValue(th *runtime.Thread, v any) (runtime.Value, error) {
 		return runtime.Float(x), nil
 	case float32:
 		return runtime.Float(x), nil
+	case []float32: // LANGUAGE.md §10: float slices are tensor data
+		t, err := tensor.FromFloat32s(x, []int{len(x)}, tensor.F32)
+		if err != nil {
+			return nil, err
+		}
+		return stdlib.NewTensorValue(th, t), nil
+	case []float64:
+		t, err := tensor.FromFloat64s(x, []int{len(x)}, tensor.F64)
+		if err != nil {
+			return nil, err
+		}
+		return stdlib.NewTensorValue(th, t), nil
 	case string:
 		return runtime.String(x), nil
 	case mat.Vector:
@@ -468,6 +481,27 @@ func isScalarKind(k reflect.Kind) bool {
 // numbers or bools.
 func tensorToSlice(tt *tensor.Tensor, out reflect.Value) error {
 	t := out.Type()
+	if ek := t.Elem().Kind(); (ek == reflect.Slice || ek == reflect.Array) && tt.Dim() >= 1 {
+		// Nested Go slices take the tensor dim by dim: [][]float32 from [r, c].
+		rows := tt.Shape()[0]
+		if t.Kind() == reflect.Array {
+			if t.Len() != rows {
+				return fmt.Errorf("cannot convert a tensor with %d rows to Go %s", rows, t)
+			}
+		} else {
+			out.Set(reflect.MakeSlice(t, rows, rows))
+		}
+		for i := 0; i < rows; i++ {
+			row, err := tt.Select(0, i)
+			if err != nil {
+				return err
+			}
+			if err := tensorToSlice(row, out.Index(i)); err != nil {
+				return fmt.Errorf("row %d: %w", i, err)
+			}
+		}
+		return nil
+	}
 	n := tt.Numel()
 	if t.Kind() == reflect.Array && t.Len() != n {
 		return fmt.Errorf("cannot convert a tensor of %d elements to Go %s", n, t)

@@ -225,7 +225,8 @@ func TestToValue(t *testing.T) {
 		{[]int{1, 2}, "[1, 2]"},
 		{[2]string{"a", "b"}, `['a', 'b']`},
 		{map[string]float64{"b": 2, "a": 1}, `{'a': 1.0, 'b': 2.0}`},
-		{[][]float64{{1}, {2, 3}}, "[[1.0], [2.0, 3.0]]"},
+		{[][]float64{{1}, {2, 3}}, "[tensor([1.], dtype=f64), tensor([2., 3.], dtype=f64)]"},
+		{[]float32{1, 2}, "tensor([1., 2.])"},
 		{(*tensor.Tensor)(nil), "none"},
 	} {
 		v, err := tsr.ToValue(tc.in)

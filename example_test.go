@@ -20,10 +20,10 @@ func Example() {
 	v, err := in.Eval(context.Background(), "sum.tsr", `
 fn total(v) {
     s = 0.0
-    for x in v { s += x }
+    for x in v.tolist() { s += x }
     s
 }
-print("total:", total(xs))
+print("total:", total(xs), xs.sum().item())
 total(xs) * 2
 `)
 	if err != nil {
@@ -31,7 +31,7 @@ total(xs) * 2
 	}
 	fmt.Println(tsr.FromValue(v))
 	// Output:
-	// total: 6.5
+	// total: 6.5 6.5
 	// 13
 }
 
