@@ -127,14 +127,22 @@ func (in *Interpreter) watchMemory(done <-chan struct{}, exited chan<- struct{},
 
 // MemoryInUse returns the bytes of tensor storage that MaxMemory counts
 // against this interpreter: the growth of the process-wide
-// tensor.LiveBytes since New (never negative). Storages that are garbage
-// but not yet collected still count.
+// tensor.LiveBytes over the lowest value seen since New. The baseline
+// follows the live total down when storages that were already garbage
+// at New are collected later, so their release cannot hide this
+// interpreter's allocations. Storages that are garbage but not yet
+// collected still count.
 func (in *Interpreter) MemoryInUse() int64 {
-	used := tensor.LiveBytes() - in.memBase
-	if used < 0 {
-		return 0
+	live := tensor.LiveBytes()
+	for {
+		base := in.memBase.Load()
+		if live >= base {
+			return live - base
+		}
+		if in.memBase.CompareAndSwap(base, live) {
+			return 0
+		}
 	}
-	return used
 }
 
 // classify gives the errors caused from outside the program their Go

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"strings"
 	"testing"
 	"time"
@@ -57,4 +58,21 @@ func FuzzEval(f *testing.F) {
 			t.Fatalf("internal error on %q: %v", src, err)
 		}
 	})
+}
+
+// TestMaxMemoryIgnoresEarlierGarbage: storage that was garbage when the
+// interpreter was created and is collected later must not hide the
+// program's own allocations from MaxMemory.
+func TestMaxMemoryIgnoresEarlierGarbage(t *testing.T) {
+	garbage := New(Options{})
+	if _, err := garbage.Eval(context.Background(), "g.tsr", "xs = []\nfor i in range(20) { xs.append(zeros(1000000)) }\nxs = none"); err != nil {
+		t.Fatal(err)
+	}
+	in := New(Options{MaxMemory: 20 << 20})
+	goruntime.GC() // the 80 MB of earlier garbage goes now
+	time.Sleep(5 * time.Millisecond)
+	_, err := in.Eval(context.Background(), "m.tsr", "xs = []\nfor i in range(100) { xs.append(zeros(1000000)) }")
+	if !errors.Is(err, ErrMemoryLimit) {
+		t.Fatalf("got %v, want the memory limit", err)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/tsrlang/tsr/lang"
 	"github.com/tsrlang/tsr/runtime"
@@ -107,7 +108,7 @@ type Interpreter struct {
 	modules     map[string]*runtime.Module
 	loading     []string
 	fs          stdlib.FSPolicy
-	memBase     int64 // tensor.LiveBytes at New
+	memBase     atomic.Int64 // the lowest tensor.LiveBytes seen since New
 	registered  map[*runtime.Builtin]bool
 	// run state, valid while a top-level Eval/Run/Call is active
 	depth int
@@ -132,7 +133,6 @@ func New(opts Options) *Interpreter {
 		opts:        opts,
 		predeclared: map[string]runtime.Value{},
 		modules:     map[string]*runtime.Module{},
-		memBase:     tensor.LiveBytes(),
 	}
 	for k, v := range runtime.Universe {
 		in.predeclared[k] = v
@@ -141,6 +141,7 @@ func New(opts Options) *Interpreter {
 		in.predeclared[k] = v
 	}
 	in.globals = runtime.NewGlobals(in.predeclared)
+	in.memBase.Store(tensor.LiveBytes())
 	in.th.Load = in.load
 	stdlib.Setup(in.th)
 	stdlib.SetStderr(in.th, stderr) // progress bars and other diagnostics
