@@ -114,6 +114,12 @@ func Prod(t *Tensor, dims []int, keepdim bool) (*Tensor, error) {
 }
 
 func sumProd(t *Tensor, dims []int, keepdim, prod bool) (*Tensor, error) {
+	if bp, ok, err := unbroadcast(t, dims, keepdim); err != nil || ok {
+		if err != nil {
+			return nil, err
+		}
+		return bcastSumProd(t, bp, dims, keepdim, prod)
+	}
 	p, err := planReduce(t, dims, keepdim)
 	if err != nil {
 		return nil, err
@@ -208,6 +214,13 @@ func Mean(t *Tensor, dims []int, keepdim bool) (*Tensor, error) {
 	if err := requireFloat("mean", t); err != nil {
 		return nil, err
 	}
+	if bp, ok, err := unbroadcast(t, dims, keepdim); err != nil || ok {
+		if err != nil {
+			return nil, err
+		}
+		r, err := Mean(bp.src, dims, keepdim) // the mean of repeats is the slice's
+		return bp.finish(r), err
+	}
 	p, err := planReduce(t, dims, keepdim)
 	if err != nil {
 		return nil, err
@@ -237,6 +250,12 @@ func Std(t *Tensor, dims []int, correction int, keepdim bool) (*Tensor, error) {
 func varStd(t *Tensor, dims []int, correction int, keepdim, std bool) (*Tensor, error) {
 	if !t.dtype.IsFloat() {
 		return nil, errorf(RuntimeError, "std and var only support floating point and complex dtypes")
+	}
+	if bp, ok, err := unbroadcast(t, dims, keepdim); err != nil || ok {
+		if err != nil {
+			return nil, err
+		}
+		return bcastVarStd(t, bp, dims, correction, keepdim, std)
 	}
 	p, err := planReduce(t, dims, keepdim)
 	if err != nil {
@@ -272,6 +291,13 @@ func Amin(t *Tensor, dims []int, keepdim bool) (*Tensor, error) {
 }
 
 func amaxmin(t *Tensor, dims []int, keepdim, isMax bool) (*Tensor, error) {
+	if bp, ok, err := unbroadcast(t, dims, keepdim); err != nil || ok {
+		if err != nil {
+			return nil, err
+		}
+		r, err := amaxmin(bp.src, dims, keepdim, isMax)
+		return bp.finish(r), err
+	}
 	p, err := planReduce(t, dims, keepdim)
 	if err != nil {
 		return nil, err
@@ -362,6 +388,14 @@ func MinDim(t *Tensor, dim int, keepdim bool) (*Tensor, *Tensor, error) {
 }
 
 func maxMinDim(t *Tensor, dim int, keepdim, isMax bool) (*Tensor, *Tensor, error) {
+	if bp, ok, err := unbroadcast(t, []int{dim}, keepdim); err != nil || ok {
+		if err != nil {
+			return nil, nil, err
+		}
+		// a shrunk reduced dim has size 1: its index is 0, the first occurrence
+		v, i, err := maxMinDim(bp.src, dim, keepdim, isMax)
+		return bp.finish(v), bp.finish(i), err
+	}
 	p, err := planReduce(t, []int{dim}, keepdim)
 	if err != nil {
 		return nil, nil, err
@@ -392,6 +426,9 @@ func fullExtreme(t *Tensor, isMax bool) (*Tensor, error) {
 		}
 		return nil, errorf(RuntimeError, "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.", name)
 	}
+	if bp, ok, _ := unbroadcast(t, nil, false); ok {
+		return fullExtreme(bp.src, isMax)
+	}
 	p, _ := planReduce(t, nil, false)
 	v, _ := argReduce(t, p, isMax, false)
 	return v, nil
@@ -415,6 +452,20 @@ func argmaxmin(t *Tensor, dim *int, keepdim, isMax bool) (*Tensor, error) {
 	}
 	if t.dtype == Bool {
 		return nil, errorf(RuntimeError, "\"%s_cpu\" not implemented for 'Bool'", name)
+	}
+	var bdims []int
+	if dim != nil {
+		bdims = []int{*dim}
+	}
+	if bp, ok, err := unbroadcast(t, bdims, keepdim); err != nil || ok {
+		if err != nil {
+			return nil, err
+		}
+		if dim == nil {
+			return bcastArgFlat(t, bp, keepdim, isMax)
+		}
+		r, err := argmaxmin(bp.src, dim, keepdim, isMax)
+		return bp.finish(r), err
 	}
 	src := t
 	var dims []int
@@ -452,7 +503,14 @@ func Any(t *Tensor, dims []int, keepdim bool) (*Tensor, error) {
 }
 
 func allAny(t *Tensor, dims []int, keepdim, all bool) (*Tensor, error) {
-	p, err := planReduce(t.toDType(Bool), dims, keepdim)
+	if bp, ok, err := unbroadcast(t, dims, keepdim); err != nil || ok {
+		if err != nil {
+			return nil, err
+		}
+		r, err := allAny(bp.src, dims, keepdim, all)
+		return bp.finish(r), err
+	}
+	p, err := planReduce(t, dims, keepdim)
 	if err != nil {
 		return nil, err
 	}
@@ -481,6 +539,12 @@ func allAny(t *Tensor, dims []int, keepdim, all bool) (*Tensor, error) {
 func Norm(t *Tensor, p float64, dims []int, keepdim bool) (*Tensor, error) {
 	if !t.dtype.IsFloat() {
 		return nil, errorf(RuntimeError, "linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s", pyTypeName(t.dtype))
+	}
+	if bp, ok, err := unbroadcast(t, dims, keepdim); err != nil || ok {
+		if err != nil {
+			return nil, err
+		}
+		return bcastNorm(t, bp, p, dims, keepdim)
 	}
 	pl, err := planReduce(t, dims, keepdim)
 	if err != nil {
@@ -552,6 +616,12 @@ func Norm(t *Tensor, p float64, dims []int, keepdim bool) (*Tensor, error) {
 // m + log(sum(exp(t - m))) with m the max, so 1e4 logits do not overflow.
 // Integer inputs give f32.
 func LogSumExp(t *Tensor, dims []int, keepdim bool) (*Tensor, error) {
+	if bp, ok, err := unbroadcast(t, dims, keepdim); err != nil || ok {
+		if err != nil {
+			return nil, err
+		}
+		return bcastLogSumExp(t, bp, dims, keepdim)
+	}
 	p, err := planReduce(t, dims, keepdim)
 	if err != nil {
 		return nil, err
