@@ -18,7 +18,8 @@
 // # Values
 //
 // SetGlobal, Call and the results of registered Go functions convert Go
-// values with ToValue: scalars, strings, slices and string-keyed maps,
+// values with ToValue: scalars, strings, []float32 and []float64 (copied
+// into 1-D f32 / f64 tensors), other slices (lists) and string-keyed maps,
 // *tensor.Tensor (shared), gonum matrices and vectors (copied into f64
 // tensors). Tensor(data, shape...) makes a tensor from a []float32,
 // []float64, ... in row-major order. Going back, FromValue gives a
