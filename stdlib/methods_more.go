@@ -1092,11 +1092,15 @@ func methodMultinomial(th *runtime.Thread, x *TensorValue, args []runtime.Value,
 			return nil, runtime.Errorf("RuntimeError", "invalid multinomial distribution (sum of probabilities <= 0)")
 		}
 		taken := make([]bool, cats)
+		sum := 0.0
 		for s := 0; s < n; s++ {
-			sum := 0.0
-			for i, v := range row {
-				sum += v
-				cum[i] = sum
+			// the running sums change only when a draw removes a category
+			if s == 0 || !replacement {
+				sum = 0
+				for i, v := range row {
+					sum += v
+					cum[i] = sum
+				}
 			}
 			var k int
 			if sum > 0 {

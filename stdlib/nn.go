@@ -504,6 +504,8 @@ type layer struct {
 	forward func(th *runtime.Thread, l *layer, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error)
 	// repr, when set, replaces the default printout.
 	repr func(l *layer) string
+	// eval is true after eval() / train(false) (training is the default).
+	eval bool
 }
 
 func (l *layer) String() string {
@@ -565,12 +567,15 @@ func (l *layer) Attr(name string) (runtime.Value, error) {
 			return l.forward(th, l, args, kwargs)
 		}), nil
 	}
+	if v, ok := layerMethod(l, name); ok {
+		return v, nil
+	}
 	return nil, nil
 }
 
 // AttrNames lists fields and methods.
 func (l *layer) AttrNames() []string {
-	names := []string{"forward", "parameters", "zero_grad"}
+	names := append([]string{"forward", "parameters", "zero_grad"}, layerMethodNames...)
 	for k := range l.fields {
 		names = append(names, k)
 	}

@@ -245,6 +245,11 @@ func (a *advInfo) firstAdvPos() int {
 // out-of-range ints/indices, too many indices, bad masks; ValueError for a
 // slice step <= 0.
 func (t *Tensor) Index(items ...Index) (*Tensor, error) {
+	if len(items) == 1 && items[0].Kind == IdxTensor && items[0].T != nil {
+		if r, ok, err := t.indexFast(items[0].T); ok {
+			return r, err
+		}
+	}
 	a, err := t.applyBasic(items)
 	if err != nil {
 		return nil, err
@@ -362,31 +367,38 @@ func (t *Tensor) IndexBool(mask *Tensor) (*Tensor, error) {
 func (t *Tensor) IndexTensor(idx *Tensor) (*Tensor, error) { return t.Index(Adv(idx)) }
 
 // Nonzero returns the i64 indices of the nonzero elements of t as a
-// [count, ndim] tensor in C order.
+// [count, ndim] tensor in C order (NaN counts as nonzero).
 func Nonzero(t *Tensor) *Tensor {
 	nd := len(t.shape)
-	vals := t.ToBools()
+	b := t.toDType(Bool).Contiguous()
+	m := b.storage.U8()[b.offset : b.offset+b.Numel()]
 	cnt := 0
-	for _, v := range vals {
-		if v {
-			cnt++
-		}
+	for _, v := range m {
+		cnt += int((v | -v) >> 7)
 	}
-	out := zeros([]int{cnt, nd}, I64)
+	out := empty([]int{cnt, nd}, I64)
+	if cnt == 0 || nd == 0 {
+		return out
+	}
 	d := out.storage.I64()
-	idx := make([]int, nd)
+	idx := make([]int64, nd)
 	r := 0
-	for i, v := range vals {
-		if v {
-			rem := i
-			for k := nd - 1; k >= 0; k-- {
-				idx[k] = rem % t.shape[k]
-				rem /= t.shape[k]
+	last := nd - 1
+	n := t.shape[last]
+	for i0 := 0; i0 < len(m); i0 += n {
+		for j, v := range m[i0 : i0+n] {
+			if v != 0 {
+				idx[last] = int64(j)
+				copy(d[r:r+nd], idx)
+				r += nd
 			}
-			for k := 0; k < nd; k++ {
-				d[r*nd+k] = int64(idx[k])
+		}
+		for k := last - 1; k >= 0; k-- { // next row of the leading dims
+			idx[k]++
+			if idx[k] < int64(t.shape[k]) {
+				break
 			}
-			r++
+			idx[k] = 0
 		}
 	}
 	return out

@@ -2,7 +2,6 @@ package tensor
 
 import (
 	"slices"
-	"sort"
 )
 
 // Cat concatenates tensors along dim (negative wraps). All tensors must
@@ -165,82 +164,41 @@ func (t *Tensor) Chunk(n, dim int) ([]*Tensor, error) {
 	return t.Split(size, d)
 }
 
-// Sort sorts along dim (stable), returning values and i64 indices. NaN
-// sorts last ascending (first descending), as PyTorch.
+// Sort sorts t along dim (negative wraps; a 0-d t is one element),
+// returning the values (t's dtype) and their i64 indices along dim, both
+// new contiguous tensors of t's shape. The sort is stable: equal values
+// keep their input order, also when descending. NaN sorts last ascending
+// and first descending, and -0.0 equals 0.0, as PyTorch's
+// sort(stable=True). Algorithm: each row is mapped to integer order keys
+// (sortkeys.go) and sorted by an LSD radix sort (pdqsort for rows shorter
+// than 256), rows in parallel.
 func Sort(t *Tensor, dim int, descending bool) (*Tensor, *Tensor, error) {
 	d, err := wrapDim(dim, len(t.shape))
 	if err != nil {
 		return nil, nil, err
 	}
-	vals := t.Clone()
-	idx := zeros(t.shape, I64)
-	if len(t.shape) == 0 || t.Numel() == 0 {
-		return vals, idx, nil
+	n := 1
+	if len(t.shape) > 0 {
+		n = t.shape[d]
 	}
-	n, st := t.shape[d], vals.strides[d]
-	sh := slices.Clone(t.shape)
-	sh[d] = 1
-	outer := &Tensor{storage: vals.storage, shape: sh, strides: vals.strides, dtype: t.dtype}
-	perm := make([]int, n)
-	key := make([]float64, n)
-	ikey := make([]int64, n)
-	isF := t.dtype.IsFloat()
-	tmp := make([]float64, n)
-	itmp := make([]int64, n)
-	ix := idx.storage.I64()
-	walk1(outer, func(base, m, s int) {
-		for r := 0; r < m; r++ {
-			b := base + r*s
-			for k := 0; k < n; k++ {
-				perm[k] = k
-				if isF {
-					key[k] = loadF64(vals.storage, t.dtype, b+k*st)
-				} else {
-					ikey[k] = loadI64(vals.storage, t.dtype, b+k*st)
-				}
-			}
-			less := func(i, j int) bool {
-				if isF {
-					x, y := key[perm[i]], key[perm[j]]
-					if descending {
-						return (x != x && y == y) || x > y
-					}
-					return (y != y && x == x) || x < y
-				}
-				if descending {
-					return ikey[perm[i]] > ikey[perm[j]]
-				}
-				return ikey[perm[i]] < ikey[perm[j]]
-			}
-			sort.SliceStable(perm, less)
-			for k := 0; k < n; k++ {
-				if isF {
-					tmp[k] = key[perm[k]]
-				} else {
-					itmp[k] = ikey[perm[k]]
-				}
-				ix[b+k*st] = int64(perm[k])
-			}
-			for k := 0; k < n; k++ {
-				if isF {
-					storeF64(vals.storage, t.dtype, b+k*st, tmp[k])
-				} else {
-					storeI64(vals.storage, t.dtype, b+k*st, itmp[k])
-				}
-			}
-		}
-	})
-	return vals, idx, nil
+	v, i := sortedSelect(t, d, n, descending)
+	return v, i, nil
 }
 
-// Argsort returns the indices that sort t along dim.
+// Argsort returns the i64 indices that sort t along dim (Sort's order).
 func Argsort(t *Tensor, dim int, descending bool) (*Tensor, error) {
 	_, i, err := Sort(t, dim, descending)
 	return i, err
 }
 
-// Topk returns the k largest (or smallest) elements along dim, sorted, and
-// their indices.
+// Topk returns the k largest (largest) or smallest elements along dim and
+// their i64 indices, in sorted order (descending for largest): shape t's
+// with dim of size k. Among equal values the lower index comes first, the
+// order of Sort (PyTorch's order among ties depends on its partial sort
+// and is unspecified); NaN counts as larger than every number. k outside
+// [0, size] is a RuntimeError. Algorithm: a bounded max-heap of the k
+// best (key, index) pairs streamed over each row when k <= size/8, else a
+// full row sort; rows in parallel.
 func Topk(t *Tensor, k, dim int, largest bool) (*Tensor, *Tensor, error) {
 	d, err := wrapDim(dim, len(t.shape))
 	if err != nil {
@@ -253,13 +211,8 @@ func Topk(t *Tensor, k, dim int, largest bool) (*Tensor, *Tensor, error) {
 	if k < 0 || k > size {
 		return nil, nil, errorf(RuntimeError, "selected index k out of range")
 	}
-	v, i, err := Sort(t, d, largest)
-	if err != nil || len(t.shape) == 0 {
-		return v, i, err
-	}
-	v, _ = v.Narrow(d, 0, k)
-	i, _ = i.Narrow(d, 0, k)
-	return v.Contiguous(), i.Contiguous(), nil
+	v, i := sortedSelect(t, d, k, largest)
+	return v, i, nil
 }
 
 // Flip reverses the order of elements along dims (a copy).
@@ -379,7 +332,10 @@ func (t *Tensor) Repeat(repeats ...int) (*Tensor, error) {
 }
 
 // Gather picks values along dim: out[i][j] = t[index[i][j]][j] (dim 0),
-// with index an integer tensor of t's rank.
+// with index an integer tensor of t's rank whose sizes do not exceed t's
+// outside dim; the result has index's shape and t's dtype. An index
+// outside [0, size) is a RuntimeError, as PyTorch's gather. The copy walks
+// index in C order with typed element loads (raw bits by element size).
 func Gather(t *Tensor, dim int, index *Tensor) (*Tensor, error) {
 	d, err := wrapDim(dim, len(t.shape))
 	if err != nil {
@@ -392,32 +348,80 @@ func Gather(t *Tensor, dim int, index *Tensor) (*Tensor, error) {
 		return nil, errorf(RuntimeError, "Index tensor must have the same number of dimensions as input tensor")
 	}
 	out := empty(index.shape, t.dtype)
-	ix := index.ToInt64s()
-	nd := len(index.shape)
-	idx := make([]int, nd)
-	isz := t.dtype.ItemSize()
-	ob := out.storage.Bytes()
-	tb := t.storage.Bytes()
-	for i, iv := range ix {
-		rem := i
-		for k := nd - 1; k >= 0; k-- {
-			idx[k] = rem % index.shape[k]
-			rem /= index.shape[k]
+	if index.Numel() == 0 {
+		return out, nil
+	}
+	for k := range index.shape {
+		if k != d && index.shape[k] > t.shape[k] {
+			return nil, errorf(RuntimeError, "Size does not match at dimension %d expected index %s to be smaller than self %s apart from dimension %d", k, fmtList(index.shape), fmtList(t.shape), d)
 		}
-		off := t.offset
-		for k := 0; k < nd; k++ {
-			j := idx[k]
-			if k == d {
-				if iv < 0 || iv >= int64(t.shape[k]) {
-					return nil, errorf(RuntimeError, "index %d is out of bounds for dimension %d with size %d", iv, d, t.shape[k])
-				}
-				j = int(iv)
-			} else if j >= t.shape[k] {
-				return nil, errorf(RuntimeError, "Size does not match at dimension %d expected index %s to be smaller than self %s apart from dimension %d", k, fmtList(index.shape), fmtList(t.shape), d)
-			}
-			off += j * t.strides[k]
-		}
-		copy(ob[i*isz:(i+1)*isz], tb[off*isz:(off+1)*isz])
+	}
+	ic := index.toDType(I64).Contiguous()
+	iv := ic.storage.I64()[ic.offset : ic.offset+ic.Numel()]
+	switch t.dtype.ItemSize() {
+	case 1:
+		err = gatherBits(typed[uint8](out.storage), typed[uint8](t.storage), iv, t, index.shape, d)
+	case 2:
+		err = gatherBits(typed[uint16](out.storage), typed[uint16](t.storage), iv, t, index.shape, d)
+	case 4:
+		err = gatherBits(typed[uint32](out.storage), typed[uint32](t.storage), iv, t, index.shape, d)
+	case 8:
+		err = gatherBits(typed[uint64](out.storage), typed[uint64](t.storage), iv, t, index.shape, d)
+	}
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// gatherBits copies s[offset(i with coordinate d replaced by iv[i])] to
+// d[i] for every C-order position i of shape: an odometer over all dims
+// but the last gives each row's base offset (without dim d), the inner
+// loop runs along the last dim.
+func gatherBits[T bitsT](o, s []T, iv []int64, t *Tensor, shape []int, d int) error {
+	nd := len(shape)
+	if nd == 0 {
+		v := iv[0]
+		if v != 0 {
+			return errorf(RuntimeError, "index %d is out of bounds for dimension 0 with size 1", v)
+		}
+		o[0] = s[t.offset]
+		return nil
+	}
+	last := nd - 1
+	n := shape[last]
+	size, std := int64(t.shape[d]), t.strides[d]
+	stl := t.strides[last]
+	if last == d {
+		stl = 0
+	}
+	idx := make([]int, last)
+	base := t.offset
+	for r := 0; ; r++ {
+		row := iv[r*n : (r+1)*n]
+		orow := o[r*n : (r+1)*n]
+		for j, v := range row {
+			if v < 0 || v >= size {
+				return errorf(RuntimeError, "index %d is out of bounds for dimension %d with size %d", v, d, size)
+			}
+			orow[j] = s[base+j*stl+int(v)*std]
+		}
+		k := last - 1
+		for ; k >= 0; k-- {
+			sk := t.strides[k]
+			if k == d {
+				sk = 0 // dim d's coordinate comes from the index values
+			}
+			idx[k]++
+			base += sk
+			if idx[k] < shape[k] {
+				break
+			}
+			base -= sk * shape[k]
+			idx[k] = 0
+		}
+		if k < 0 {
+			return nil
+		}
+	}
 }

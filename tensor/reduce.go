@@ -695,8 +695,14 @@ func scanDim(t *Tensor, dim int, odt DType, fn func(row []float64)) (*Tensor, er
 	return out.toDType(odt), nil
 }
 
-// Cumsum returns running sums along dim (bool/int inputs give i64).
+// Cumsum returns running sums along dim (bool/int inputs give i64, with
+// wrap-around; floats accumulate in f64, as PyTorch's CPU kernel).
 func Cumsum(t *Tensor, dim int) (*Tensor, error) {
+	if d, err := wrapDim(dim, len(t.shape)); err == nil {
+		if r := fastScan(t, d, false); r != nil {
+			return r, nil
+		}
+	}
 	if !t.dtype.IsFloat() {
 		return scanInt(t, dim, false)
 	}
@@ -709,6 +715,11 @@ func Cumsum(t *Tensor, dim int) (*Tensor, error) {
 
 // Cumprod returns running products along dim (bool/int inputs give i64).
 func Cumprod(t *Tensor, dim int) (*Tensor, error) {
+	if d, err := wrapDim(dim, len(t.shape)); err == nil {
+		if r := fastScan(t, d, true); r != nil {
+			return r, nil
+		}
+	}
 	if !t.dtype.IsFloat() {
 		return scanInt(t, dim, true)
 	}
