@@ -372,7 +372,7 @@ func topkFloat[T float32 | float64](x []T, p, st, n, k int, flip uint64, key fun
 	for j := k; j < n; j++ {
 		v := x[p+j*st]
 		if largest {
-			if !(v >= thr) && (v == v || thr != thr) {
+			if !(v > thr) && (v == v || thr != thr) {
 				continue
 			}
 		} else if !(v < thr) && (v != v || thr == thr) {
