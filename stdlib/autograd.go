@@ -193,7 +193,7 @@ func (s *gradSession) Finish(result runtime.Value) (runtime.Value, error) {
 	x, ok := result.(*TensorValue)
 	if !ok {
 		s.blk.Abort()
-		return nil, runtime.Errorf("ValueError", "grad block: the last expression must be a scalar floating-point tensor, got %s", result.Type())
+		return nil, runtime.Errorf("TypeError", "grad block: the last expression must be a scalar floating-point tensor, got %s", result.Type())
 	}
 	grads, err := s.blk.Finish(x.t)
 	if err != nil {

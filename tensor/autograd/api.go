@@ -90,7 +90,7 @@ func (b *GradBlock) Finish(result *T) ([]*T, error) {
 		if result != nil {
 			desc = "a tensor of shape " + fmtInts(result.Shape()) + " and dtype " + result.DType().String()
 		}
-		return nil, &Error{Kind: "ValueError", Msg: "grad block: the last expression must be a scalar floating-point tensor, got " + desc}
+		return nil, &Error{Kind: "RuntimeError", Msg: "grad block: the last expression must be a scalar floating-point tensor, got " + desc}
 	}
 	if !result.RequiresGrad() {
 		out := make([]*T, len(b.wrt))
