@@ -71,7 +71,7 @@ func TestMaxMemoryIgnoresEarlierGarbage(t *testing.T) {
 	in := New(Options{MaxMemory: 20 << 20})
 	goruntime.GC() // the 80 MB of earlier garbage goes now
 	time.Sleep(5 * time.Millisecond)
-	_, err := in.Eval(context.Background(), "m.tsr", "xs = []\nfor i in range(100) { xs.append(zeros(1000000)) }")
+	_, err := in.Eval(context.Background(), "m.tsr", "xs = []\nfor i in range(300) { xs.append(zeros(1000000)) }")
 	if !errors.Is(err, ErrMemoryLimit) {
 		t.Fatalf("got %v, want the memory limit", err)
 	}

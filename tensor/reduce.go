@@ -8,7 +8,9 @@ import (
 // Reductions. dims lists the dims to reduce (negative wrap; nil or empty
 // means all dims); keepdim keeps them as size 1. Floats accumulate in f64
 // (so f16/bf16/f32 sums are accurate and not order-sensitive in practice),
-// integers and bool in i64.
+// integers and bool in i64. A dim of size > 1 with stride 0 (an expanded
+// view) is never materialised: every entry point reduces the un-broadcast
+// slice and applies the closed form for the repetition (reduce_bcast.go).
 
 type reducePlan struct {
 	outShape    []int // result shape (keepdim applied)
