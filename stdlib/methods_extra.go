@@ -301,32 +301,9 @@ func medianAlong(e *Engine, x *T, dim int, keep bool) (*T, *T, error) {
 	if n == 0 {
 		return nil, nil, runtime.Errorf("IndexError", "median(): Expected reduction dim %d to have non-zero size.", dim)
 	}
-	_, idx, err := tensor.Sort(x, dim, false)
-	if err != nil {
-		return nil, nil, err
-	}
-	nan, err := tensor.IsNan(x)
-	if err != nil {
-		return nil, nil, err
-	}
-	nanCount, err := tensor.Sum(nan, []int{dim}, true)
-	if err != nil {
-		return nil, nil, err
-	}
-	counts := nanCount.ToInt64s()
-	pos := make([]int64, len(counts))
-	for j, c := range counts {
-		if c > 0 {
-			pos[j] = int64(n) - c // the first NaN (NaN sorts last)
-		} else {
-			pos[j] = int64(n-1) / 2
-		}
-	}
-	posT, err := tensor.FromInt64s(pos, nanCount.Shape(), tensor.I64)
-	if err != nil {
-		return nil, nil, err
-	}
-	i, err := tensor.Gather(idx, dim, posT)
+	// Selection, not a sort: the index is the one a stable sort puts at
+	// the lower median (the first NaN when the row has one).
+	_, i, err := tensor.Median(x, dim, true)
 	if err != nil {
 		return nil, nil, err
 	}
