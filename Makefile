@@ -20,5 +20,12 @@ fuzz:
 	sed -E 's#^\./(([^:]*)/)?[^/:]*_test\.go:[0-9]+:func (Fuzz[A-Za-z0-9_]*).*#\3 ./\2#' | \
 	while read -r name dir; do \
 	  echo "== $$dir $$name"; \
-	  $(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) "$$dir" || exit 1; \
+	  corpus="$$dir/testdata/fuzz/$$name"; \
+	  before=$$(ls "$$corpus" 2>/dev/null | wc -l); \
+	  if ! $(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) "$$dir"; then \
+	    after=$$(ls "$$corpus" 2>/dev/null | wc -l); \
+	    if [ "$$after" -gt "$$before" ]; then echo "fuzz: $$name found a failing input in $$corpus"; exit 1; fi; \
+	    echo "fuzz: $$name stopped without a failing input (Go's fuzzer can report its own deadline as a failure); running it once more"; \
+	    $(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) "$$dir" || exit 1; \
+	  fi; \
 	done
