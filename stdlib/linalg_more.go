@@ -9,6 +9,7 @@ import (
 	"github.com/tsrlang/tsr/tensor"
 	"github.com/tsrlang/tsr/tensor/autograd"
 	"github.com/tsrlang/tsr/tensor/linalg"
+	"github.com/tsrlang/tsr/tensor/linalg/kernels"
 )
 
 // More of torch.linalg: matrix_power, multi_dot, cross, vecdot and
@@ -134,7 +135,7 @@ func linalgMultiDot(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value
 			return nil, runtime.Errorf("RuntimeError", "multi_dot(): tensor %d must be 2D but got %dD", i, t.Dim())
 		}
 		if t.DType() != ts[0].DType() {
-			return nil, runtime.Errorf("RuntimeError", "multi_dot(): all tensors must have be the same dtype but tensor 0 is %s and tensor %d is %s", torchTypeName(ts[0].DType()), i, torchTypeName(t.DType()))
+			return nil, runtime.Errorf("RuntimeError", "multi_dot(): all tensors must have be the same dtype but tensor 0 is %s and tensor %d is %s", kernels.TorchName(ts[0].DType()), i, kernels.TorchName(t.DType()))
 		}
 	}
 	if firstVec {
@@ -230,7 +231,7 @@ func linalgCross(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, k
 		return nil, err
 	}
 	if x.t.DType() != y.t.DType() {
-		return nil, runtime.Errorf("RuntimeError", "expected scalar type %s but found %s", torchTypeName(x.t.DType()), torchTypeName(y.t.DType()))
+		return nil, runtime.Errorf("RuntimeError", "expected scalar type %s but found %s", kernels.TorchName(x.t.DType()), kernels.TorchName(y.t.DType()))
 	}
 	if x.t.Dim() != y.t.Dim() {
 		return nil, runtime.Errorf("RuntimeError", "linalg.cross: inputs must have the same number of dimensions.")
@@ -283,7 +284,7 @@ func linalgVecdot(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, 
 		return nil, err
 	}
 	if x.t.DType() != y.t.DType() {
-		return nil, runtime.Errorf("RuntimeError", "linalg.vecdot: Expected x and y to have the same dtype, but found x of type %s and y of type %s instead", torchTypeName(x.t.DType()), torchTypeName(y.t.DType()))
+		return nil, runtime.Errorf("RuntimeError", "linalg.vecdot: Expected x and y to have the same dtype, but found x of type %s and y of type %s instead", kernels.TorchName(x.t.DType()), kernels.TorchName(y.t.DType()))
 	}
 	e := engineOf(th)
 	p, err := applyBinary(e, "mul", tensor.Mul, x.t, y.t)
@@ -319,7 +320,7 @@ func matrixExp(e *Engine, A *T) (*T, error) {
 	}
 	dt := A.DType()
 	if dt != tensor.F32 && dt != tensor.F64 {
-		return nil, runtime.Errorf("RuntimeError", "matrix_exp: Expected a floating point or complex tensor as input. Got %s", torchTypeName(dt))
+		return nil, runtime.Errorf("RuntimeError", "matrix_exp: Expected a floating point or complex tensor as input. Got %s", kernels.TorchName(dt))
 	}
 	shape := append([]int(nil), A.Shape()...)
 	n := shape[len(shape)-1]

@@ -7,6 +7,7 @@ import (
 	"github.com/tsrlang/tsr/runtime"
 	"github.com/tsrlang/tsr/tensor"
 	"github.com/tsrlang/tsr/tensor/autograd"
+	"github.com/tsrlang/tsr/tensor/linalg/kernels"
 )
 
 // More of torch's tensor functions for code ported from PyTorch: random
@@ -99,36 +100,8 @@ func init() {
 	defMethodFunc("kthvalue", "kthvalue(k, dim=-1, keepdim=false): the named tuple (values, indices) of the k-th smallest element along dim (k from 1; NaN sorts largest).", methodKthvalue)
 }
 
-// torchTypeName is PyTorch's scalar type name for dt ("Float", "Long"),
-// used in its "not implemented for" messages.
-func torchTypeName(dt tensor.DType) string {
-	switch dt {
-	case tensor.F16:
-		return "Half"
-	case tensor.BF16:
-		return "BFloat16"
-	case tensor.F32:
-		return "Float"
-	case tensor.F64:
-		return "Double"
-	case tensor.I8:
-		return "Char"
-	case tensor.I16:
-		return "Short"
-	case tensor.I32:
-		return "Int"
-	case tensor.I64:
-		return "Long"
-	case tensor.U8:
-		return "Byte"
-	case tensor.Bool:
-		return "Bool"
-	}
-	return dt.String()
-}
-
 func notImplementedFor(kernel string, dt tensor.DType) error {
-	return runtime.Errorf("RuntimeError", "\"%s\" not implemented for '%s'", kernel, torchTypeName(dt))
+	return runtime.Errorf("RuntimeError", "\"%s\" not implemented for '%s'", kernel, kernels.TorchName(dt))
 }
 
 // tensorList reads a list or tuple of tensors.
@@ -571,7 +544,7 @@ func indexAddArgs(e *Engine, name string, x *T, args []runtime.Value, kwargs []r
 		return nil, runtime.Errorf("IndexError", "index_add_(): Index is supposed to be a vector")
 	}
 	if source.t.DType() != x.DType() {
-		return nil, runtime.Errorf("RuntimeError", "index_add_(): self (%s) and source (%s) must have the same scalar type", torchTypeName(x.DType()), torchTypeName(source.t.DType()))
+		return nil, runtime.Errorf("RuntimeError", "index_add_(): self (%s) and source (%s) must have the same scalar type", kernels.TorchName(x.DType()), kernels.TorchName(source.t.DType()))
 	}
 	if x.Dim() != source.t.Dim() && !(x.Dim() <= 1 && source.t.Dim() <= 1) {
 		return nil, runtime.Errorf("IndexError", "index_add_(): self and source must have the same number of dimensions")
@@ -865,7 +838,7 @@ func methodTake(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs
 		return nil, err
 	}
 	if index.t.DType() != tensor.I64 {
-		return nil, runtime.Errorf("RuntimeError", "take(): Expected a long tensor for index, but got %s", torchTypeName(index.t.DType()))
+		return nil, runtime.Errorf("RuntimeError", "take(): Expected a long tensor for index, but got %s", kernels.TorchName(index.t.DType()))
 	}
 	n := int64(x.t.Numel())
 	iv := index.t.ToInt64s()
@@ -1057,7 +1030,7 @@ func methodMultinomial(th *runtime.Thread, x *TensorValue, args []runtime.Value,
 	}
 	dt := x.t.DType()
 	if !dt.IsFloat() {
-		return nil, runtime.Errorf("RuntimeError", "multinomial only supports floating-point dtypes for input, got: %s", torchTypeName(dt))
+		return nil, runtime.Errorf("RuntimeError", "multinomial only supports floating-point dtypes for input, got: %s", kernels.TorchName(dt))
 	}
 	if x.t.Dim() != 1 && x.t.Dim() != 2 {
 		return nil, runtime.Errorf("RuntimeError", "prob_dist must be 1 or 2 dim")
@@ -1178,7 +1151,7 @@ func builtinNormal(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value,
 		}
 		dt = tensor.ResultType(mt, st)
 		if !dt.IsFloat() {
-			return nil, runtime.Errorf("RuntimeError", "normal expects floating-point mean and std, got %s", torchTypeName(dt))
+			return nil, runtime.Errorf("RuntimeError", "normal expects floating-point mean and std, got %s", kernels.TorchName(dt))
 		}
 		if o.dtype.ok {
 			dt = o.dtype.dt
@@ -1321,7 +1294,7 @@ func builtinCdist(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, 
 			return nil, runtime.Errorf("RuntimeError", "cdist only supports at least 2D tensors, X%d got: %dD", i+1, x.Dim())
 		}
 		if !x.DType().IsFloat() {
-			return nil, runtime.Errorf("RuntimeError", "cdist only supports floating-point dtypes, X%d got: %s", i+1, torchTypeName(x.DType()))
+			return nil, runtime.Errorf("RuntimeError", "cdist only supports floating-point dtypes, X%d got: %s", i+1, kernels.TorchName(x.DType()))
 		}
 	}
 	if p < 0 {

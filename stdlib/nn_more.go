@@ -6,6 +6,7 @@ import (
 	"github.com/tsrlang/tsr/runtime"
 	"github.com/tsrlang/tsr/tensor"
 	"github.com/tsrlang/tsr/tensor/autograd"
+	"github.com/tsrlang/tsr/tensor/linalg/kernels"
 )
 
 // More of torch.nn.functional: one_hot, nll_loss, dropout, silu,
@@ -112,7 +113,7 @@ func nllLoss(e *Engine, x, y, weight *T, ignore int, reduction string) (*T, erro
 		return nil, runtime.Errorf("ValueError", "Expected 1 or more dimensions (got 0)")
 	}
 	if y.DType() != tensor.I64 {
-		return nil, runtime.Errorf("RuntimeError", "expected scalar type Long but found %s", torchTypeName(y.DType()))
+		return nil, runtime.Errorf("RuntimeError", "expected scalar type Long but found %s", kernels.TorchName(y.DType()))
 	}
 	cdim := 1
 	if x.Dim() == 1 {
@@ -371,7 +372,7 @@ func nnNormalize(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, k
 		return nil, err
 	}
 	if !x.t.DType().IsFloat() {
-		return nil, runtime.Errorf("RuntimeError", "linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s", torchTypeName(x.t.DType()))
+		return nil, runtime.Errorf("RuntimeError", "linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s", kernels.TorchName(x.t.DType()))
 	}
 	d, err := normDim(dim, x.t.Dim())
 	if err != nil {
@@ -447,7 +448,7 @@ func nnBCE(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs 
 		return nil, notImplementedFor("binary_cross_entropy", x.t.DType())
 	}
 	if y.t.DType() != x.t.DType() {
-		return nil, runtime.Errorf("RuntimeError", "Found dtype %s but expected %s", torchTypeName(y.t.DType()), torchTypeName(x.t.DType()))
+		return nil, runtime.Errorf("RuntimeError", "Found dtype %s but expected %s", kernels.TorchName(y.t.DType()), kernels.TorchName(x.t.DType()))
 	}
 	e := engineOf(th)
 	l, err := bceOp(e, x.t, y.t)
@@ -607,7 +608,7 @@ func nnEmbedding(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, k
 		return nil, runtime.Errorf("NotImplementedError", "embedding(): max_norm and scale_grad_by_freq are not supported")
 	}
 	if dt := x.t.DType(); dt != tensor.I64 && dt != tensor.I32 {
-		return nil, runtime.Errorf("RuntimeError", "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got %s instead", torchTypeName(dt))
+		return nil, runtime.Errorf("RuntimeError", "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got %s instead", kernels.TorchName(dt))
 	}
 	if w.t.Dim() != 2 {
 		return nil, runtime.Errorf("RuntimeError", "'weight' must be 2-D")
