@@ -59,7 +59,7 @@ func (k *sysKernels[T]) bind(lib uintptr, p string) error {
 		{"gelsd_", &k.gelsdF},
 	}
 	for _, s := range syms {
-		addr, err := purego.Dlsym(lib, p+s.name)
+		addr, err := dlsym(lib, p+s.name)
 		if err != nil || addr == 0 {
 			return fmt.Errorf("symbol %s%s not found", p, s.name)
 		}
@@ -72,7 +72,7 @@ func (k *sysKernels[T]) bind(lib uintptr, p string) error {
 func loadSystem(names []string) (*engine, error) {
 	var tried []string
 	for _, name := range names {
-		lib, err := purego.Dlopen(name, purego.RTLD_NOW|purego.RTLD_LOCAL)
+		lib, err := dlopen(name)
 		if err != nil {
 			tried = append(tried, name)
 			continue
@@ -87,11 +87,11 @@ func loadSystem(names []string) (*engine, error) {
 			continue
 		}
 		kind := "lapack"
-		if addr, err := purego.Dlsym(lib, "openblas_get_config"); err == nil && addr != 0 {
+		if addr, err := dlsym(lib, "openblas_get_config"); err == nil && addr != 0 {
 			kind = "openblas"
 		}
 		path := name
-		if addr, err := purego.Dlsym(lib, "dgesdd_"); err == nil {
+		if addr, err := dlsym(lib, "dgesdd_"); err == nil {
 			if p := mappedFile(addr); p != "" {
 				path = p
 			}

@@ -4,6 +4,11 @@
 //
 // prints the best GFLOP/s of 5 timed batches, in the calling thread's CPU
 // time (single-threaded runs on a shared machine) or wall time with WALL=1.
+//
+// Linux only (it reads the thread CPU clock).
+//
+//go:build linux
+
 package main
 
 import (
