@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs the autograd benchmarks for tsr and PyTorch in one go and prints ratios.
 # Needs /usr/bin/python3 with torch (apt-get install python3-torch).
+# COUNT=n sets the number of Go benchmark repeats (default 6).
 set -euo pipefail
 cd "$(dirname "$0")"
-go test -run '^$' -bench 'MLPStep|TapeOverhead' -benchtime=1s -count=6 . | tee /tmp/tsr-autograd-bench.txt
+go test -run '^$' -bench 'MLPStep|TapeOverhead' -benchtime=1s -count="${COUNT:-6}" . | tee /tmp/tsr-autograd-bench.txt
 /usr/bin/python3 mlp_torch.py | tee /tmp/torch-autograd-bench.txt
 python3 - <<'PY'
 import re, statistics

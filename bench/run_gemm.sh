@@ -4,6 +4,7 @@
 #   bench/run_gemm.sh            # threads = all cores (GOMAXPROCS / OpenBLAS default)
 #   THREADS=1 bench/run_gemm.sh  # single-threaded comparison
 #   CORETYPE=SkylakeX bench/run_gemm.sh   # force OpenBLAS's AVX-512 kernels
+#   SIZES="256 1024" bench/run_gemm.sh    # only these n (default: 64 … 2048)
 #
 # OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE from the environment are unset for
 # the NumPy run (they pin old OpenBLAS builds to slow kernels); CORETYPE sets
@@ -15,12 +16,15 @@ cd "$(dirname "$0")/.."
 PY=${PYTHON:-/usr/bin/python3}
 THREADS=${THREADS:-$(nproc)}
 BENCHTIME=${BENCHTIME:-0.5s}
+SIZES=${SIZES:-}
+filter=gemm
+[ -n "$SIZES" ] && filter="gemm/^($(echo $SIZES | tr ' ,' '||'))(T|NT)?\$"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-go test -run '^$' -bench 'gemm' -benchtime "$BENCHTIME" -count "${COUNT:-2}" -cpu "$THREADS" ./bench/ | tee "$tmp/go.txt"
+go test -run '^$' -bench "$filter" -benchtime "$BENCHTIME" -count "${COUNT:-2}" -cpu "$THREADS" ./bench/ | tee "$tmp/go.txt"
 env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE ${CORETYPE:+OPENBLAS_CORETYPE=$CORETYPE} \
-  OPENBLAS_NUM_THREADS="$THREADS" "$PY" bench/gemm_numpy.py | tee "$tmp/np.txt"
+  OPENBLAS_NUM_THREADS="$THREADS" "$PY" bench/gemm_numpy.py $(echo $SIZES | tr ',' ' ') | tee "$tmp/np.txt"
 
 echo
 printf '%-14s %10s %10s %8s\n' case tsr numpy ratio

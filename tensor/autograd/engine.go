@@ -222,7 +222,7 @@ func outputsDifferentiable(outs []*T) bool {
 // RuntimeError. Outputs of integer or bool dtype are never recorded.
 func (e *Engine) Apply(op string, inputs []*T, attrs Attrs, forward func() (*T, error)) (*T, error) {
 	out, err := forward()
-	if err != nil || !e.gradEnabled || !anyRequiresGrad(inputs) || !out.DType().IsFloat() {
+	if err != nil || out == nil || !e.gradEnabled || !anyRequiresGrad(inputs) || !out.DType().IsFloat() {
 		return out, err
 	}
 	fn, ok := table[op]
@@ -303,7 +303,7 @@ func (e *Engine) ApplyMulti(op string, inputs []*T, attrs Attrs, forward func() 
 // where none).
 func (e *Engine) ApplyCustom(name string, inputs []*T, forward func() (*T, error), backward func(grad *T) ([]*T, error)) (*T, error) {
 	out, err := forward()
-	if err != nil || !e.gradEnabled || !anyRequiresGrad(inputs) || !out.DType().IsFloat() {
+	if err != nil || out == nil || !e.gradEnabled || !anyRequiresGrad(inputs) || !out.DType().IsFloat() {
 		return out, err
 	}
 	n := e.newNode(nil, name, inputs, nil)
