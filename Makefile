@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: build test bench fuzz vet
+.PHONY: build test bench gobench fuzz vet
 
 build:
 	$(GO) build -o bin/tsr ./cmd/tsr
@@ -9,7 +9,14 @@ test:
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 
+# tsr against NumPy and PyTorch, one table (bench/run_all.sh; QUICK=1 for a
+# short run). Needs /usr/bin/python3 with NumPy and PyTorch for the
+# comparison columns: apt-get install python3-numpy python3-torch
 bench:
+	QUICK=$(QUICK) bench/run_all.sh
+
+# Every Go benchmark in the module, plain `go test -bench` output.
+gobench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 # Each fuzz target for FUZZTIME (default 60s). Targets are found by name in
