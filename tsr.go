@@ -392,7 +392,7 @@ func (in *Interpreter) load(th *runtime.Thread, path string) (*runtime.Module, e
 		return nil, err
 	}
 	name := strings.TrimSuffix(filepath.Base(full), filepath.Ext(full))
-	m := &runtime.Module{ModName: name, Members: map[string]runtime.Value{}}
+	m := &runtime.Module{ModName: name, Members: map[string]runtime.Value{}, Env: env}
 	for _, g := range prog.Globals {
 		v, ok := env.Get(g)
 		if !ok {

@@ -121,6 +121,9 @@ type scanner struct {
 	col   int
 	toks  []lexer.Token
 	stack []byte // open brackets: '(', '[', '{' (block) or 'd' (dict brace)
+	// opened holds the source position of each bracket on stack, so that an
+	// unclosed one is reported where it was opened (as Python 3.10+ does).
+	opened []lexer.Position
 }
 
 func tokenize(file, src string) ([]lexer.Token, error) {
@@ -269,10 +272,12 @@ func (s *scanner) run() error {
 			}
 		}
 	}
-	p := s.endPos()
-	if len(s.stack) > 0 {
-		return s.errAt(p, true, "unexpected end of input: unclosed '%c'", closerOf(s.stack[len(s.stack)-1]))
+	if n := len(s.stack); n > 0 {
+		// Point at the innermost bracket that was never closed; the input is
+		// still incomplete, so a REPL asks for more lines.
+		return s.errAt(s.opened[n-1], true, "'%c' was never closed", closerOf(s.stack[n-1]))
 	}
+	p := s.endPos()
 	if t, ok := s.last(); ok && continuesLine(t) {
 		return s.errAt(p, true, "unexpected end of input after %q", t.Value)
 	}
@@ -307,12 +312,14 @@ func (s *scanner) punct(op string, p lexer.Position) error {
 	switch op {
 	case "(", "[":
 		s.stack = append(s.stack, op[0])
+		s.opened = append(s.opened, p)
 	case "{":
 		kind := byte('d')
 		if t, ok := s.last(); ok && endsOperand(t) {
 			kind = '{'
 		}
 		s.stack = append(s.stack, kind)
+		s.opened = append(s.opened, p)
 	case ")", "]", "}":
 		want := map[string]byte{")": '(', "]": '[', "}": '{'}[op]
 		n := len(s.stack)
@@ -333,6 +340,7 @@ func (s *scanner) punct(op string, p lexer.Position) error {
 			}
 		}
 		s.stack = s.stack[:n-1]
+		s.opened = s.opened[:n-1]
 	case ";":
 		s.advance(1)
 		if t, ok := s.last(); ok && t.Type != tokSep {

@@ -184,8 +184,12 @@ func TestSyntaxErrors(t *testing.T) {
 		src, want  string
 		incomplete bool
 	}{
-		{"x = (1 +", "t.tsr:1:9: unexpected end of input", true},
-		{"fn f() {\n  x = 1\n", "unclosed '{'", true},
+		{"x = (1 +", "t.tsr:1:5: '(' was never closed\n    x = (1 +\n        ^", true},
+		{"fn f() {\n  x = 1\n", "t.tsr:1:8: '{' was never closed", true},
+		{"fn f() {\n    x = (1 +\n", "t.tsr:2:9: '(' was never closed\n        x = (1 +\n            ^", true},
+		{"y = [1,\n  {\"a\": (2,\n", "t.tsr:2:9: '(' was never closed", true},
+		{"y = [1,\n  {\"a\": 2,\n", "t.tsr:2:3: '{' was never closed", true},
+		{"y = [1, (2)\n", "t.tsr:1:5: '[' was never closed", true},
 		{`s = "abc`, "t.tsr:1:5: unterminated string literal", true},
 		{"x = 1 +", "unexpected end of input", true},
 		{"a b", "t.tsr:1:3: unexpected name \"b\"", false},
@@ -202,7 +206,7 @@ func TestSyntaxErrors(t *testing.T) {
 		{"print(f\"{x:.2f\")", "f-string: expecting '}'", false},
 		{"print(f\"a {1 +} b\")", "t.tsr:1:", false},
 		{"x = $", "unexpected character", false},
-		{"if x {\n} else {", "unclosed", true},
+		{"if x {\n} else {", "t.tsr:2:8: '{' was never closed", true},
 	} {
 		_, err := Compile("t.tsr", tc.src)
 		if err == nil {

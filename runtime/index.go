@@ -312,9 +312,5 @@ func SetAttr(x Value, name string, v Value) error {
 	if sa, ok := x.(HasSetAttr); ok {
 		return sa.SetAttr(name, v)
 	}
-	if m, ok := x.(*Module); ok {
-		m.Members[name] = v
-		return nil
-	}
 	return Errorf("AttributeError", "cannot set attribute '%s' of '%s' object", name, x.Type())
 }

@@ -203,18 +203,54 @@ func (EllipsisType) Truth() bool    { return true }
 
 // Module is a namespace value: a stdlib module (linalg, nn, io, ...) or a
 // user module loaded with import.
+//
+// A stdlib module (Env == nil) is read-only: m.x = v is an AttributeError.
+// A user module (Env != nil) is a view of the global namespace its file ran
+// in, as in Python: reading m.x reads the module's live global x, and
+// m.x = v rebinds that global, so the module's own functions see the new
+// value.
 type Module struct {
 	ModName string
+	// Members holds the exported names. For a user module its values are
+	// the globals as they stood after the module ran; Attr prefers the live
+	// value in Env.
 	Members map[string]Value
 	Doc     string
+	// Env is the global namespace of a user module's file; nil for a stdlib
+	// module.
+	Env *Globals
 }
 
 func (m *Module) String() string { return "<module " + m.ModName + ">" }
 func (*Module) Type() string     { return "module" }
 func (*Module) Truth() bool      { return true }
 
-// Attr returns a member of the module, or (nil, nil).
-func (m *Module) Attr(name string) (Value, error) { return m.Members[name], nil }
+// Attr returns a member of the module, or (nil, nil). For a user module it
+// is the live value of the module's global of that name.
+func (m *Module) Attr(name string) (Value, error) {
+	v, ok := m.Members[name]
+	if ok && m.Env != nil {
+		if g, bound := m.Env.Get(name); bound {
+			return g, nil
+		}
+	}
+	return v, nil
+}
+
+// SetAttr performs m.name = v. On a user module it binds the module's global
+// name (creating it if new), so the module's functions see v; a stdlib module
+// is read-only and the error is an AttributeError.
+func (m *Module) SetAttr(name string, v Value) error {
+	if m.Env == nil {
+		if _, ok := m.Members[name]; ok {
+			return Errorf("AttributeError", "cannot assign to '%s.%s': stdlib module '%s' is read-only", m.ModName, name, m.ModName)
+		}
+		return Errorf("AttributeError", "cannot add attribute '%s' to stdlib module '%s': it is read-only", name, m.ModName)
+	}
+	m.Env.Set(name, v)
+	m.Members[name] = v
+	return nil
+}
 
 // AttrNames lists the members, sorted.
 func (m *Module) AttrNames() []string { return sortedKeys(m.Members) }

@@ -27,21 +27,22 @@ import (
 
 // Module plot: line, heatmap, hist and spectrum, drawn with gonum.org/v1/plot
 // and written as PNG (96 dpi raster) or SVG (vector) by the extension of
-// path=, atomically and through the thread's FSPolicy. Every function
-// returns none. Common keywords: path (required), title, xlabel, ylabel,
-// figsize=(width, height) in inches (default (6, 4)).
+// path, atomically and through the thread's FSPolicy. Every function
+// returns none. Common keywords: path (required; also accepted as the last
+// positional argument, since no data argument is a string), title, xlabel,
+// ylabel, figsize=(width, height) in inches (default (6, 4)).
 
 func init() {
 	registerModule("plot", "Plots written to PNG or SVG files: line, heatmap, hist, spectrum.", map[string]runtime.Value{
-		"line": moduleFunc("plot", "line", `plot.line(ys) or plot.line(xs, ys), path=, title=, xlabel=, ylabel=, labels=none, logy=false, figsize=(6, 4):
+		"line": moduleFunc("plot", "line", `plot.line(ys, path) or plot.line(xs, ys, path), title=, xlabel=, ylabel=, labels=none, logy=false, figsize=(6, 4):
 a line plot. ys is 1-D [N] (one line) or 2-D [N, K] (K lines, one per column,
 named by labels=); xs defaults to 0..N-1. Values are tensors or lists of numbers.`, plotLine),
-		"heatmap": moduleFunc("plot", "heatmap", `plot.heatmap(matrix, path=, title=, xlabel=, ylabel=, cmap="kindlmann", figsize=(6, 4)):
+		"heatmap": moduleFunc("plot", "heatmap", `plot.heatmap(matrix, path, title=, xlabel=, ylabel=, cmap="kindlmann", figsize=(6, 4)):
 a 2-D tensor [rows, cols] as colored cells, row 0 at the top (like an image),
 with a color bar. cmap: "kindlmann", "blackbody", "gray" or "bluered" (diverging).`, plotHeatmap),
-		"hist": moduleFunc("plot", "hist", `plot.hist(values, bins=10, path=, title=, xlabel=, ylabel="count", figsize=(6, 4)):
+		"hist": moduleFunc("plot", "hist", `plot.hist(values, path, bins=10, title=, xlabel=, ylabel="count", figsize=(6, 4)):
 a histogram of all elements of values in bins equal-width bins.`, plotHist),
-		"spectrum": moduleFunc("plot", "spectrum", `plot.spectrum(singular_values, path=, title=, figsize=(9, 4)):
+		"spectrum": moduleFunc("plot", "spectrum", `plot.spectrum(singular_values, path, title=, figsize=(9, 4)):
 two panels for a 1-D tensor of singular values (descending, e.g. linalg.svdvals(A)):
 sigma_i against rank i on a log scale (zeros are left out), and the retained
 energy sum(sigma_1..k^2) / sum(sigma^2) against rank k.`, plotSpectrum),
@@ -55,6 +56,30 @@ type plotOpts struct {
 	w, h                        vg.Length
 }
 
+// pathArg takes the output path when it was passed positionally: a string
+// as the last of two or more positional arguments (plot.line(ys, "p.png"),
+// plot.line(xs, ys, "p.png"), plot.hist(v, "h.svg")). No data argument of a
+// plot function is a string, so this is unambiguous. It returns the
+// remaining positional arguments; o.path is set. Passing path both ways is
+// a TypeError.
+func (o *plotOpts) pathArg(fname string, args []runtime.Value, kwargs []runtime.Kwarg) ([]runtime.Value, error) {
+	n := len(args)
+	if n < 2 {
+		return args, nil
+	}
+	p, ok := args[n-1].(runtime.String)
+	if !ok {
+		return args, nil
+	}
+	for _, kw := range kwargs {
+		if kw.Name == "path" {
+			return nil, runtime.Errorf("TypeError", "%s() got multiple values for argument 'path'", fname)
+		}
+	}
+	o.path = string(p)
+	return args[:n-1], nil
+}
+
 // pairs returns the UnpackArgs pairs of the common keywords.
 func (o *plotOpts) pairs() []any {
 	return []any{"path?", &o.path, "title?", &o.title, "xlabel?", &o.xlabel, "ylabel?", &o.ylabel, "figsize?", &o.figsize}
@@ -64,7 +89,7 @@ func (o *plotOpts) pairs() []any {
 // inches.
 func (o *plotOpts) finish(fname string, defW, defH float64) error {
 	if o.path == "" {
-		return runtime.Errorf("TypeError", "%s() missing required argument 'path'", fname)
+		return runtime.Errorf("TypeError", "%s() missing required argument 'path' (the .png or .svg file to write), e.g. %s(..., \"plot.png\") or path=\"plot.png\"", fname, fname)
 	}
 	if _, err := plotFormat(fname, o.path); err != nil {
 		return err
@@ -224,6 +249,9 @@ func plotLine(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwar
 	)
 	pairs := append([]any{"xs_or_ys", &a0, "ys?", &a1}, o.pairs()...)
 	pairs = append(pairs, "labels?", &labels, "logy?", &logy)
+	if args, err = o.pathArg(fname, args, kwargs); err != nil {
+		return nil, err
+	}
 	if err := runtime.UnpackArgs(fname, args, kwargs, pairs...); err != nil {
 		return nil, err
 	}
@@ -397,6 +425,10 @@ func plotHeatmap(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, k
 	)
 	pairs := append([]any{"matrix", &mv}, o.pairs()...)
 	pairs = append(pairs, "cmap?", &cmap)
+	args, perr := o.pathArg(fname, args, kwargs)
+	if perr != nil {
+		return nil, perr
+	}
 	if err := runtime.UnpackArgs(fname, args, kwargs, pairs...); err != nil {
 		return nil, err
 	}
@@ -461,6 +493,10 @@ func plotHist(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwar
 	)
 	o.ylabel = "count"
 	pairs := append([]any{"values", &vv, "bins?", &bins}, o.pairs()...)
+	args, perr := o.pathArg(fname, args, kwargs)
+	if perr != nil {
+		return nil, perr
+	}
 	if err := runtime.UnpackArgs(fname, args, kwargs, pairs...); err != nil {
 		return nil, err
 	}
@@ -498,6 +534,10 @@ func plotSpectrum(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, 
 		sv runtime.Value
 	)
 	pairs := append([]any{"singular_values", &sv}, o.pairs()...)
+	args, perr := o.pathArg(fname, args, kwargs)
+	if perr != nil {
+		return nil, perr
+	}
 	if err := runtime.UnpackArgs(fname, args, kwargs, pairs...); err != nil {
 		return nil, err
 	}

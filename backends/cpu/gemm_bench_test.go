@@ -80,11 +80,12 @@ type tuneCfg struct {
 
 var tuneCfgs = []tuneCfg{
 	{"rowA kc256 nc512", 256, 240, 4096, 512, true},
-	{"rowA kc256 nc256", 256, 240, 4096, 256, true},
-	{"rowA kc192 nc512", 192, 240, 4096, 512, true},
-	{"rowA kc128 nc512", 128, 240, 4096, 512, true},
-	{"rowA kc384 nc256", 384, 240, 4096, 256, true},
-	{"rowA kc320 nc384", 320, 240, 4096, 384, true},
+	{"packed kc256 mc240", 256, 240, 4096, 512, false},
+	{"packed kc192 mc192", 192, 192, 4096, 512, false},
+	{"packed kc128 mc480", 128, 480, 4096, 512, false},
+	{"packed kc384 mc96", 384, 96, 4096, 512, false},
+	{"rowA kc512 nc256", 512, 240, 4096, 256, true},
+	{"rowA kc256 nc1024", 256, 240, 4096, 1024, true},
 }
 
 func tune[T float](t *testing.T, kern *GemmKernel[T], gemm func(batch, m, n, k int, alpha T, a []T, bsA, rsA, csA int, b []T, bsB, rsB, csB int, beta T, c []T, bsC, rsC, csC int), n int) {

@@ -29,7 +29,7 @@ func TestCommand(t *testing.T) {
 		{[]string{"-c", "print(1 + 1)"}, "", 0, "2\n", ""},
 		{[]string{"-c", "1 // 0"}, "", 1, "", "ZeroDivisionError: integer division or modulo by zero"},
 		{[]string{bad}, "", 1, "", "bad.tsr:2:1: in <toplevel>\nAttributeError: 'int' object has no attribute 'nope'"},
-		{[]string{"-c", "x = (1"}, "", 1, "", "unexpected end of input"},
+		{[]string{"-c", "x = (1"}, "", 1, "", "'(' was never closed"},
 		{[]string{"disasm", script}, "", 0, "CALL", ""},
 		{[]string{"version"}, "", 0, "tsr ", ""},
 		{[]string{"version"}, "", 0, "\ncpu kernels: cpu tier ", ""},
