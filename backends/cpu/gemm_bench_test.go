@@ -80,12 +80,12 @@ type tuneCfg struct {
 
 var tuneCfgs = []tuneCfg{
 	{"rowA kc256 nc512", 256, 240, 4096, 512, true},
-	{"packed kc256 mc240", 256, 240, 4096, 512, false},
-	{"packed kc192 mc192", 192, 192, 4096, 512, false},
-	{"packed kc128 mc480", 128, 480, 4096, 512, false},
-	{"packed kc384 mc96", 384, 96, 4096, 512, false},
 	{"rowA kc512 nc256", 512, 240, 4096, 256, true},
-	{"rowA kc256 nc1024", 256, 240, 4096, 1024, true},
+	{"rowA kc512 nc128", 512, 240, 4096, 128, true},
+	{"rowA kc1024 nc128", 1024, 240, 4096, 128, true},
+	{"rowA kc384 nc384", 384, 240, 4096, 384, true},
+	{"rowA kc768 nc192", 768, 240, 4096, 192, true},
+	{"rowA kc2048 nc64", 2048, 240, 4096, 64, true},
 }
 
 func tune[T float](t *testing.T, kern *GemmKernel[T], gemm func(batch, m, n, k int, alpha T, a []T, bsA, rsA, csA int, b []T, bsB, rsB, csB int, beta T, c []T, bsC, rsC, csC int), n int) {
