@@ -14,21 +14,29 @@ import (
 // interleaved, best of 8).
 //
 // Row-major A (the common case) is read in place with ir outermost: the
-// A micro-panel (f32 12×384×4 = 18 KiB, f64 12×256×8 = 24 KiB) stays in L1
-// and B micro-panels stream from a KC×NCRowA block in L2 (f32 384×512×4 =
-// 768 KiB, f64 256×512×8 = 1 MiB). SGEMM 2048³ single thread (GFLOP/s;
-// micro-kernel alone on L1-resident panels 166-172): KC=384/NC=512 143-153,
-// KC=256/NC=1024 143-148, KC=512/NC=512 139-150, KC=384/NC=256 145; the
-// GotoBLAS order with packed A and the same kernel 123-136. DGEMM 2048³
-// (micro-kernel 86): KC=256/NC=512 75, KC=384/NC=256 75-76, KC=128/NC=512
-// 73; all within noise of each other.
+// A micro-panel (f32 12×768×4 = 36 KiB, f64 12×512×8 = 48 KiB) is reused
+// from L1/L2 and B micro-panels stream from a KCRowA×NCRowA block in L2
+// (f32 768×256×4 = 768 KiB, f64 512×256×8 = 1 MiB). SGEMM 2048³ single
+// thread (GFLOP/s; micro-kernel alone on L1-resident panels 166-172):
+// KC=384/NC=512 143-153, KC=256/NC=1024 143-148, KC=512/NC=512 139-150,
+// KC=384/NC=256 145; the GotoBLAS order with packed A and the same kernel
+// 123-136; KC=768/NC=256 then beat KC=384/NC=512 by ~1% (best of 6
+// interleaved rounds, 160.4 vs 157.9 and 159.3 vs 157.4; NumPy 159).
+// DGEMM 2048³ (micro-kernel 86; the driver spends ~96% of its time in it,
+// ~2% packing B): KC=512/NC=256 beat KC=256/NC=512 in 5 of 6 interleaved
+// rounds by ~1.5% (best 77.2 vs 75.9; KC=768-2048 with
+// NC=192-64 the same within noise, KC=128 73, NC=1024 66). Tried and not
+// kept, all slower or within noise: a 14×16 f64 tile (28 accumulators;
+// 72-73), packing each A micro-panel in this loop order (73-74), prefetching
+// the next A micro-panel into L2 a row per tile, and transparent huge pages
+// for A, B and C (THP here is madvise-only; NumPy madvises, Go does not).
 //
 // Otherwise A is packed into MC×KC blocks (L2) and the KC×NR B micro-panel
 // is reused from L1 (GotoBLAS order), KC×NC of B in L3.
 var (
-	avx512GemmF32 = &GemmKernel[float32]{Name: "avx512-12x32", MR: 12, NR: 32, KC: 384, MC: 240, NC: 4096, NCRowA: 512,
+	avx512GemmF32 = &GemmKernel[float32]{Name: "avx512-12x32", MR: 12, NR: 32, KC: 384, MC: 240, NC: 4096, NCRowA: 256, KCRowA: 768,
 		Micro: microAVX512F32, MicroRowA: microRowAAVX512F32, Pack: packAVX512F32}
-	avx512GemmF64 = &GemmKernel[float64]{Name: "avx512-12x16", MR: 12, NR: 16, KC: 256, MC: 240, NC: 4096, NCRowA: 512,
+	avx512GemmF64 = &GemmKernel[float64]{Name: "avx512-12x16", MR: 12, NR: 16, KC: 256, MC: 240, NC: 4096, NCRowA: 256, KCRowA: 512,
 		Micro: microAVX512F64, MicroRowA: microRowAAVX512F64, Pack: packAVX512F64}
 	avx2GemmF32 = &GemmKernel[float32]{Name: "avx2-6x16", MR: 6, NR: 16, KC: 256, MC: 240, NC: 4096, NCRowA: 512,
 		Micro: microAVX2F32, MicroRowA: microRowAAVX2F32}

@@ -28,6 +28,7 @@ type GemmKernel[T float] struct {
 	MR, NR     int // register tile
 	KC, MC, NC int // cache blocking with packed A: B micro-panel KC×NR in L1, A block MC×KC in L2, B panel KC×NC in L3
 	NCRowA     int // B block KC×NCRowA (L2) when A is read in place
+	KCRowA     int // KC when A is read in place (0: KC)
 	Micro      func(kc int, a, b []T, ldb int, c []T, ldc int, alpha, beta T, mr, nr int)
 	MicroRowA  func(kc int, a []T, lda int, b []T, ldb int, c []T, ldc int, alpha, beta T, mr, nr int)
 	// Pack, if not nil, packs a rows×cols block (cols <= w <= max(MR, NR))
@@ -286,6 +287,9 @@ func gemmPacked[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA, 
 	KC, MC, NC := kern.KC, kern.MC, kern.NC
 	if inA {
 		MC, NC = m, kern.NCRowA
+		if kern.KCRowA > 0 {
+			KC = kern.KCRowA
+		}
 	}
 	KC, MC, NC = min(KC, k), min(MC, m), min(NC, n)
 	ws := getWorkspace[T](MR, NR, KC, MC, NC)

@@ -154,6 +154,7 @@ func variants[T float](op, dtype string) []*GemmKernel[T] {
 		tiny := *k
 		tiny.Name += "-tinyblocks"
 		tiny.KC, tiny.MC, tiny.NC = 7, 2*k.MR, 2*k.NR
+		tiny.KCRowA, tiny.NCRowA = 5, 3*k.NR
 		out = append(out, k, &tiny)
 	}
 	return out
