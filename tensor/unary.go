@@ -1,6 +1,10 @@
 package tensor
 
-import "math"
+import (
+	"math"
+
+	"github.com/tsrlang/tsr/backends/cpu"
+)
 
 // Unary elementwise ops. Float-valued functions (Exp, Log, Sin, ...) give
 // the default float dtype (f32) for integer and bool inputs; f16/bf16 are
@@ -72,7 +76,7 @@ var (
 	uTrunc = &unaryDef{name: "trunc", kind: ukKeep, f: math.Trunc, noBool: true}
 
 	uExp        = &unaryDef{name: "exp", f: math.Exp}
-	uLog        = &unaryDef{name: "log", f: math.Log}
+	uLog        = &unaryDef{name: "log", f: cpu.Log64} // math.Log is wrong for subnormals on amd64
 	uLog1p      = &unaryDef{name: "log1p", f: math.Log1p}
 	uExpm1      = &unaryDef{name: "expm1", f: math.Expm1}
 	uSqrt       = &unaryDef{name: "sqrt", f: math.Sqrt}

@@ -68,9 +68,12 @@ func goLog[T float](dst, x []T) {
 	}
 }
 
-// log64 is math.Log, with subnormal inputs scaled into the normal range
-// first: Go's amd64 assembly math.Log does not normalise them
-// (golang/go#56600; math.Log(5e-324) returns -709.09, not -744.44).
+// Log64 is math.Log, correct for subnormal inputs too: they are scaled
+// into the normal range first, because Go's amd64 assembly math.Log does
+// not normalise them (golang/go#56600; math.Log(5e-324) returns -709.09,
+// not -744.44). It is the scalar reference of LogF64/LogF32.
+func Log64(x float64) float64 { return log64(x) }
+
 func log64(x float64) float64 {
 	if x > 0 && x < 0x1p-1022 {
 		return math.Log(x*0x1p54) - 54*math.Ln2
