@@ -213,27 +213,34 @@ func builtinTensor(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value,
 	return o.finish(th, t)
 }
 
+// sizeAndOpts parses the arguments of a creation function: the size as
+// varargs or one list (or size=), then dtype=, device=, requires_grad=.
+func sizeAndOpts(name string, args []runtime.Value, kwargs []runtime.Kwarg) ([]int, creationOpts, error) {
+	var o creationOpts
+	var size shapeArg
+	pairs := o.pairs()
+	if len(args) == 0 {
+		pairs = append([]any{"size", &size}, pairs...)
+	}
+	if err := runtime.UnpackArgs(name, nil, kwargs, pairs...); err != nil {
+		return nil, o, err
+	}
+	shape := size.shape
+	if len(args) > 0 {
+		var err error
+		if shape, err = shapeVarargs(name, args); err != nil {
+			return nil, o, err
+		}
+	}
+	return shape, o, checkSizes(shape)
+}
+
 // factory makes zeros/ones/empty/rand/randn: f(*size, dtype=, device=,
 // requires_grad=).
 func factory(name string, make func(th *runtime.Thread, shape []int, dt tensor.DType) (*T, error)) func(*runtime.Thread, *runtime.Builtin, []runtime.Value, []runtime.Kwarg) (runtime.Value, error) {
 	return func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
-		var o creationOpts
-		var size shapeArg
-		pairs := o.pairs()
-		if len(args) == 0 {
-			pairs = append([]any{"size", &size}, pairs...)
-		}
-		if err := runtime.UnpackArgs(name, nil, kwargs, pairs...); err != nil {
-			return nil, err
-		}
-		shape := size.shape
-		if len(args) > 0 {
-			var err error
-			if shape, err = shapeVarargs(name, args); err != nil {
-				return nil, err
-			}
-		}
-		if err := checkSizes(shape); err != nil {
+		shape, o, err := sizeAndOpts(name, args, kwargs)
+		if err != nil {
 			return nil, err
 		}
 		t, err := make(th, shape, o.dt(tensor.DefaultFloat))

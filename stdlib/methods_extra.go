@@ -428,23 +428,8 @@ func methodTile(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs
 // newFactory implements new_zeros/new_ones/new_empty: size as varargs or
 // one list, dtype defaulting to x's.
 func newFactory(th *runtime.Thread, x *TensorValue, name string, args []runtime.Value, kwargs []runtime.Kwarg, make func([]int, tensor.DType) (*T, error)) (runtime.Value, error) {
-	var o creationOpts
-	var size shapeArg
-	pairs := o.pairs()
-	if len(args) == 0 {
-		pairs = append([]any{"size", &size}, pairs...)
-	}
-	if err := runtime.UnpackArgs(name, nil, kwargs, pairs...); err != nil {
-		return nil, err
-	}
-	shape := size.shape
-	if len(args) > 0 {
-		var err error
-		if shape, err = shapeVarargs(name, args); err != nil {
-			return nil, err
-		}
-	}
-	if err := checkSizes(shape); err != nil {
+	shape, o, err := sizeAndOpts(name, args, kwargs)
+	if err != nil {
 		return nil, err
 	}
 	t, err := make(shape, o.dt(x.t.DType()))
