@@ -172,6 +172,28 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 		leafGrads[leaf] = cur
 		return nil
 	}
+	// send delivers gradient g along edge ed: to the captured results
+	// (Grad) or the leaf's pending .grad (Backward) for a leaf, else into
+	// the producing node's buffer for output ed.nr.
+	send := func(ed edge, g *T) error {
+		if ed.leaf != nil {
+			if inputs == nil {
+				return accLeaf(ed.leaf, g)
+			}
+			for _, j := range captureLeaf[ed.leaf] {
+				if err := accumulate(&results[j], g); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		buf := grads[ed.node]
+		if buf == nil {
+			buf = make([]*T, len(ed.node.outMeta))
+			grads[ed.node] = buf
+		}
+		return accumulate(&buf[ed.nr], g)
+	}
 
 	var rootNodes []*Node
 	for i, r := range roots {
@@ -192,27 +214,11 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 			return nil, errorf("Mismatch in shape: grad_output[%d] has a shape of %s and output[%d] has a shape of %s.", i, fmtInts(g.Shape()), i, fmtInts(r.Shape()))
 		}
 		ed := edgeOf(r)
-		if ed.leaf != nil {
-			if inputs != nil { // the output is itself a differentiated leaf
-				for _, j := range captureLeaf[ed.leaf] {
-					if err := accumulate(&results[j], g); err != nil {
-						return nil, err
-					}
-				}
-				continue
-			}
-			if err := accLeaf(ed.leaf, g); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		buf := grads[ed.node]
-		if buf == nil {
-			buf = make([]*T, len(ed.node.outMeta))
-			grads[ed.node] = buf
-		}
-		if err := accumulate(&buf[ed.nr], g); err != nil {
+		if err := send(ed, g); err != nil { // a leaf output is itself differentiated
 			return nil, err
+		}
+		if ed.leaf != nil {
+			continue
 		}
 		rootNodes = append(rootNodes, ed.node)
 	}
@@ -330,26 +336,7 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 					return nil, err
 				}
 			}
-			if ed.leaf != nil {
-				if inputs != nil {
-					for _, j := range captureLeaf[ed.leaf] {
-						if err := accumulate(&results[j], g); err != nil {
-							return nil, err
-						}
-					}
-					continue
-				}
-				if err := accLeaf(ed.leaf, g); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			b := grads[ed.node]
-			if b == nil {
-				b = make([]*T, len(ed.node.outMeta))
-				grads[ed.node] = b
-			}
-			if err := accumulate(&b[ed.nr], g); err != nil {
+			if err := send(ed, g); err != nil {
 				return nil, err
 			}
 		}
