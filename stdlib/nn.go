@@ -26,7 +26,7 @@ func init() {
 	fn("mse_loss", "mse_loss(input, target, reduction=\"mean\"): mean (or sum, or none) of (input - target)**2.", nnMSELoss)
 	fn("cross_entropy", "cross_entropy(input, target, weight=none, ignore_index=-100, reduction=\"mean\", label_smoothing=0.0): softmax cross entropy of logits input [N, C, ...] against class indices [N, ...] or class probabilities (input's shape).", nnCrossEntropy)
 	fn("layer_norm", "layer_norm(input, normalized_shape, weight=none, bias=none, eps=1e-5): normalise over the trailing normalized_shape dims (biased variance), then scale and shift.", nnLayerNorm)
-	fn("scaled_dot_product_attention", "scaled_dot_product_attention(query, key, value, attn_mask=none, dropout_p=0.0, is_causal=false, scale=none): softmax(q @ k^T * scale + mask) @ v over the last two dims.", nnSDPA)
+	fn("scaled_dot_product_attention", "scaled_dot_product_attention(query, key, value, attn_mask=none, dropout_p=0.0, is_causal=false, scale=none): softmax(q @ k^T * scale + mask) @ v over the last two dims (dropout on the weights when dropout_p > 0); fused, never materialising the scores, when no gradient is recorded.", nnSDPA)
 	m["Linear"] = &layerClass{name: "Linear", doc: "Linear(in_features, out_features, bias=true): y = x @ weight.T + bias, weight [out, in] and bias [out] initialised uniform in ±1/sqrt(in_features).", make: newLinear}
 	registerModule("nn", "Neural-network functions (differentiable) and layers.", m)
 }
@@ -405,30 +405,49 @@ func nnSDPA(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs
 		"attn_mask?", &mask, "dropout_p?", &dropout, "is_causal?", &causal, "scale?", &scale); err != nil {
 		return nil, err
 	}
-	if dropout != 0 {
-		return nil, runtime.Errorf("ValueError", "scaled_dot_product_attention: dropout_p must be 0 (tsr has no dropout)")
+	if dropout < 0 || dropout > 1 {
+		return nil, runtime.Errorf("ValueError", "dropout probability has to be between 0 and 1, but got %v", dropout)
 	}
 	if causal && mask.t != nil {
 		return nil, runtime.Errorf("RuntimeError", "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
 	}
-	r, err := sdpa(engineOf(th), q.t, k.t, v.t, mask.t, causal, scale)
+	e := engineOf(th)
+	s := 1.0
+	if q.t.Dim() > 0 {
+		s = 1 / math.Sqrt(float64(q.t.Shape()[q.t.Dim()-1]))
+	}
+	if scale.ok {
+		s = scale.v
+	}
+	if dropout == 0 && q.t.Dim() >= 2 && !(e.GradEnabled() && (q.t.RequiresGrad() || k.t.RequiresGrad() || v.t.RequiresGrad() || (mask.t != nil && mask.t.RequiresGrad()))) {
+		// Nothing to record for autograd: the fused kernel, which never
+		// materialises the L×S scores.
+		r, err := tensor.ScaledDotProductAttention(q.t, k.t, v.t, mask.t, causal, s)
+		if err != nil {
+			return nil, err
+		}
+		return NewTensorValue(th, r), nil
+	}
+	var drop func(p *T) (*T, error)
+	if dropout > 0 {
+		drop = func(p *T) (*T, error) { return dropoutOp(th, e, p, dropout) }
+	}
+	r, err := sdpa(e, q.t, k.t, v.t, mask.t, causal, s, drop)
 	if err != nil {
 		return nil, err
 	}
 	return NewTensorValue(th, r), nil
 }
 
-// sdpa is softmax(q @ k^T * scale + mask) @ v; a bool mask (true = attend)
-// fills -inf where false, a float mask is added; is_causal keeps the lower
-// triangle (query i attends to keys j <= i).
-func sdpa(e *Engine, q, k, v, mask *T, causal bool, scale floatOpt) (*T, error) {
+// sdpa is softmax(q @ k^T * scale + mask) @ v, recorded op by op for
+// autograd (the fused tensor.ScaledDotProductAttention serves calls with
+// nothing to record); a bool mask (true = attend) fills -inf where false,
+// a float mask is added; is_causal keeps the lower triangle (query i
+// attends to keys j <= i); drop, when not nil, is applied to the
+// attention weights (dropout_p > 0).
+func sdpa(e *Engine, q, k, v, mask *T, causal bool, s float64, drop func(p *T) (*T, error)) (*T, error) {
 	if q.Dim() < 2 || k.Dim() < 2 || v.Dim() < 2 {
 		return nil, runtime.Errorf("RuntimeError", "scaled_dot_product_attention: query, key and value must have at least 2 dims")
-	}
-	E := q.Shape()[q.Dim()-1]
-	s := 1 / math.Sqrt(float64(E))
-	if scale.ok {
-		s = scale.v
 	}
 	kt, err := transposeOp(e, k, -2, -1)
 	if err != nil {
@@ -467,6 +486,11 @@ func sdpa(e *Engine, q, k, v, mask *T, causal bool, scale floatOpt) (*T, error) 
 	p, err := softmaxOp(e, "softmax", scores, -1)
 	if err != nil {
 		return nil, err
+	}
+	if drop != nil {
+		if p, err = drop(p); err != nil {
+			return nil, err
+		}
 	}
 	return applyBinary(e, "matmul", tensor.Matmul, p, v)
 }

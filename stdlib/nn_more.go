@@ -198,10 +198,22 @@ func nnDropout(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwa
 	if !training || p == 0 {
 		return x, nil
 	}
-	if !x.t.DType().IsFloat() {
-		return nil, runtime.Errorf("RuntimeError", "dropout: expected a floating-point input, got %s", x.t.DType())
+	e := engineOf(th)
+	f := func() (*T, error) { return dropoutOp(th, e, x.t, p) }
+	if inplace {
+		return inplaceFrom(e, x, f)
 	}
-	u, err := tensor.Rand(stateOf(th).gen, x.t.Shape(), tensor.F64)
+	return x.result(f())
+}
+
+// dropoutOp zeroes each element of x with probability p (0 < p <= 1; the
+// interpreter's generator) and scales the others by 1/(1-p), recorded for
+// autograd as a multiplication by the mask.
+func dropoutOp(th *runtime.Thread, e *Engine, x *T, p float64) (*T, error) {
+	if !x.DType().IsFloat() {
+		return nil, runtime.Errorf("RuntimeError", "dropout: expected a floating-point input, got %s", x.DType())
+	}
+	u, err := tensor.Rand(stateOf(th).gen, x.Shape(), tensor.F64)
 	if err != nil {
 		return nil, err
 	}
@@ -217,16 +229,11 @@ func nnDropout(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwa
 			mv[i] = 0
 		}
 	}
-	mask, err := tensor.FromFloat64s(mv, x.t.Shape(), x.t.DType())
+	mask, err := tensor.FromFloat64s(mv, x.Shape(), x.DType())
 	if err != nil {
 		return nil, err
 	}
-	e := engineOf(th)
-	f := func() (*T, error) { return applyBinary(e, "mul", tensor.Mul, x.t, mask) }
-	if inplace {
-		return inplaceFrom(e, x, f)
-	}
-	return x.result(f())
+	return applyBinary(e, "mul", tensor.Mul, x, mask)
 }
 
 // ---- activations ----

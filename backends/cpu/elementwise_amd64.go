@@ -205,7 +205,7 @@ func vecMax[T float](lanes int, vec func(x *T, n int, out, nan *T)) reduceFn[T] 
 			var out, nan [16]T
 			vec(&x[0], nv, &out[0], &nan[0])
 			for i, v := range out[:lanes] {
-				if nan[i] != nan[i] { // some element was NaN or ±Inf
+				if nan[i] != nan[i] { // some element of this lane is NaN: return the first NaN
 					for _, u := range x[:nv] {
 						if u != u {
 							return u

@@ -183,6 +183,14 @@ func testReductions[T float](t *testing.T, dtype string) {
 			if got := f(x); got != 7 {
 				t.Fatalf("max/%s/%s n=%d: %v, want 7", dtype, c.Name, n, got)
 			}
+			for i := 0; i < n; i += 3 { // masked scores: -Inf mixed in
+				if i != pos {
+					x[i] = T(math.Inf(-1))
+				}
+			}
+			if got := f(x); got != 7 {
+				t.Fatalf("max/%s/%s n=%d with -Inf elements: %v, want 7", dtype, c.Name, n, got)
+			}
 			x[rng.IntN(n)] = T(math.Inf(1))
 			if got := f(x); !math.IsInf(float64(got), 1) {
 				t.Fatalf("max/%s/%s n=%d with +Inf: %v", dtype, c.Name, n, got)
@@ -196,6 +204,12 @@ func testReductions[T float](t *testing.T, dtype string) {
 			}
 			if got := f(x); got != -1 {
 				t.Fatalf("max/%s/%s n=%d all negative: %v, want -1", dtype, c.Name, n, got)
+			}
+			for i := range x {
+				x[i] = T(math.Inf(-1))
+			}
+			if got := f(x); !math.IsInf(float64(got), -1) {
+				t.Fatalf("max/%s/%s n=%d all -Inf: %v, want -Inf", dtype, c.Name, n, got)
 			}
 		}
 	}

@@ -20,36 +20,58 @@ func gemm12x32F32AVX512(kc int, a *float32, b *float32, ldb int, c *float32, ldc
 func gemm12x32RowAF32AVX512(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32, mr int, nmask uint64)
 
 // addF32AVX512 computes dst = a add b over n elements (n a multiple of 16).
+//
+//go:noescape
 func addF32AVX512(dst *float32, a *float32, b *float32, n int)
 
 // subF32AVX512 computes dst = a sub b over n elements (n a multiple of 16).
+//
+//go:noescape
 func subF32AVX512(dst *float32, a *float32, b *float32, n int)
 
 // mulF32AVX512 computes dst = a mul b over n elements (n a multiple of 16).
+//
+//go:noescape
 func mulF32AVX512(dst *float32, a *float32, b *float32, n int)
 
 // divF32AVX512 computes dst = a div b over n elements (n a multiple of 16).
+//
+//go:noescape
 func divF32AVX512(dst *float32, a *float32, b *float32, n int)
 
 // addScalarF32AVX512 computes dst = a add s over n elements (n a multiple of 16).
+//
+//go:noescape
 func addScalarF32AVX512(dst *float32, a *float32, n int, s float32)
 
 // mulScalarF32AVX512 computes dst = a mul s over n elements (n a multiple of 16).
+//
+//go:noescape
 func mulScalarF32AVX512(dst *float32, a *float32, n int, s float32)
 
 // axpyF32AVX512 computes dst += alpha*x over n elements (n a multiple of 16).
+//
+//go:noescape
 func axpyF32AVX512(dst *float32, x *float32, n int, alpha float32)
 
 // sumF32AVX512 stores 16 per-lane partial sums of x[:n] (n a multiple of 16, > 0) to out.
+//
+//go:noescape
 func sumF32AVX512(x *float32, n int, out *float32)
 
 // dotF32AVX512 stores 16 per-lane partial dots of x[:n] (n a multiple of 16, > 0) to out.
+//
+//go:noescape
 func dotF32AVX512(x *float32, y *float32, n int, out *float32)
 
 // maxF32AVX512 stores 16 per-lane partial maxs of x[:n] (n a multiple of 16, > 0) to out.
+//
+//go:noescape
 func maxF32AVX512(x *float32, n int, out *float32, nan *float32)
 
 // expShiftSumF32AVX512 computes dst = exp(x - shift) over n elements (n a multiple of 16) and stores per-lane sums of dst to sum.
+//
+//go:noescape
 func expShiftSumF32AVX512(dst *float32, x *float32, n int, shift float32, sum *float32)
 
 // packF64AVX512 packs rows of up to 16 elements (contiguous, or gathered at idx) into a GEMM micro-panel.
@@ -68,36 +90,58 @@ func gemm12x16F64AVX512(kc int, a *float64, b *float64, ldb int, c *float64, ldc
 func gemm12x16RowAF64AVX512(kc int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64, mr int, nmask uint64)
 
 // addF64AVX512 computes dst = a add b over n elements (n a multiple of 8).
+//
+//go:noescape
 func addF64AVX512(dst *float64, a *float64, b *float64, n int)
 
 // subF64AVX512 computes dst = a sub b over n elements (n a multiple of 8).
+//
+//go:noescape
 func subF64AVX512(dst *float64, a *float64, b *float64, n int)
 
 // mulF64AVX512 computes dst = a mul b over n elements (n a multiple of 8).
+//
+//go:noescape
 func mulF64AVX512(dst *float64, a *float64, b *float64, n int)
 
 // divF64AVX512 computes dst = a div b over n elements (n a multiple of 8).
+//
+//go:noescape
 func divF64AVX512(dst *float64, a *float64, b *float64, n int)
 
 // addScalarF64AVX512 computes dst = a add s over n elements (n a multiple of 8).
+//
+//go:noescape
 func addScalarF64AVX512(dst *float64, a *float64, n int, s float64)
 
 // mulScalarF64AVX512 computes dst = a mul s over n elements (n a multiple of 8).
+//
+//go:noescape
 func mulScalarF64AVX512(dst *float64, a *float64, n int, s float64)
 
 // axpyF64AVX512 computes dst += alpha*x over n elements (n a multiple of 8).
+//
+//go:noescape
 func axpyF64AVX512(dst *float64, x *float64, n int, alpha float64)
 
 // sumF64AVX512 stores 8 per-lane partial sums of x[:n] (n a multiple of 8, > 0) to out.
+//
+//go:noescape
 func sumF64AVX512(x *float64, n int, out *float64)
 
 // dotF64AVX512 stores 8 per-lane partial dots of x[:n] (n a multiple of 8, > 0) to out.
+//
+//go:noescape
 func dotF64AVX512(x *float64, y *float64, n int, out *float64)
 
 // maxF64AVX512 stores 8 per-lane partial maxs of x[:n] (n a multiple of 8, > 0) to out.
+//
+//go:noescape
 func maxF64AVX512(x *float64, n int, out *float64, nan *float64)
 
 // expShiftSumF64AVX512 computes dst = exp(x - shift) over n elements (n a multiple of 8) and stores per-lane sums of dst to sum.
+//
+//go:noescape
 func expShiftSumF64AVX512(dst *float64, x *float64, n int, shift float64, sum *float64)
 
 // gemm6x16F32AVX2 computes the mr×nr corner of a 6x16 tile of C = alpha*A*B + beta*C, A packed, B with row stride ldb.
@@ -111,33 +155,53 @@ func gemm6x16F32AVX2(kc int, a *float32, b *float32, ldb int, c *float32, ldc in
 func gemm6x16RowAF32AVX2(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32, mr int, nmask *int32)
 
 // addF32AVX2 computes dst = a add b over n elements (n a multiple of 8).
+//
+//go:noescape
 func addF32AVX2(dst *float32, a *float32, b *float32, n int)
 
 // subF32AVX2 computes dst = a sub b over n elements (n a multiple of 8).
+//
+//go:noescape
 func subF32AVX2(dst *float32, a *float32, b *float32, n int)
 
 // mulF32AVX2 computes dst = a mul b over n elements (n a multiple of 8).
+//
+//go:noescape
 func mulF32AVX2(dst *float32, a *float32, b *float32, n int)
 
 // divF32AVX2 computes dst = a div b over n elements (n a multiple of 8).
+//
+//go:noescape
 func divF32AVX2(dst *float32, a *float32, b *float32, n int)
 
 // addScalarF32AVX2 computes dst = a add s over n elements (n a multiple of 8).
+//
+//go:noescape
 func addScalarF32AVX2(dst *float32, a *float32, n int, s float32)
 
 // mulScalarF32AVX2 computes dst = a mul s over n elements (n a multiple of 8).
+//
+//go:noescape
 func mulScalarF32AVX2(dst *float32, a *float32, n int, s float32)
 
 // axpyF32AVX2 computes dst += alpha*x over n elements (n a multiple of 8).
+//
+//go:noescape
 func axpyF32AVX2(dst *float32, x *float32, n int, alpha float32)
 
 // sumF32AVX2 stores 8 per-lane partial sums of x[:n] (n a multiple of 8, > 0) to out.
+//
+//go:noescape
 func sumF32AVX2(x *float32, n int, out *float32)
 
 // dotF32AVX2 stores 8 per-lane partial dots of x[:n] (n a multiple of 8, > 0) to out.
+//
+//go:noescape
 func dotF32AVX2(x *float32, y *float32, n int, out *float32)
 
 // maxF32AVX2 stores 8 per-lane partial maxs of x[:n] (n a multiple of 8, > 0) to out.
+//
+//go:noescape
 func maxF32AVX2(x *float32, n int, out *float32, nan *float32)
 
 // gemm6x8F64AVX2 computes the mr×nr corner of a 6x8 tile of C = alpha*A*B + beta*C, A packed, B with row stride ldb.
@@ -151,39 +215,63 @@ func gemm6x8F64AVX2(kc int, a *float64, b *float64, ldb int, c *float64, ldc int
 func gemm6x8RowAF64AVX2(kc int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64, mr int, nmask *int64)
 
 // addF64AVX2 computes dst = a add b over n elements (n a multiple of 4).
+//
+//go:noescape
 func addF64AVX2(dst *float64, a *float64, b *float64, n int)
 
 // subF64AVX2 computes dst = a sub b over n elements (n a multiple of 4).
+//
+//go:noescape
 func subF64AVX2(dst *float64, a *float64, b *float64, n int)
 
 // mulF64AVX2 computes dst = a mul b over n elements (n a multiple of 4).
+//
+//go:noescape
 func mulF64AVX2(dst *float64, a *float64, b *float64, n int)
 
 // divF64AVX2 computes dst = a div b over n elements (n a multiple of 4).
+//
+//go:noescape
 func divF64AVX2(dst *float64, a *float64, b *float64, n int)
 
 // addScalarF64AVX2 computes dst = a add s over n elements (n a multiple of 4).
+//
+//go:noescape
 func addScalarF64AVX2(dst *float64, a *float64, n int, s float64)
 
 // mulScalarF64AVX2 computes dst = a mul s over n elements (n a multiple of 4).
+//
+//go:noescape
 func mulScalarF64AVX2(dst *float64, a *float64, n int, s float64)
 
 // axpyF64AVX2 computes dst += alpha*x over n elements (n a multiple of 4).
+//
+//go:noescape
 func axpyF64AVX2(dst *float64, x *float64, n int, alpha float64)
 
 // sumF64AVX2 stores 4 per-lane partial sums of x[:n] (n a multiple of 4, > 0) to out.
+//
+//go:noescape
 func sumF64AVX2(x *float64, n int, out *float64)
 
 // dotF64AVX2 stores 4 per-lane partial dots of x[:n] (n a multiple of 4, > 0) to out.
+//
+//go:noescape
 func dotF64AVX2(x *float64, y *float64, n int, out *float64)
 
 // maxF64AVX2 stores 4 per-lane partial maxs of x[:n] (n a multiple of 4, > 0) to out.
+//
+//go:noescape
 func maxF64AVX2(x *float64, n int, out *float64, nan *float64)
 
 // maximumF32AVX512 computes dst = maximum(a, b), NaN if a or b is NaN, over n elements (n a multiple of 16).
+//
+//go:noescape
 func maximumF32AVX512(dst *float32, a *float32, b *float32, n int)
 
 // minimumF32AVX512 computes dst = minimum(a, b), NaN if a or b is NaN, over n elements (n a multiple of 16).
+//
+//go:noescape
 func minimumF32AVX512(dst *float32, a *float32, b *float32, n int)
 
 // sqrtF32AVX512 sets dst[i] = sqrt(x[i]) (IEEE: correctly rounded, sqrt(-0) = -0, NaN for x < 0) for i < n.
@@ -207,9 +295,13 @@ func sigmoidF32AVX512(dst *float32, x *float32, n int)
 func logF32AVX512(dst *float32, x *float32, n int)
 
 // maximumF64AVX512 computes dst = maximum(a, b), NaN if a or b is NaN, over n elements (n a multiple of 8).
+//
+//go:noescape
 func maximumF64AVX512(dst *float64, a *float64, b *float64, n int)
 
 // minimumF64AVX512 computes dst = minimum(a, b), NaN if a or b is NaN, over n elements (n a multiple of 8).
+//
+//go:noescape
 func minimumF64AVX512(dst *float64, a *float64, b *float64, n int)
 
 // sqrtF64AVX512 sets dst[i] = sqrt(x[i]) (IEEE: correctly rounded, sqrt(-0) = -0, NaN for x < 0) for i < n.
@@ -233,19 +325,31 @@ func sigmoidF64AVX512(dst *float64, x *float64, n int)
 func logF64AVX512(dst *float64, x *float64, n int)
 
 // maximumF32AVX2 computes dst = maximum(a, b), NaN if a or b is NaN, over n elements (n a multiple of 8).
+//
+//go:noescape
 func maximumF32AVX2(dst *float32, a *float32, b *float32, n int)
 
 // minimumF32AVX2 computes dst = minimum(a, b), NaN if a or b is NaN, over n elements (n a multiple of 8).
+//
+//go:noescape
 func minimumF32AVX2(dst *float32, a *float32, b *float32, n int)
 
 // sqrtF32AVX2 computes dst = sqrt(x) over n elements (n a multiple of 8).
+//
+//go:noescape
 func sqrtF32AVX2(dst *float32, x *float32, n int)
 
 // maximumF64AVX2 computes dst = maximum(a, b), NaN if a or b is NaN, over n elements (n a multiple of 4).
+//
+//go:noescape
 func maximumF64AVX2(dst *float64, a *float64, b *float64, n int)
 
 // minimumF64AVX2 computes dst = minimum(a, b), NaN if a or b is NaN, over n elements (n a multiple of 4).
+//
+//go:noescape
 func minimumF64AVX2(dst *float64, a *float64, b *float64, n int)
 
 // sqrtF64AVX2 computes dst = sqrt(x) over n elements (n a multiple of 4).
+//
+//go:noescape
 func sqrtF64AVX2(dst *float64, x *float64, n int)

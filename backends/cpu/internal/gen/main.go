@@ -582,6 +582,7 @@ func maskMov(t vt, x, mask reg.VecVirtual, m Mem, store bool) {
 func binary(t vt, op string) {
 	name := op + t.sfx
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, a, b *%s, n int)", t.goT))
+	Pragma("noescape")
 	Doc(fmt.Sprintf("%s computes dst = a %s b over n elements (n a multiple of %d).", name, op, t.lanes))
 	d := Load(Param("dst"), GP64())
 	a := Load(Param("a"), GP64())
@@ -633,6 +634,7 @@ var labelID int
 func scalarOp(t vt, op string) {
 	name := op + "Scalar" + t.sfx
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, a *%s, n int, s %s)", t.goT, t.goT))
+	Pragma("noescape")
 	Doc(fmt.Sprintf("%s computes dst = a %s s over n elements (n a multiple of %d).", name, op, t.lanes))
 	d := Load(Param("dst"), GP64())
 	a := Load(Param("a"), GP64())
@@ -652,6 +654,7 @@ func scalarOp(t vt, op string) {
 func axpy(t vt) {
 	name := "axpy" + t.sfx
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, x *%s, n int, alpha %s)", t.goT, t.goT))
+	Pragma("noescape")
 	Doc(fmt.Sprintf("%s computes dst += alpha*x over n elements (n a multiple of %d).", name, t.lanes))
 	d := Load(Param("dst"), GP64())
 	x := Load(Param("x"), GP64())
@@ -669,8 +672,8 @@ func axpy(t vt) {
 }
 
 // reduce emits sum/dot/max kernels that store their per-lane partial result
-// (and for max a NaN detector: sum of x*0, NaN iff some x is NaN or ±Inf)
-// to out; the Go wrapper reduces the lanes.
+// (and for max a NaN detector: a lane is NaN iff some x in it is NaN) to
+// out; the Go wrapper reduces the lanes.
 func reduce(t vt, kind string) {
 	name := kind + t.sfx
 	var sig string
@@ -683,6 +686,7 @@ func reduce(t vt, kind string) {
 		sig = fmt.Sprintf("func(x *%s, n int, out, nan *%s)", t.goT, t.goT)
 	}
 	TEXT(name, NOSPLIT, sig)
+	Pragma("noescape")
 	Doc(fmt.Sprintf("%s stores %d per-lane partial %ss of x[:n] (n a multiple of %d, > 0) to out.", name, t.lanes, kind, t.lanes))
 	x := Load(Param("x"), GP64())
 	var y reg.Register
@@ -694,7 +698,7 @@ func reduce(t vt, kind string) {
 	n := Load(Param("n"), GP64())
 	const na = 4
 	acc := make([]reg.VecVirtual, na)
-	var nanacc, zero reg.VecVirtual
+	var nanacc, ones reg.VecVirtual
 	for i := range acc {
 		acc[i] = t.vec()
 		if kind == "max" {
@@ -704,9 +708,13 @@ func reduce(t vt, kind string) {
 		}
 	}
 	if kind == "max" {
-		nanacc, zero = t.vec(), t.vec()
+		nanacc, ones = t.vec(), t.vec()
 		t.zero(nanacc)
-		t.zero(zero)
+		if t.avx2 {
+			VPCMPEQD(ones, ones, ones)
+		} else {
+			VPTERNLOGD(Imm(0xff), ones, ones, ones)
+		}
 	}
 	loopN(t, n, na, func(u, off int) {
 		xv := t.vec()
@@ -718,7 +726,22 @@ func reduce(t vt, kind string) {
 			t.fma(Mem{Base: y, Disp: off}, xv, acc[u])
 		case "max":
 			t.bin("max", xv, acc[u], acc[u])
-			t.fma(xv, zero, nanacc)
+			// NaN lanes of x set the lane of nanacc to all-ones bits
+			// (a NaN); ±Inf does not (x*0 would, sending rows with a
+			// masked -Inf down the wrapper's slow scan).
+			if t.avx2 {
+				m := t.vec()
+				t.cmp(cmpUnord, xv, xv, m)
+				if t.f64 {
+					VORPD(m, nanacc, nanacc)
+				} else {
+					VORPS(m, nanacc, nanacc)
+				}
+			} else {
+				k := K()
+				t.cmp(cmpUnord, xv, xv, k)
+				t.movMasked(ones, k, nanacc)
+			}
 		}
 	}, ptrs...)
 	op := "add"
@@ -752,6 +775,7 @@ func reduce(t vt, kind string) {
 func expShiftSum(t vt) {
 	name := "expShiftSum" + t.sfx
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, x *%s, n int, shift %s, sum *%s)", t.goT, t.goT, t.goT))
+	Pragma("noescape")
 	Doc(fmt.Sprintf("%s computes dst = exp(x - shift) over n elements (n a multiple of %d) and stores per-lane sums of dst to sum.", name, t.lanes))
 	d := Load(Param("dst"), GP64())
 	x := Load(Param("x"), GP64())
@@ -804,6 +828,13 @@ func expShiftSum(t vt) {
 		v := t.vec()
 		t.load(Mem{Base: x, Disp: off}, v)
 		t.bin("sub", vshift, v, v)
+		// Lanes at or below the low clamp underflow to +0: they are zeroed
+		// by the final VSCALEF under this mask instead of being computed,
+		// since an underflowing VSCALEF takes a microcode assist that is
+		// ~20x slower (a softmax row of masked -Inf scores would crawl).
+		// NLE_UQ keeps NaN lanes.
+		km := K()
+		t.cmp(cmpNLEUQ, vlo, v, km)
 		// clamp keeping NaN: Intel VMINPS returns the second source on NaN.
 		t.bin("min", v, vhi, v)
 		t.bin("max", v, vlo, v)
@@ -841,7 +872,7 @@ func expShiftSum(t vt) {
 			// 1 + 2*p
 			VADDPD(p, p, p)
 			VADDPD(one, p, p)
-			VSCALEFPD(kk, p, p)
+			VSCALEFPD_Z(kk, p, km, p)
 		} else {
 			VMOVAPS(coef[0], p)
 			for _, c := range coef[1:] {
@@ -852,7 +883,7 @@ func expShiftSum(t vt) {
 			// y = p*r^2 + r + 1
 			VADDPS(one, v, v)
 			VFMADD231PS(p, rr, v)
-			VSCALEFPS(kk, v, v)
+			VSCALEFPS_Z(kk, v, km, v)
 			p = v
 		}
 		t.store(p, Mem{Base: d, Disp: off})

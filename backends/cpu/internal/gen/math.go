@@ -21,6 +21,7 @@ import (
 const (
 	cmpLT    = 1  // LT_OS: false when either operand is NaN
 	cmpUnord = 3  // UNORD_Q: true when either operand is NaN
+	cmpNLEUQ = 6  // NLE_UQ: not less-or-equal; true when either operand is NaN
 	cmpGE    = 13 // GE_OS: false when either operand is NaN
 )
 
@@ -160,6 +161,7 @@ func poly(t vt, x reg.VecVirtual, c []reg.VecVirtual) reg.VecVirtual {
 func minMax(t vt, op string) {
 	name := op + t.sfx
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, a, b *%s, n int)", t.goT))
+	Pragma("noescape")
 	Doc(fmt.Sprintf("%s computes dst = %s(a, b), NaN if a or b is NaN, over n elements (n a multiple of %d).", name, op, t.lanes))
 	d := Load(Param("dst"), GP64())
 	a := Load(Param("a"), GP64())
@@ -200,6 +202,7 @@ func minMax(t vt, op string) {
 func sqrtVec(t vt) {
 	name := "sqrt" + t.sfx
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, x *%s, n int)", t.goT))
+	Pragma("noescape")
 	Doc(fmt.Sprintf("%s computes dst = sqrt(x) over n elements (n a multiple of %d).", name, t.lanes))
 	d := Load(Param("dst"), GP64())
 	x := Load(Param("x"), GP64())
@@ -321,15 +324,22 @@ func newExpConsts(t vt, hi, lo bool) expConsts {
 // expReduce clamps v (in place) to the range outside of which exp is 0 or
 // +Inf (keeping NaN: Intel VMINPS/VMAXPS return the second source when
 // one is NaN) and reduces it: it returns k = round(v·log2 e) and leaves
-// r = v - k·ln2 (Cody–Waite, ln2 = C1 + C2) in v, |r| <= ln2/2.
-func expReduce(t vt, c expConsts, v reg.VecVirtual) reg.VecVirtual {
+// r = v - k·ln2 (Cody–Waite, ln2 = C1 + C2) in v, |r| <= ln2/2. With a
+// lower clamp it also returns km, the lanes above it (or NaN): the caller
+// zeroes the others in its final VSCALEF instead of letting it underflow,
+// which takes a microcode assist ~20x slower than the whole kernel.
+func expReduce(t vt, c expConsts, v reg.VecVirtual) (kk reg.VecVirtual, km reg.Register) {
+	if c.lo != nil {
+		km = K()
+		t.cmp(cmpNLEUQ, c.lo, v, km)
+	}
 	if c.hi != nil {
 		t.bin("min", v, c.hi, v)
 	}
 	if c.lo != nil {
 		t.bin("max", v, c.lo, v)
 	}
-	kk := t.vec()
+	kk = t.vec()
 	t.bin("mul", c.log2e, v, kk)
 	if t.f64 {
 		VRNDSCALEPD(Imm(0), kk, kk)
@@ -338,20 +348,24 @@ func expReduce(t vt, c expConsts, v reg.VecVirtual) reg.VecVirtual {
 	}
 	t.fnma231(kk, c.c1, v)
 	t.fnma231(kk, c.c2, v)
-	return kk
+	return kk, km
 }
 
 // expF32Vec returns e^v for a clamped f32 argument (v is clobbered):
 // Cephes expf, e^r = 1 + r + r²·P(r), scaled by 2^k with VSCALEFPS (one
 // rounding; overflow to +Inf and gradual underflow exact).
 func expF32Vec(t vt, c expConsts, v reg.VecVirtual) reg.VecVirtual {
-	kk := expReduce(t, c, v)
+	kk, km := expReduce(t, c, v)
 	p := poly(t, v, c.p)
 	rr := t.vec()
 	VMULPS(v, v, rr)
 	VADDPS(c.one, v, v)
 	VFMADD231PS(p, rr, v)
-	VSCALEFPS(kk, v, v)
+	if km != nil {
+		VSCALEFPS_Z(kk, v, km, v)
+	} else {
+		VSCALEFPS(kk, v, v)
+	}
 	return v
 }
 
@@ -360,7 +374,7 @@ func expF32Vec(t vt, c expConsts, v reg.VecVirtual) reg.VecVirtual {
 // / (Q(r²) - r·P(r²)), numerator scaled by 2^k with VSCALEFPD. Callers
 // fold the division into their own.
 func expF64Frac(t vt, c expConsts, v reg.VecVirtual) (num, den reg.VecVirtual) {
-	kk := expReduce(t, c, v)
+	kk, km := expReduce(t, c, v)
 	rr := t.vec()
 	VMULPD(v, v, rr)
 	px := poly(t, rr, c.p)
@@ -369,7 +383,11 @@ func expF64Frac(t vt, c expConsts, v reg.VecVirtual) (num, den reg.VecVirtual) {
 	num, den = t.vec(), t.vec()
 	VADDPD(px, q, num)
 	VSUBPD(px, q, den)
-	VSCALEFPD(kk, num, num)
+	if km != nil {
+		VSCALEFPD_Z(kk, num, km, num)
+	} else {
+		VSCALEFPD(kk, num, num)
+	}
 	return num, den
 }
 

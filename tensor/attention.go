@@ -1,0 +1,271 @@
+package tensor
+
+import (
+	"math"
+	"unsafe"
+
+	"github.com/tsrlang/tsr/backends/cpu"
+)
+
+// ScaledDotProductAttention is the fused forward of
+// torch.nn.functional.scaled_dot_product_attention without dropout:
+//
+//	out = softmax(scale · q kᵀ + mask) v
+//
+// q is [*, L, E], k is [*, S, E], v is [*, S, Ev]; the leading (batch)
+// dims of the three broadcast together, and out is [batch, L, Ev],
+// contiguous, in q's dtype. mask, when not nil, broadcasts to
+// [batch, L, S]: a Bool mask keeps the scores where it is true and sets
+// the others to -inf; a float mask (q's dtype) is added to the scores.
+// causal applies the lower-triangular mask tril(ones(L, S)) (query i
+// attends keys j <= i; PyTorch's top-left alignment) and excludes mask.
+// scale is usually 1/sqrt(E). A query row whose keys are all masked out
+// gives NaN, as softmax over all -inf does. f16/bf16 inputs are computed
+// in f32 and rounded once.
+//
+// The L×S score matrix is never materialised: each worker takes a head
+// and a block of query rows, computes that block of scores into a
+// buffer that stays in L2 (one GEMM with alpha = scale), masks it,
+// applies the row softmax in place and multiplies by v (a second GEMM)
+// straight into out. With is_causal the keys above the block's last row
+// are skipped, halving the work. This is the blocking of FlashAttention
+// (Dao et al., 2022) without its online softmax: a whole row of scores
+// fits in cache for the sequence lengths a CPU runs. Rounding differs
+// from the unfused formula by the usual GEMM reordering bound.
+//
+// Errors (RuntimeError): fewer than 2 dims, mismatched dtypes or inner
+// sizes, batch dims or a mask that do not broadcast, a non-float dtype,
+// a mask of another float dtype, or both mask and causal.
+func ScaledDotProductAttention(q, k, v, mask *Tensor, causal bool, scale float64) (*Tensor, error) {
+	const fn = "scaled_dot_product_attention"
+	if q.Dim() < 2 || k.Dim() < 2 || v.Dim() < 2 {
+		return nil, errorf(RuntimeError, "%s: query, key and value must have at least 2 dims, got %s, %s and %s",
+			fn, fmtList(q.shape), fmtList(k.shape), fmtList(v.shape))
+	}
+	if q.dtype != k.dtype || q.dtype != v.dtype {
+		return nil, errorf(RuntimeError, "Expected query, key, and value to have the same dtype, but got query.dtype: %s key.dtype: %s and value.dtype: %s instead.",
+			q.dtype, k.dtype, v.dtype)
+	}
+	if !q.dtype.IsFloat() {
+		return nil, errorf(RuntimeError, "%s: expected a floating-point query, got %s", fn, q.dtype)
+	}
+	nq, nk, nv := q.Dim(), k.Dim(), v.Dim()
+	L, E := q.shape[nq-2], q.shape[nq-1]
+	S, Ek := k.shape[nk-2], k.shape[nk-1]
+	Sv, Ev := v.shape[nv-2], v.shape[nv-1]
+	if E != Ek || S != Sv {
+		return nil, errorf(RuntimeError, "%s: query %s, key %s and value %s do not fit: need query [..., L, E], key [..., S, E], value [..., S, Ev]",
+			fn, fmtList(q.shape), fmtList(k.shape), fmtList(v.shape))
+	}
+	batch, err := BroadcastShapes(q.shape[:nq-2], k.shape[:nk-2], v.shape[:nv-2])
+	if err != nil {
+		return nil, errorf(RuntimeError, "%s: batch dims of query %s, key %s and value %s do not broadcast: %s",
+			fn, fmtList(q.shape), fmtList(k.shape), fmtList(v.shape), err.Error())
+	}
+	if causal && mask != nil {
+		return nil, errorf(RuntimeError, "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+	}
+	ct := computeType(q.dtype)
+	full := append(append([]int(nil), batch...), L, S)
+	var m *Tensor
+	if mask != nil {
+		if mask.dtype != Bool && mask.dtype != q.dtype {
+			return nil, errorf(RuntimeError, "Expected attn_mask dtype to be bool or float or to match query dtype, but got attn_mask.dtype: %s and query.dtype: %s instead.", mask.dtype, q.dtype)
+		}
+		if len(mask.shape) > len(full) {
+			return nil, errorf(RuntimeError, "%s: attn_mask %s does not broadcast to %s", fn, fmtList(mask.shape), fmtList(full))
+		}
+		if b, err := BroadcastShapes(mask.shape, full); err != nil || !equalInts(b, full) {
+			return nil, errorf(RuntimeError, "%s: attn_mask %s does not broadcast to %s", fn, fmtList(mask.shape), fmtList(full))
+		}
+		m = mask
+		if m.dtype != Bool {
+			m = m.toDType(ct)
+		}
+		m = broadcastTo(m, full)
+	}
+	bq := append(append([]int(nil), batch...), L, E)
+	bk := append(append([]int(nil), batch...), S, E)
+	bv := append(append([]int(nil), batch...), S, Ev)
+	qe := broadcastTo(q.toDType(ct), bq)
+	ke := broadcastTo(k.toDType(ct), bk)
+	ve := broadcastTo(v.toDType(ct), bv)
+	osh := append(append([]int(nil), batch...), L, Ev)
+	if S == 0 { // no keys: an empty softmax, and an empty sum of rows of v
+		return zeros(osh, q.dtype), nil
+	}
+	out := empty(osh, ct)
+	if out.Numel() > 0 {
+		a := attnArgs{q: qe, k: ke, v: ve, mask: m, out: out, batch: batch, L: L, S: S, E: E, Ev: Ev, causal: causal, scale: scale}
+		if ct == F32 {
+			attnRun(&a, qe.storage.F32(), ke.storage.F32(), ve.storage.F32(), out.storage.F32(), cpu.SgemmBatchedSerial, cpu.SoftmaxRowsF32)
+		} else {
+			attnRun(&a, qe.storage.F64(), ke.storage.F64(), ve.storage.F64(), out.storage.F64(), cpu.DgemmBatchedSerial, cpu.SoftmaxRowsF64)
+		}
+	}
+	return out.toDType(q.dtype), nil
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+type attnArgs struct {
+	q, k, v, mask, out *Tensor
+	batch              []int
+	L, S, E, Ev        int
+	causal             bool
+	scale              float64
+}
+
+type gemmSerialFn[T vfloat] func(batch, m, n, k int, alpha T, a []T, bsA, rsA, csA int, b []T, bsB, rsB, csB int, beta T, c []T, bsC, rsC, csC int)
+
+// attnBlockBytes is the size of the per-worker score block (query rows ×
+// keys): small enough to stay in L2 next to one head's k and v.
+const attnBlockBytes = 256 << 10
+
+func attnRun[T vfloat](a *attnArgs, qd, kd, vd, od []T, gemm gemmSerialFn[T], softmax func(dst, x []T, rows, cols int)) {
+	nb := len(a.batch)
+	heads := 1
+	for _, s := range a.batch {
+		heads *= s
+	}
+	// Per-head base offsets of every operand (batch dims may be broadcast
+	// or strided views).
+	type base struct{ q, k, v, o, m int }
+	bases := make([]base, heads)
+	idx := make([]int, nb)
+	for h := range bases {
+		b := base{q: a.q.offset, k: a.k.offset, v: a.v.offset, o: a.out.offset}
+		if a.mask != nil {
+			b.m = a.mask.offset
+		}
+		for d, i := range idx {
+			b.q += i * a.q.strides[d]
+			b.k += i * a.k.strides[d]
+			b.v += i * a.v.strides[d]
+			b.o += i * a.out.strides[d]
+			if a.mask != nil {
+				b.m += i * a.mask.strides[d]
+			}
+		}
+		bases[h] = b
+		for d := nb - 1; d >= 0; d-- {
+			idx[d]++
+			if idx[d] < a.batch[d] {
+				break
+			}
+			idx[d] = 0
+		}
+	}
+	var z T
+	esz := int(unsafe.Sizeof(z))
+	L, S, E, Ev := a.L, a.S, a.E, a.Ev
+	rows := max(1, min(L, attnBlockBytes/(esz*max(S, 1))))
+	if rows >= 12 {
+		rows -= rows % 12 // whole register tiles
+	}
+	nblk := (L + rows - 1) / rows
+	rsQ, csQ := a.q.strides[nb], a.q.strides[nb+1]
+	rsK, csK := a.k.strides[nb], a.k.strides[nb+1]
+	rsV, csV := a.v.strides[nb], a.v.strides[nb+1]
+	rsO := a.out.strides[nb]
+	var rsM, csM int
+	var mb []uint8
+	var mf []T
+	if a.mask != nil {
+		rsM, csM = a.mask.strides[nb], a.mask.strides[nb+1]
+		if a.mask.dtype == Bool {
+			mb = a.mask.storage.U8()
+		} else {
+			mf = typed[T](a.mask.storage)
+		}
+	}
+	scale := T(a.scale)
+	negInf := T(math.Inf(-1))
+	// Tasks are (head, query block) pairs in head order; a worker transposes
+	// a head's k into kt (E×S, row-major) once, when it starts on that
+	// head, so that both GEMMs read their B operand in place.
+	cost := rows * S * (E + Ev) * 2
+	parallelTasks(heads*nblk, cost, parallelGrain, func(t0, t1 int) {
+		buf := make([]T, rows*S)
+		kt := make([]T, E*S)
+		ktHead := -1
+		for t := t0; t < t1; t++ {
+			h, blk := t/nblk, t%nblk
+			b := bases[h]
+			if h != ktHead {
+				transposeInto(kt, kd[b.k:], S, E, rsK, csK)
+				ktHead = h
+			}
+			i0 := blk * rows
+			m := min(rows, L-i0)
+			n := S // keys this block attends to
+			if a.causal {
+				n = min(S, i0+m)
+			}
+			sc := buf[:m*n]
+			// scores = scale · q[i0:i0+m] kᵀ[:, :n]   (m×n, row stride n)
+			gemm(1, m, n, E, scale, qd[b.q+i0*rsQ:], 0, rsQ, csQ, kt, 0, S, 1, 0, sc, 0, n, 1)
+			switch {
+			case a.causal:
+				for i := 0; i < m; i++ {
+					if j0 := i0 + i + 1; j0 < n {
+						row := sc[i*n : (i+1)*n]
+						for j := j0; j < n; j++ {
+							row[j] = negInf
+						}
+					}
+				}
+			case mb != nil:
+				for i := 0; i < m; i++ {
+					row := sc[i*n : (i+1)*n]
+					mo := b.m + (i0+i)*rsM
+					for j := range row {
+						if mb[mo+j*csM] == 0 {
+							row[j] = negInf
+						}
+					}
+				}
+			case mf != nil:
+				for i := 0; i < m; i++ {
+					row := sc[i*n : (i+1)*n]
+					mo := b.m + (i0+i)*rsM
+					for j := range row {
+						row[j] += mf[mo+j*csM]
+					}
+				}
+			}
+			softmax(sc, sc, m, n)
+			// out[i0:i0+m] = p v[:n]
+			gemm(1, m, Ev, n, 1, sc, 0, n, 1, vd[b.v:], 0, rsV, csV, 0, od[b.o+i0*rsO:], 0, rsO, 1)
+		}
+	})
+}
+
+// transposeInto sets dst[p*rows+j] = src[j*rs+p*cs] for j < rows, p < cols
+// (dst is the cols×rows transpose, row-major), in 16×16 blocks so that
+// both sides stay in L1.
+func transposeInto[T vfloat](dst, src []T, rows, cols, rs, cs int) {
+	const blk = 16
+	for j0 := 0; j0 < rows; j0 += blk {
+		j1 := min(j0+blk, rows)
+		for p0 := 0; p0 < cols; p0 += blk {
+			p1 := min(p0+blk, cols)
+			for j := j0; j < j1; j++ {
+				o := j * rs
+				for p := p0; p < p1; p++ {
+					dst[p*rows+j] = src[o+p*cs]
+				}
+			}
+		}
+	}
+}
