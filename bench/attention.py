@@ -25,8 +25,12 @@ def main(reps, which):
     if "torch" in which:
         import torch
 
-        print("# torch", torch.__version__, "threads", torch.get_num_threads(), file=sys.stderr)
+        # "torch-default" is the same run without OPENBLAS_CORETYPE (see
+        # attention.sh): what a user of this machine gets out of the box.
+        lib = "torch-default" if "torch-default" in which else "torch"
+        print("#", lib, torch.__version__, "threads", torch.get_num_threads(), file=sys.stderr)
         q, k, v = (torch.randn(B, H, S, D) for _ in range(3))
+        causal = ~torch.ones(S, S, dtype=torch.bool).tril()
 
         def einsum_attn():
             s = torch.einsum("bhid,bhjd->bhij", q, k) / math.sqrt(D)
@@ -36,8 +40,17 @@ def main(reps, which):
             s = q @ k.transpose(-2, -1) / math.sqrt(D)
             return torch.softmax(s, -1) @ v
 
-        bench("AttentionF32", "torch", einsum_attn, reps)
-        bench("AttentionF32", "torch-matmul", matmul_attn, reps)
+        def causal_attn():
+            s = (q @ k.transpose(-2, -1) / math.sqrt(D)).masked_fill(causal, float("-inf"))
+            return torch.softmax(s, -1) @ v
+
+        # torch 1.13 has no F.scaled_dot_product_attention (added in 2.0):
+        # the fused tsr kernel (SDPAF32) is compared with the same math.
+        bench("AttentionF32", lib, einsum_attn, reps)
+        bench("SDPAF32/full", lib, einsum_attn, reps)
+        bench("SDPAF32/causal", lib, causal_attn, reps)
+        if lib == "torch":
+            bench("AttentionF32", "torch-matmul", matmul_attn, reps)
     if "numpy" in which:
         rng = np.random.default_rng(2)
         q, k, v = (rng.standard_normal((B, H, S, D), dtype=np.float32) for _ in range(3))

@@ -56,3 +56,30 @@ func BenchmarkAttentionF32(b *testing.B) {
 		return err
 	})
 }
+
+// BenchmarkSDPAF32 is the same attention through the fused kernel
+// (tensor.ScaledDotProductAttention, what nn.scaled_dot_product_attention
+// runs when no gradient is recorded); "causal" adds is_causal.
+func BenchmarkSDPAF32(b *testing.B) {
+	g := tensor.NewGenerator(2)
+	shape := []int{attB, attH, attS, attD}
+	q, _ := tensor.Randn(g, shape, tensor.F32)
+	k, _ := tensor.Randn(g, shape, tensor.F32)
+	v, _ := tensor.Randn(g, shape, tensor.F32)
+	scale := 1 / math.Sqrt(attD)
+	for _, causal := range []bool{false, true} {
+		name := "full"
+		if causal {
+			name = "causal"
+		}
+		b.Run(name, func(b *testing.B) {
+			loopMedian(b, func() error {
+				out, err := tensor.ScaledDotProductAttention(q, k, v, nil, causal, scale)
+				if err == nil {
+					out.Release()
+				}
+				return err
+			})
+		})
+	}
+}

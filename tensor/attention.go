@@ -98,9 +98,9 @@ func ScaledDotProductAttention(q, k, v, mask *Tensor, causal bool, scale float64
 	if out.Numel() > 0 {
 		a := attnArgs{q: qe, k: ke, v: ve, mask: m, out: out, batch: batch, L: L, S: S, E: E, Ev: Ev, causal: causal, scale: scale}
 		if ct == F32 {
-			attnRun(&a, qe.storage.F32(), ke.storage.F32(), ve.storage.F32(), out.storage.F32(), cpu.SgemmBatchedSerial, cpu.SoftmaxRowsF32)
+			attnRun(&a, qe.storage.F32(), ke.storage.F32(), ve.storage.F32(), out.storage.F32(), attnGemmF32, cpu.SoftmaxRowsF32)
 		} else {
-			attnRun(&a, qe.storage.F64(), ke.storage.F64(), ve.storage.F64(), out.storage.F64(), cpu.DgemmBatchedSerial, cpu.SoftmaxRowsF64)
+			attnRun(&a, qe.storage.F64(), ke.storage.F64(), ve.storage.F64(), out.storage.F64(), attnGemmF64, cpu.SoftmaxRowsF64)
 		}
 	}
 	return out.toDType(q.dtype), nil
@@ -126,13 +126,24 @@ type attnArgs struct {
 	scale              float64
 }
 
-type gemmSerialFn[T vfloat] func(batch, m, n, k int, alpha T, a []T, bsA, rsA, csA int, b []T, bsB, rsB, csB int, beta T, c []T, bsC, rsC, csC int)
+// attnGemm is the dtype's pack-once GEMM: pack(k, n, b, rsB, csB, buf)
+// and mul(m, n, k, alpha, a, rsA, csA, packed, beta, c, rsC, csC).
+type attnGemm[T vfloat] struct {
+	packSize func(k, n int) int
+	pack     func(k, n int, b []T, rsB, csB int, buf []T) cpu.PackedB[T]
+	mul      func(m, n, k int, alpha T, a []T, rsA, csA int, bp cpu.PackedB[T], beta T, c []T, rsC, csC int)
+}
+
+var (
+	attnGemmF32 = attnGemm[float32]{cpu.SgemmPackBSize, cpu.SgemmPackB, cpu.SgemmPacked}
+	attnGemmF64 = attnGemm[float64]{cpu.DgemmPackBSize, cpu.DgemmPackB, cpu.DgemmPacked}
+)
 
 // attnBlockBytes is the size of the per-worker score block (query rows ×
 // keys): small enough to stay in L2 next to one head's k and v.
 const attnBlockBytes = 256 << 10
 
-func attnRun[T vfloat](a *attnArgs, qd, kd, vd, od []T, gemm gemmSerialFn[T], softmax func(dst, x []T, rows, cols int)) {
+func attnRun[T vfloat](a *attnArgs, qd, kd, vd, od []T, gemm attnGemm[T], softmax func(dst, x []T, rows, cols int)) {
 	nb := len(a.batch)
 	heads := 1
 	for _, s := range a.batch {
@@ -191,20 +202,23 @@ func attnRun[T vfloat](a *attnArgs, qd, kd, vd, od []T, gemm gemmSerialFn[T], so
 	}
 	scale := T(a.scale)
 	negInf := T(math.Inf(-1))
-	// Tasks are (head, query block) pairs in head order; a worker transposes
-	// a head's k into kt (E×S, row-major) once, when it starts on that
-	// head, so that both GEMMs read their B operand in place.
+	// Tasks are (head, query block) pairs in head order; a worker packs a
+	// head's kᵀ (E×S) and v (S×Ev) into GEMM panels once, when it starts on
+	// that head, and every block of query rows reuses them.
 	cost := rows * S * (E + Ev) * 2
 	parallelTasks(heads*nblk, cost, parallelGrain, func(t0, t1 int) {
 		buf := make([]T, rows*S)
-		kt := make([]T, E*S)
-		ktHead := -1
+		kbuf := make([]T, gemm.packSize(E, S))
+		vbuf := make([]T, gemm.packSize(S, Ev))
+		var kp, vp cpu.PackedB[T]
+		packed := -1
 		for t := t0; t < t1; t++ {
 			h, blk := t/nblk, t%nblk
 			b := bases[h]
-			if h != ktHead {
-				transposeInto(kt, kd[b.k:], S, E, rsK, csK)
-				ktHead = h
+			if h != packed {
+				kp = gemm.pack(E, S, kd[b.k:], csK, rsK, kbuf)
+				vp = gemm.pack(S, Ev, vd[b.v:], rsV, csV, vbuf)
+				packed = h
 			}
 			i0 := blk * rows
 			m := min(rows, L-i0)
@@ -214,7 +228,7 @@ func attnRun[T vfloat](a *attnArgs, qd, kd, vd, od []T, gemm gemmSerialFn[T], so
 			}
 			sc := buf[:m*n]
 			// scores = scale · q[i0:i0+m] kᵀ[:, :n]   (m×n, row stride n)
-			gemm(1, m, n, E, scale, qd[b.q+i0*rsQ:], 0, rsQ, csQ, kt, 0, S, 1, 0, sc, 0, n, 1)
+			gemm.mul(m, n, E, scale, qd[b.q+i0*rsQ:], rsQ, csQ, kp, 0, sc, n, 1)
 			switch {
 			case a.causal:
 				for i := 0; i < m; i++ {
@@ -246,26 +260,7 @@ func attnRun[T vfloat](a *attnArgs, qd, kd, vd, od []T, gemm gemmSerialFn[T], so
 			}
 			softmax(sc, sc, m, n)
 			// out[i0:i0+m] = p v[:n]
-			gemm(1, m, Ev, n, 1, sc, 0, n, 1, vd[b.v:], 0, rsV, csV, 0, od[b.o+i0*rsO:], 0, rsO, 1)
+			gemm.mul(m, Ev, n, 1, sc, n, 1, vp, 0, od[b.o+i0*rsO:], rsO, 1)
 		}
 	})
-}
-
-// transposeInto sets dst[p*rows+j] = src[j*rs+p*cs] for j < rows, p < cols
-// (dst is the cols×rows transpose, row-major), in 16×16 blocks so that
-// both sides stay in L1.
-func transposeInto[T vfloat](dst, src []T, rows, cols, rs, cs int) {
-	const blk = 16
-	for j0 := 0; j0 < rows; j0 += blk {
-		j1 := min(j0+blk, rows)
-		for p0 := 0; p0 < cols; p0 += blk {
-			p1 := min(p0+blk, cols)
-			for j := j0; j < j1; j++ {
-				o := j * rs
-				for p := p0; p < p1; p++ {
-					dst[p*rows+j] = src[o+p*cs]
-				}
-			}
-		}
-	}
 }

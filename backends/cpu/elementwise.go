@@ -25,6 +25,7 @@ type (
 	reduceFn[T float]   func(x []T) T
 	dotFn[T float]      func(x, y []T) T
 	unFn[T float]       func(dst, x []T)
+	rowsFn[T float]     func(dst, x []T, rows, cols int) // row-wise over rows×cols, contiguous
 )
 
 // kernels is the set of primitive kernels of one tier for one dtype.
@@ -38,6 +39,9 @@ type kernels[T float] struct {
 	maximum, minimum     binFn[T] // elementwise, NaN-propagating
 	sqrt, tanh           unFn[T]
 	sigmoid, log         unFn[T]
+	// softmaxRows is a fused row softmax; nil means the composition of
+	// max, exp_shift_sum and mul_scalar of the same tier (softmax.go).
+	softmaxRows rowsFn[T]
 }
 
 // active kernels, resolved from the registry at init.
@@ -205,6 +209,14 @@ func registerKernels[T float](dtype, name string, tier backends.Tier, prio int, 
 	reg("sum", k.sum)
 	reg("max", k.max)
 	reg("dot", k.dot)
+	if k.softmaxRows == nil {
+		kk := k
+		if kk.expShiftSum == nil {
+			kk.expShiftSum = goExpShiftSum[T]
+		}
+		k.softmaxRows = func(dst, x []T, rows, cols int) { softmaxRowsComposite(&kk, dst, x, rows, cols, false) }
+	}
+	reg("softmax_rows", k.softmaxRows)
 }
 
 // resolveKernels reads the chosen kernels for dtype back from the registry.
@@ -234,6 +246,7 @@ func resolveKernels[T float](dtype string) kernels[T] {
 		tanh:        get("tanh").(unFn[T]),
 		sigmoid:     get("sigmoid").(unFn[T]),
 		log:         get("log").(unFn[T]),
+		softmaxRows: get("softmax_rows").(rowsFn[T]),
 	}
 }
 

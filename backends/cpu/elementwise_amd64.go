@@ -38,6 +38,7 @@ func registerKernelsAsm() {
 		maximum: vecBin(16, maximumF32AVX512, g32.maximum), minimum: vecBin(16, minimumF32AVX512, g32.minimum),
 		sqrt: masked(sqrtF32AVX512), tanh: masked(tanhF32AVX512),
 		sigmoid: masked(sigmoidF32AVX512), log: masked(logF32AVX512),
+		softmaxRows: fusedRows(softmaxRowsF32AVX512),
 	})
 	registerKernels("float64", "avx512", backends.TierAVX512, 20, kernels[float64]{
 		add: vecBin(8, addF64AVX512, g64.add), sub: vecBin(8, subF64AVX512, g64.sub),
@@ -49,7 +50,19 @@ func registerKernelsAsm() {
 		maximum: vecBin(8, maximumF64AVX512, g64.maximum), minimum: vecBin(8, minimumF64AVX512, g64.minimum),
 		sqrt: masked(sqrtF64AVX512), tanh: masked(tanhF64AVX512),
 		sigmoid: masked(sigmoidF64AVX512), log: masked(logF64AVX512),
+		softmaxRows: fusedRows(softmaxRowsF64AVX512),
 	})
+}
+
+// fusedRows adapts a one-call row kernel (rows×cols contiguous, cols >= 1).
+func fusedRows[T float](vec func(dst, x *T, rows, cols int)) rowsFn[T] {
+	return func(dst, x []T, rows, cols int) {
+		if rows <= 0 || cols <= 0 {
+			return
+		}
+		_, _ = dst[rows*cols-1], x[rows*cols-1]
+		vec(&dst[0], &x[0], rows, cols)
+	}
 }
 
 // The adapters below run the assembly over the whole vectors of a slice

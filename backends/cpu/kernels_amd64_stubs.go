@@ -353,3 +353,13 @@ func minimumF64AVX2(dst *float64, a *float64, b *float64, n int)
 //
 //go:noescape
 func sqrtF64AVX2(dst *float64, x *float64, n int)
+
+// softmaxRowsF32AVX512 applies softmax to rows contiguous rows of cols >= 1 elements of x, writing dst.
+//
+//go:noescape
+func softmaxRowsF32AVX512(dst *float32, x *float32, rows int, cols int)
+
+// softmaxRowsF64AVX512 applies softmax to rows contiguous rows of cols >= 1 elements of x, writing dst.
+//
+//go:noescape
+func softmaxRowsF64AVX512(dst *float64, x *float64, rows int, cols int)

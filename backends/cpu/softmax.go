@@ -22,7 +22,7 @@ func checkRows(name string, ldst, lx, rows, cols, dstPerRow int) {
 	}
 }
 
-func softmaxRows[T float](k *kernels[T], dst, x []T, rows, cols int, logOut bool) {
+func softmaxRowsComposite[T float](k *kernels[T], dst, x []T, rows, cols int, logOut bool) {
 	for r := 0; r < rows; r++ {
 		xr := x[r*cols : (r+1)*cols]
 		dr := dst[r*cols : (r+1)*cols]
@@ -64,14 +64,16 @@ func logSumExpRows[T float](k *kernels[T], dst, x []T, rows, cols int) {
 // shorter than rows*cols.
 func SoftmaxRowsF32(dst, x []float32, rows, cols int) {
 	checkRows("SoftmaxRowsF32", len(dst), len(x), rows, cols, cols)
-	softmaxRows(&kF32, dst, x, rows, cols, false)
+	if cols > 0 {
+		kF32.softmaxRows(dst, x, rows, cols)
+	}
 }
 
 // LogSoftmaxRowsF32 sets dst[r,:] = log_softmax(x[r,:]) = x - m - log Σ e^(x-m).
 // dst may be x. Panics if a slice is shorter than rows*cols.
 func LogSoftmaxRowsF32(dst, x []float32, rows, cols int) {
 	checkRows("LogSoftmaxRowsF32", len(dst), len(x), rows, cols, cols)
-	softmaxRows(&kF32, dst, x, rows, cols, true)
+	softmaxRowsComposite(&kF32, dst, x, rows, cols, true)
 }
 
 // LogSumExpRowsF32 sets dst[r] = log Σ_c e^x[r,c] (dst has rows elements),
@@ -85,13 +87,15 @@ func LogSumExpRowsF32(dst []float32, x []float32, rows, cols int) {
 // SoftmaxRowsF64 is SoftmaxRowsF32 in float64.
 func SoftmaxRowsF64(dst, x []float64, rows, cols int) {
 	checkRows("SoftmaxRowsF64", len(dst), len(x), rows, cols, cols)
-	softmaxRows(&kF64, dst, x, rows, cols, false)
+	if cols > 0 {
+		kF64.softmaxRows(dst, x, rows, cols)
+	}
 }
 
 // LogSoftmaxRowsF64 is LogSoftmaxRowsF32 in float64.
 func LogSoftmaxRowsF64(dst, x []float64, rows, cols int) {
 	checkRows("LogSoftmaxRowsF64", len(dst), len(x), rows, cols, cols)
-	softmaxRows(&kF64, dst, x, rows, cols, true)
+	softmaxRowsComposite(&kF64, dst, x, rows, cols, true)
 }
 
 // LogSumExpRowsF64 is LogSumExpRowsF32 in float64.

@@ -932,6 +932,9 @@ func main() {
 			mathKernels(newVT(f64, avx2))
 		}
 	}
+	for _, f64 := range []bool{false, true} {
+		softmaxRows(newVT(f64, false))
+	}
 	Generate()
 }
 

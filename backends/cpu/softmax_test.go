@@ -1,0 +1,79 @@
+package cpu
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// testSoftmaxVariants runs every registered softmax_rows candidate of the
+// dtype against a float64 softmax: ragged widths around the vector length,
+// in place and not, rows with -Inf (masked scores), a row of all -Inf and
+// rows with NaN or +Inf (all NaN, as in PyTorch), and scores far enough
+// below the max that exp underflows.
+func testSoftmaxVariants[T float](t *testing.T, dtype string, tol float64) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	ninf, pinf, nan := T(math.Inf(-1)), T(math.Inf(1)), T(math.NaN())
+	for _, c := range candidatesFor(t, "softmax_rows", dtype) {
+		f := c.Impl.(rowsFn[T])
+		for _, cols := range []int{1, 2, 7, 8, 15, 16, 17, 31, 33, 64, 100, 257, 512} {
+			const rows = 7
+			x := randVec[T](rng, rows*cols, -30, 30)
+			for i := 0; i < cols; i += 3 { // row 1: masked keys
+				x[cols+i] = ninf
+			}
+			if cols > 1 {
+				x[cols+1] = 5
+				x[2*cols+cols-1] = 200 // row 2: the others underflow
+			}
+			for i := 3 * cols; i < 4*cols; i++ { // row 3: all -Inf
+				x[i] = ninf
+			}
+			x[4*cols+cols/2] = nan  // row 4: NaN
+			x[5*cols+cols/3] = pinf // row 5: +Inf
+			for _, inPlace := range []bool{false, true} {
+				dst := make([]T, len(x))
+				src := x
+				if inPlace {
+					src = append([]T(nil), x...)
+					dst = src
+				}
+				f(dst, src, rows, cols)
+				for r := 0; r < rows; r++ {
+					xr := x[r*cols : (r+1)*cols]
+					m := math.Inf(-1)
+					for _, v := range xr {
+						m = math.Max(m, float64(v))
+					}
+					var s float64
+					for _, v := range xr {
+						s += math.Exp(float64(v) - m)
+					}
+					for j, v := range xr {
+						got := float64(dst[r*cols+j])
+						want := math.Exp(float64(v)-m) / s
+						hasNaN := false
+						for _, u := range xr {
+							if u != u || math.IsInf(float64(u), 1) {
+								hasNaN = true
+							}
+						}
+						if math.IsInf(m, -1) || hasNaN {
+							if got == got {
+								t.Fatalf("%s cols=%d row %d: %v, want NaN", c.Name, cols, r, got)
+							}
+							continue
+						}
+						// x - m rounds in T: relative error up to eps·|x - m| in the result
+						if !(math.Abs(got-want) <= tol*(1+math.Abs(float64(v)-m))*want+1e-300) && !(want < 1e-30 && math.Abs(got-want) < 1e-30) {
+							t.Fatalf("%s cols=%d inPlace=%v row %d col %d: %v, want %v", c.Name, cols, inPlace, r, j, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestSoftmaxVariantsF32(t *testing.T) { testSoftmaxVariants[float32](t, "float32", 4e-7) }
+func TestSoftmaxVariantsF64(t *testing.T) { testSoftmaxVariants[float64](t, "float64", 1e-15) }
