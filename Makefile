@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: build test bench gobench fuzz vet
+.PHONY: build test race purego bench gobench fuzz vet
 
 build:
 	$(GO) build -o bin/tsr ./cmd/tsr
@@ -8,6 +8,16 @@ build:
 test:
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
+
+# The kernels and the tensor runtime under the race detector (every
+# registered kernel variant runs in these tests, and the parallel paths are
+# forced on small shapes). Needs cgo (a C compiler).
+race:
+	$(GO) test -race -count=1 ./backends/... ./tensor/...
+
+# The pure-Go kernels alone (build tag purego removes the assembly).
+purego:
+	$(GO) test -tags purego -count=1 ./backends/... ./tensor/...
 
 # tsr against NumPy and PyTorch, one table (bench/run_all.sh; QUICK=1 for a
 # short run). Needs /usr/bin/python3 with NumPy and PyTorch for the
