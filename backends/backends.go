@@ -271,3 +271,46 @@ func Summary() string {
 	}
 	return sb.String()
 }
+
+// KernelTable lists the active kernel of every other registered op (GEMM
+// is in Summary), one line per device and dtype, ops grouped by the
+// variant chosen, e.g. "cpu float32: avx512: add div ...; go: ...".
+func KernelTable() []string {
+	type group struct {
+		key   string
+		names []string            // variant names in first-seen order
+		ops   map[string][]string // variant -> ops
+	}
+	var groups []*group
+	byKey := map[string]*group{}
+	for _, c := range Active() {
+		if c.Key.Op == "sgemm" || c.Key.Op == "dgemm" {
+			continue
+		}
+		k := c.Key.Device + " " + c.Key.DType
+		g := byKey[k]
+		if g == nil {
+			g = &group{key: k, ops: map[string][]string{}}
+			byKey[k] = g
+			groups = append(groups, g)
+		}
+		if _, ok := g.ops[c.Name]; !ok {
+			g.names = append(g.names, c.Name)
+		}
+		g.ops[c.Name] = append(g.ops[c.Name], c.Key.Op)
+	}
+	sort.Slice(groups, func(i, j int) bool { return groups[i].key < groups[j].key })
+	var out []string
+	for _, g := range groups {
+		var sb strings.Builder
+		sb.WriteString(g.key + ":")
+		for i, n := range g.names {
+			if i > 0 {
+				sb.WriteString(";")
+			}
+			fmt.Fprintf(&sb, " %s: %s", n, strings.Join(g.ops[n], " "))
+		}
+		out = append(out, sb.String())
+	}
+	return out
+}

@@ -93,3 +93,18 @@ func TestCPUAlloc(t *testing.T) {
 		t.Fatal("negative Alloc succeeded")
 	}
 }
+
+func TestKernelTable(t *testing.T) {
+	for _, op := range []string{"zz_b", "zz_a"} {
+		Register(Key{Op: op, DType: "int7", Device: "testdev"}, Candidate{Name: "fast", Impl: 1, Requires: TierGeneric, Priority: 5})
+	}
+	Register(Key{Op: "zz_c", DType: "int7", Device: "testdev"}, Candidate{Name: "slow", Impl: 1, Requires: TierGeneric})
+	Register(Key{Op: "sgemm", DType: "int7", Device: "testdev"}, Candidate{Name: "g", Impl: 1, Requires: TierGeneric})
+	want := "testdev int7: fast: zz_a zz_b; slow: zz_c"
+	for _, l := range KernelTable() {
+		if l == want {
+			return
+		}
+	}
+	t.Fatalf("KernelTable() = %q, want a line %q", KernelTable(), want)
+}

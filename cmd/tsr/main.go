@@ -148,5 +148,8 @@ func interactive(stdin io.Reader, stdout, stderr io.Writer) int {
 func version(w io.Writer) {
 	fmt.Fprintf(w, "tsr %s (%s %s/%s)\n", tsr.Version, goruntime.Version(), goruntime.GOOS, goruntime.GOARCH)
 	fmt.Fprintf(w, "cpu kernels: %s\n", backends.Summary())
+	for _, l := range backends.KernelTable() {
+		fmt.Fprintf(w, "  %s\n", l)
+	}
 	fmt.Fprintf(w, "lapack: %s\n", lapack.Backend())
 }
