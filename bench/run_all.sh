@@ -87,7 +87,7 @@ step() {
 start=$SECONDS
 if [ "$have_stack" = 1 ]; then
   if [ "$QUICK" = 1 ]; then
-    step gemm SIZES="256 1024 2048" BENCHTIME=0.3s COUNT=1 bench/run_gemm.sh
+    step gemm SIZES="64 256 1024 2048" BENCHTIME=0.3s COUNT=1 bench/run_gemm.sh
     step elementwise ROUNDS=1 bench/run_elementwise.sh
     step softmax ROUNDS=1 bench/softmax.sh
     step attention ROUNDS=1 bench/attention.sh
@@ -107,13 +107,13 @@ else
   # Go benchmarks only, the same cases as the scripts run.
   go test -c -o "$out/bench.test" ./bench/ || exit 1
   bt=$([ "$QUICK" = 1 ] && echo 1 || echo 3)
-  gemm=$([ "$QUICK" = 1 ] && echo 'gemm/^(256|1024|2048)(T|NT)?$' || echo gemm)
+  gemm=$([ "$QUICK" = 1 ] && echo 'gemm/^(64|256|1024|2048)(T|NT)?$' || echo gemm)
   run() { "$out/bench.test" -test.run '^$' "$@" >>"$out/goonly.txt" 2>>"$out/goonly.err" || tail -n 15 "$out/goonly.err" >&2; }
   echo "== Go benchmarks only ..." >&2
   run -test.bench "$gemm" -test.benchtime 0.3s
   run -test.bench '^BenchmarkTensor' -test.benchtime $((bt * 10))x
   run -test.bench 'Softmax' -test.benchtime $((bt * 10))x
-  run -test.bench 'Attention' -test.benchtime 3x
+  run -test.bench 'Attention|SDPA' -test.benchtime 3x
   run -test.bench '^BenchmarkEinsumE2E$' -test.benchtime 1s
   env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE ${CORETYPE:+OPENBLAS_CORETYPE=$CORETYPE} TSR_LINALG_SIZES=1024 \
     "$out/bench.test" -test.run '^$' -test.bench '^BenchmarkLinalgE2E$/^system$' -test.benchtime 3x >>"$out/goonly.txt" 2>>"$out/goonly.err"
