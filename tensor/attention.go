@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"math"
+	"slices"
 	"unsafe"
 
 	"github.com/tsrlang/tsr/backends/cpu"
@@ -75,7 +76,7 @@ func ScaledDotProductAttention(q, k, v, mask *Tensor, causal bool, scale float64
 		if len(mask.shape) > len(full) {
 			return nil, errorf(RuntimeError, "%s: attn_mask %s does not broadcast to %s", fn, fmtList(mask.shape), fmtList(full))
 		}
-		if b, err := BroadcastShapes(mask.shape, full); err != nil || !equalInts(b, full) {
+		if b, err := BroadcastShapes(mask.shape, full); err != nil || !slices.Equal(b, full) {
 			return nil, errorf(RuntimeError, "%s: attn_mask %s does not broadcast to %s", fn, fmtList(mask.shape), fmtList(full))
 		}
 		m = mask
@@ -104,18 +105,6 @@ func ScaledDotProductAttention(q, k, v, mask *Tensor, causal bool, scale float64
 		}
 	}
 	return out.toDType(q.dtype), nil
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 type attnArgs struct {

@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -142,7 +143,7 @@ func TestScaledDotProductAttention(t *testing.T) {
 				t.Fatal(err)
 			}
 			wantShape := append(append([]int(nil), batch...), c.L, c.Ev)
-			if !equalInts(got.Shape(), wantShape) || got.DType() != c.dt {
+			if !slices.Equal(got.Shape(), wantShape) || got.DType() != c.dt {
 				t.Fatalf("shape %v dtype %v, want %v %v", got.Shape(), got.DType(), wantShape, c.dt)
 			}
 			qf := flatExpanded(t, q, append(append([]int(nil), batch...), c.L, c.E))
@@ -193,13 +194,13 @@ func TestScaledDotProductAttentionEdges(t *testing.T) {
 	q0, _ := Zeros([]int{2, 0, 4}, F32)
 	k0, _ := Zeros([]int{2, 3, 4}, F32)
 	v0, _ := Zeros([]int{2, 3, 5}, F32)
-	if o, err := ScaledDotProductAttention(q0, k0, v0, nil, false, 1); err != nil || !equalInts(o.Shape(), []int{2, 0, 5}) {
+	if o, err := ScaledDotProductAttention(q0, k0, v0, nil, false, 1); err != nil || !slices.Equal(o.Shape(), []int{2, 0, 5}) {
 		t.Fatalf("L=0: %v %v", o, err)
 	}
 	ks, _ := Zeros([]int{2, 0, 4}, F32)
 	vs, _ := Zeros([]int{2, 0, 5}, F32)
 	qs, _ := Ones([]int{2, 3, 4}, F32)
-	if o, err := ScaledDotProductAttention(qs, ks, vs, nil, true, 1); err != nil || !equalInts(o.Shape(), []int{2, 3, 5}) {
+	if o, err := ScaledDotProductAttention(qs, ks, vs, nil, true, 1); err != nil || !slices.Equal(o.Shape(), []int{2, 3, 5}) {
 		t.Fatalf("S=0: %v %v", o, err)
 	}
 	for name, f := range map[string]func() error{
