@@ -5,6 +5,8 @@ package tensor
 // f32 (round to nearest even at each step), which is what PyTorch's CPU
 // conversions do.
 
+import "github.com/tsrlang/tsr/backends/cpu"
+
 type num interface {
 	~float32 | ~float64 | ~int8 | ~int16 | ~int32 | ~int64 | ~uint8
 }
@@ -57,7 +59,7 @@ func castInto(dst, src *Tensor) {
 		castFrom(dst, src, ss.U8())
 	case F16:
 		if dst.dtype == F32 {
-			castLoopFn(dst.storage.F32(), ss.U16(), dst, src, F16ToF32)
+			castLoopVec(dst.storage.F32(), ss.U16(), dst, src, F16ToF32, cpu.F16ToF32)
 			return
 		}
 		tmp := empty(src.shape, F32)
@@ -65,7 +67,7 @@ func castInto(dst, src *Tensor) {
 		castInto(dst, tmp)
 	case BF16:
 		if dst.dtype == F32 {
-			castLoopFn(dst.storage.F32(), ss.U16(), dst, src, BF16ToF32)
+			castLoopVec(dst.storage.F32(), ss.U16(), dst, src, BF16ToF32, cpu.BF16ToF32)
 			return
 		}
 		tmp := empty(src.shape, F32)
@@ -94,6 +96,10 @@ func castFrom[S num](dst, src *Tensor, s []S) {
 	case Bool:
 		castLoopFn(ds.Bools(), s, dst, src, func(v S) bool { return v != 0 })
 	case F16:
+		if s32, ok := any(s).([]float32); ok {
+			castLoopVec(ds.U16(), s32, dst, src, F32ToF16, cpu.F32ToF16)
+			return
+		}
 		castLoopFn(ds.U16(), s, dst, src, func(v S) uint16 { return F32ToF16(float32(v)) })
 	case BF16:
 		castLoopFn(ds.U16(), s, dst, src, func(v S) uint16 { return F32ToBF16(float32(v)) })
@@ -132,6 +138,20 @@ func castLoopFn[D, S any](d []D, s []S, dst, src *Tensor, f func(S) D) {
 			for i := range dd {
 				dd[i] = f(sv[i])
 			}
+			return
+		}
+		for i := 0; i < n; i++ {
+			d[pd+i*sd] = f(s[ps+i*ss])
+		}
+	})
+}
+
+// castLoopVec is castLoopFn with unit-stride runs converted by vec (a
+// slice kernel with the same results as f).
+func castLoopVec[D, S any](d []D, s []S, dst, src *Tensor, f func(S) D, vec func(dst []D, src []S)) {
+	walk2(dst.shape, dst, src, func(pd, ps, n, sd, ss int) {
+		if sd == 1 && ss == 1 {
+			vec(d[pd:pd+n], s[ps:ps+n])
 			return
 		}
 		for i := 0; i < n; i++ {

@@ -7,9 +7,10 @@ import (
 // Matrix products. Float products run through backends/cpu's
 // SgemmBatched/DgemmBatched with the operands' real strides (transposed
 // views are never copied; a matrix operand is copied only when neither of
-// its last two dims has unit stride). f16/bf16 are widened to f32,
-// accumulated in f32 and rounded once; integer products accumulate in i64.
-// Both operands must have the same dtype, as in PyTorch.
+// its last two dims has unit stride); integer products accumulate in i64.
+// f16/bf16 operands are widened to f32 while the GEMM packs them
+// (cpu.GemmHalfBatched; no f32 copy of either operand), accumulated in f32
+// and rounded once. Both operands must have the same dtype, as in PyTorch.
 
 func dtypeMismatch(a, b *Tensor) error {
 	return errorf(RuntimeError, "expected m1 and m2 to have the same dtype, but got: %s != %s", a.dtype, b.dtype)
@@ -76,8 +77,12 @@ func bmmCore(x, y *Tensor, batch []int, n, k, m int) (*Tensor, error) {
 	ct := computeType(dt)
 	xs := append(append([]int(nil), batch...), n, k)
 	ys := append(append([]int(nil), batch...), k, m)
-	xe := gemmOperand(broadcastTo(x.toDType(ct), xs))
-	ye := gemmOperand(broadcastTo(y.toDType(ct), ys))
+	// f16/bf16 operands stay 16-bit: the GEMM widens them while packing.
+	xe := gemmOperand(broadcastTo(x, xs))
+	ye := gemmOperand(broadcastTo(y, ys))
+	if !dt.IsHalf() {
+		xe, ye = xe.toDType(ct), ye.toDType(ct)
+	}
 	osh := append(append([]int(nil), batch...), n, m)
 	var out *Tensor
 	if k > 0 && (ct == F32 || ct == F64) {
@@ -94,10 +99,16 @@ func bmmCore(x, y *Tensor, batch []int, n, k, m int) (*Tensor, error) {
 		return out.toDType(dt), nil
 	}
 	walk(batch, 3, bst, [3]int{xe.offset, ye.offset, out.offset}, func(pa, pb, pc, q, sa, sb, sc int) {
-		switch ct {
-		case F32:
+		switch {
+		case dt.IsHalf():
+			format := cpu.F16
+			if dt == BF16 {
+				format = cpu.BF16
+			}
+			cpu.GemmHalfBatched(format, q, n, m, k, 1, xe.storage.U16()[pa:], sa, rsA, csA, ye.storage.U16()[pb:], sb, rsB, csB, 0, out.storage.F32()[pc:], sc, rsC, csC)
+		case ct == F32:
 			cpu.SgemmBatched(q, n, m, k, 1, xe.storage.F32()[pa:], sa, rsA, csA, ye.storage.F32()[pb:], sb, rsB, csB, 0, out.storage.F32()[pc:], sc, rsC, csC)
-		case F64:
+		case ct == F64:
 			cpu.DgemmBatched(q, n, m, k, 1, xe.storage.F64()[pa:], sa, rsA, csA, ye.storage.F64()[pb:], sb, rsB, csB, 0, out.storage.F64()[pc:], sc, rsC, csC)
 		default:
 			for i := 0; i < q; i++ {

@@ -241,3 +241,22 @@ func vecMax[T float](lanes int, vec func(x *T, n int, out, nan *T)) reduceFn[T] 
 		return m
 	}
 }
+
+func registerHalfAsm() {
+	reg := func(op string, impl any) {
+		backends.Register(backends.Key{Op: op, DType: "float16", Device: "cpu"},
+			backends.Candidate{Name: "avx512", Impl: impl, Requires: backends.TierAVX512, Priority: 20})
+	}
+	reg("f16_to_f32", cvtFn[float32, uint16](func(dst []float32, src []uint16) {
+		if len(dst) > 0 {
+			_ = src[len(dst)-1]
+			f16ToF32AVX512(&dst[0], &src[0], len(dst))
+		}
+	}))
+	reg("f32_to_f16", cvtFn[uint16, float32](func(dst []uint16, src []float32) {
+		if len(dst) > 0 {
+			_ = src[len(dst)-1]
+			f32ToF16AVX512(&dst[0], &src[0], len(dst))
+		}
+	}))
+}

@@ -3,3 +3,4 @@
 package cpu
 
 func registerKernelsAsm() {}
+func registerHalfAsm()    {}

@@ -363,3 +363,13 @@ func softmaxRowsF32AVX512(dst *float32, x *float32, rows int, cols int)
 //
 //go:noescape
 func softmaxRowsF64AVX512(dst *float64, x *float64, rows int, cols int)
+
+// f16ToF32AVX512 widens n binary16 values (bits) to float32, exactly.
+//
+//go:noescape
+func f16ToF32AVX512(dst *float32, src *uint16, n int)
+
+// f32ToF16AVX512 rounds n float32 values to binary16 bits (round to nearest even).
+//
+//go:noescape
+func f32ToF16AVX512(dst *uint16, src *float32, n int)

@@ -43,6 +43,9 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if err := backends.TierError(); err != nil {
+		fmt.Fprintf(stderr, "tsr: warning: %v; using the %s kernels\n", err, backends.CPUTier())
+	}
 	if len(args) == 0 {
 		// The REPL handles Ctrl-C itself: it stops an evaluation, not the
 		// session.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,5 +49,23 @@ func TestCommand(t *testing.T) {
 		if code != tc.code || !strings.Contains(out.String(), tc.stdout) || !strings.Contains(errb.String(), tc.stderr) {
 			t.Errorf("%v: code %d stdout %q stderr %q", tc.args, code, out.String(), errb.String())
 		}
+	}
+}
+
+// TestBadTSRCPUWarns: an invalid TSR_CPU is reported on stderr (the tier
+// is read once per process, so this runs the test binary again).
+func TestBadTSRCPUWarns(t *testing.T) {
+	if os.Getenv("TSR_TEST_CHILD") == "1" {
+		os.Exit(run([]string{"-c", "print(1)"}, strings.NewReader(""), os.Stdout, os.Stderr))
+	}
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestBadTSRCPUWarns$")
+	cmd.Env = append(os.Environ(), "TSR_TEST_CHILD=1", "TSR_CPU=avx3")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %s", err, errb.String())
+	}
+	if out.String() != "1\n" || !strings.Contains(errb.String(), `warning: backends: unknown CPU tier "avx3"`) {
+		t.Fatalf("stdout %q stderr %q", out.String(), errb.String())
 	}
 }

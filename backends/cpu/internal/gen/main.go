@@ -935,6 +935,7 @@ func main() {
 	for _, f64 := range []bool{false, true} {
 		softmaxRows(newVT(f64, false))
 	}
+	halfConv()
 	Generate()
 }
 

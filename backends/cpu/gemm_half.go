@@ -1,0 +1,169 @@
+package cpu
+
+import (
+	"runtime"
+)
+
+// Half is a 16-bit floating-point storage format for GemmHalfBatched.
+type Half int
+
+// The half formats: IEEE 754 binary16 (PyTorch's float16) and bfloat16 (the
+// top half of a float32).
+const (
+	F16 Half = iota
+	BF16
+)
+
+// GemmHalfBatched is SgemmBatched with A and B in a 16-bit format (their
+// raw bits; MKL's cblas_gemm_f16f16f32 / cblas_gemm_bf16bf16f32): each
+// element is widened to float32 while A and B are packed into the
+// micro-kernel's panels, products accumulate in float32, and C is float32
+// (callers round it once to the half format). No float32 copy of A or B
+// is made: the packing buffers hold one MC×KC block of A and one KC×NC
+// panel of B. Strides, batch strides and beta follow SgemmBatched.
+func GemmHalfBatched(format Half, batch, m, n, k int, alpha float32,
+	a []uint16, bsA, rsA, csA int,
+	b []uint16, bsB, rsB, csB int,
+	beta float32,
+	c []float32, bsC, rsC, csC int) {
+	if batch <= 0 || m <= 0 || n <= 0 {
+		return
+	}
+	kern := sgemmKernel
+	one := func(q, i0, i1, j0, j1 int) {
+		mm, nn := i1-i0, j1-j0
+		if mm <= 0 || nn <= 0 {
+			return
+		}
+		cq := c[q*bsC+i0*rsC+j0*csC:]
+		if k == 0 || alpha == 0 {
+			scaleC(cq, mm, nn, rsC, csC, beta)
+			return
+		}
+		gemmHalf(kern, format, mm, nn, k, alpha, a[q*bsA+i0*rsA:], rsA, csA, b[q*bsB+j0*csB:], rsB, csB, beta, cq, rsC, csC)
+	}
+	nt := runtime.GOMAXPROCS(0)
+	if nt <= 1 || 2*float64(m)*float64(n)*float64(k)*float64(batch) < parallelFlops {
+		for q := 0; q < batch; q++ {
+			one(q, 0, m, 0, n)
+		}
+		return
+	}
+	if batch >= nt {
+		parallelFor(nt, func(w int) {
+			for q := w * batch / nt; q < (w+1)*batch/nt; q++ {
+				one(q, 0, m, 0, n)
+			}
+		})
+		return
+	}
+	for q := 0; q < batch; q++ {
+		if n >= m {
+			tiles := (n + kern.NR - 1) / kern.NR
+			w := min(nt, tiles)
+			parallelFor(w, func(t int) { one(q, 0, m, t*tiles/w*kern.NR, min((t+1)*tiles/w*kern.NR, n)) })
+		} else {
+			tiles := (m + kern.MR - 1) / kern.MR
+			w := min(nt, tiles)
+			parallelFor(w, func(t int) { one(q, t*tiles/w*kern.MR, min((t+1)*tiles/w*kern.MR, m), 0, n) })
+		}
+	}
+}
+
+// gemmHalf is gemmPacked's GotoBLAS order (A packed into MC×KC blocks in
+// L2, B into KC×NC panels, B micro-panels reused from L1) with both
+// operands widened while packing (k >= 1).
+func gemmHalf(kern *GemmKernel[float32], format Half, m, n, k int, alpha float32, a []uint16, rsA, csA int, b []uint16, rsB, csB int, beta float32, c []float32, rsC, csC int) {
+	MR, NR := kern.MR, kern.NR
+	KC, MC, NC := min(kern.KC, k), min(kern.MC, m), min(kern.NC, n)
+	ws := getWorkspace[float32](MR, NR, KC, MC, NC)
+	defer putWorkspace(ws)
+	tile := ws.tile[:MR*NR]
+	for jc := 0; jc < n; jc += NC {
+		nc := min(NC, n-jc)
+		nj := (nc + NR - 1) / NR
+		for pc := 0; pc < k; pc += KC {
+			kc := min(KC, k-pc)
+			bp := ws.bp[:nj*NR*kc]
+			packHalf(format, bp, b, pc*rsB+jc*csB, rsB, csB, kc, nc, NR)
+			betaEff := beta
+			if pc > 0 {
+				betaEff = 1
+			}
+			for ic := 0; ic < m; ic += MC {
+				mc := min(MC, m-ic)
+				ni := (mc + MR - 1) / MR
+				ap := ws.ap[:ni*MR*kc]
+				// A's micro-panels are B-style panels of Aᵀ: row p, column i.
+				packHalf(format, ap, a, ic*rsA+pc*csA, csA, rsA, kc, mc, MR)
+				for jr := 0; jr < nj; jr++ {
+					nr := min(NR, nc-jr*NR)
+					bpan := bp[jr*NR*kc : (jr+1)*NR*kc]
+					for ir := 0; ir < ni; ir++ {
+						mr := min(MR, mc-ir*MR)
+						off := (ic+ir*MR)*rsC + (jc+jr*NR)*csC
+						cdst, ldc, al, be, cm, cn := c[off:], rsC, alpha, betaEff, mr, nr
+						if csC != 1 {
+							cdst, ldc, al, be, cm, cn = tile, NR, 1, 0, MR, NR
+						}
+						kern.Micro(kc, ap[ir*MR*kc:(ir+1)*MR*kc], bpan, NR, cdst, ldc, al, be, cm, cn)
+						if csC != 1 {
+							addTile(c[off:], rsC, csC, tile[:mr*NR], NR, nr, alpha, betaEff)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// packHalf packs the rows×cols block src[base + p*ps + j*js] into panels of
+// w columns, widening each element: dst[(j/w)*w*rows + p*w + j%w], the last
+// panel zero-padded. Unit-stride runs (rows of B, or rows of A, which are
+// panel columns) go through the vector conversion.
+func packHalf(format Half, dst []float32, src []uint16, base, ps, js, rows, cols, w int) {
+	widen := F16ToF32
+	if format == BF16 {
+		widen = BF16ToF32
+	}
+	var colBuf [512]float32
+	for j0 := 0; j0 < cols; j0 += w {
+		panel := dst[j0*rows : (j0+w)*rows]
+		nc := min(w, cols-j0)
+		switch {
+		case js == 1:
+			for p := 0; p < rows; p++ {
+				row := panel[p*w : p*w+w]
+				s := base + p*ps + j0
+				widen(row[:nc], src[s:s+nc])
+				clear(row[nc:])
+			}
+		case ps == 1:
+			for j := 0; j < nc; j++ {
+				s := base + (j0+j)*js
+				for p0 := 0; p0 < rows; p0 += len(colBuf) {
+					np := min(len(colBuf), rows-p0)
+					col := colBuf[:np]
+					widen(col, src[s+p0:s+p0+np])
+					for p, v := range col {
+						panel[(p0+p)*w+j] = v
+					}
+				}
+			}
+			for p := 0; p < rows; p++ {
+				clear(panel[p*w+nc : p*w+w])
+			}
+		default:
+			var one [1]float32
+			for p := 0; p < rows; p++ {
+				row := panel[p*w : p*w+w]
+				s := base + p*ps + j0*js
+				for j := 0; j < nc; j++ {
+					widen(one[:], src[s+j*js:s+j*js+1])
+					row[j] = one[0]
+				}
+				clear(row[nc:])
+			}
+		}
+	}
+}
