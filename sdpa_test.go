@@ -41,6 +41,27 @@ gq = grad(qg) {
     nn.scaled_dot_product_attention(qg, k, v, dropout_p=0.5).sum()
 }
 assert gq.shape == q.shape and gq.abs().sum() > 0, "grad through dropout"
+# both paths validate alike: the same error whether or not grad is recorded
+fn err(f) {
+    try { f(); "no error" } catch e { str(e) }
+}
+bad = [
+    fn(x) { nn.scaled_dot_product_attention(x, k, v, attn_mask=ones(4, 7, 9, dtype=bool)) },
+    fn(x) { nn.scaled_dot_product_attention(x, k, v, attn_mask=ones(7, 9, dtype=i64)) },
+    fn(x) { nn.scaled_dot_product_attention(x, k.double(), v) },
+    fn(x) { nn.scaled_dot_product_attention(x, k[..., :3], v) },
+]
+for f in bad {
+    plain = err(fn() { f(q) })
+    recorded = err(fn() { f(q.clone().requires_grad_()) })
+    assert plain != "no error" and plain == recorded, f"{plain} vs {recorded}"
+}
+# E == 0: zero scores on both paths (the mean of v's rows)
+qz, kz = zeros(2, 5, 0), zeros(2, 9, 0)
+vz = randn(2, 9, 3)
+a = nn.scaled_dot_product_attention(qz, kz, vz)
+b = nn.scaled_dot_product_attention(qz.clone().requires_grad_(), kz, vz)
+assert a.allclose(vz.mean(1, keepdim=true).expand(2, 5, 3)) and a.allclose(b.detach()), "E == 0"
 print("ok")
 `
 	var out bytes.Buffer

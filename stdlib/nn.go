@@ -405,8 +405,8 @@ func nnSDPA(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs
 		"attn_mask?", &mask, "dropout_p?", &dropout, "is_causal?", &causal, "scale?", &scale); err != nil {
 		return nil, err
 	}
-	if dropout < 0 || dropout > 1 {
-		return nil, runtime.Errorf("ValueError", "dropout probability has to be between 0 and 1, but got %v", dropout)
+	if dropout > 1 { // PyTorch's math path: at::dropout's check, and p <= 0 means no dropout
+		return nil, runtime.Errorf("RuntimeError", "dropout probability has to be between 0 and 1, but got %v", dropout)
 	}
 	if causal && mask.t != nil {
 		return nil, runtime.Errorf("RuntimeError", "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
@@ -419,7 +419,7 @@ func nnSDPA(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs
 	if scale.ok {
 		s = scale.v
 	}
-	if dropout == 0 && q.t.Dim() >= 2 && !(e.GradEnabled() && (q.t.RequiresGrad() || k.t.RequiresGrad() || v.t.RequiresGrad() || (mask.t != nil && mask.t.RequiresGrad()))) {
+	if dropout <= 0 && q.t.Dim() >= 2 && !(e.GradEnabled() && (q.t.RequiresGrad() || k.t.RequiresGrad() || v.t.RequiresGrad() || (mask.t != nil && mask.t.RequiresGrad()))) {
 		// Nothing to record for autograd: the fused kernel, which never
 		// materialises the L×S scores.
 		r, err := tensor.ScaledDotProductAttention(q.t, k.t, v.t, mask.t, causal, s)
@@ -446,8 +446,19 @@ func nnSDPA(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs
 // attends to keys j <= i); drop, when not nil, is applied to the
 // attention weights (dropout_p > 0).
 func sdpa(e *Engine, q, k, v, mask *T, causal bool, s float64, drop func(p *T) (*T, error)) (*T, error) {
-	if q.Dim() < 2 || k.Dim() < 2 || v.Dim() < 2 {
-		return nil, runtime.Errorf("RuntimeError", "scaled_dot_product_attention: query, key and value must have at least 2 dims")
+	if _, err := tensor.CheckScaledDotProductAttention(q, k, v, mask, causal); err != nil {
+		return nil, err
+	}
+	if mask != nil && mask.DType() != tensor.Bool && mask.DType() != q.DType() {
+		// an f32 mask on a half query is added in the query's dtype, as
+		// PyTorch's in-place add does
+		var err error
+		if mask, err = toOp(e, mask, q.DType()); err != nil {
+			return nil, err
+		}
+	}
+	if q.Shape()[q.Dim()-1] == 0 {
+		s = 1 // empty head dim: the scores are zeros, whatever the scale
 	}
 	kt, err := transposeOp(e, k, -2, -1)
 	if err != nil {

@@ -17,7 +17,8 @@ import (
 // dims of the three broadcast together, and out is [batch, L, Ev],
 // contiguous, in q's dtype. mask, when not nil, broadcasts to
 // [batch, L, S]: a Bool mask keeps the scores where it is true and sets
-// the others to -inf; a float mask (q's dtype) is added to the scores.
+// the others to -inf; a float mask (f32 or q's dtype) is added to the
+// scores. With E == 0 every score is 0 (the result averages v's rows).
 // causal applies the lower-triangular mask tril(ones(L, S)) (query i
 // attends keys j <= i; PyTorch's top-left alignment) and excludes mask.
 // scale is usually 1/sqrt(E). A query row whose keys are all masked out
@@ -34,51 +35,20 @@ import (
 // fits in cache for the sequence lengths a CPU runs. Rounding differs
 // from the unfused formula by the usual GEMM reordering bound.
 //
-// Errors (RuntimeError): fewer than 2 dims, mismatched dtypes or inner
-// sizes, batch dims or a mask that do not broadcast, a non-float dtype,
-// a mask of another float dtype, or both mask and causal.
+// Errors (RuntimeError) are those of CheckScaledDotProductAttention.
 func ScaledDotProductAttention(q, k, v, mask *Tensor, causal bool, scale float64) (*Tensor, error) {
-	const fn = "scaled_dot_product_attention"
-	if q.Dim() < 2 || k.Dim() < 2 || v.Dim() < 2 {
-		return nil, errorf(RuntimeError, "%s: query, key and value must have at least 2 dims, got %s, %s and %s",
-			fn, fmtList(q.shape), fmtList(k.shape), fmtList(v.shape))
-	}
-	if q.dtype != k.dtype || q.dtype != v.dtype {
-		return nil, errorf(RuntimeError, "Expected query, key, and value to have the same dtype, but got query.dtype: %s key.dtype: %s and value.dtype: %s instead.",
-			q.dtype, k.dtype, v.dtype)
-	}
-	if !q.dtype.IsFloat() {
-		return nil, errorf(RuntimeError, "%s: expected a floating-point query, got %s", fn, q.dtype)
+	batch, err := CheckScaledDotProductAttention(q, k, v, mask, causal)
+	if err != nil {
+		return nil, err
 	}
 	nq, nk, nv := q.Dim(), k.Dim(), v.Dim()
 	L, E := q.shape[nq-2], q.shape[nq-1]
-	S, Ek := k.shape[nk-2], k.shape[nk-1]
-	Sv, Ev := v.shape[nv-2], v.shape[nv-1]
-	if E != Ek || S != Sv {
-		return nil, errorf(RuntimeError, "%s: query %s, key %s and value %s do not fit: need query [..., L, E], key [..., S, E], value [..., S, Ev]",
-			fn, fmtList(q.shape), fmtList(k.shape), fmtList(v.shape))
-	}
-	batch, err := BroadcastShapes(q.shape[:nq-2], k.shape[:nk-2], v.shape[:nv-2])
-	if err != nil {
-		return nil, errorf(RuntimeError, "%s: batch dims of query %s, key %s and value %s do not broadcast: %s",
-			fn, fmtList(q.shape), fmtList(k.shape), fmtList(v.shape), err.Error())
-	}
-	if causal && mask != nil {
-		return nil, errorf(RuntimeError, "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
-	}
+	S := k.shape[nk-2]
+	Ev := v.shape[nv-1]
 	ct := computeType(q.dtype)
 	full := append(append([]int(nil), batch...), L, S)
 	var m *Tensor
 	if mask != nil {
-		if mask.dtype != Bool && mask.dtype != q.dtype {
-			return nil, errorf(RuntimeError, "Expected attn_mask dtype to be bool or float or to match query dtype, but got attn_mask.dtype: %s and query.dtype: %s instead.", mask.dtype, q.dtype)
-		}
-		if len(mask.shape) > len(full) {
-			return nil, errorf(RuntimeError, "%s: attn_mask %s does not broadcast to %s", fn, fmtList(mask.shape), fmtList(full))
-		}
-		if b, err := BroadcastShapes(mask.shape, full); err != nil || !slices.Equal(b, full) {
-			return nil, errorf(RuntimeError, "%s: attn_mask %s does not broadcast to %s", fn, fmtList(mask.shape), fmtList(full))
-		}
 		m = mask
 		if m.dtype != Bool {
 			m = m.toDType(ct)
@@ -105,6 +75,56 @@ func ScaledDotProductAttention(q, k, v, mask *Tensor, causal bool, scale float64
 		}
 	}
 	return out.toDType(q.dtype), nil
+}
+
+// CheckScaledDotProductAttention validates the arguments of
+// ScaledDotProductAttention (and of any other implementation of
+// scaled_dot_product_attention, so that every path reports the same
+// errors) and returns the broadcast batch shape. query, key and value
+// must have at least 2 dims, the same floating-point dtype, query
+// [*, L, E], key [*, S, E], value [*, S, Ev] with batch dims that
+// broadcast; mask, when not nil, must be Bool, f32 or query's dtype (as
+// in PyTorch) and broadcast to [batch, L, S] without adding dims; mask
+// and causal exclude each other. Errors are RuntimeErrors.
+func CheckScaledDotProductAttention(q, k, v, mask *Tensor, causal bool) ([]int, error) {
+	const fn = "scaled_dot_product_attention"
+	if q.Dim() < 2 || k.Dim() < 2 || v.Dim() < 2 {
+		return nil, errorf(RuntimeError, "%s: query, key and value must have at least 2 dims, got %s, %s and %s",
+			fn, fmtList(q.shape), fmtList(k.shape), fmtList(v.shape))
+	}
+	if q.dtype != k.dtype || q.dtype != v.dtype {
+		return nil, errorf(RuntimeError, "Expected query, key, and value to have the same dtype, but got query.dtype: %s key.dtype: %s and value.dtype: %s instead.",
+			q.dtype, k.dtype, v.dtype)
+	}
+	if !q.dtype.IsFloat() {
+		return nil, errorf(RuntimeError, "%s: expected a floating-point query, got %s", fn, q.dtype)
+	}
+	nq, nk, nv := q.Dim(), k.Dim(), v.Dim()
+	L, E := q.shape[nq-2], q.shape[nq-1]
+	S, Ek := k.shape[nk-2], k.shape[nk-1]
+	Sv := v.shape[nv-2]
+	if E != Ek || S != Sv {
+		return nil, errorf(RuntimeError, "%s: query %s, key %s and value %s do not fit: need query [..., L, E], key [..., S, E], value [..., S, Ev]",
+			fn, fmtList(q.shape), fmtList(k.shape), fmtList(v.shape))
+	}
+	batch, err := BroadcastShapes(q.shape[:nq-2], k.shape[:nk-2], v.shape[:nv-2])
+	if err != nil {
+		return nil, errorf(RuntimeError, "%s: batch dims of query %s, key %s and value %s do not broadcast: %s",
+			fn, fmtList(q.shape), fmtList(k.shape), fmtList(v.shape), err.Error())
+	}
+	if causal && mask != nil {
+		return nil, errorf(RuntimeError, "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+	}
+	if mask != nil {
+		if mask.dtype != Bool && mask.dtype != F32 && mask.dtype != q.dtype {
+			return nil, errorf(RuntimeError, "Expected attn_mask dtype to be bool or float or to match query dtype, but got attn_mask.dtype: %s and query.dtype: %s instead.", mask.dtype, q.dtype)
+		}
+		full := append(append([]int(nil), batch...), L, S)
+		if b, err := BroadcastShapes(mask.shape, full); err != nil || !slices.Equal(b, full) {
+			return nil, errorf(RuntimeError, "%s: attn_mask %s does not broadcast to %s", fn, fmtList(mask.shape), fmtList(full))
+		}
+	}
+	return batch, nil
 }
 
 type attnArgs struct {
@@ -191,6 +211,14 @@ func attnRun[T vfloat](a *attnArgs, qd, kd, vd, od []T, gemm attnGemm[T], softma
 	}
 	scale := T(a.scale)
 	negInf := T(math.Inf(-1))
+	// from is x[off:], or nil for an empty operand (E == 0: its storage
+	// is empty whatever its offset).
+	from := func(x []T, off int) []T {
+		if len(x) == 0 {
+			return nil
+		}
+		return x[off:]
+	}
 	// Tasks are (head, query block) pairs in head order; a worker packs a
 	// head's kᵀ (E×S) and v (S×Ev) into GEMM panels once, when it starts on
 	// that head, and every block of query rows reuses them.
@@ -205,8 +233,8 @@ func attnRun[T vfloat](a *attnArgs, qd, kd, vd, od []T, gemm attnGemm[T], softma
 			h, blk := t/nblk, t%nblk
 			b := bases[h]
 			if h != packed {
-				kp = gemm.pack(E, S, kd[b.k:], csK, rsK, kbuf)
-				vp = gemm.pack(S, Ev, vd[b.v:], rsV, csV, vbuf)
+				kp = gemm.pack(E, S, from(kd, b.k), csK, rsK, kbuf)
+				vp = gemm.pack(S, Ev, from(vd, b.v), rsV, csV, vbuf)
 				packed = h
 			}
 			i0 := blk * rows
@@ -217,7 +245,7 @@ func attnRun[T vfloat](a *attnArgs, qd, kd, vd, od []T, gemm attnGemm[T], softma
 			}
 			sc := buf[:m*n]
 			// scores = scale · q[i0:i0+m] kᵀ[:, :n]   (m×n, row stride n)
-			gemm.mul(m, n, E, scale, qd[b.q+i0*rsQ:], rsQ, csQ, kp, 0, sc, n, 1)
+			gemm.mul(m, n, E, scale, from(qd, b.q+i0*rsQ), rsQ, csQ, kp, 0, sc, n, 1)
 			switch {
 			case a.causal:
 				for i := 0; i < m; i++ {

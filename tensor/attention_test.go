@@ -190,6 +190,27 @@ func TestScaledDotProductAttentionEdges(t *testing.T) {
 	if want := w0*1 + w2*5; math.Abs(r[2]-want) > 1e-6 {
 		t.Fatalf("masked row: %v, want %v", r[2], want)
 	}
+	// E == 0 with a batch dim: every score is 0, the result averages v.
+	qe, _ := Zeros([]int{2, 5, 0}, F32)
+	ke, _ := Zeros([]int{2, 7, 0}, F32)
+	ve, _ := FromFloat64s([]float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}, []int{2, 7, 1}, F32)
+	oe, err := ScaledDotProductAttention(qe, ke, ve, nil, false, math.Inf(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := oe.ToFloat64s(); !slices.Equal(oe.Shape(), []int{2, 5, 1}) || math.Abs(r[0]-3) > 1e-6 || math.Abs(r[9]-10) > 1e-6 {
+		t.Fatalf("E=0: %v %v, want means 3 and 10", oe.Shape(), r)
+	}
+	// an f32 mask on an f16 query is allowed (PyTorch's rule), and added.
+	qh, kh, vh := q.toDType(F16), k.toDType(F16), v.toDType(F16)
+	fm, _ := FromFloat64s([]float64{0, -1e9, 0, 0, 0, 0}, []int{2, 3}, F32)
+	oh, err := ScaledDotProductAttention(qh, kh, vh, fm, false, 0)
+	if err != nil || oh.DType() != F16 {
+		t.Fatalf("f32 mask on f16: %v %v", oh, err)
+	}
+	if r := oh.ToFloat64s(); r[0] != 3 || r[1] != 4 || r[2] != 3 { // row 0 averages keys 0 and 2
+		t.Fatalf("f32 mask on f16: %v", r)
+	}
 	// empty sizes
 	q0, _ := Zeros([]int{2, 0, 4}, F32)
 	k0, _ := Zeros([]int{2, 3, 4}, F32)
@@ -240,6 +261,16 @@ func TestScaledDotProductAttentionEdges(t *testing.T) {
 		},
 		"mask dtype": func() error {
 			x, _ := Ones([]int{2, 3}, F64)
+			_, err := ScaledDotProductAttention(q, k, v, x, false, 1)
+			return err
+		},
+		"int mask": func() error {
+			x, _ := Ones([]int{2, 3}, I64)
+			_, err := ScaledDotProductAttention(q, k, v, x, false, 1)
+			return err
+		},
+		"mask adds dims": func() error {
+			x, _ := Ones([]int{4, 2, 3}, Bool)
 			_, err := ScaledDotProductAttention(q, k, v, x, false, 1)
 			return err
 		},
