@@ -101,38 +101,33 @@ func gemmBatchedOn[T float](nt int, kern *GemmKernel[T], axpy func(dst []T, alph
 	}
 	// The worker closures capture the arguments: copy them to the heap here
 	// only, so the serial path does not allocate.
-	g.parallel(nt)
+	gp := new(gemmArgs[T])
+	*gp = g
+	splitGemm(nt, batch, gp.m, gp.n, kern.MR, kern.NR, gp.one)
 }
 
-func (g0 *gemmArgs[T]) parallel(nt int) {
-	g := new(gemmArgs[T])
-	*g = *g0
-	kern, batch := g.kern, g.bat
+// splitGemm runs one(q, i0, i1, j0, j1) over batch GEMMs of m×n on nt
+// goroutines: whole batch entries per worker when batch >= nt, else each
+// entry's larger side split in whole MR×NR register tiles; each worker
+// packs its own panels, so no barriers are needed.
+func splitGemm(nt, batch, m, n, MR, NR int, one func(q, i0, i1, j0, j1 int)) {
 	if batch >= nt {
 		parallelFor(nt, func(w int) {
 			for q := w * batch / nt; q < (w+1)*batch/nt; q++ {
-				g.one(q, 0, g.m, 0, g.n)
+				one(q, 0, m, 0, n)
 			}
 		})
 		return
 	}
-	// Split the larger of M and N (in whole register tiles) over workers;
-	// each worker packs its own panels, so no barriers are needed.
 	for q := 0; q < batch; q++ {
-		if g.n >= g.m {
-			tiles := (g.n + kern.NR - 1) / kern.NR
+		if n >= m {
+			tiles := (n + NR - 1) / NR
 			w := min(nt, tiles)
-			parallelFor(w, func(t int) {
-				j0, j1 := t*tiles/w*kern.NR, min((t+1)*tiles/w*kern.NR, g.n)
-				g.one(q, 0, g.m, j0, j1)
-			})
+			parallelFor(w, func(t int) { one(q, 0, m, t*tiles/w*NR, min((t+1)*tiles/w*NR, n)) })
 		} else {
-			tiles := (g.m + kern.MR - 1) / kern.MR
+			tiles := (m + MR - 1) / MR
 			w := min(nt, tiles)
-			parallelFor(w, func(t int) {
-				i0, i1 := t*tiles/w*kern.MR, min((t+1)*tiles/w*kern.MR, g.m)
-				g.one(q, i0, i1, 0, g.n)
-			})
+			parallelFor(w, func(t int) { one(q, t*tiles/w*MR, min((t+1)*tiles/w*MR, m), 0, n) })
 		}
 	}
 }

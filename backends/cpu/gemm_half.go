@@ -49,25 +49,7 @@ func GemmHalfBatched(format Half, batch, m, n, k int, alpha float32,
 		}
 		return
 	}
-	if batch >= nt {
-		parallelFor(nt, func(w int) {
-			for q := w * batch / nt; q < (w+1)*batch/nt; q++ {
-				one(q, 0, m, 0, n)
-			}
-		})
-		return
-	}
-	for q := 0; q < batch; q++ {
-		if n >= m {
-			tiles := (n + kern.NR - 1) / kern.NR
-			w := min(nt, tiles)
-			parallelFor(w, func(t int) { one(q, 0, m, t*tiles/w*kern.NR, min((t+1)*tiles/w*kern.NR, n)) })
-		} else {
-			tiles := (m + kern.MR - 1) / kern.MR
-			w := min(nt, tiles)
-			parallelFor(w, func(t int) { one(q, t*tiles/w*kern.MR, min((t+1)*tiles/w*kern.MR, m), 0, n) })
-		}
-	}
+	splitGemm(nt, batch, m, n, kern.MR, kern.NR, one)
 }
 
 // gemmHalf is gemmPacked's GotoBLAS order (A packed into MC×KC blocks in

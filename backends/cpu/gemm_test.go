@@ -356,3 +356,18 @@ func testPack[T float](t *testing.T, kerns []*GemmKernel[T]) {
 		}
 	}
 }
+
+// TestGemmSerialPathDoesNotAllocate: a GEMM below the parallel threshold
+// (and a warm workspace pool) allocates nothing, so tiny products in
+// loops (einsum, autograd) cost no garbage.
+func TestGemmSerialPathDoesNotAllocate(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are meaningless under -race (sync.Pool drops entries)")
+	}
+	a, b, c := make([]float32, 16*16), make([]float32, 16*16), make([]float32, 16*16)
+	f := func() { SgemmBatched(1, 16, 16, 16, 1, a, 0, 16, 1, b, 0, 16, 1, 0, c, 0, 16, 1) }
+	f()
+	if n := testing.AllocsPerRun(100, f); n > 0 {
+		t.Fatalf("a 16³ SGEMM allocates %v times per call", n)
+	}
+}
