@@ -408,9 +408,6 @@ func nnSDPA(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs
 	if dropout > 1 { // PyTorch's math path: at::dropout's check, and p <= 0 means no dropout
 		return nil, runtime.Errorf("RuntimeError", "dropout probability has to be between 0 and 1, but got %v", dropout)
 	}
-	if causal && mask.t != nil {
-		return nil, runtime.Errorf("RuntimeError", "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
-	}
 	e := engineOf(th)
 	s := 1.0
 	if q.t.Dim() > 0 {
@@ -419,7 +416,7 @@ func nnSDPA(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs
 	if scale.ok {
 		s = scale.v
 	}
-	if dropout <= 0 && q.t.Dim() >= 2 && !(e.GradEnabled() && (q.t.RequiresGrad() || k.t.RequiresGrad() || v.t.RequiresGrad() || (mask.t != nil && mask.t.RequiresGrad()))) {
+	if dropout <= 0 && !(e.GradEnabled() && (q.t.RequiresGrad() || k.t.RequiresGrad() || v.t.RequiresGrad() || (mask.t != nil && mask.t.RequiresGrad()))) {
 		// Nothing to record for autograd: the fused kernel, which never
 		// materialises the L×S scores.
 		r, err := tensor.ScaledDotProductAttention(q.t, k.t, v.t, mask.t, causal, s)
