@@ -52,28 +52,6 @@ func DgemmBatched(batch, m, n, k int, alpha float64,
 	gemmBatched(dgemmKernel, axpyF64, batch, m, n, k, alpha, a, bsA, rsA, csA, b, bsB, rsB, csB, beta, c, bsC, rsC, csC)
 }
 
-// SgemmBatchedSerial is SgemmBatched run on the calling goroutine only,
-// whatever its size: for callers that already split their work over cores
-// (the fused attention kernel runs one GEMM per head and query block on
-// each of its workers) and must not fork again.
-func SgemmBatchedSerial(batch, m, n, k int, alpha float32,
-	a []float32, bsA, rsA, csA int,
-	b []float32, bsB, rsB, csB int,
-	beta float32,
-	c []float32, bsC, rsC, csC int) {
-	gemmBatchedOn(1, sgemmKernel, axpyF32, batch, m, n, k, alpha, a, bsA, rsA, csA, b, bsB, rsB, csB, beta, c, bsC, rsC, csC)
-}
-
-// DgemmBatchedSerial is DgemmBatched on the calling goroutine only (see
-// SgemmBatchedSerial).
-func DgemmBatchedSerial(batch, m, n, k int, alpha float64,
-	a []float64, bsA, rsA, csA int,
-	b []float64, bsB, rsB, csB int,
-	beta float64,
-	c []float64, bsC, rsC, csC int) {
-	gemmBatchedOn(1, dgemmKernel, axpyF64, batch, m, n, k, alpha, a, bsA, rsA, csA, b, bsB, rsB, csB, beta, c, bsC, rsC, csC)
-}
-
 // sgemmRef is the naive reference SgemmBatched (triple loop, same contract).
 func sgemmRef(batch, m, n, k int, alpha float32,
 	a []float32, bsA, rsA, csA int,

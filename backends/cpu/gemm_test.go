@@ -207,14 +207,6 @@ func TestSgemmVariants(t *testing.T) {
 		}
 		runCase(t, rng, gemmCase{batch: 1, m: 300, n: 200, k: 700, la: lCol, lb: lRow, lc: lRow, alpha: 1}, 6e-8, SgemmBatched)
 	})
-	t.Run("serial", func(t *testing.T) {
-		rng := rand.New(rand.NewPCG(9, 10))
-		withThresholds(0, 0, func() { // the parallel split would run, were it not serial
-			for _, c := range randomCases(rng, 40) {
-				runCase(t, rng, c, 6e-8, SgemmBatchedSerial)
-			}
-		})
-	})
 	t.Run("reference", func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(7, 8))
 		for _, c := range randomCases(rng, 30) {
@@ -253,14 +245,6 @@ func TestDgemmVariants(t *testing.T) {
 		}
 		runCase(t, rng, gemmCase{batch: 2, m: 250, n: 130, k: 300, la: lRow, lb: lCol, lc: lRow, alpha: 1, beta: 1}, 1.2e-16, DgemmBatched)
 		runCase(t, rng, gemmCase{batch: 1, m: 3, n: 2, k: 2, la: lRow, lb: lRow, lc: lRow, alpha: 1}, 1.2e-16, dgemmRef)
-	})
-	t.Run("serial", func(t *testing.T) {
-		rng := rand.New(rand.NewPCG(15, 16))
-		withThresholds(0, 0, func() {
-			for _, c := range randomCases(rng, 40) {
-				runCase(t, rng, c, 1.2e-16, DgemmBatchedSerial)
-			}
-		})
 	})
 }
 
