@@ -69,16 +69,6 @@ func gemmBatched[T float](kern *GemmKernel[T], axpy func(dst []T, alpha T, x []T
 	b []T, bsB, rsB, csB int,
 	beta T,
 	c []T, bsC, rsC, csC int) {
-	gemmBatchedOn(runtime.GOMAXPROCS(0), kern, axpy, batch, m, n, k, alpha, a, bsA, rsA, csA, b, bsB, rsB, csB, beta, c, bsC, rsC, csC)
-}
-
-// gemmBatchedOn is gemmBatched on at most nt goroutines.
-func gemmBatchedOn[T float](nt int, kern *GemmKernel[T], axpy func(dst []T, alpha T, x []T),
-	batch, m, n, k int, alpha T,
-	a []T, bsA, rsA, csA int,
-	b []T, bsB, rsB, csB int,
-	beta T,
-	c []T, bsC, rsC, csC int) {
 	if batch <= 0 || m <= 0 || n <= 0 {
 		return
 	}
@@ -93,6 +83,7 @@ func gemmBatchedOn[T float](nt int, kern *GemmKernel[T], axpy func(dst []T, alph
 		g.rsC, g.csC = csC, rsC
 	}
 	flops := 2 * float64(m) * float64(n) * float64(k) * float64(batch)
+	nt := runtime.GOMAXPROCS(0)
 	if nt <= 1 || flops < parallelFlops {
 		for q := 0; q < batch; q++ {
 			g.one(q, 0, g.m, 0, g.n)
