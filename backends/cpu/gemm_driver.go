@@ -50,17 +50,17 @@ var smallGemm = 4 * 4 * 4
 var parallelFlops = float64(2 * 96 * 96 * 96)
 
 type gemmArgs[T float] struct {
-	m, n, k            int
-	alpha, beta        T
-	a                  []T
-	rsA, csA           int
-	b                  []T
-	rsB, csB           int
-	c                  []T
-	rsC, csC           int
-	kern               *GemmKernel[T]
-	axpy               func(dst []T, alpha T, x []T)
-	bsA, bsB, bsC, bat int
+	m, n, k       int
+	alpha, beta   T
+	a             []T
+	rsA, csA      int
+	b             []T
+	rsB, csB      int
+	c             []T
+	rsC, csC      int
+	kern          *GemmKernel[T]
+	axpy          func(dst []T, alpha T, x []T)
+	bsA, bsB, bsC int
 }
 
 func gemmBatched[T float](kern *GemmKernel[T], axpy func(dst []T, alpha T, x []T),
@@ -74,7 +74,7 @@ func gemmBatched[T float](kern *GemmKernel[T], axpy func(dst []T, alpha T, x []T
 	}
 	g := gemmArgs[T]{m: m, n: n, k: k, alpha: alpha, beta: beta,
 		a: a, rsA: rsA, csA: csA, b: b, rsB: rsB, csB: csB, c: c, rsC: rsC, csC: csC,
-		kern: kern, axpy: axpy, bsA: bsA, bsB: bsB, bsC: bsC, bat: batch}
+		kern: kern, axpy: axpy, bsA: bsA, bsB: bsB, bsC: bsC}
 	// Prefer a unit column stride for C: C^T = B^T A^T swaps the roles.
 	if csC != 1 && rsC == 1 {
 		g.m, g.n = n, m
