@@ -140,7 +140,7 @@ func (g *gemmArgs[T]) one(q, i0, i1, j0, j1 int) {
 		gemmSmall(m, n, k, g.alpha, a, g.rsA, g.csA, b, g.rsB, g.csB, g.beta, c, g.rsC, g.csC, g.axpy)
 		return
 	}
-	gemmPacked(g.kern, m, n, k, g.alpha, a, g.rsA, g.csA, b, g.rsB, g.csB, g.beta, c, g.rsC, g.csC)
+	gemmPacked(g.kern, m, n, k, g.alpha, a, g.rsA, g.csA, b, g.rsB, g.csB, g.beta, c, g.rsC, g.csC, nil)
 }
 
 // scaleC sets C = beta*C (C = 0 without reading it when beta == 0).
@@ -264,6 +264,14 @@ var (
 	directA      = true // read row-major A in place (MicroRowA)
 )
 
+// packSource packs the operands of a GEMM whose A and B are not T slices:
+// packA fills ap with the micro-panels of A[ic:ic+mc, pc:pc+kc] (packA's
+// layout), packB fills bp with those of B[pc:pc+kc, jc:jc+nc] (packB's).
+type packSource[T float] struct {
+	packA func(ap []T, ic, pc, mc, kc int)
+	packB func(bp []T, pc, jc, kc, nc int)
+}
+
 // gemmPacked is the GotoBLAS five-loop GEMM on one matrix (k >= 1).
 //
 // A row-major A (csA == 1) is read in place by MicroRowA instead of being
@@ -274,11 +282,13 @@ var (
 // packed into MC×KC blocks (L2) and B micro-panels are the L1-resident
 // operand (GotoBLAS order). A row-major B is read in place when directB says
 // so. C tiles are written in place, partial tiles masked, when csC == 1,
-// else through a scratch tile.
-func gemmPacked[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA, csA int, b []T, rsB, csB int, beta T, c []T, rsC, csC int) {
+// else through a scratch tile. With src not nil, A and B are not read from
+// a and b but packed by src's functions (another storage format, widened
+// while packing), always in the GotoBLAS order.
+func gemmPacked[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA, csA int, b []T, rsB, csB int, beta T, c []T, rsC, csC int, src *packSource[T]) {
 	MR, NR := kern.MR, kern.NR
-	inA := directA && csA == 1 && kern.MicroRowA != nil && m >= MR
-	inB := csB == 1 && directB(m, n, k, MR)
+	inA := src == nil && directA && csA == 1 && kern.MicroRowA != nil && m >= MR
+	inB := src == nil && csB == 1 && directB(m, n, k, MR)
 	KC, MC, NC := kern.KC, kern.MC, kern.NC
 	if inA {
 		MC, NC = m, kern.NCRowA
@@ -297,6 +307,9 @@ func gemmPacked[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA, 
 			kc := min(KC, k-pc)
 			var bp []T
 			switch {
+			case src != nil:
+				bp = ws.bp[:nj*NR*kc]
+				src.packB(bp, pc, jc, kc, nc)
 			case !inB:
 				bp = ws.bp[:nj*NR*kc]
 				packB(kern.Pack, bp, b, pc, jc, kc, nc, rsB, csB, NR)
@@ -314,6 +327,9 @@ func gemmPacked[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA, 
 				ni := (mc + MR - 1) / MR
 				var ap []T
 				switch {
+				case src != nil:
+					ap = ws.ap[:ni*MR*kc]
+					src.packA(ap, ic, pc, mc, kc)
 				case !inA:
 					ap = ws.ap[:ni*MR*kc]
 					packA(kern.Pack, ap, a, ic, pc, mc, kc, rsA, csA, MR)

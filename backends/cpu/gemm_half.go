@@ -52,51 +52,18 @@ func GemmHalfBatched(format Half, batch, m, n, k int, alpha float32,
 	splitGemm(nt, batch, m, n, kern.MR, kern.NR, one)
 }
 
-// gemmHalf is gemmPacked's GotoBLAS order (A packed into MC×KC blocks in
-// L2, B into KC×NC panels, B micro-panels reused from L1) with both
-// operands widened while packing (k >= 1).
+// gemmHalf is gemmPacked with both operands widened while packing (k >= 1).
 func gemmHalf(kern *GemmKernel[float32], format Half, m, n, k int, alpha float32, a []uint16, rsA, csA int, b []uint16, rsB, csB int, beta float32, c []float32, rsC, csC int) {
-	MR, NR := kern.MR, kern.NR
-	KC, MC, NC := min(kern.KC, k), min(kern.MC, m), min(kern.NC, n)
-	ws := getWorkspace[float32](MR, NR, KC, MC, NC)
-	defer putWorkspace(ws)
-	tile := ws.tile[:MR*NR]
-	for jc := 0; jc < n; jc += NC {
-		nc := min(NC, n-jc)
-		nj := (nc + NR - 1) / NR
-		for pc := 0; pc < k; pc += KC {
-			kc := min(KC, k-pc)
-			bp := ws.bp[:nj*NR*kc]
-			packHalf(format, bp, b, pc*rsB+jc*csB, rsB, csB, kc, nc, NR)
-			betaEff := beta
-			if pc > 0 {
-				betaEff = 1
-			}
-			for ic := 0; ic < m; ic += MC {
-				mc := min(MC, m-ic)
-				ni := (mc + MR - 1) / MR
-				ap := ws.ap[:ni*MR*kc]
-				// A's micro-panels are B-style panels of Aᵀ: row p, column i.
-				packHalf(format, ap, a, ic*rsA+pc*csA, csA, rsA, kc, mc, MR)
-				for jr := 0; jr < nj; jr++ {
-					nr := min(NR, nc-jr*NR)
-					bpan := bp[jr*NR*kc : (jr+1)*NR*kc]
-					for ir := 0; ir < ni; ir++ {
-						mr := min(MR, mc-ir*MR)
-						off := (ic+ir*MR)*rsC + (jc+jr*NR)*csC
-						cdst, ldc, al, be, cm, cn := c[off:], rsC, alpha, betaEff, mr, nr
-						if csC != 1 {
-							cdst, ldc, al, be, cm, cn = tile, NR, 1, 0, MR, NR
-						}
-						kern.Micro(kc, ap[ir*MR*kc:(ir+1)*MR*kc], bpan, NR, cdst, ldc, al, be, cm, cn)
-						if csC != 1 {
-							addTile(c[off:], rsC, csC, tile[:mr*NR], NR, nr, alpha, betaEff)
-						}
-					}
-				}
-			}
-		}
+	src := &packSource[float32]{
+		// A's micro-panels are B-style panels of Aᵀ: row p, column i.
+		packA: func(ap []float32, ic, pc, mc, kc int) {
+			packHalf(format, ap, a, ic*rsA+pc*csA, csA, rsA, kc, mc, kern.MR)
+		},
+		packB: func(bp []float32, pc, jc, kc, nc int) {
+			packHalf(format, bp, b, pc*rsB+jc*csB, rsB, csB, kc, nc, kern.NR)
+		},
 	}
+	gemmPacked(kern, m, n, k, alpha, nil, 0, 0, nil, 0, 0, beta, c, rsC, csC, src)
 }
 
 // packHalf packs the rows×cols block src[base + p*ps + j*js] into panels of
