@@ -70,11 +70,7 @@ func halfConv() {
 		Label(tail)
 		TESTQ(n, n)
 		JE(LabelRef(done))
-		ones, bits := GP64(), GP64()
-		MOVQ(I32(-1), ones)
-		BZHIQ(n, ones, bits)
-		k := K()
-		KMOVW(bits.As32(), k)
+		k := lowLanes(n)
 		if widen {
 			y, z := YMM(), ZMM()
 			VMOVDQU16_Z(Mem{Base: s}, k, y)

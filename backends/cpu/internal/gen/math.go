@@ -261,12 +261,7 @@ func mathUnary(t vt, op, doc string, setup func() func(x reg.VecVirtual) reg.Vec
 	Label(tail)
 	TESTQ(n, n)
 	JE(LabelRef(done))
-	// k = the low n lanes, n < lanes
-	ones, bits := GP64(), GP64()
-	MOVQ(I32(-1), ones)
-	BZHIQ(n, ones, bits)
-	k := K()
-	KMOVW(bits.As32(), k)
+	k := lowLanes(n) // n < lanes
 	v := t.vec()
 	if t.f64 {
 		VMOVUPD_Z(Mem{Base: xp}, k, v)
@@ -648,4 +643,15 @@ func mathKernels(t vt) {
 	tanhKernel(t)
 	sigmoidKernel(t)
 	logKernel(t)
+}
+
+// lowLanes returns an opmask with the low n bits set (n < 16: the live
+// lanes of a partial last vector).
+func lowLanes(n reg.Register) reg.Register {
+	ones, bits := GP64(), GP64()
+	MOVQ(I32(-1), ones)
+	BZHIQ(n, ones, bits)
+	k := K()
+	KMOVW(bits.As32(), k)
+	return k
 }
