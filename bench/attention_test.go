@@ -42,12 +42,18 @@ func attention(q, k, v *tensor.Tensor) (*tensor.Tensor, error) {
 	return out, err
 }
 
-func BenchmarkAttentionF32(b *testing.B) {
+// attentionInputs returns q, k, v: [B, H, S, D] f32 standard normals.
+func attentionInputs() (q, k, v *tensor.Tensor) {
 	g := tensor.NewGenerator(2)
 	shape := []int{attB, attH, attS, attD}
-	q, _ := tensor.Randn(g, shape, tensor.F32)
-	k, _ := tensor.Randn(g, shape, tensor.F32)
-	v, _ := tensor.Randn(g, shape, tensor.F32)
+	q, _ = tensor.Randn(g, shape, tensor.F32)
+	k, _ = tensor.Randn(g, shape, tensor.F32)
+	v, _ = tensor.Randn(g, shape, tensor.F32)
+	return q, k, v
+}
+
+func BenchmarkAttentionF32(b *testing.B) {
+	q, k, v := attentionInputs()
 	loopMedian(b, func() error {
 		out, err := attention(q, k, v)
 		if err == nil {
@@ -61,11 +67,7 @@ func BenchmarkAttentionF32(b *testing.B) {
 // (tensor.ScaledDotProductAttention, what nn.scaled_dot_product_attention
 // runs when no gradient is recorded); "causal" adds is_causal.
 func BenchmarkSDPAF32(b *testing.B) {
-	g := tensor.NewGenerator(2)
-	shape := []int{attB, attH, attS, attD}
-	q, _ := tensor.Randn(g, shape, tensor.F32)
-	k, _ := tensor.Randn(g, shape, tensor.F32)
-	v, _ := tensor.Randn(g, shape, tensor.F32)
+	q, k, v := attentionInputs()
 	scale := 1 / math.Sqrt(attD)
 	for _, causal := range []bool{false, true} {
 		name := "full"
