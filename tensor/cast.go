@@ -132,16 +132,10 @@ func castLoop[D, S num](d []D, s []S, dst, src *Tensor) {
 }
 
 func castLoopFn[D, S any](d []D, s []S, dst, src *Tensor, f func(S) D) {
-	walk2(dst.shape, dst, src, func(pd, ps, n, sd, ss int) {
-		if sd == 1 && ss == 1 {
-			dd, sv := d[pd:pd+n], s[ps:ps+n]
-			for i := range dd {
-				dd[i] = f(sv[i])
-			}
-			return
-		}
-		for i := 0; i < n; i++ {
-			d[pd+i*sd] = f(s[ps+i*ss])
+	castLoopVec(d, s, dst, src, f, func(dd []D, sv []S) {
+		sv = sv[:len(dd)]
+		for i := range dd {
+			dd[i] = f(sv[i])
 		}
 	})
 }
