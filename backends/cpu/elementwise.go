@@ -39,8 +39,9 @@ type kernels[T float] struct {
 	maximum, minimum     binFn[T] // elementwise, NaN-propagating
 	sqrt, tanh           unFn[T]
 	sigmoid, log         unFn[T]
-	// softmaxRows is a fused row softmax; nil means the composition of
-	// max, exp_shift_sum and mul_scalar of the same tier (softmax.go).
+	// softmaxRows is a fused row softmax; registerKernels replaces a nil
+	// one with the composition of the tier's max, exp_shift_sum and
+	// mul_scalar (softmax.go).
 	softmaxRows rowsFn[T]
 }
 

@@ -64,9 +64,7 @@ func logSumExpRows[T float](k *kernels[T], dst, x []T, rows, cols int) {
 // shorter than rows*cols.
 func SoftmaxRowsF32(dst, x []float32, rows, cols int) {
 	checkRows("SoftmaxRowsF32", len(dst), len(x), rows, cols, cols)
-	if cols > 0 {
-		kF32.softmaxRows(dst, x, rows, cols)
-	}
+	kF32.softmaxRows(dst, x, rows, cols)
 }
 
 // LogSoftmaxRowsF32 sets dst[r,:] = log_softmax(x[r,:]) = x - m - log Σ e^(x-m).
@@ -87,9 +85,7 @@ func LogSumExpRowsF32(dst []float32, x []float32, rows, cols int) {
 // SoftmaxRowsF64 is SoftmaxRowsF32 in float64.
 func SoftmaxRowsF64(dst, x []float64, rows, cols int) {
 	checkRows("SoftmaxRowsF64", len(dst), len(x), rows, cols, cols)
-	if cols > 0 {
-		kF64.softmaxRows(dst, x, rows, cols)
-	}
+	kF64.softmaxRows(dst, x, rows, cols)
 }
 
 // LogSoftmaxRowsF64 is LogSoftmaxRowsF32 in float64.
