@@ -69,9 +69,9 @@ func ScaledDotProductAttention(q, k, v, mask *Tensor, causal bool, scale float64
 	if out.Numel() > 0 {
 		a := attnArgs{q: qe, k: ke, v: ve, mask: m, out: out, batch: batch, L: L, S: S, E: E, Ev: Ev, causal: causal, scale: scale}
 		if ct == F32 {
-			attnRun(&a, qe.storage.F32(), ke.storage.F32(), ve.storage.F32(), out.storage.F32(), attnGemmF32, cpu.SoftmaxRowsF32)
+			attnRun(&a, qe.storage.F32(), ke.storage.F32(), ve.storage.F32(), out.storage.F32(), attnGemmF32, cpu.ExpShiftRowsF32, cpu.MulScalarF32)
 		} else {
-			attnRun(&a, qe.storage.F64(), ke.storage.F64(), ve.storage.F64(), out.storage.F64(), attnGemmF64, cpu.SoftmaxRowsF64)
+			attnRun(&a, qe.storage.F64(), ke.storage.F64(), ve.storage.F64(), out.storage.F64(), attnGemmF64, cpu.ExpShiftRowsF64, cpu.MulScalarF64)
 		}
 	}
 	return out.toDType(q.dtype), nil
@@ -152,7 +152,7 @@ var (
 // keys): small enough to stay in L2 next to one head's k and v.
 const attnBlockBytes = 256 << 10
 
-func attnRun[T vfloat](a *attnArgs, qd, kd, vd, od []T, gemm attnGemm[T], softmax func(dst, x []T, rows, cols int)) {
+func attnRun[T vfloat](a *attnArgs, qd, kd, vd, od []T, gemm attnGemm[T], expRows func(dst, x []T, rows, cols int, inv []T), scal func(dst, x []T, s T)) {
 	nb := len(a.batch)
 	heads := 1
 	for _, s := range a.batch {
@@ -225,6 +225,7 @@ func attnRun[T vfloat](a *attnArgs, qd, kd, vd, od []T, gemm attnGemm[T], softma
 	cost := rows * S * (E + Ev) * 2
 	parallelTasks(heads*nblk, cost, parallelGrain, func(t0, t1 int) {
 		buf := make([]T, rows*S)
+		inv := make([]T, rows)
 		kbuf := make([]T, gemm.packSize(E, S))
 		vbuf := make([]T, gemm.packSize(S, Ev))
 		var kp, vp cpu.PackedB[T]
@@ -275,9 +276,17 @@ func attnRun[T vfloat](a *attnArgs, qd, kd, vd, od []T, gemm attnGemm[T], softma
 					}
 				}
 			}
-			softmax(sc, sc, m, n)
+			// p = softmax(scores) = inv[i] · exp(scores - rowmax); the
+			// normalisation is applied to the m×Ev output, not the m×n p.
+			expRows(sc, sc, m, n, inv)
 			// out[i0:i0+m] = p v[:n]
 			gemm.mul(m, Ev, n, 1, sc, n, 1, vp, 0, od[b.o+i0*rsO:], rsO, 1)
+			if Ev > 0 && n > 0 {
+				for i := 0; i < m; i++ {
+					row := od[b.o+(i0+i)*rsO : b.o+(i0+i)*rsO+Ev]
+					scal(row, row, inv[i])
+				}
+			}
 		}
 	})
 }

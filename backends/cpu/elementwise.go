@@ -26,6 +26,7 @@ type (
 	dotFn[T float]      func(x, y []T) T
 	unFn[T float]       func(dst, x []T)
 	rowsFn[T float]     func(dst, x []T, rows, cols int) // row-wise over rows×cols, contiguous
+	rowsInvFn[T float]  func(dst, x []T, rows, cols int, inv []T) // rowsFn, plus one value per row
 )
 
 // kernels is the set of primitive kernels of one tier for one dtype.
@@ -43,6 +44,9 @@ type kernels[T float] struct {
 	// one with the composition of the tier's max, exp_shift_sum and
 	// mul_scalar (softmax.go).
 	softmaxRows rowsFn[T]
+	// expShiftRows is softmaxRows without the last pass: dst = exp(x -
+	// rowmax), inv[r] = 1/Σ dst[r,:]; nil means max + exp_shift_sum.
+	expShiftRows rowsInvFn[T]
 }
 
 // active kernels, resolved from the registry at init.
@@ -218,6 +222,14 @@ func registerKernels[T float](dtype, name string, tier backends.Tier, prio int, 
 		k.softmaxRows = func(dst, x []T, rows, cols int) { softmaxRowsComposite(&kk, dst, x, rows, cols, false) }
 	}
 	reg("softmax_rows", k.softmaxRows)
+	if k.expShiftRows == nil {
+		kk := k
+		if kk.expShiftSum == nil {
+			kk.expShiftSum = goExpShiftSum[T]
+		}
+		k.expShiftRows = func(dst, x []T, rows, cols int, inv []T) { expShiftRowsComposite(&kk, dst, x, rows, cols, inv) }
+	}
+	reg("exp_shift_rows", k.expShiftRows)
 }
 
 // resolveKernels reads the chosen kernels for dtype back from the registry.
@@ -247,7 +259,8 @@ func resolveKernels[T float](dtype string) kernels[T] {
 		tanh:        get("tanh").(unFn[T]),
 		sigmoid:     get("sigmoid").(unFn[T]),
 		log:         get("log").(unFn[T]),
-		softmaxRows: get("softmax_rows").(rowsFn[T]),
+		softmaxRows:  get("softmax_rows").(rowsFn[T]),
+		expShiftRows: get("exp_shift_rows").(rowsInvFn[T]),
 	}
 }
 

@@ -38,7 +38,7 @@ func registerKernelsAsm() {
 		maximum: vecBin(16, maximumF32AVX512, g32.maximum), minimum: vecBin(16, minimumF32AVX512, g32.minimum),
 		sqrt: masked(sqrtF32AVX512), tanh: masked(tanhF32AVX512),
 		sigmoid: masked(sigmoidF32AVX512), log: masked(logF32AVX512),
-		softmaxRows: fusedRows(softmaxRowsF32AVX512),
+		softmaxRows: fusedRows(softmaxRowsF32AVX512), expShiftRows: fusedRowsInv(expShiftRowsF32AVX512),
 	})
 	registerKernels("float64", "avx512", backends.TierAVX512, 20, kernels[float64]{
 		add: vecBin(8, addF64AVX512, g64.add), sub: vecBin(8, subF64AVX512, g64.sub),
@@ -50,7 +50,7 @@ func registerKernelsAsm() {
 		maximum: vecBin(8, maximumF64AVX512, g64.maximum), minimum: vecBin(8, minimumF64AVX512, g64.minimum),
 		sqrt: masked(sqrtF64AVX512), tanh: masked(tanhF64AVX512),
 		sigmoid: masked(sigmoidF64AVX512), log: masked(logF64AVX512),
-		softmaxRows: fusedRows(softmaxRowsF64AVX512),
+		softmaxRows: fusedRows(softmaxRowsF64AVX512), expShiftRows: fusedRowsInv(expShiftRowsF64AVX512),
 	})
 }
 
@@ -62,6 +62,17 @@ func fusedRows[T float](vec func(dst, x *T, rows, cols int)) rowsFn[T] {
 		}
 		_, _ = dst[rows*cols-1], x[rows*cols-1]
 		vec(&dst[0], &x[0], rows, cols)
+	}
+}
+
+// fusedRowsInv is fusedRows for a kernel that also writes one value per row.
+func fusedRowsInv[T float](vec func(dst, x *T, rows, cols int, inv *T)) rowsInvFn[T] {
+	return func(dst, x []T, rows, cols int, inv []T) {
+		if rows <= 0 || cols <= 0 {
+			return
+		}
+		_, _, _ = dst[rows*cols-1], x[rows*cols-1], inv[rows-1]
+		vec(&dst[0], &x[0], rows, cols, &inv[0])
 	}
 }
 

@@ -364,6 +364,16 @@ func softmaxRowsF32AVX512(dst *float32, x *float32, rows int, cols int)
 //go:noescape
 func softmaxRowsF64AVX512(dst *float64, x *float64, rows int, cols int)
 
+// expShiftRowsF32AVX512 sets dst = exp(x - rowmax) for rows contiguous rows of cols >= 1 elements of x and inv[r] = 1/sum of row r of dst.
+//
+//go:noescape
+func expShiftRowsF32AVX512(dst *float32, x *float32, rows int, cols int, inv *float32)
+
+// expShiftRowsF64AVX512 sets dst = exp(x - rowmax) for rows contiguous rows of cols >= 1 elements of x and inv[r] = 1/sum of row r of dst.
+//
+//go:noescape
+func expShiftRowsF64AVX512(dst *float64, x *float64, rows int, cols int, inv *float64)
+
 // f16ToF32AVX512 widens n binary16 values (bits) to float32, exactly.
 //
 //go:noescape

@@ -37,6 +37,16 @@ func softmaxRowsComposite[T float](k *kernels[T], dst, x []T, rows, cols int, lo
 	}
 }
 
+func expShiftRowsComposite[T float](k *kernels[T], dst, x []T, rows, cols int, inv []T) {
+	if cols == 0 {
+		return
+	}
+	for r := 0; r < rows; r++ {
+		xr := x[r*cols : (r+1)*cols]
+		inv[r] = 1 / k.expShiftSum(dst[r*cols:(r+1)*cols], xr, k.max(xr))
+	}
+}
+
 func logSumExpRows[T float](k *kernels[T], dst, x []T, rows, cols int) {
 	var scratch [1024]T
 	for r := 0; r < rows; r++ {
@@ -67,6 +77,19 @@ func SoftmaxRowsF32(dst, x []float32, rows, cols int) {
 	kF32.softmaxRows(dst, x, rows, cols)
 }
 
+// ExpShiftRowsF32 is SoftmaxRowsF32 without its last pass: it sets
+// dst[r,:] = exp(x[r,:] - max(x[r,:])) and inv[r] = 1/Σ dst[r,:], so that
+// inv[r]·dst[r,:] is the softmax of row r (NaN rows as in SoftmaxRowsF32:
+// inv[r] is NaN). A caller that multiplies the probabilities by a matrix
+// scales the smaller product by inv instead (attention). dst may be x.
+// cols == 0 writes nothing. Panics if dst or x is shorter than rows*cols
+// or inv shorter than rows.
+func ExpShiftRowsF32(dst, x []float32, rows, cols int, inv []float32) {
+	checkRows("ExpShiftRowsF32", len(dst), len(x), rows, cols, cols)
+	checkRows("ExpShiftRowsF32", len(inv), 0, rows, 0, 1)
+	kF32.expShiftRows(dst, x, rows, cols, inv)
+}
+
 // LogSoftmaxRowsF32 sets dst[r,:] = log_softmax(x[r,:]) = x - m - log Σ e^(x-m).
 // dst may be x. Panics if a slice is shorter than rows*cols.
 func LogSoftmaxRowsF32(dst, x []float32, rows, cols int) {
@@ -86,6 +109,13 @@ func LogSumExpRowsF32(dst []float32, x []float32, rows, cols int) {
 func SoftmaxRowsF64(dst, x []float64, rows, cols int) {
 	checkRows("SoftmaxRowsF64", len(dst), len(x), rows, cols, cols)
 	kF64.softmaxRows(dst, x, rows, cols)
+}
+
+// ExpShiftRowsF64 is ExpShiftRowsF32 in float64.
+func ExpShiftRowsF64(dst, x []float64, rows, cols int, inv []float64) {
+	checkRows("ExpShiftRowsF64", len(dst), len(x), rows, cols, cols)
+	checkRows("ExpShiftRowsF64", len(inv), 0, rows, 0, 1)
+	kF64.expShiftRows(dst, x, rows, cols, inv)
 }
 
 // LogSoftmaxRowsF64 is LogSoftmaxRowsF32 in float64.

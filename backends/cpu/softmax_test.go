@@ -14,8 +14,33 @@ import (
 func testSoftmaxVariants[T float](t *testing.T, dtype string, tol float64) {
 	rng := rand.New(rand.NewPCG(31, 32))
 	ninf, pinf, nan := T(math.Inf(-1)), T(math.Inf(1)), T(math.NaN())
+	type variant struct {
+		name string
+		f    rowsFn[T]
+	}
+	var variants []variant
 	for _, c := range candidatesFor(t, "softmax_rows", dtype) {
-		f := c.Impl.(rowsFn[T])
+		variants = append(variants, variant{"softmax_rows/" + c.Name, c.Impl.(rowsFn[T])})
+	}
+	// exp_shift_rows: exp(x - max) times inv[r] is the softmax.
+	for _, c := range candidatesFor(t, "exp_shift_rows", dtype) {
+		g := c.Impl.(rowsInvFn[T])
+		variants = append(variants, variant{"exp_shift_rows/" + c.Name, func(dst, x []T, rows, cols int) {
+			inv := make([]T, rows+1)
+			inv[rows] = 42 // sentinel: one value per row, no more
+			g(dst, x, rows, cols, inv)
+			if inv[rows] != 42 {
+				t.Fatalf("%s wrote past inv[rows-1]", c.Name)
+			}
+			for r := 0; r < rows; r++ {
+				for j := r * cols; j < (r+1)*cols; j++ {
+					dst[j] *= inv[r]
+				}
+			}
+		}})
+	}
+	for _, c := range variants {
+		f := c.f
 		for _, cols := range []int{1, 2, 7, 8, 15, 16, 17, 31, 33, 64, 100, 257, 512} {
 			const rows = 7
 			x := randVec[T](rng, rows*cols, -30, 30)
@@ -60,13 +85,13 @@ func testSoftmaxVariants[T float](t *testing.T, dtype string, tol float64) {
 						}
 						if math.IsInf(m, -1) || hasNaN {
 							if got == got {
-								t.Fatalf("%s cols=%d row %d: %v, want NaN", c.Name, cols, r, got)
+								t.Fatalf("%s cols=%d row %d: %v, want NaN", c.name, cols, r, got)
 							}
 							continue
 						}
 						// x - m rounds in T: relative error up to eps·|x - m| in the result
 						if !(math.Abs(got-want) <= tol*(1+math.Abs(float64(v)-m))*want+1e-300) && !(want < 1e-30 && math.Abs(got-want) < 1e-30) {
-							t.Fatalf("%s cols=%d inPlace=%v row %d col %d: %v, want %v", c.Name, cols, inPlace, r, j, got, want)
+							t.Fatalf("%s cols=%d inPlace=%v row %d col %d: %v, want %v", c.name, cols, inPlace, r, j, got, want)
 						}
 					}
 				}

@@ -933,7 +933,10 @@ func main() {
 		}
 	}
 	for _, f64 := range []bool{false, true} {
-		softmaxRows(newVT(f64, false))
+		softmaxRows(newVT(f64, false), false)
+	}
+	for _, f64 := range []bool{false, true} {
+		softmaxRows(newVT(f64, false), true)
 	}
 	halfConv()
 	Generate()

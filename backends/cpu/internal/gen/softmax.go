@@ -22,11 +22,26 @@ import (
 // far below the max zeroed without an underflow assist. NaN anywhere in a
 // row makes the whole row NaN (through the sum), as in PyTorch; so does a
 // row of all -Inf (x - m is NaN).
-func softmaxRows(t vt) {
+//
+// With unnorm it emits instead
+//
+//	func expShiftRowsT(dst, x *T, rows, cols int, inv *T)
+//
+// which stops after pass 2 and stores 1/sum to inv[r]: the caller folds
+// the normalisation into a smaller product (attention scales its m×Ev
+// output rather than the m×S probabilities).
+func softmaxRows(t vt, unnorm bool) {
 	name := "softmaxRows" + t.sfx
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, x *%s, rows, cols int)", t.goT))
-	Pragma("noescape")
-	Doc(fmt.Sprintf("%s applies softmax to rows contiguous rows of cols >= 1 elements of x, writing dst.", name))
+	if unnorm {
+		name = "expShiftRows" + t.sfx
+		TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, x *%s, rows, cols int, inv *%s)", t.goT, t.goT))
+		Pragma("noescape")
+		Doc(fmt.Sprintf("%s sets dst = exp(x - rowmax) for rows contiguous rows of cols >= 1 elements of x and inv[r] = 1/sum of row r of dst.", name))
+	} else {
+		TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, x *%s, rows, cols int)", t.goT))
+		Pragma("noescape")
+		Doc(fmt.Sprintf("%s applies softmax to rows contiguous rows of cols >= 1 elements of x, writing dst.", name))
+	}
 	d := Load(Param("dst"), GP64())
 	xp := Load(Param("x"), GP64())
 	rows := Load(Param("rows"), GP64())
@@ -42,6 +57,11 @@ func softmaxRows(t vt) {
 	rowBytes := GP64()
 	MOVQ(cols, rowBytes)
 	SHLQ(U8(log2(t.es)), rowBytes)
+
+	var ip reg.Register // next inv element (unnorm)
+	if unnorm {
+		ip = Load(Param("inv"), GP64())
+	}
 
 	negInf := constVec(t, math.Inf(-1))
 	c := newExpConsts(t, true, true)
@@ -112,18 +132,27 @@ func softmaxRows(t vt) {
 	inv := t.vec()
 	t.bin("div", s, c.one, inv) // 1/sum in every lane
 
-	// pass 3: dst *= 1/sum
-	vecLoop(t, name+"_scale", q, nil, full, p, n, 2, func(u int, src, _ Mem) {
-		v := t.vec()
-		t.bin("mul", src, inv, v)
-		t.store(v, src)
-	})
-	tailIf(t, name+"_scalet", rem, func() {
-		v := t.vec()
-		loadZero(t, Mem{Base: p}, kt, v)
-		t.bin("mul", v, inv, v)
-		storeMasked(t, v, kt, Mem{Base: p})
-	})
+	if unnorm {
+		if t.f64 {
+			VMOVSD(inv.AsX(), Mem{Base: ip})
+		} else {
+			VMOVSS(inv.AsX(), Mem{Base: ip})
+		}
+		ADDQ(U8(t.es), ip)
+	} else {
+		// pass 3: dst *= 1/sum
+		vecLoop(t, name+"_scale", q, nil, full, p, n, 2, func(u int, src, _ Mem) {
+			v := t.vec()
+			t.bin("mul", src, inv, v)
+			t.store(v, src)
+		})
+		tailIf(t, name+"_scalet", rem, func() {
+			v := t.vec()
+			loadZero(t, Mem{Base: p}, kt, v)
+			t.bin("mul", v, inv, v)
+			storeMasked(t, v, kt, Mem{Base: p})
+		})
+	}
 
 	ADDQ(rowBytes, xp)
 	ADDQ(rowBytes, d)
