@@ -159,6 +159,22 @@ func packAVX512F32(dst []float32, w int, src []float32, ps, js, rows, cols int) 
 	if checkPack(dst, w, src, ps, js, rows, cols, 32, &idx) {
 		ip = nil
 	}
+	if ps == 1 && cols == w && js != 1 && rows >= 16 {
+		// contiguous along k: transpose 16×16 blocks in registers
+		n := rows &^ 15
+		switch w {
+		case 32:
+			packT32F32AVX512(&dst[0], &src[0], js, n)
+		case 12:
+			packT12F32AVX512(&dst[0], &src[0], js, n)
+		default:
+			n = 0
+		}
+		if n == rows {
+			return
+		}
+		dst, src, rows = dst[n*w:], src[n:], rows-n
+	}
 	packF32AVX512(&dst[0], w, &src[0], ps, rows, ip, laneMask(cols), laneMask(w))
 }
 
@@ -167,6 +183,21 @@ func packAVX512F64(dst []float64, w int, src []float64, ps, js, rows, cols int) 
 	ip := &idx[0]
 	if checkPack(dst, w, src, ps, js, rows, cols, 16, &idx) {
 		ip = nil
+	}
+	if ps == 1 && cols == w && js != 1 && rows >= 8 {
+		n := rows &^ 7
+		switch w {
+		case 16:
+			packT16F64AVX512(&dst[0], &src[0], js, n)
+		case 12:
+			packT12F64AVX512(&dst[0], &src[0], js, n)
+		default:
+			n = 0
+		}
+		if n == rows {
+			return
+		}
+		dst, src, rows = dst[n*w:], src[n:], rows-n
 	}
 	packF64AVX512(&dst[0], w, &src[0], ps, rows, ip, laneMask(cols), laneMask(w))
 }

@@ -307,10 +307,21 @@ func testPack[T float](t *testing.T, kerns []*GemmKernel[T]) {
 			continue
 		}
 		for _, w := range []int{kern.MR, kern.NR} {
-			for trial := 0; trial < 200; trial++ {
+			// trials 0..199 random; then whole panels contiguous along k
+			// (ps == 1: the transposing packers, with a gathered tail).
+			var full [][2]int // rows, js
+			for _, rows := range []int{7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 64, 100} {
+				for _, js := range []int{0, 2, w, 64, 1000} {
+					full = append(full, [2]int{rows, js})
+				}
+			}
+			for trial := 0; trial < 200+len(full); trial++ {
 				rows, cols := 1+rng.IntN(40), 1+rng.IntN(w)
 				js := []int{1, 0, 3, 1 + rng.IntN(100)}[rng.IntN(4)]
 				ps := []int{0, 1, cols * max(js, 1), w + rng.IntN(50)}[rng.IntN(4)]
+				if trial >= 200 {
+					rows, js, cols, ps = full[trial-200][0], full[trial-200][1], w, 1
+				}
 				src := make([]T, (rows-1)*ps+(cols-1)*js+1)
 				for i := range src {
 					src[i] = T(rng.Float64())

@@ -383,3 +383,23 @@ func f16ToF32AVX512(dst *float32, src *uint16, n int)
 //
 //go:noescape
 func f32ToF16AVX512(dst *uint16, src *float32, n int)
+
+// packT32F32AVX512 packs rows (a multiple of 16) k steps of a 32-wide GEMM panel from a source contiguous along k: dst[p*32+j] = src[j*js+p].
+//
+//go:noescape
+func packT32F32AVX512(dst *float32, src *float32, js int, rows int)
+
+// packT12F32AVX512 packs rows (a multiple of 16) k steps of a 12-wide GEMM panel from a source contiguous along k: dst[p*12+j] = src[j*js+p].
+//
+//go:noescape
+func packT12F32AVX512(dst *float32, src *float32, js int, rows int)
+
+// packT16F64AVX512 packs rows (a multiple of 8) k steps of a 16-wide GEMM panel from a source contiguous along k: dst[p*16+j] = src[j*js+p].
+//
+//go:noescape
+func packT16F64AVX512(dst *float64, src *float64, js int, rows int)
+
+// packT12F64AVX512 packs rows (a multiple of 8) k steps of a 12-wide GEMM panel from a source contiguous along k: dst[p*12+j] = src[j*js+p].
+//
+//go:noescape
+func packT12F64AVX512(dst *float64, src *float64, js int, rows int)

@@ -939,6 +939,10 @@ func main() {
 		softmaxRows(newVT(f64, false), true)
 	}
 	halfConv()
+	packTKernel(newVT(false, false), 32) // f32 B panels (NR)
+	packTKernel(newVT(false, false), 12) // f32 A panels (MR)
+	packTKernel(newVT(true, false), 16)  // f64 B panels
+	packTKernel(newVT(true, false), 12)  // f64 A panels
 	Generate()
 }
 

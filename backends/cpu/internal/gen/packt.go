@@ -1,0 +1,194 @@
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// packTKernel emits the AVX-512 transposing GEMM packer for panels of
+// width w (a compile-time constant: the kernel's MR or NR)
+//
+//	func packTwNAME(dst *T, src *T, js, rows int)
+//
+// which sets dst[p*w + j] = src[j*js + p] for p < rows (rows a multiple
+// of the vector length L) and j < w: the packed panel of a source whose
+// elements are contiguous along the panel's k dimension (a transposed B,
+// as in x @ w.t(), or a row-major A packed for the GotoBLAS order). It
+// loads L contiguous k values of L source columns, transposes the L×L
+// block in registers (unpack, then VSHUFF32X4/VSHUFF64X2 rounds) and
+// stores L packed rows: no gathers. Columns j >= w of the last group are
+// neither read nor stored.
+func packTKernel(t vt, w int) {
+	L := t.lanes
+	name := fmt.Sprintf("packT%d%s", w, t.sfx)
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst *%s, src *%s, js, rows int)", t.goT, t.goT))
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s packs rows (a multiple of %d) k steps of a %d-wide GEMM panel from a source contiguous along k: dst[p*%d+j] = src[j*js+p].", name, L, w, w))
+	shift := Imm(2)
+	if t.f64 {
+		shift = Imm(3)
+	}
+	dst0 := Load(Param("dst"), GP64())
+	src0 := Load(Param("src"), GP64())
+	jsb := Load(Param("js"), GP64())
+	SHLQ(shift, jsb)
+	js3 := GP64()
+	LEAQ(Mem{Base: jsb, Index: jsb, Scale: 2}, js3)
+	rows0 := Load(Param("rows"), GP64())
+
+	for g := 0; g*L < w; g++ {
+		cols := min(L, w-g*L) // live columns in this group
+		lbl := fmt.Sprintf("%s_g%d", name, g)
+		// bases[q] addresses columns g*L + 4q .. 4q+3
+		nb := (cols + 3) / 4
+		bases := make([]reg.Register, nb)
+		for q := range bases {
+			bases[q] = GP64()
+			switch {
+			case q == 0 && g == 0:
+				MOVQ(src0, bases[0])
+			case q == 0:
+				IMUL3Q(Imm(uint64(g*L)), jsb, bases[0])
+				ADDQ(src0, bases[0])
+			default:
+				LEAQ(Mem{Base: bases[q-1], Index: jsb, Scale: 4}, bases[q])
+			}
+		}
+		d := GP64()
+		LEAQ(Mem{Base: dst0, Disp: g * L * t.es}, d)
+		n := GP64()
+		MOVQ(rows0, n)
+		var km reg.Register
+		if cols < L {
+			km = K()
+			m := GP32()
+			MOVL(U32(uint64(1)<<uint(cols)-1), m)
+			KMOVW(m, km)
+		}
+		Label(lbl)
+		CMPQ(n, U32(L))
+		JL(LabelRef(lbl + "_done"))
+		v := make([]reg.VecVirtual, L)
+		for j := range v {
+			v[j] = t.vec()
+			if j >= cols {
+				t.zero(v[j])
+				continue
+			}
+			m := Mem{Base: bases[j/4]}
+			switch j % 4 {
+			case 1:
+				m.Index, m.Scale = jsb, 1
+			case 2:
+				m.Index, m.Scale = jsb, 2
+			case 3:
+				m.Index, m.Scale = js3, 1
+			}
+			t.load(m, v[j])
+		}
+		r := transposeBlock(t, v)
+		for p := range r {
+			m := Mem{Base: d, Disp: p * w * t.es}
+			if km != nil {
+				storeMasked(t, r[p], km, m)
+			} else {
+				t.store(r[p], m)
+			}
+		}
+		for _, b := range bases {
+			ADDQ(U32(L*t.es), b)
+		}
+		ADDQ(U32(L*w*t.es), d)
+		SUBQ(U32(L), n)
+		JMP(LabelRef(lbl))
+		Label(lbl + "_done")
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// transposeBlock transposes the L×L block whose row i is v[i] and returns
+// its rows: out[j] lane i = v[i] lane j. Stage 1 interleaves pairs of rows
+// (VUNPCKLPS/HPS, or PD for f64); for f32 stage 2 interleaves pairs of
+// 64-bit elements; the last two stages move 128-bit lanes with VSHUFF32X4
+// (imm 0x88 takes lanes 0 and 2 of each source, 0xDD lanes 1 and 3).
+func transposeBlock(t vt, v []reg.VecVirtual) []reg.VecVirtual {
+	L := len(v)
+	unpack := func(hi bool, a, b reg.VecVirtual, pd bool) reg.VecVirtual {
+		o := t.vec()
+		switch {
+		case pd && hi:
+			VUNPCKHPD(b, a, o)
+		case pd:
+			VUNPCKLPD(b, a, o)
+		case hi:
+			VUNPCKHPS(b, a, o)
+		default:
+			VUNPCKLPS(b, a, o)
+		}
+		return o
+	}
+	shuf := func(imm uint64, a, b reg.VecVirtual) reg.VecVirtual {
+		o := t.vec()
+		if t.f64 {
+			VSHUFF64X2(Imm(imm), b, a, o)
+		} else {
+			VSHUFF32X4(Imm(imm), b, a, o)
+		}
+		return o
+	}
+	// Stage 1: pairs (2i, 2i+1) -> t[2i] = lo, t[2i+1] = hi.
+	s := make([]reg.VecVirtual, L)
+	for i := 0; i < L; i += 2 {
+		s[i] = unpack(false, v[i], v[i+1], t.f64)
+		s[i+1] = unpack(true, v[i], v[i+1], t.f64)
+	}
+	if !t.f64 {
+		// Stage 2 (f32): within each group of 4 rows, 64-bit interleave:
+		// r[4q+0] = lo(s[4q], s[4q+2]), r[4q+1] = hi(s[4q], s[4q+2]),
+		// r[4q+2] = lo(s[4q+1], s[4q+3]), r[4q+3] = hi(s[4q+1], s[4q+3]).
+		r := make([]reg.VecVirtual, L)
+		for q := 0; q < L; q += 4 {
+			r[q] = unpack(false, s[q], s[q+2], true)
+			r[q+1] = unpack(true, s[q], s[q+2], true)
+			r[q+2] = unpack(false, s[q+1], s[q+3], true)
+			r[q+3] = unpack(true, s[q+1], s[q+3], true)
+		}
+		// r[4q+c] holds column c (mod 4) of rows 4q..4q+3 in each 128-bit lane.
+		// Stage 3: t[c] = shuf88(r[c], r[c+4]), t[c+4] = shufDD(r[c], r[c+4]),
+		// and likewise for the rows 8..15.
+		u := make([]reg.VecVirtual, L)
+		for h := 0; h < L; h += 8 {
+			for c := 0; c < 4; c++ {
+				u[h+c] = shuf(0x88, r[h+c], r[h+c+4])
+				u[h+c+4] = shuf(0xDD, r[h+c], r[h+c+4])
+			}
+		}
+		// Stage 4: out[c] = shuf88(u[c], u[c+8]), out[c+8] = shufDD(u[c], u[c+8]).
+		out := make([]reg.VecVirtual, L)
+		for c := 0; c < 8; c++ {
+			out[c] = shuf(0x88, u[c], u[c+8])
+			out[c+8] = shuf(0xDD, u[c], u[c+8])
+		}
+		return out
+	}
+	// f64: s[2i] = rows 2i,2i+1 at even columns, s[2i+1] at odd columns.
+	// Stage 2: u[c] = shuf88(s[c], s[c+2]), u[c+2] = shufDD(s[c], s[c+2]) per 4 rows.
+	u := make([]reg.VecVirtual, L)
+	for h := 0; h < L; h += 4 {
+		for c := 0; c < 2; c++ {
+			u[h+c] = shuf(0x88, s[h+c], s[h+c+2])
+			u[h+c+2] = shuf(0xDD, s[h+c], s[h+c+2])
+		}
+	}
+	// Stage 3: out[c] = shuf88(u[c], u[c+4]), out[c+4] = shufDD(u[c], u[c+4]).
+	out := make([]reg.VecVirtual, L)
+	for c := 0; c < 4; c++ {
+		out[c] = shuf(0x88, u[c], u[c+4])
+		out[c+4] = shuf(0xDD, u[c], u[c+4])
+	}
+	return out
+}
