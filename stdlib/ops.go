@@ -334,10 +334,17 @@ func tOp(e *Engine, x *T) (*T, error) {
 	if x.Dim() > 2 {
 		return nil, runtime.Errorf("RuntimeError", "t() expects a tensor with <= 2 dimensions, but self is %dD", x.Dim())
 	}
+	var out *T
+	var err error
 	if x.Dim() < 2 {
-		return viewOp(e, x, x.Shape())
+		out, err = viewOp(e, x, x.Shape())
+	} else {
+		out, err = transposeOp(e, x, 0, 1)
 	}
-	return transposeOp(e, x, 0, 1)
+	if err == nil {
+		autograd.SetGradFnName(out, "TBackward0") // PyTorch records t() as its own node
+	}
+	return out, err
 }
 
 // bigTOp is x.T: all dims reversed.

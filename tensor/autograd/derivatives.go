@@ -3,7 +3,6 @@ package autograd
 import (
 	"math"
 	"sort"
-	"strings"
 
 	"github.com/tsrlang/tsr/tensor"
 )
@@ -33,17 +32,6 @@ func (f *Function) nodeName() string {
 		f.node = makeNodeName(f.Name)
 	}
 	return f.node
-}
-
-// makeNodeName turns "log_softmax" into "LogSoftmaxBackward".
-func makeNodeName(name string) string {
-	parts := strings.Split(name, "_")
-	for i, p := range parts {
-		if p != "" {
-			parts[i] = strings.ToUpper(p[:1]) + p[1:]
-		}
-	}
-	return strings.Join(parts, "") + "Backward"
 }
 
 var table = map[string]*Function{}

@@ -238,7 +238,7 @@ func (e *Engine) Apply(op string, inputs []*T, attrs Attrs, forward func() (*T, 
 		a["_out_geo"] = geoOf(out)
 		attrs = a
 	}
-	n := e.newNode(fn, fn.nodeName(), inputs, attrs)
+	n := e.newNode(fn, nodeNameOf(fn, inputs, attrs), inputs, attrs)
 	n.saved = n.saveBuf[:0]
 	if fn.SaveInputs {
 		for _, in := range inputs {
@@ -270,7 +270,7 @@ func (e *Engine) ApplyMulti(op string, inputs []*T, attrs Attrs, forward func() 
 	if !ok {
 		return nil, errorf("the derivative for '%s' is not implemented", op)
 	}
-	n := e.newNode(fn, fn.nodeName(), inputs, attrs)
+	n := e.newNode(fn, nodeNameOf(fn, inputs, attrs), inputs, attrs)
 	if fn.SaveInputs {
 		for _, in := range inputs {
 			n.save(in, false, 0)
@@ -306,7 +306,7 @@ func (e *Engine) ApplyCustom(name string, inputs []*T, forward func() (*T, error
 	if err != nil || out == nil || !e.gradEnabled || !anyRequiresGrad(inputs) || !out.DType().IsFloat() {
 		return out, err
 	}
-	n := e.newNode(nil, name, inputs, nil)
+	n := e.newNode(nil, customNodeName(name), inputs, nil)
 	n.custom = func(grads []*T) ([]*T, error) { return backward(grads[0]) }
 	out = attach(n, out, 0, inputs)
 	n.outMeta = []meta{metaOf(out)}
@@ -350,7 +350,7 @@ func (e *Engine) ApplyInplace(op string, self *T, others []*T, attrs Attrs, forw
 		old.SetRequiresGrad(self.RequiresGrad())
 	}
 	inputs[0] = old
-	n := e.newNode(fn, fn.nodeName(), inputs, attrs)
+	n := e.newNode(fn, nodeNameOf(fn, inputs, attrs), inputs, attrs)
 	if fn.SaveInputs {
 		for _, in := range inputs {
 			n.save(in, false, 0)
