@@ -109,6 +109,11 @@ func einsumCall(th *runtime.Thread, eq string, args []runtime.Value, kwargs []ru
 	if err != nil {
 		return nil, einsumErr(err)
 	}
+	// PyTorch's einsum reshapes its bmm result: a contraction ends in a view.
+	switch autograd.GradFnName(r) {
+	case "MmBackward0", "BmmBackward0", "DotBackward0", "MvBackward0", "UnsafeViewBackward0", "SqueezeBackward3":
+		autograd.SetGradFnName(r, "ViewBackward0")
+	}
 	return NewTensorValue(th, r), nil
 }
 

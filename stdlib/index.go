@@ -105,9 +105,35 @@ func indexOp(e *Engine, x *T, key runtime.Value) (*T, error) {
 		return nil, err
 	}
 	if !adv {
-		return e.Apply("index", []*T{x}, nil, func() (*T, error) { return x.Index(items...) })
+		r, err := e.Apply("index", []*T{x}, nil, func() (*T, error) { return x.Index(items...) })
+		if err == nil {
+			autograd.SetGradFnName(r, basicIndexNodeName(items))
+		}
+		return r, err
 	}
 	return advancedIndex(e, x, items)
+}
+
+// basicIndexNodeName is PyTorch's grad_fn name for x[items]: it applies
+// the items one view at a time, so the last one that does something names
+// the node (x[0] SelectBackward0, x[1:] SliceBackward0, x[none]
+// UnsqueezeBackward0); full slices ":" and "..." are skipped, and an index
+// that only aliases x gives AliasBackward0.
+func basicIndexNodeName(items []tensor.Index) string {
+	name := "AliasBackward0"
+	for _, it := range items {
+		switch it.Kind {
+		case tensor.IdxInt:
+			name = "SelectBackward0"
+		case tensor.IdxNewAxis:
+			name = "UnsqueezeBackward0"
+		case tensor.IdxSlice:
+			if it.Start != tensor.SliceNone || it.Stop != tensor.SliceNone || it.Step != 1 {
+				name = "SliceBackward0"
+			}
+		}
+	}
+	return name
 }
 
 // advancedIndex gathers x[items] and records a backward that accumulates
@@ -198,9 +224,13 @@ func setIndexOp(e *Engine, x *T, key, v runtime.Value) error {
 	if len(items) == 1 && items[0].T != nil && items[0].T.DType() == tensor.Bool && src.Numel() == 1 && src.Dim() == 0 &&
 		sameShape(items[0].T.Shape(), x.Shape()) {
 		mask := items[0].T
-		return e.ApplyInplace("masked_fill", x, []*T{mask}, autograd.Attrs{"value": src.FlatFloat64(0)}, func() error {
+		err := e.ApplyInplace("masked_fill", x, []*T{mask}, autograd.Attrs{"value": src.FlatFloat64(0)}, func() error {
 			return x.MaskedFillInplace(mask, src)
 		})
+		if err == nil {
+			autograd.SetGradFnName(x, "IndexPutBackward0") // PyTorch records x[mask] = v as index_put_
+		}
+		return err
 	}
 	return e.ApplyInplace("index_put", x, []*T{src}, autograd.Attrs{"indices": items}, func() error { return x.IndexPut(items, src) })
 }

@@ -62,7 +62,17 @@ func linearOp(e *Engine, x, w, bias *T) (*T, error) {
 		return nil, err
 	}
 	if bias != nil {
-		return applyBinary(e, "add", tensor.Add, y, bias)
+		out, err := applyBinary(e, "add", tensor.Add, y, bias)
+		if err == nil {
+			// PyTorch's node: addmm for a 2-D input, a view of it for more dims.
+			switch {
+			case x.Dim() == 2:
+				autograd.SetGradFnName(out, "AddmmBackward0")
+			case x.Dim() > 2:
+				autograd.SetGradFnName(out, "ViewBackward0")
+			}
+		}
+		return out, err
 	}
 	return y, nil
 }
@@ -107,6 +117,7 @@ func nnMSELoss(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwa
 	if err != nil {
 		return nil, err
 	}
+	autograd.SetGradFnName(r, "MseLossBackward0")
 	return NewTensorValue(th, r), nil
 }
 
@@ -129,6 +140,9 @@ func nnCrossEntropy(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value
 	r, err := crossEntropy(engineOf(th), x.t, y.t, weight.t, ignore, reduction, smoothing)
 	if err != nil {
 		return nil, err
+	}
+	if smoothing == 0 && !y.t.DType().IsFloat() {
+		autograd.SetGradFnName(r, "NllLossBackward0") // log_softmax, then nll_loss
 	}
 	return NewTensorValue(th, r), nil
 }
@@ -328,6 +342,7 @@ func nnLayerNorm(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, k
 	if err != nil {
 		return nil, err
 	}
+	autograd.SetGradFnName(r, "NativeLayerNormBackward0")
 	return NewTensorValue(th, r), nil
 }
 

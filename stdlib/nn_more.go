@@ -463,6 +463,9 @@ func nnBCE(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs 
 		return nil, err
 	}
 	r, err := weightAndReduce(e, l, weight.t, reduction)
+	if err == nil {
+		autograd.SetGradFnName(r, "BinaryCrossEntropyBackward0")
+	}
 	return tensorResult(th, r, err)
 }
 

@@ -208,7 +208,11 @@ func squeezeOp(e *Engine, x *T, dims []int) (*T, error) {
 	if err != nil {
 		return nil, err
 	}
-	return e.Apply("squeeze", []*T{x}, nil, func() (*T, error) { return x.Squeeze(nd...) })
+	var attrs autograd.Attrs
+	if dims != nil {
+		attrs = autograd.Attrs{"dim": nd} // names the node SqueezeBackward1, as PyTorch's squeeze(dim)
+	}
+	return e.Apply("squeeze", []*T{x}, attrs, func() (*T, error) { return x.Squeeze(nd...) })
 }
 
 func flattenOp(e *Engine, x *T, start, end int) (*T, error) {

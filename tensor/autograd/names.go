@@ -23,12 +23,10 @@ var nodeNames = map[string]string{
 	"to":                      "ToCopyBackward0",
 	"max_all":                 "MaxBackward1",
 	"min_all":                 "MinBackward1",
-	"reshape":                 "ViewBackward0",
-	"flatten":                 "ViewBackward0",
 	"unflatten":               "ViewBackward0",
 	"narrow":                  "SliceBackward0",
 	"movedim":                 "PermuteBackward0",
-	"norm":                    "NormBackward1",
+	"norm":                    "LinalgVectorNormBackward0",
 	"copy":                    "CopyBackwards",
 	"fill":                    "FillBackward2",
 	"linalg_inv":              "LinalgInvExBackward0",
@@ -43,6 +41,10 @@ var nodeNameFns = map[string]func(inputs []*T, attrs Attrs) string{
 	"sum":  dimOverload("SumBackward"),
 	"mean": dimOverload("MeanBackward"),
 	"prod": dimOverload("ProdBackward"),
+	// reshape is a view when it can be (ViewBackward0), else a copy then a
+	// view (UnsafeViewBackward0); flatten is a reshape.
+	"reshape": reshapeName,
+	"flatten": reshapeName,
 	// squeeze() / squeeze(dim)
 	"squeeze": dimOverload("SqueezeBackward"),
 	// x ** 2 (a number exponent) / x ** y, 2 ** x
@@ -84,6 +86,13 @@ var nodeNameFns = map[string]func(inputs []*T, attrs Attrs) string{
 			return "UnsafeViewBackward0" // batched: bmm of reshaped operands, then a view
 		}
 	},
+}
+
+func reshapeName(in []*T, _ Attrs) string {
+	if len(in) == 1 && in[0] != nil && !in[0].IsContiguous() {
+		return "UnsafeViewBackward0"
+	}
+	return "ViewBackward0"
 }
 
 // dimOverload is base+"0" without a "dim" attribute and base+"1" with one.
