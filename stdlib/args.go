@@ -226,6 +226,12 @@ func normDim(d, ndim int) (int, error) {
 	return d, nil
 }
 
+// errNoDims is PyTorch's IndexError for naming dim d of a 0-d tensor in
+// ops that need a real dim (roll, unbind).
+func errNoDims(d int) error {
+	return runtime.Errorf("IndexError", "Dimension specified as %d but tensor has no dimensions", d)
+}
+
 // normDims normalises a list of dims; duplicates are a RuntimeError.
 func normDims(dims []int, ndim int) ([]int, error) {
 	out := make([]int, len(dims))

@@ -425,8 +425,11 @@ func builtinEye(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kw
 	if m.ok {
 		mm = m.v
 	}
-	if n < 0 || mm < 0 {
-		return nil, runtime.Errorf("RuntimeError", "n must be greater or equal to 0, got %d", min(n, mm))
+	if n < 0 {
+		return nil, runtime.Errorf("RuntimeError", "n must be greater or equal to 0, got %d", n)
+	}
+	if mm < 0 {
+		return nil, runtime.Errorf("RuntimeError", "m must be greater or equal to 0, got %d", mm)
 	}
 	t, err := tensor.Eye(n, mm, o.dt(tensor.DefaultFloat))
 	if err != nil {

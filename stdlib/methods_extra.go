@@ -390,6 +390,9 @@ func methodRoll(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs
 		if len(dims.dims) != len(shifts.shape) {
 			return nil, runtime.Errorf("RuntimeError", "shifts and dimensions must align. shifts: %d, dims:%d", len(shifts.shape), len(dims.dims))
 		}
+		if x.t.Dim() == 0 && len(dims.dims) > 0 {
+			return nil, errNoDims(dims.dims[0])
+		}
 		nd = make([]int, len(dims.dims))
 		for i, d := range dims.dims {
 			n, err := normDim(d, x.t.Dim())

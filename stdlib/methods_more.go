@@ -146,6 +146,9 @@ func builtinRandperm(th *runtime.Thread, b *runtime.Builtin, args []runtime.Valu
 	if err := checkSizes([]int{n}); err != nil {
 		return nil, err
 	}
+	if err := tensor.CheckAlloc(tensor.I64, n); err != nil {
+		return nil, err
+	}
 	g := stateOf(th).gen
 	perm := make([]int64, n)
 	for i := range perm {
@@ -716,7 +719,13 @@ func repeatIndices(counts []int64, n int) (*T, error) {
 		if c < 0 {
 			return nil, runtime.Errorf("RuntimeError", "repeats can not be negative")
 		}
+		if total > math.MaxInt64-c {
+			return nil, tensor.CheckAlloc(tensor.I64, -1)
+		}
 		total += c
+	}
+	if err := tensor.CheckAlloc(tensor.I64, int(total)); err != nil {
+		return nil, err
 	}
 	out := make([]int64, 0, total)
 	for i := 0; i < n; i++ {

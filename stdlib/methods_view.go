@@ -267,7 +267,10 @@ func init() {
 			return nil, err
 		}
 		size := x.t.Shape()[nd]
-		step := (size + n - 1) / n
+		step := 0
+		if size > 0 {
+			step = (size-1)/n + 1 // ceil(size/n) without overflowing for huge n
+		}
 		var sizes []int
 		if step == 0 {
 			sizes = []int{0}
@@ -281,6 +284,9 @@ func init() {
 		d := 0
 		if err := runtime.UnpackArgs("unbind", args, kwargs, "dim?", &d); err != nil {
 			return nil, err
+		}
+		if x.t.Dim() == 0 {
+			return nil, errNoDims(d)
 		}
 		nd, err := normDim(d, x.t.Dim())
 		if err != nil {

@@ -253,7 +253,7 @@ func narrowOp(e *Engine, x *T, d, start, length int) (*T, error) {
 	if start < 0 {
 		start += size
 	}
-	if length < 0 || start+length > size {
+	if length < 0 || length > size-start {
 		return nil, runtime.Errorf("RuntimeError", "start (%d) + length (%d) exceeds dimension size (%d).", start, length, size)
 	}
 	return e.Apply("narrow", []*T{x}, autograd.Attrs{"dim": n, "start": start, "length": length}, func() (*T, error) { return x.Narrow(n, start, length) })

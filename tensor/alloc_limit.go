@@ -70,3 +70,8 @@ func allocError(nb int64) *Error {
 	}
 	return errorf(MemoryError, "can't allocate memory: you tried to allocate %s, more than the limit of %d bytes (tensor.SetMaxAllocBytes)", what, MaxAllocBytes())
 }
+
+// CheckAlloc reports the MemoryError an allocation of n elements of dt
+// would raise (n < 0 or a byte count that overflows counts as too large),
+// for callers that build Go slices before making a tensor.
+func CheckAlloc(dt DType, n int) error { return allocCheck(dt, n) }

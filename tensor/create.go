@@ -201,11 +201,17 @@ func ArangeInt(start, end, step int64, dt DType) (*Tensor, error) {
 	if span := (float64(end) - float64(start)) / float64(step); span > 1<<53 {
 		return nil, allocError(math.MaxInt64)
 	}
-	var n int64
+	// ceil(|end-start| / |step|) in uint64: end-start and -step can both
+	// overflow int64 (arange(-2**63+1, 2**63-1, 2**62) has 4 elements).
+	var span, ustep uint64
 	if step > 0 {
-		n = (end - start + step - 1) / step
+		span, ustep = uint64(end)-uint64(start), uint64(step)
 	} else {
-		n = (start - end + (-step) - 1) / (-step)
+		span, ustep = uint64(start)-uint64(end), -uint64(step)
+	}
+	var n int64
+	if span > 0 {
+		n = int64((span-1)/ustep + 1)
 	}
 	if err := allocCheck(I64, int(n)); err != nil { // the i64 staging buffer
 		return nil, err
@@ -269,6 +275,9 @@ func Eye(n, m int, dt DType) (*Tensor, error) {
 	}
 	if n < 0 {
 		return nil, errorf(RuntimeError, "n must be greater or equal to 0, got %d", n)
+	}
+	if err := checkShape([]int{n, m}); err != nil {
+		return nil, err
 	}
 	t := zeros([]int{n, m}, dt)
 	for i := 0; i < min(n, m); i++ {

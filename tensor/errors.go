@@ -65,6 +65,12 @@ func wrapDim(d, n int) (int, error) {
 	return d, nil
 }
 
+// errNoDims is PyTorch's IndexError for naming dim d of a 0-d tensor in
+// ops that need a real dim (roll, unbind, ...).
+func errNoDims(d int) error {
+	return errorf(IndexError, "Dimension specified as %d but tensor has no dimensions", d)
+}
+
 // wrapDims normalises a list of dims and rejects repeats.
 func wrapDims(dims []int, n int) ([]int, error) {
 	out := make([]int, len(dims))

@@ -154,7 +154,10 @@ func (t *Tensor) Chunk(n, dim int) ([]*Tensor, error) {
 	if len(t.shape) == 0 {
 		return nil, errorf(RuntimeError, "chunk expects at least a 1-dimensional tensor")
 	}
-	size := (t.shape[d] + n - 1) / n
+	size := 0
+	if t.shape[d] > 0 {
+		size = (t.shape[d]-1)/n + 1 // ceil without overflowing for huge n
+	}
 	if size == 0 {
 		size = 1
 		if t.shape[d] == 0 {
@@ -270,6 +273,9 @@ func Roll(t *Tensor, shifts, dims []int) (*Tensor, error) {
 	}
 	if len(shifts) != len(dims) {
 		return nil, errorf(RuntimeError, "shifts and dimensions must align. shifts: %d, dims:%d", len(shifts), len(dims))
+	}
+	if len(t.shape) == 0 {
+		return nil, errNoDims(dims[0])
 	}
 	cur := t
 	for i, dim := range dims {

@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"math"
 	"slices"
 )
 
@@ -351,7 +352,7 @@ func (t *Tensor) Narrow(d, start, length int) (*Tensor, error) {
 	if start < 0 {
 		start += size
 	}
-	if length < 0 || start+length > size {
+	if length < 0 || length > size-start {
 		return nil, errorf(RuntimeError, "start (%d) + length (%d) exceeds dimension size (%d).", start, length, size)
 	}
 	sh := slices.Clone(t.shape)
@@ -449,7 +450,9 @@ func (t *Tensor) Unfold(d, size, step int) (*Tensor, error) {
 	st := slices.Clone(t.strides)
 	if n > 0 {
 		sh[d] = (dimSize-size)/step + 1
-		st[d] = dimStride * step
+		if s, ok := mulNoOverflow(dimStride, step); ok {
+			st[d] = s
+		} // else sh[d] == 1: the source stride addresses it
 	}
 	sh = append(sh, size)
 	st = append(st, dimStride)
@@ -471,6 +474,11 @@ func (t *Tensor) Movedim(src, dst []int) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n == 0 {
+		// A 0-d tensor: dims -1 and 0 both name its only (virtual) dim, and
+		// moving it anywhere is the identity (PyTorch returns it unchanged).
+		return t.view(nil, nil, t.offset), nil
+	}
 	perm := make([]int, n)
 	for i := range perm {
 		perm[i] = -1
@@ -490,9 +498,6 @@ func (t *Tensor) Movedim(src, dst []int) (*Tensor, error) {
 		}
 		perm[i] = next
 		next++
-	}
-	if n == 0 {
-		return t.view(nil, nil, t.offset), nil
 	}
 	return t.Permute(perm...)
 }
@@ -554,13 +559,41 @@ func (t *Tensor) Slice(d, start, stop, step int) (*Tensor, error) {
 	lo, hi := sliceBounds(start, stop, size)
 	sh := slices.Clone(t.shape)
 	st := slices.Clone(t.strides)
-	sh[d] = (hi - lo + step - 1) / step
-	st[d] = t.strides[d] * step
+	sh[d] = sliceLen(lo, hi, step)
+	// A dim of length <= 1 never steps, so any stride addresses it; keep the
+	// source stride when stride*step would overflow.
+	if s, ok := mulNoOverflow(t.strides[d], step); ok {
+		st[d] = s
+	} else {
+		st[d] = t.strides[d]
+	}
 	off := t.offset
 	if sh[d] > 0 {
 		off += lo * t.strides[d]
 	}
 	return t.view(sh, st, off), nil
+}
+
+// sliceLen is the number of elements of lo:hi:step (0 <= lo <= hi, step >
+// 0), ceil((hi-lo)/step) computed without overflow for any step (Python's
+// rule: arange(6)[::2**63-1] has one element).
+func sliceLen(lo, hi, step int) int {
+	if hi <= lo {
+		return 0
+	}
+	return (hi-lo-1)/step + 1
+}
+
+// mulNoOverflow returns a*b and whether it fits in an int.
+func mulNoOverflow(a, b int) (int, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	p := a * b
+	if p/b != a || (a == -1 && b == math.MinInt) || (b == -1 && a == math.MinInt) {
+		return 0, false
+	}
+	return p, true
 }
 
 func sliceBounds(start, stop, size int) (int, int) {
