@@ -404,7 +404,7 @@ func (pr *pratt) parse(minPrec int) Expr {
 				lw.fail(start, "'not' must be parenthesised here")
 			}
 			uop = runtime.NOT
-			x = pr.parse(precCmp)
+			x = pr.parse(precNot) // "not not x" nests; comparisons and tighter bind inside
 		} else {
 			uop = map[string]runtime.Op{"-": runtime.UMINUS, "+": runtime.UPLUS, "~": runtime.TILDE}[op.Op]
 			x = pr.parse(precPow)

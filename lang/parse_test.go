@@ -102,6 +102,8 @@ func TestPrecedence(t *testing.T) {
 		{"-a * b", "((- a) * b)"},
 		{"a ** -b * c", "((a ** (- b)) * c)"},
 		{"not a == b and c", "((not (a == b)) and c)"},
+		{"not not a", "(not (not a))"},
+		{"not not a == b or c", "((not (not (a == b))) or c)"},
 		{"a or b and c", "(a or (b and c))"},
 		{"a | b ^ c & d", "(a | (b ^ (c & d)))"},
 		{"a & b + c", "(a & (b + c))"},
