@@ -62,10 +62,15 @@ type (
 		span
 		Parts []any
 	}
-	// FField is one {expr:spec} replacement field of an f-string.
+	// FField is one {expr!conv:spec} replacement field of an f-string.
+	// Conv is 0, 'r' (repr), 's' (str) or 'a' (ascii: repr here). A spec
+	// with nested fields ({v:>{w}.2f}) has SpecParts (string and *FField,
+	// as FString.Parts) and an empty Spec.
 	FField struct {
-		X    Expr
-		Spec string
+		X         Expr
+		Conv      byte
+		Spec      string
+		SpecParts []any
 	}
 	// Unary is a prefix operator: -x, +x, ~x, not x.
 	Unary struct {

@@ -189,10 +189,48 @@ func stackEffect(op runtime.Opcode, arg int) int {
 		return arg - 1
 	case runtime.ASSERT:
 		return -arg
+	case runtime.FORMAT_SPEC:
+		return -1
 	case runtime.GRAD_BEGIN:
 		return -(arg & 0x7fffff)
 	}
-	return 0 // NOP ROT3 SWAP ATTR UNARY NOT FORMAT JMP* ITER_* TRY_* BLOCK_* GRAD_END GRAD_ABORT
+	return 0 // NOP ROT3 SWAP ATTR UNARY NOT FORMAT REPR JMP* ITER_* TRY_* BLOCK_* GRAD_END GRAD_ABORT
+}
+
+// field compiles one f-string replacement field of fs: the value, its
+// conversion (!r is REPR, !s and str() FORMAT with MaxArg), then the spec,
+// a constant (FORMAT) or built from nested fields (FORMAT_SPEC).
+func (fc *fcomp) field(fs *FString, f *FField) {
+	fc.expr(f.X)
+	fc.at(fs)
+	switch f.Conv {
+	case 'r', 'a':
+		fc.emit(runtime.REPR, 0)
+	case 's':
+		fc.emit(runtime.FORMAT, runtime.MaxArg)
+	}
+	switch {
+	case f.SpecParts != nil:
+		for _, q := range f.SpecParts {
+			switch q := q.(type) {
+			case string:
+				fc.constant(runtime.String(q))
+			case *FField:
+				fc.field(fs, q)
+			}
+		}
+		if len(f.SpecParts) > 1 {
+			fc.emit(runtime.CONCAT, len(f.SpecParts))
+		}
+		fc.at(fs)
+		fc.emit(runtime.FORMAT_SPEC, 0)
+	case f.Spec == "":
+		if f.Conv == 0 {
+			fc.emit(runtime.FORMAT, runtime.MaxArg)
+		}
+	default:
+		fc.emit(runtime.FORMAT, fc.c.constant(runtime.String(f.Spec)))
+	}
 }
 
 func (fc *fcomp) emit(op runtime.Opcode, arg int) int {
@@ -635,13 +673,7 @@ func (fc *fcomp) expr(x Expr) {
 			case string:
 				fc.constant(runtime.String(p))
 			case *FField:
-				fc.expr(p.X)
-				fc.at(x)
-				if p.Spec == "" {
-					fc.emit(runtime.FORMAT, runtime.MaxArg)
-				} else {
-					fc.emit(runtime.FORMAT, fc.c.constant(runtime.String(p.Spec)))
-				}
+				fc.field(x, p)
 			}
 			n++
 		}

@@ -692,6 +692,11 @@ func (lw *lowerer) fstring(body string, sp span) Expr {
 			if colon >= 0 {
 				exprText, spec = body[i+1:colon], body[colon+1:j]
 			}
+			// a conversion !r, !s or !a ends the expression ("!=" does not)
+			var conv byte
+			if n := len(exprText); n >= 2 && exprText[n-2] == '!' && strings.IndexByte("rsa", exprText[n-1]) >= 0 {
+				conv, exprText = exprText[n-1], exprText[:n-2]
+			}
 			if lit.Len() > 0 {
 				s, off, ok := unquote(lit.String())
 				if !ok {
@@ -704,7 +709,19 @@ func (lw *lowerer) fstring(body string, sp span) Expr {
 			if strings.TrimSpace(exprText) == "" {
 				lw.fail(fieldPos, "f-string: empty expression not allowed")
 			}
-			fs.Parts = append(fs.Parts, &FField{X: lw.fieldExpr(exprText, fieldPos), Spec: spec})
+			field := &FField{X: lw.fieldExpr(exprText, fieldPos), Conv: conv, Spec: spec}
+			if strings.ContainsAny(spec, "{}") {
+				// nested replacement fields in the spec: parse it as an f-string body
+				specPos := Pos{Line: sp.Start.Line, Col: col0 + int32(colon+1) - 2}
+				nested := lw.fstring(spec, span{Start: specPos, End: specPos}).(*FString)
+				for _, p := range nested.Parts {
+					if f, ok := p.(*FField); ok && f.SpecParts != nil {
+						lw.fail(fieldPos, "f-string: expressions nested too deeply")
+					}
+				}
+				field.Spec, field.SpecParts = "", nested.Parts
+			}
+			fs.Parts = append(fs.Parts, field)
 			i = j + 1
 			continue
 		}

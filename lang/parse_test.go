@@ -206,6 +206,7 @@ func TestSyntaxErrors(t *testing.T) {
 		{"x = 08a", "invalid numeric literal", false},
 		{"x = \"\\q\"", "t.tsr:1:6: invalid escape", false},
 		{"print(f\"{x:.2f\")", "f-string: expecting '}'", false},
+		{"print(f\"{x:{y:{z}}}\")", "f-string: expressions nested too deeply", false},
 		{"print(f\"a {1 +} b\")", "t.tsr:1:", false},
 		{"x = $", "unexpected character", false},
 		{"if x {\n} else {", "t.tsr:2:8: '{' was never closed", true},

@@ -179,6 +179,11 @@ func resolveFree(s *scope, stmts []Stmt, inner map[*FuncDef]*scope) {
 			for _, p := range x.Parts {
 				if f, ok := p.(*FField); ok {
 					expr(f.X)
+					for _, q := range f.SpecParts {
+						if g, ok := q.(*FField); ok {
+							expr(g.X)
+						}
+					}
 				}
 			}
 		case *Unary:

@@ -101,6 +101,10 @@ const (
 	GRAD_ABORT  // -- ; abort the innermost gradient block (break/continue)
 	RAISE       // err -- ; raise the *ErrorValue on top of the stack (e.g. an int literal outside int64)
 
+	// f-string fields with a conversion or a computed spec
+	REPR        // x -- repr(x) ; f"{x!r}"
+	FORMAT_SPEC // x spec -- format(x, spec) ; f"{x:>{w}}"
+
 	numOpcodes
 )
 
@@ -122,7 +126,7 @@ var opcodeNames = [...]string{
 	UNPACK: "UNPACK", FORMAT: "FORMAT", CONCAT: "CONCAT", IMPORT: "IMPORT", ASSERT: "ASSERT",
 	TRY_BEGIN: "TRY_BEGIN", TRY_END: "TRY_END", BLOCK_ENTER: "BLOCK_ENTER", BLOCK_EXIT: "BLOCK_EXIT",
 	GRAD_BEGIN: "GRAD_BEGIN", GRAD_END: "GRAD_END", GRAD_ABORT: "GRAD_ABORT",
-	RAISE: "RAISE",
+	RAISE: "RAISE", REPR: "REPR", FORMAT_SPEC: "FORMAT_SPEC",
 }
 
 func (op Opcode) String() string {

@@ -905,6 +905,25 @@ loop:
 				}
 				stack[sp-1] = String(s)
 			}
+		case REPR:
+			var s string
+			if s, err = ReprE(stack[sp-1]); err != nil {
+				goto fail
+			}
+			stack[sp-1] = String(s)
+		case FORMAT_SPEC:
+			spec, ok := stack[sp-1].(String)
+			if !ok {
+				err = Errorf("TypeError", "format spec must be a str, not %s", stack[sp-1].Type())
+				goto fail
+			}
+			var s string
+			if s, err = FormatValue(stack[sp-2], string(spec)); err != nil {
+				goto fail
+			}
+			stack[sp-1] = nil
+			sp--
+			stack[sp-1] = String(s)
 		case CONCAT:
 			n := int(insn >> 8)
 			var b strings.Builder

@@ -37,6 +37,10 @@ func mustRun(t *testing.T, src string) string {
 func TestEval(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
 		{"print(7 / 2, 7 // 2, -7 // 2, 2 ** 10, -2 ** 2, 2 ** -1)", "3.5 3 -4 1024 -4 0.5"},
+		// f-string conversions and nested spec fields (outputs from Python 3.11)
+		{`v = 1234567.891; w = 12; print(f"[{v:>{w}.1f}]", f"[{v:{w}.{2}f}]", f"{'ab'!r}", f"{'ab'!s:>5}|", f"{[1, 'x']!r}", f"{1 != 2}")`,
+			"[   1234567.9] [  1234567.89] 'ab'    ab| [1, 'x'] true"},
+		{`x = 3; print(f"[{x!r:>4}|{x:{'>'}{4}}|{'a'!a}")`, "[   3|   3|'a'"},
 		{"print(-7 % 2, 7 % -2, -7.0 % 2, 5 // -2.0)", "1 -1 1.0 -3.0"},
 		{"print(true and none, 0 or [], 1 and 2, none or 3)", "none [] 2 3"},
 		{"print(1 == 1.0, [1, (2, 3)] == [1, (2, 3)], {1: 2} == {1.0: 2}, none == 0)", "true true true false"},
