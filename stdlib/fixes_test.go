@@ -86,3 +86,12 @@ func TestSliceHugeStep(t *testing.T) {
 		{"x = arange(6)\nprint(x[1:5:2], x[-9223372036854775807:9223372036854775807:4])", "tensor([1, 3]) tensor([0, 4])"},
 	})
 }
+
+func TestIndexPutValueLeadingOnes(t *testing.T) {
+	// torch 1.13: x[[0]] = tensor([[[1., 2., 3.]]]) and the bool-mask form
+	// drop the value's leading 1s.
+	checkPrints(t, []printCase{
+		{"x = zeros(2, 3)\nx[[0]] = tensor([[[1.0, 2.0, 3.0]]])\nprint(x.tolist())", "[[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]]"},
+		{"x = zeros(2, 3)\nx[tensor([false, true])] = tensor([[[1.0, 2.0, 3.0]]])\nprint(x.tolist())", "[[0.0, 0.0, 0.0], [1.0, 2.0, 3.0]]"},
+	})
+}

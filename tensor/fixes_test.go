@@ -41,3 +41,47 @@ func TestHugeStepViewsAndCounts(t *testing.T) {
 		t.Errorf("Chunk(MaxInt): %d chunks, %v", len(c), err)
 	}
 }
+
+// x[0] = tensor([[1, 2, 3]]) and x[:, 0] = tensor([[1, 2]]) on zeros(2, 3):
+// PyTorch drops the value's leading size-1 dims before broadcasting.
+func TestAssignStripsLeadingOnes(t *testing.T) {
+	mk := func(v []float64, shape ...int) *Tensor {
+		r, err := FromFloat64s(v, shape, F32)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	x := zeros([]int{2, 3}, F32)
+	row, _ := x.Select(0, 0)
+	if err := row.AssignInplace(mk([]float64{1, 2, 3}, 1, 3)); err != nil {
+		t.Fatal(err)
+	}
+	col, _ := x.Select(1, 0)
+	if err := col.AssignInplace(mk([]float64{7, 8}, 1, 1, 2)); err != nil {
+		t.Fatal(err)
+	}
+	if got := x.ToFloat64s(); !slices.Equal(got, []float64{7, 2, 3, 8, 0, 0}) {
+		t.Errorf("after assignments: %v", got)
+	}
+	if x.Version() != 2 {
+		t.Errorf("version %d, want 2", x.Version())
+	}
+	// errors are expand's, reported for the stripped shape (torch 1.13)
+	err := row.AssignInplace(mk(make([]float64, 6), 1, 2, 3))
+	if err == nil || err.Error() != "expand(torch.FloatTensor{[2, 3]}, size=[3]): the number of sizes provided (1) must be greater or equal to the number of dimensions in the tensor (2)" {
+		t.Errorf("[1, 2, 3] into [3]: %v", err)
+	}
+	err = row.AssignInplace(mk([]float64{1, 2}, 2))
+	if err == nil || !strings.Contains(err.Error(), "The expanded size of the tensor (3) must match the existing size (2) at non-singleton dimension 0") {
+		t.Errorf("[2] into [3]: %v", err)
+	}
+	// advanced-index assignment strips them too: x[[1]] = [[[4, 5, 6]]]
+	idx, _ := FromInt64s([]int64{1}, []int{1}, I64)
+	if err := x.IndexPut([]Index{Adv(idx)}, mk([]float64{4, 5, 6}, 1, 1, 3)); err != nil {
+		t.Fatal(err)
+	}
+	if got := x.ToFloat64s(); !slices.Equal(got, []float64{7, 2, 3, 4, 5, 6}) {
+		t.Errorf("after index_put: %v", got)
+	}
+}

@@ -306,7 +306,7 @@ func (t *Tensor) IndexPut(items []Index, value *Tensor) error {
 		if value.Numel() == 1 && len(value.shape) == 0 {
 			return a.v.FillInplace(value)
 		}
-		return a.v.CopyInplace(value)
+		return a.v.AssignInplace(value)
 	}
 	if err := t.checkWritable(); err != nil {
 		return err
@@ -319,6 +319,7 @@ func (t *Tensor) IndexPut(items []Index, value *Tensor) error {
 	// final result shape, to broadcast value against
 	p := a.firstAdvPos()
 	fin := append(append(append([]int(nil), rs[:p]...), a.bshape...), rs[p:]...)
+	value = value.StripLeadingOnes(len(fin))
 	if _, err := BroadcastShapes(fin, value.shape); err != nil || len(value.shape) > len(fin) {
 		return errorf(RuntimeError, "shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s", fmtList(value.shape), fmtList(fin))
 	}

@@ -1,5 +1,7 @@
 package tensor
 
+import "slices"
+
 // In-place ops. Each validates the receiver with checkWritable (rejecting
 // internally overlapping tensors such as expanded views), writes, and then
 // calls markWritten exactly once, which bumps the shared version counter.
@@ -146,6 +148,33 @@ func (t *Tensor) CopyInplace(src *Tensor) error {
 	castInto(t, broadcastTo(s, t.shape))
 	t.markWritten()
 	return nil
+}
+
+// StripLeadingOnes returns t without the leading size-1 dims that take
+// it past ndim dims (a view; t itself when there are none), as PyTorch
+// treats the value of an index assignment (slicePrefix1sSize): x[0] =
+// tensor([[1, 2, 3]]) assigns a [1, 3] value to a [3] view.
+func (t *Tensor) StripLeadingOnes(ndim int) *Tensor {
+	k := 0
+	for len(t.shape)-k > ndim && t.shape[k] == 1 {
+		k++
+	}
+	if k == 0 {
+		return t
+	}
+	return t.view(slices.Clone(t.shape[k:]), slices.Clone(t.strides[k:]), t.offset)
+}
+
+// AssignInplace is x[key] = src for the basic-index view t: src loses its
+// leading size-1 dims beyond t's rank (StripLeadingOnes), must then expand
+// to t's shape (else expand's RuntimeError, as PyTorch), and is copied in
+// converted to t's dtype (copy_).
+func (t *Tensor) AssignInplace(src *Tensor) error {
+	s := src.StripLeadingOnes(len(t.shape))
+	if _, err := s.Expand(t.shape...); err != nil {
+		return err
+	}
+	return t.CopyInplace(s)
 }
 
 // ClampInplace clamps t in place to [min, max] (either may be nil).
