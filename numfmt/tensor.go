@@ -26,12 +26,12 @@ type TensorData struct {
 	Int   func(i int) int64   // Kind == Int
 	Bool  func(i int) bool    // Kind == Bool
 	// Suffix holds extra "key=value" parts printed after the data, in
-	// order, e.g. "dtype=i32", "requires_grad=true", "grad_fn=<MulBackward>".
+	// order, e.g. "dtype=i32", "requires_grad=true", "grad_fn=<MulBackward0>".
 	// PyTorch's rules for what to pass: "dtype=..." when the dtype is not
 	// the default (f32, i64, bool); for an empty tensor whenever the dtype
 	// is not f32 (so also "dtype=i64" and "dtype=bool"); then
 	// "grad_fn=<...>" for a non-leaf, or "requires_grad=true" for a leaf
-	// that requires grad. FormatTensor itself adds the "size=[...]" part of
+	// that requires grad. FormatTensor itself adds the "size=(...)" part of
 	// an empty tensor that is not 1-d, before these.
 	Suffix []string
 }
@@ -104,8 +104,9 @@ const tensorPrefix = "tensor("
 //   - Rows wrap to o.LineWidth columns; higher dims are separated by
 //     dim-1 blank lines; a tensor of more than o.Threshold elements keeps
 //     o.EdgeItems items at each end of every longer dimension, with "...".
-//   - An empty tensor prints "[]", plus "size=[d0, d1, ...]" unless it is
-//     1-d (PyTorch prints the size as a tuple; tsr prints shapes as lists).
+//   - An empty tensor prints "[]", plus "size=(d0, d1, ...)" unless it is
+//     1-d, as PyTorch does (the size suffix is PyTorch's torch.Size repr,
+//     even though tsr's shape values print as lists).
 //   - Suffixes are joined with ", ", or with ",\n" and an indent of
 //     len("tensor(") when the last line would pass o.LineWidth.
 //
@@ -138,17 +139,17 @@ func FormatTensorOpts(t TensorData, o PrintOptions) string {
 	return addSuffixes(tensorPrefix+body, suffixes, indent, o.LineWidth)
 }
 
-// shapeString spells a shape as tsr prints lists: "[0, 3]".
+// shapeString spells a shape as PyTorch prints a torch.Size in a tensor repr: "(0, 3)".
 func shapeString(shape []int) string {
 	var b strings.Builder
-	b.WriteByte('[')
+	b.WriteByte('(')
 	for i, d := range shape {
 		if i > 0 {
 			b.WriteString(", ")
 		}
 		b.WriteString(strconv.Itoa(d))
 	}
-	b.WriteByte(']')
+	b.WriteByte(')')
 	return b.String()
 }
 

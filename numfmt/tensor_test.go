@@ -148,8 +148,8 @@ func TestFormatTensorExamples(t *testing.T) {
 			Suffix: []string{"dtype=i32"}}, "tensor([1, 2], dtype=i32)"},
 		{TensorData{Shape: []int{2}, Kind: Bool, Bool: func(i int) bool { return i == 0 }}, "tensor([ true, false])"},
 		{TensorData{Shape: []int{0}, Kind: Float}, "tensor([])"},
-		{TensorData{Shape: []int{0, 3}, Kind: Float}, "tensor([], size=[0, 3])"},
-		{TensorData{Shape: []int{0, 3}, Kind: Int, Suffix: []string{"dtype=i64"}}, "tensor([], size=[0, 3], dtype=i64)"},
+		{TensorData{Shape: []int{0, 3}, Kind: Float}, "tensor([], size=(0, 3))"},
+		{TensorData{Shape: []int{0, 3}, Kind: Int, Suffix: []string{"dtype=i64"}}, "tensor([], size=(0, 3), dtype=i64)"},
 		{TensorData{Shape: []int{2}, Kind: Float, Float: floats(math.NaN(), math.Inf(-1))}, "tensor([nan, -inf])"},
 		{TensorData{Shape: []int{2}, Kind: Float, Float: floats(math.Copysign(0, -1), 1)}, "tensor([-0., 1.])"},
 		// A nil accessor must not panic.

@@ -196,9 +196,12 @@ func builtinInt(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, er
 	case Float:
 		f := float64(v)
 		if math.IsNaN(f) {
-			return nil, Errorf("ValueError", "cannot convert float nan to integer")
+			return nil, Errorf("ValueError", "cannot convert float NaN to integer")
 		}
-		if math.IsInf(f, 0) || math.Abs(f) >= 1<<63 {
+		if math.IsInf(f, 0) {
+			return nil, Errorf("OverflowError", "cannot convert float infinity to integer")
+		}
+		if math.Abs(f) >= 1<<63 {
 			return nil, Errorf("OverflowError", "cannot convert float %s to integer", v)
 		}
 		return MakeInt(int64(f)), nil
@@ -395,8 +398,13 @@ func builtinRound(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, 
 			return MakeInt(i), nil
 		case Float:
 			f := math.RoundToEven(float64(v))
-			if math.IsNaN(f) || math.IsInf(f, 0) {
-				return nil, Errorf("ValueError", "cannot convert float %s to integer", v)
+			switch {
+			case math.IsNaN(f):
+				return nil, Errorf("ValueError", "cannot convert float NaN to integer")
+			case math.IsInf(f, 0):
+				return nil, Errorf("OverflowError", "cannot convert float infinity to integer")
+			case math.Abs(f) >= 1<<63:
+				return nil, Errorf("OverflowError", "int too large to convert to int64")
 			}
 			return MakeInt(int64(f)), nil
 		}

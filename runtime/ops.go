@@ -333,7 +333,12 @@ func floatBinary(op Op, a, b float64, x, y Value) (Value, error) {
 		if a == 0 && b < 0 {
 			return nil, Errorf("ZeroDivisionError", "0.0 cannot be raised to a negative power")
 		}
-		return Float(math.Pow(a, b)), nil
+		r := math.Pow(a, b)
+		if math.IsInf(r, 0) && !math.IsInf(a, 0) && !math.IsInf(b, 0) && !math.IsNaN(a) {
+			// Python raises where a finite power overflows (float ** is checked, * is not)
+			return nil, Errorf("OverflowError", "(34, 'Numerical result out of range')")
+		}
+		return Float(r), nil
 	case EQL:
 		return Bool(a == b), nil
 	case NEQ:

@@ -494,7 +494,7 @@ loop:
 		case LOAD_LOCAL:
 			x = locals[insn>>8]
 			if x == nil {
-				err = Errorf("NameError", "local variable '%s' referenced before assignment", fc.Locals[insn>>8])
+				err = Errorf("UnboundLocalError", "cannot access local variable '%s' where it is not associated with a value", fc.Locals[insn>>8])
 				goto fail
 			}
 			stack[sp] = x
@@ -506,7 +506,7 @@ loop:
 		case LOAD_CELL:
 			x = locals[insn>>8].(*cell).v
 			if x == nil {
-				err = Errorf("NameError", "local variable '%s' referenced before assignment", fc.Locals[insn>>8])
+				err = Errorf("UnboundLocalError", "cannot access local variable '%s' where it is not associated with a value", fc.Locals[insn>>8])
 				goto fail
 			}
 			stack[sp] = x
@@ -518,7 +518,7 @@ loop:
 		case LOAD_FREE:
 			x = fn.freevars[insn>>8].v
 			if x == nil {
-				err = Errorf("NameError", "free variable '%s' referenced before assignment in enclosing function", fc.Freevars[insn>>8])
+				err = Errorf("NameError", "cannot access free variable '%s' where it is not associated with a value in enclosing scope", fc.Freevars[insn>>8])
 				goto fail
 			}
 			stack[sp] = x
@@ -1057,6 +1057,13 @@ func unpackN(x Value, n int) ([]Value, error) {
 	case *NamedTuple:
 		elems = v.Tuple
 	default:
+		if ie, ok := x.(IterableE); ok {
+			// a value that refuses iteration says why (a 0-d tensor:
+			// "iteration over a 0-d tensor"), before its length is used
+			if _, err := ie.IterateE(); err != nil {
+				return nil, err
+			}
+		}
 		if s, ok := x.(HasLen); ok {
 			if l := s.Len(); l != n {
 				return nil, unpackCountErr(l, n)

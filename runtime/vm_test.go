@@ -73,8 +73,13 @@ func TestErrorsAndTraceback(t *testing.T) {
 	}
 	for _, tc := range []struct{ src, kind string }{
 		{"x = undefined", "NameError"},
-		{"fn f() { y = y + 1 }\nf()", "NameError"},
+		{"fn f() { y = y + 1 }\nf()", "UnboundLocalError"},
 		{"assert 1 > 2", "AssertionError"},
+		{"round(float(\"inf\"))", "OverflowError"},
+		{"round(float(\"nan\"))", "ValueError"},
+		{"int(float(\"-inf\"))", "OverflowError"},
+		{"2.0 ** 10000", "OverflowError"},
+		{"(-10.0) ** 401", "OverflowError"},
 		{"1 + \"a\"", "TypeError"},
 		{"[1][\"a\"]", "TypeError"},
 		{"{}[1]", "KeyError"},
