@@ -831,6 +831,27 @@ func init() {
 		gi, err := E.add(r, g)
 		return []*T{gi}, err
 	}})
+	def(&Function{Name: "cumprod", SaveInputs: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		// sum_{j>=k} g_j prod_{i<=j, i!=k} x_i, exact where x has zeros
+		x, err := c.Input(0)
+		if err != nil {
+			return nil, err
+		}
+		gi, err := tensor.CumprodBackward(x, g0(gs), c.Int("dim", 0))
+		return []*T{gi}, err
+	}})
+	def(&Function{Name: "logcumsumexp", SaveInputs: true, SaveOutput: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		x, err := c.Input(0)
+		if err != nil {
+			return nil, err
+		}
+		y, err := c.Output(0)
+		if err != nil {
+			return nil, err
+		}
+		gi, err := tensor.LogCumSumExpBackward(x, y, g0(gs), c.Int("dim", 0))
+		return []*T{gi}, err
+	}})
 	def(&Function{Name: "logsumexp", SaveInputs: true, SaveOutput: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
 		x, err := c.Input(0)
 		if err != nil {

@@ -254,6 +254,7 @@ func gradCases() []gradCase {
 		}},
 	}
 	cs = append(cs, linalgGradCases()...)
+	cs = append(cs, newGradCases()...)
 	return cs
 }
 
