@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"math"
 	"math/bits"
+	"strconv"
 )
 
 // DType names used in Array.DType. They match tsr's tensor dtype names.
@@ -86,7 +87,7 @@ func (a *Array) Validate() error {
 		return withKind(err, ErrInvalid)
 	}
 	if uint64(len(a.Data)) != nbytes {
-		return newError(ErrInvalid, "data has %d bytes, shape %v of %s needs %d", len(a.Data), a.Shape, a.DType, nbytes)
+		return newError(ErrInvalid, "data has %d bytes, shape %s of %s needs %d", len(a.Data), shapeStr(a.Shape), a.DType, nbytes)
 	}
 	return nil
 }
@@ -102,7 +103,7 @@ func byteSize(shape []int, itemSize int) (uint64, error) {
 	var numel, strideProd uint64 = 1, uint64(itemSize)
 	for _, d := range shape {
 		if d < 0 {
-			return 0, newError(ErrCorrupt, "negative dimension %d in shape %v", d, shape)
+			return 0, newError(ErrCorrupt, "negative dimension %d in shape %s", d, shapeStr(shape))
 		}
 		nz := uint64(d)
 		if nz == 0 {
@@ -110,7 +111,7 @@ func byteSize(shape []int, itemSize int) (uint64, error) {
 		}
 		hi, lo := bits.Mul64(strideProd, nz)
 		if hi != 0 || lo > math.MaxInt64 {
-			return 0, newError(ErrCorrupt, "shape %v is too large (element count overflows)", shape)
+			return 0, newError(ErrCorrupt, "shape %s is too large (element count overflows)", shapeStr(shape))
 		}
 		strideProd = lo
 		numel *= uint64(d) // cannot overflow: |numel| <= strideProd
@@ -201,4 +202,17 @@ func withPath(err error, path string) error {
 		return err
 	}
 	return fmt.Errorf("%s: %w", path, err)
+}
+
+// shapeStr spells a shape in error messages as tsr prints shapes: "[2, 3]".
+func shapeStr(shape []int) string {
+	b := make([]byte, 0, 2+4*len(shape))
+	b = append(b, '[')
+	for i, d := range shape {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = strconv.AppendInt(b, int64(d), 10)
+	}
+	return string(append(b, ']'))
 }

@@ -161,7 +161,7 @@ func newArray(dtype string, shape []int, n int) (*Array, error) {
 		return nil, withKind(err, ErrInvalid)
 	}
 	if nbytes != uint64(n)*uint64(size) {
-		return nil, newError(ErrInvalid, "%d values do not fill shape %v", n, shape)
+		return nil, newError(ErrInvalid, "%d values do not fill shape %s", n, shapeStr(shape))
 	}
 	return &Array{DType: dtype, Shape: append([]int(nil), shape...), Data: make([]byte, nbytes)}, nil
 }

@@ -72,7 +72,7 @@ func TestConversions(t *testing.T) {
 		t.Errorf("min int64 %v", v)
 	}
 	_, err = FromFloat64s(F32, []int{2, 2}, []float64{1})
-	wantErr(t, err, ErrInvalid, "1 values do not fill shape [2 2]")
+	wantErr(t, err, ErrInvalid, "1 values do not fill shape [2, 2]")
 	_, err = FromFloat64s("f128", []int{1}, []float64{1})
 	wantErr(t, err, ErrInvalid, `unsupported dtype "f128"`)
 	bo, _ := FromFloat64s(Bool, []int{3}, []float64{0, -0.5, math.NaN()})

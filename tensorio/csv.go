@@ -248,7 +248,7 @@ func EncodeCSV(w io.Writer, a *Array, columns []string) error {
 	case 2:
 		rows, cols = a.Shape[0], a.Shape[1]
 	default:
-		return newError(ErrInvalid, "csv needs a 1-D or 2-D array, got shape %v", a.Shape)
+		return newError(ErrInvalid, "csv needs a 1-D or 2-D array, got shape %s", shapeStr(a.Shape))
 	}
 	if columns != nil && len(columns) != cols {
 		return newError(ErrInvalid, "%d column names for %d columns", len(columns), cols)
