@@ -83,10 +83,29 @@ func log64(x float64) float64 {
 
 func goSigmoid[T float](dst, x []T) {
 	x = x[:len(dst)]
+	zero := -SigmoidZeroF64
+	var z T
+	if _, ok := any(z).(float32); ok {
+		zero = -SigmoidZeroF32
+	}
 	for i := range dst {
-		dst[i] = T(sigmoid64(float64(x[i])))
+		if v := float64(x[i]); v < zero {
+			dst[i] = 0
+		} else {
+			dst[i] = T(sigmoid64(v))
+		}
 	}
 }
+
+// SigmoidZeroF32 and SigmoidZeroF64 are the largest x whose exp(x) is
+// finite in float32 / float64. PyTorch computes sigmoid as 1/(1+exp(-x)),
+// which is exactly 0 for x < -SigmoidZero (exp overflows); the sigmoid
+// kernels return 0 there too, and the correctly rounded (possibly
+// subnormal) value above.
+const (
+	SigmoidZeroF32 = 88.72283172607421875
+	SigmoidZeroF64 = 709.782712893384
+)
 
 // sigmoid64 is 1/(1+e^-x), computed as e^x/(1+e^x) for x < 0 so that it
 // neither overflows nor loses the subnormal results far left.

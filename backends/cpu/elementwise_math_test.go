@@ -150,6 +150,9 @@ type mathCase struct {
 	draw   func(rng *rand.Rand, f64 bool) float64
 	ulp    [2]float64
 	subAbs float64
+	// zeroBelow[f64]: the result is exactly 0 for x < zeroBelow (sigmoid:
+	// PyTorch's 1/(1+exp(-x)) once exp overflows); 0 means no such range.
+	zeroBelow [2]float64
 }
 
 var mathCases = []mathCase{
@@ -177,7 +180,7 @@ var mathCases = []mathCase{
 		}
 		return (rng.Float64()*2 - 1) * 25
 	}},
-	{op: "sigmoid", ref32: sigmoid64, ulp: [2]float64{3, 4}, subAbs: 1, draw: func(rng *rand.Rand, f64 bool) float64 {
+	{op: "sigmoid", ref32: sigmoid64, ulp: [2]float64{3, 4}, subAbs: 1, zeroBelow: [2]float64{-SigmoidZeroF32, -SigmoidZeroF64}, draw: func(rng *rand.Rand, f64 bool) float64 {
 		lim := 110.0
 		if f64 {
 			lim = 760
@@ -221,9 +224,16 @@ func testMathUnary[T float](t *testing.T, mc mathCase, dtype string, bound float
 		all = append(all, T(mc.draw(rng, !isF32)))
 	}
 	all = append(all, sp...)
+	zeroBelow := mc.zeroBelow[0]
+	if !isF32 {
+		zeroBelow = mc.zeroBelow[1]
+	}
 	ref := func(x []T) []T {
 		w := make([]T, len(x))
 		for i, v := range x {
+			if zeroBelow != 0 && float64(v) < zeroBelow {
+				continue // exactly 0
+			}
 			w[i] = T(mc.ref32(float64(v)))
 		}
 		return w

@@ -488,35 +488,51 @@ func tanhKernel(t vt) {
 
 // sigmoidKernel emits sigmoidF32AVX512 / sigmoidF64AVX512: with
 // e = e^-|x| (never overflows), sigmoid(x) = 1/(1+e) for x >= 0 and
-// e/(1+e) for x < 0, so results far left are accurate subnormals instead
-// of 0 and one division serves both signs. In f64, e = N/D (Padé form), so
-// sigmoid = D/(N+D) or N/(N+D).
+// e/(1+e) for x < 0, so one division serves both signs. In f64, e = N/D
+// (Padé form), so sigmoid = D/(N+D) or N/(N+D). Below -SigmoidZeroF32/F64
+// (where PyTorch's 1/(1+exp(-x)) overflows exp and returns 0) the result
+// is 0, as PyTorch's; above it the subnormal results agree.
 func sigmoidKernel(t vt) {
 	mathUnary(t, "sigmoid", "1/(1+e^-x[i])", func() func(x reg.VecVirtual) reg.VecVirtual {
 		sign := constBits(t, signMask(t))
 		zero := t.vec()
 		t.zero(zero)
+		thr := constVec(t, -sigmoidZero(t))
 		c := newExpConsts(t, false, true) // -|x| <= 0: only the lower clamp
 		return func(x reg.VecVirtual) reg.VecVirtual {
-			pos := K()
-			t.cmp(cmpGE, zero, x, pos) // x >= 0 (false for NaN)
+			pos, under := K(), K()
+			t.cmp(cmpGE, zero, x, pos)  // x >= 0 (false for NaN)
+			t.cmp(cmpLT, thr, x, under) // x < -thr (false for NaN)
 			v := t.vec()
 			t.or(sign, x, v) // -|x|
+			var r reg.VecVirtual
 			if t.f64 {
 				en, ed := expF64Frac(t, c, v)
 				den := t.vec()
 				VADDPD(en, ed, den)
 				t.movMasked(ed, pos, en)
 				VDIVPD(den, en, en)
-				return en
+				r = en
+			} else {
+				e := expF32Vec(t, c, v)
+				den := t.vec()
+				VADDPS(c.one, e, den)
+				t.movMasked(c.one, pos, e)
+				r = divF32(e, den)
 			}
-			e := expF32Vec(t, c, v)
-			den := t.vec()
-			VADDPS(c.one, e, den)
-			t.movMasked(c.one, pos, e)
-			return divF32(e, den)
+			t.movMasked(zero, under, r)
+			return r
 		}
 	})
+}
+
+// sigmoidZero is the largest x for which exp(x) is finite in t's dtype
+// (cpu.SigmoidZeroF32/F64); sigmoid is 0 below its negative.
+func sigmoidZero(t vt) float64 {
+	if t.f64 {
+		return 709.782712893384
+	}
+	return 88.72283172607421875
 }
 
 // logFixup is the VFIXUPIMM table for log: by input class (QNaN, SNaN, ±0,
