@@ -36,6 +36,7 @@ func defGlobal(name, doc string, fn builtinFn) *runtime.Builtin {
 
 // defMethod registers a tensor method.
 func defMethod(name, doc string, fn methodFn) {
+	fn = aliasedMethod(name, fn) // axis=, keepdims= (NumPy names) as PyTorch
 	b := runtime.NewBuiltin(name, func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		x, ok := b.Receiver().(*TensorValue)
 		if !ok {
@@ -75,10 +76,12 @@ var overrides = map[string]bool{}
 // defOverride registers a tensor-aware version of a Universe builtin.
 func defOverride(name, doc string, fn builtinFn) *runtime.Builtin {
 	overrides[name] = true
+	fn = aliasedBuiltin(name, fn)
 	return defGlobal(name, doc, fn)
 }
 
 func functional(name string, fn methodFn) builtinFn {
+	fn = aliasedMethod(name, fn)
 	return func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		in, rest, kw, err := splitInput(name, args, kwargs)
 		if err != nil {

@@ -21,6 +21,10 @@ const (
 	opMax
 	opMin
 	opAtan2
+	opHypot
+	opFmax
+	opFmin
+	opLogAddExp
 	opEq
 	opNe
 	opLt
@@ -35,7 +39,7 @@ const (
 	opBXor
 )
 
-var binNames = [...]string{"add", "sub", "mul", "div", "floor_divide", "remainder", "pow", "maximum", "minimum", "atan2",
+var binNames = [...]string{"add", "sub", "mul", "div", "floor_divide", "remainder", "pow", "maximum", "minimum", "atan2", "hypot", "fmax", "fmin", "logaddexp",
 	"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor"}
 
 func (op binOp) isCmp() bool     { return op >= opEq && op <= opGe }
@@ -59,6 +63,10 @@ func binaryTypes(op binOp, rt DType) (ct, ot DType, err error) {
 	case op == opDiv || op == opAtan2:
 		if !rt.IsFloat() {
 			ct, ot = DefaultFloat, DefaultFloat
+		}
+	case op == opHypot || op == opLogAddExp:
+		if !rt.IsFloat() {
+			return 0, 0, errorf(RuntimeError, "\"%s_cpu\" not implemented for '%s'", binNames[op], pyTypeName(rt))
 		}
 	case op == opSub && rt == Bool:
 		return 0, 0, errorf(RuntimeError, "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.")
@@ -209,6 +217,24 @@ func binT[T num](op binOp, out, a, b *Tensor, x, y []T) error {
 		}
 	case opAtan2:
 		f = func(p, q T) T { return T(math.Atan2(float64(p), float64(q))) }
+	case opHypot:
+		f = func(p, q T) T { return T(math.Hypot(float64(p), float64(q))) }
+	case opLogAddExp:
+		f = func(p, q T) T { return T(logAddExp(float64(p), float64(q))) }
+	case opFmax: // NaN only when both are NaN
+		f = func(p, q T) T {
+			if q != q || p > q {
+				return p
+			}
+			return q
+		}
+	case opFmin:
+		f = func(p, q T) T {
+			if q != q || p < q {
+				return p
+			}
+			return q
+		}
 	case opFloorDiv:
 		if fl {
 			f = func(p, q T) T { return T(floorDivFloat(float64(p), float64(q))) }
@@ -524,6 +550,19 @@ func Maximum(a, b *Tensor) (*Tensor, error) { return binary(opMax, a, b) }
 
 // Minimum returns the elementwise minimum (NaN propagates).
 func Minimum(a, b *Tensor) (*Tensor, error) { return binary(opMin, a, b) }
+
+// Hypot returns sqrt(a**2 + b**2) without overflow (float dtypes only).
+func Hypot(a, b *Tensor) (*Tensor, error) { return binary(opHypot, a, b) }
+
+// Fmax is the elementwise maximum ignoring NaN (NaN only where both are).
+func Fmax(a, b *Tensor) (*Tensor, error) { return binary(opFmax, a, b) }
+
+// Fmin is the elementwise minimum ignoring NaN (NaN only where both are).
+func Fmin(a, b *Tensor) (*Tensor, error) { return binary(opFmin, a, b) }
+
+// LogAddExp returns log(exp(a) + exp(b)) computed stably (float dtypes
+// only).
+func LogAddExp(a, b *Tensor) (*Tensor, error) { return binary(opLogAddExp, a, b) }
 
 // Atan2 returns atan2(a, b) in radians; integer inputs give f32.
 func Atan2(a, b *Tensor) (*Tensor, error) { return binary(opAtan2, a, b) }

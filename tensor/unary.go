@@ -26,6 +26,7 @@ type unaryDef struct {
 	i      func(int64) int64 // for ukKeep on integers; nil = identity copy
 	p      func(float64) bool
 	noBool bool
+	f32    func(float32) float32 // optional: f32 (and f16/bf16) in float32 arithmetic, as PyTorch
 }
 
 func sigmoid(x float64) float64 {
@@ -153,7 +154,7 @@ func unary(u *unaryDef, t *Tensor) (*Tensor, error) {
 	src := t.toDType(ct)
 	out := empty(t.shape, ct)
 	if !fastUnary(u, out, src) {
-		unaryFloatKernel(u.f, out, src)
+		unaryFloatKernel32(u, out, src)
 	}
 	return out.toDType(dt), nil
 }
@@ -164,6 +165,14 @@ func computeType(dt DType) DType {
 		return F32
 	}
 	return dt
+}
+
+func unaryFloatKernel32(u *unaryDef, out, src *Tensor) {
+	if u.f32 != nil && src.dtype == F32 {
+		mapUn(out.storage.F32(), src.storage.F32(), out, src, u.f32)
+		return
+	}
+	unaryFloatKernel(u.f, out, src)
 }
 
 func unaryFloatKernel(f func(float64) float64, out, src *Tensor) {

@@ -17,7 +17,38 @@ func newGradCases() []gradCase {
 			return ap(e, op, in, Attrs{"dim": dim}, func() (*T, error) { return f(in[0], dim) })
 		}}
 	}
+	// op applied to in[0]*scale + shift (to stay inside its domain)
+	un := func(op string, f func(*T) (*T, error), scale, shift float64, positive bool) gradCase {
+		return gradCase{op: op, shapes: [][]int{{3, 4}}, positive: positive, f: func(e *Engine, in []*T) (*T, error) {
+			x, err := e.mulScalar(in[0], scale)
+			if err != nil {
+				return nil, err
+			}
+			if x, err = e.addScalar(x, shift); err != nil {
+				return nil, err
+			}
+			return ap(e, op, []*T{x}, nil, func() (*T, error) { return f(x) })
+		}}
+	}
 	return []gradCase{
+		un("log2", tensor.Log2, 1, 0, true),
+		un("log10", tensor.Log10, 1, 0, true),
+		un("asin", tensor.Asin, 0.9, 0, false),
+		un("acos", tensor.Acos, 0.9, 0, false),
+		un("atan", tensor.Atan, 2, 0, false),
+		un("sinh", tensor.Sinh, 1.5, 0, false),
+		un("cosh", tensor.Cosh, 1.5, 0, false),
+		un("asinh", tensor.Asinh, 3, 0, false),
+		un("acosh", tensor.Acosh, 1, 1, true),
+		un("atanh", tensor.Atanh, 0.9, 0, false),
+		un("exp2", tensor.Exp2, 2, 0, false),
+		un("deg2rad", tensor.Deg2Rad, 1, 0, false),
+		un("rad2deg", tensor.Rad2Deg, 1, 0, false),
+		un("sinc", tensor.Sinc, 2.5, 0, false),
+		binCase("hypot", tensor.Hypot, []int{2, 3}, []int{3}, false),
+		binCase("fmax", tensor.Fmax, []int{2, 3}, []int{3}, false),
+		binCase("fmin", tensor.Fmin, []int{2, 3}, []int{2, 3}, false),
+		binCase("logaddexp", tensor.LogAddExp, []int{2, 1}, []int{2, 3}, false),
 		dimCase("cumprod", []int{3, 5}, 1, false, tensor.Cumprod),
 		dimCase("cumprod", []int{4, 2, 3}, 0, false, tensor.Cumprod),
 		dimCase("logcumsumexp", []int{3, 5}, 1, false, tensor.LogCumSumExp),
