@@ -86,19 +86,49 @@ var (
 	uCos        = &unaryDef{name: "cos", f: math.Cos}
 	uTan        = &unaryDef{name: "tan", f: math.Tan}
 	uTanh       = &unaryDef{name: "tanh", f: math.Tanh}
-	uSigmoid    = &unaryDef{name: "sigmoid", f: sigmoid}
+	uSigmoid    = &unaryDef{name: "sigmoid", f: func(x float64) float64 {
+		if x < -cpu.SigmoidZeroF64 {
+			return 0 // PyTorch's 1/(1+exp(-x)) once exp overflows
+		}
+		return sigmoid(x)
+	}, f32: func(x float32) float32 {
+		if x < -cpu.SigmoidZeroF32 {
+			return 0
+		}
+		return float32(sigmoid(float64(x)))
+	}}
 	uReciprocal = &unaryDef{name: "reciprocal", f: func(x float64) float64 { return 1 / x }}
 	uErf        = &unaryDef{name: "erf", f: math.Erf}
-	uGelu       = &unaryDef{name: "gelu", f: func(x float64) float64 { return 0.5 * x * (1 + math.Erf(x/math.Sqrt2)) }}
+	uGelu       = &unaryDef{name: "gelu", f: func(x float64) float64 { return 0.5 * x * (1 + math.Erf(x/math.Sqrt2)) }, f32: geluF32}
 	uGeluTanh   = &unaryDef{name: "gelu", f: func(x float64) float64 {
 		const k = 0.7978845608028654 // sqrt(2/pi)
 		return 0.5 * x * (1 + math.Tanh(k*(x+0.044715*x*x*x)))
-	}}
+	}, f32: geluTanhF32}
 
 	uIsNan    = &unaryDef{name: "isnan", kind: ukPred, p: math.IsNaN}
 	uIsInf    = &unaryDef{name: "isinf", kind: ukPred, p: func(x float64) bool { return math.IsInf(x, 0) }}
 	uIsFinite = &unaryDef{name: "isfinite", kind: ukPred, p: func(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }}
 )
+
+// geluF32 is PyTorch's f32 gelu, x * 0.5 * (1 + erf(x * M_SQRT1_2)) with
+// every step rounded to float32 (erf correctly rounded): in the left tail
+// 1 + erf cancels to 0 exactly where PyTorch's does (gelu(-6) is -0, not
+// -5.9e-9), so tensors print as PyTorch's.
+func geluF32(x float32) float32 {
+	a := float32(x * float32(math.Sqrt2/2))
+	e := float32(math.Erf(float64(a)))
+	return float32(float32(x*0.5) * float32(1+e))
+}
+
+// geluTanhF32 is PyTorch's f32 tanh-approximate gelu, step by step in
+// float32: 0.5 * x * (1 + tanh(kBeta * (x + kKappa * x³))).
+func geluTanhF32(x float32) float32 {
+	const kBeta, kKappa = float32(0.7978845608028654), float32(0.044715)
+	cube := float32(float32(x*x) * x)
+	inner := float32(kBeta * float32(x+float32(kKappa*cube)))
+	t := float32(math.Tanh(float64(inner)))
+	return float32(float32(0.5*x) * float32(1+t))
+}
 
 func unary(u *unaryDef, t *Tensor) (*Tensor, error) {
 	switch u.kind {
