@@ -261,3 +261,12 @@ try { hypot(tensor([1]), tensor([2])) } catch e { print(e.kind, e.message) }`, `
 TypeError
 RuntimeError "hypot_cpu" not implemented for 'Long'`}})
 }
+
+func TestSetIndexLeadingOnes(t *testing.T) {
+	checkPrints(t, []printCase{
+		{"x = zeros(2, 3)\nx[0] = tensor([[1.0, 2.0, 3.0]])\nprint(x.tolist())", "[[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]]"},
+		{"x = zeros(2, 3)\nx[:, 0] = tensor([[1.0, 2.0]])\nprint(x.tolist())", "[[1.0, 0.0, 0.0], [2.0, 0.0, 0.0]]"},
+		{"x = zeros(2, 3)\nw = tensor([[1.0, 2.0, 3.0]], requires_grad=true)\nx[1] = w * 2\nx.sum().backward()\nprint(w.grad.tolist())", "[[2.0, 2.0, 2.0]]"},
+		{"x = zeros(2, 3)\ntry { x[0] = ones(2, 3) } catch e { print(e.kind) }", "RuntimeError"},
+	})
+}

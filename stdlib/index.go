@@ -206,19 +206,9 @@ func setIndexOp(e *Engine, x *T, key, v runtime.Value) error {
 		if err != nil {
 			return err
 		}
-		if _, err := tensor.BroadcastShapes(view.Shape(), src.Shape()); err != nil || src.Dim() > view.Dim() && src.Numel() != 1 {
-			return runtime.Errorf("RuntimeError", "shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s", intList(src.Shape()), intList(view.Shape()))
-		}
-		return e.ApplyInplace("copy", view, []*T{src}, nil, func() error {
-			if src.Dim() > view.Dim() {
-				s, err := src.Reshape(view.Shape()...)
-				if err != nil {
-					return err
-				}
-				return view.CopyInplace(s)
-			}
-			return view.CopyInplace(src)
-		})
+		// copy_ semantics: the value's leading size-1 dims are dropped, then
+		// it broadcasts to the view (PyTorch's expand errors otherwise)
+		return e.ApplyInplace("copy", view, []*T{src}, nil, func() error { return view.AssignInplace(src) })
 	}
 	// x[mask] = number is masked_fill_ (differentiable).
 	if len(items) == 1 && items[0].T != nil && items[0].T.DType() == tensor.Bool && src.Numel() == 1 && src.Dim() == 0 &&
