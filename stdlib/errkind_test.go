@@ -13,6 +13,8 @@ func TestErrorKinds(t *testing.T) {
 		{"a, b = tensor(1)", "TypeError", "iteration over a 0-d tensor"},
 		{"for v in tensor(2.0) { }", "TypeError", "iteration over a 0-d tensor"},
 		{"round(inf)", "OverflowError", "cannot convert float infinity to integer"},
+		{"randn(2, dtype=i64)", "RuntimeError", "\"normal_kernel_cpu\" not implemented for 'Long'"},
+		{"rand(2, dtype=i64)", "RuntimeError", "\"check_uniform_bounds\" not implemented for 'Long'"},
 	} {
 		_, err := runTsr(t, tc.src)
 		var e *runtime.EvalError

@@ -308,10 +308,10 @@ func (g *Generator) ManualSeed(seed uint64) { g.pcg.Seed(seed, 0x9e3779b97f4a7c1
 func (g *Generator) Float64() float64 { return g.r.Float64() }
 
 // Rand returns uniform samples in [0, 1) of float dtype dt (a non-float
-// dtype is a TypeError).
+// dtype is a RuntimeError, as PyTorch's).
 func Rand(g *Generator, shape []int, dt DType) (*Tensor, error) {
 	if !dt.IsFloat() {
-		return nil, errorf(TypeError, "\"check_uniform_bounds\" not implemented for '%s'", pyTypeName(dt))
+		return nil, errorf(RuntimeError, "\"check_uniform_bounds\" not implemented for '%s'", pyTypeName(dt))
 	}
 	if err := checkShape(shape); err != nil {
 		return nil, err
@@ -331,7 +331,7 @@ func Rand(g *Generator, shape []int, dt DType) (*Tensor, error) {
 // Randn returns standard normal samples of float dtype dt.
 func Randn(g *Generator, shape []int, dt DType) (*Tensor, error) {
 	if !dt.IsFloat() {
-		return nil, errorf(TypeError, "\"normal_kernel_cpu\" not implemented for '%s'", pyTypeName(dt))
+		return nil, errorf(RuntimeError, "\"normal_kernel_cpu\" not implemented for '%s'", pyTypeName(dt))
 	}
 	if err := checkShape(shape); err != nil {
 		return nil, err
