@@ -53,6 +53,9 @@ func planReduce(t *Tensor, dims []int, keepdim bool) (*reducePlan, error) {
 			p.outShape = append(p.outShape, t.shape[i])
 		}
 	}
+	if err := checkShape(p.outShape); err != nil {
+		return nil, err
+	}
 	p.inner = numel(p.redShape)
 	p.outer = numel(p.keptShape)
 	return p, nil
@@ -61,6 +64,9 @@ func planReduce(t *Tensor, dims []int, keepdim bool) (*reducePlan, error) {
 // rowsF64 calls fn(o, row) for each output index o (C order) with the
 // reduced elements converted to float64 (row is reused between calls).
 func (p *reducePlan) rowsF64(t *Tensor, fn func(o int, row []float64)) {
+	if p.outer == 0 {
+		return
+	}
 	scratch := zeros([]int{p.inner}, F64)
 	row := scratch.storage.F64()[:p.inner]
 	p.rows(t, scratch, func(o int) { fn(o, row) })
@@ -68,6 +74,9 @@ func (p *reducePlan) rowsF64(t *Tensor, fn func(o int, row []float64)) {
 
 // rowsI64 is rowsF64 with int64 values (exact for integer dtypes).
 func (p *reducePlan) rowsI64(t *Tensor, fn func(o int, row []int64)) {
+	if p.outer == 0 {
+		return
+	}
 	scratch := zeros([]int{p.inner}, I64)
 	row := scratch.storage.I64()[:p.inner]
 	p.rows(t, scratch, func(o int) { fn(o, row) })

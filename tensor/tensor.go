@@ -21,6 +21,7 @@ package tensor
 
 import (
 	"math"
+	"slices"
 
 	"github.com/tsrlang/tsr/numfmt"
 )
@@ -68,6 +69,15 @@ func contiguousStrides(shape []int) []int {
 func numel(shape []int) int {
 	n := 1
 	for _, s := range shape {
+		if s != 0 && n > math.MaxInt/s {
+			// The count overflows an int: saturate (so an allocation
+			// fails with a MemoryError instead of wrapping to a small
+			// storage), unless a later dim is 0.
+			if slices.Contains(shape, 0) {
+				return 0
+			}
+			return math.MaxInt
+		}
 		n *= s
 	}
 	return n

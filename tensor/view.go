@@ -25,8 +25,11 @@ func inferSize(shape []int, n int) ([]int, error) {
 		case s < 0:
 			return nil, errorf(RuntimeError, "invalid shape dimension %d", s)
 		default:
-			prod *= s
+			prod = numel([]int{prod, s}) // saturates instead of wrapping
 		}
+	}
+	if prod == math.MaxInt && n != math.MaxInt {
+		return nil, errorf(RuntimeError, "shape '%s' is invalid for input of size %d", fmtShapeArg(shape), n)
 	}
 	if infer >= 0 {
 		if prod == 0 || n%prod != 0 {
@@ -305,8 +308,14 @@ func (t *Tensor) Flatten(start, end int) (*Tensor, error) {
 	if s == e {
 		return t, nil
 	}
+	merged := t.shape[s : e+1]
+	if !slices.Contains(merged, 0) {
+		if err := checkShape(merged); err != nil {
+			return nil, err
+		}
+	}
 	sh := slices.Clone(t.shape[:s])
-	sh = append(sh, numel(t.shape[s:e+1]))
+	sh = append(sh, numel(merged))
 	sh = append(sh, t.shape[e+1:]...)
 	return t.Reshape(sh...)
 }
@@ -524,11 +533,25 @@ func (t *Tensor) AsStrided(size, stride []int, offset int) (*Tensor, error) {
 		return nil, errorf(RuntimeError, "Tensor: invalid storage offset %d", offset)
 	}
 	if numel(size) > 0 {
-		need := offset + 1
-		for i := range size {
-			need += (size[i] - 1) * stride[i]
-		}
 		have := t.storage.nbytes / t.dtype.ItemSize()
+		// need = offset + 1 + sum((size_k-1)*stride_k), computed without
+		// wrapping around int64 (every term is >= 0).
+		need, overflow := offset, offset == math.MaxInt
+		for i := range size {
+			span := size[i] - 1
+			if overflow || span == 0 || stride[i] == 0 {
+				continue
+			}
+			if stride[i] > (math.MaxInt-1-need)/span {
+				overflow = true
+				continue
+			}
+			need += span * stride[i]
+		}
+		if overflow {
+			return nil, errorf(RuntimeError, "as_strided: view of size %s with stride %s and offset %d needs storage of more elements than an int64 can count (the storage size calculation overflows), but the storage has %d", fmtList(size), fmtList(stride), offset, have)
+		}
+		need++
 		if need > have {
 			return nil, errorf(RuntimeError, "as_strided: view of size %s with stride %s and offset %d needs storage of %d elements, but the storage has %d", fmtList(size), fmtList(stride), offset, need, have)
 		}
