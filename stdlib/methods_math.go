@@ -81,6 +81,11 @@ func init() {
 				case "floor":
 					return x.result(applyBinary(e, "floor_divide", tensor.FloorDivide, x.t, other))
 				case "trunc":
+					if !tensor.ResultType(x.t, other).IsFloat() {
+						// exact integer division (no float round trip)
+						a, b := castWrapped(x.t, other)
+						return x.result(tensor.TruncDivide(a, b))
+					}
 					q, err := applyBinary(e, "div", tensor.Div, x.t, other)
 					if err != nil {
 						return nil, err

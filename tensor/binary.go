@@ -25,6 +25,7 @@ const (
 	opFmax
 	opFmin
 	opLogAddExp
+	opTruncDiv
 	opEq
 	opNe
 	opLt
@@ -39,7 +40,7 @@ const (
 	opBXor
 )
 
-var binNames = [...]string{"add", "sub", "mul", "div", "floor_divide", "remainder", "pow", "maximum", "minimum", "atan2", "hypot", "fmax", "fmin", "logaddexp",
+var binNames = [...]string{"add", "sub", "mul", "div", "floor_divide", "remainder", "pow", "maximum", "minimum", "atan2", "hypot", "fmax", "fmin", "logaddexp", "div_trunc",
 	"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor"}
 
 func (op binOp) isCmp() bool     { return op >= opEq && op <= opGe }
@@ -70,7 +71,7 @@ func binaryTypes(op binOp, rt DType) (ct, ot DType, err error) {
 		}
 	case op == opSub && rt == Bool:
 		return 0, 0, errorf(RuntimeError, "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.")
-	case (op == opFloorDiv || op == opRem || op == opPow) && rt == Bool:
+	case (op == opFloorDiv || op == opRem || op == opPow || op == opTruncDiv) && rt == Bool:
 		return 0, 0, errorf(RuntimeError, "\"%s_cpu\" not implemented for 'Bool'", binNames[op])
 	}
 	if ct.IsHalf() {
@@ -250,6 +251,18 @@ func binT[T num](op binOp, out, a, b *Tensor, x, y []T) error {
 					d--
 				}
 				return T(d)
+			}
+		}
+	case opTruncDiv:
+		if fl {
+			f = func(p, q T) T { return T(math.Trunc(float64(p) / float64(q))) }
+		} else {
+			f = func(p, q T) T {
+				if q == 0 {
+					zeroDiv = true
+					return 0
+				}
+				return T(int64(p) / int64(q))
 			}
 		}
 	case opRem:
@@ -537,6 +550,12 @@ func Div(a, b *Tensor) (*Tensor, error) { return binary(opDiv, a, b) }
 // FloorDivide returns floor(a / b) (Python's //). Integer division by zero
 // is a RuntimeError "ZeroDivisionError".
 func FloorDivide(a, b *Tensor) (*Tensor, error) { return binary(opFloorDiv, a, b) }
+
+// TruncDivide returns a / b rounded toward zero (div with
+// rounding_mode="trunc"). Integer inputs divide exactly in integers (the
+// result keeps the promoted integer dtype; division by zero is a
+// RuntimeError "ZeroDivisionError"), as PyTorch's div_trunc kernel.
+func TruncDivide(a, b *Tensor) (*Tensor, error) { return binary(opTruncDiv, a, b) }
 
 // Remainder returns a mod b with the sign of b (Python's %).
 func Remainder(a, b *Tensor) (*Tensor, error) { return binary(opRem, a, b) }
