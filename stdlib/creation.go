@@ -260,6 +260,9 @@ func likeFactory(name string, make func(th *runtime.Thread, shape []int, dt tens
 			return nil, err
 		}
 		t, err := make(th, x.t.Shape(), o.dt(x.t.DType()))
+		if err == nil {
+			t, err = preserveLayout(x.t, t)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -338,6 +341,9 @@ func builtinFullLike(th *runtime.Thread, b *runtime.Builtin, args []runtime.Valu
 		return nil, err
 	}
 	t, err := fillTensor(x.t.Shape(), fill, o.dt(x.t.DType()))
+	if err == nil {
+		t, err = preserveLayout(x.t, t)
+	}
 	if err != nil {
 		return nil, err
 	}

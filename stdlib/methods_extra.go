@@ -90,7 +90,7 @@ func init() {
 		if o.t.DType() == x.t.DType() {
 			return x, nil
 		}
-		return x.result(toOp(engineOf(th), x.t, o.t.DType()))
+		return x.result(toPreserveOp(engineOf(th), x.t, o.t.DType()))
 	})
 	defMethodFunc("fmod", "fmod(other): the C remainder x - trunc(x / other) * other (sign of x; ZeroDivisionError for integer division by zero).", methodFmod)
 	defMethodFunc("lerp", "lerp(end, weight): self + weight * (end - self), computed as end - (end - self) * (1 - weight) where |weight| >= 0.5 (PyTorch's formula).", methodLerp)

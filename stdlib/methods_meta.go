@@ -128,7 +128,7 @@ func init() {
 			if err := runtime.UnpackArgs(c.name, args, kwargs); err != nil {
 				return nil, err
 			}
-			return x.result(toOp(engineOf(th), x.t, c.dt))
+			return x.result(toPreserveOp(engineOf(th), x.t, c.dt))
 		})
 	}
 	defMethod("type", "type(dtype=none): with no argument the dtype's name, else to(dtype).", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
@@ -139,7 +139,7 @@ func init() {
 		if !d.ok {
 			return runtime.String(x.t.DType().String()), nil
 		}
-		return x.result(toOp(engineOf(th), x.t, d.dt))
+		return x.result(toPreserveOp(engineOf(th), x.t, d.dt))
 	})
 }
 
@@ -207,12 +207,12 @@ func methodTo(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs [
 	r := x.t
 	e := engineOf(th)
 	if d.ok {
-		if r, err = toOp(e, r, d.dt); err != nil {
+		if r, err = toPreserveOp(e, r, d.dt); err != nil {
 			return nil, err
 		}
 	}
 	if copyFlag && r == x.t {
-		if r, err = cloneOp(e, r); err != nil {
+		if r, err = clonePreserveOp(e, r); err != nil {
 			return nil, err
 		}
 	}

@@ -200,11 +200,11 @@ func init() {
 		}
 		return x.result(contiguousOp(engineOf(th), x.t))
 	})
-	defMethodFunc("clone", "clone(): a contiguous copy (differentiable).", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+	defMethodFunc("clone", "clone(): a copy (differentiable) with the same strides when the tensor is dense (a transposed view stays transposed), else row-major, as PyTorch's preserve_format.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		if err := noArgs("clone", args, kwargs); err != nil {
 			return nil, err
 		}
-		return x.result(cloneOp(engineOf(th), x.t))
+		return x.result(clonePreserveOp(engineOf(th), x.t))
 	})
 	defMethodFunc("split", "split(split_size_or_sections, dim=0): a tuple of views of split_size elements (or the listed sizes) along dim.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		var spec runtime.Value

@@ -333,6 +333,33 @@ func cloneOp(e *Engine, x *T) (*T, error) {
 	return e.Apply("clone", []*T{x}, nil, func() (*T, error) { return x.Clone(), nil })
 }
 
+// The user-facing copies (x.clone(), x.to(dtype), x.double(), ...,
+// *_like) use PyTorch's default memory_format=preserve_format: a
+// non-overlapping dense input's strides carry over (x.t().clone() stays
+// transposed); internal callers use cloneOp/toOp, which copy row-major.
+
+func clonePreserveOp(e *Engine, x *T) (*T, error) {
+	return e.Apply("clone", []*T{x}, nil, func() (*T, error) { return x.ClonePreserve(), nil })
+}
+
+func toPreserveOp(e *Engine, x *T, dt tensor.DType) (*T, error) {
+	if x.DType() == dt {
+		return x, nil
+	}
+	return e.Apply("to", []*T{x}, nil, func() (*T, error) { return x.ToPreserve(dt) })
+}
+
+// preserveLayout returns t, a new contiguous tensor of like's shape, laid
+// out with like's strides when like is non-overlapping, dense and not
+// contiguous (the *_like factories' preserve_format).
+func preserveLayout(like, t *T) (*T, error) {
+	if like.IsContiguous() || !like.IsNonOverlappingAndDense() {
+		return t, nil
+	}
+	out := tensor.EmptyPreserve(like, t.DType())
+	return out, out.CopyInplace(t)
+}
+
 // tOp is x.t(): a transpose for 2-D, the identity view for fewer dims.
 func tOp(e *Engine, x *T) (*T, error) {
 	if x.Dim() > 2 {
