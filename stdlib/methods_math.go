@@ -267,7 +267,7 @@ func init() {
 			attrs["dim"] = n
 			dims = []int{n}
 		}
-		return x.result(e.Apply("prod", []*T{t}, attrs, func() (*T, error) { return tensor.Prod(t, dims, keep) }))
+		return x.result(reducedToDType(e, dt)(e.Apply("prod", []*T{t}, attrs, func() (*T, error) { return tensor.Prod(t, dims, keep) })))
 	})
 	defMethodFunc("amax", "amax(dim=(), keepdim=false): maximum over dims (all when empty).", amaxMethod("amax"))
 	defMethodFunc("amin", "amin(dim=(), keepdim=false): minimum over dims (all when empty).", amaxMethod("amin"))
@@ -289,6 +289,9 @@ func init() {
 			t := x.t
 			var err error
 			if dt.ok {
+				if dt.dt == tensor.Bool {
+					return nil, runtime.Errorf("RuntimeError", "\"%s_out_cpu\" not implemented for 'Bool'", name)
+				}
 				if t, err = toOp(e, t, dt.dt); err != nil {
 					return nil, err
 				}
@@ -297,7 +300,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return x.result(e.Apply(name, []*T{t}, autograd.Attrs{"dim": n}, func() (*T, error) { return f(t, n) }))
+			return x.result(reducedToDType(e, dt)(e.Apply(name, []*T{t}, autograd.Attrs{"dim": n}, func() (*T, error) { return f(t, n) })))
 		}
 	}
 	defMethodFunc("cumsum", "cumsum(dim): running sums along dim.", cum("cumsum", tensor.Cumsum))
@@ -496,6 +499,9 @@ func reduceMethod(name string) methodFn {
 		t := x.t
 		var err error
 		if dt.ok {
+			if name == "mean" && !dt.dt.IsFloat() {
+				return nil, runtime.Errorf("RuntimeError", "mean(): could not infer output dtype. Optional dtype must be either a floating point or complex dtype. Got: %s", dt.dt)
+			}
 			if t, err = toOp(e, t, dt.dt); err != nil {
 				return nil, err
 			}
@@ -507,7 +513,22 @@ func reduceMethod(name string) methodFn {
 		if name == "mean" {
 			return x.result(meanOp(e, t, dims, keep))
 		}
-		return x.result(sumOp(e, t, dims, keep))
+		return x.result(reducedToDType(e, dt)(sumOp(e, t, dims, keep)))
+	}
+}
+
+// reducedToDType returns a function that casts a sum/prod/cumsum/cumprod
+// result to the dtype= argument when that is an integer or bool dtype:
+// PyTorch computes in (and returns) the requested dtype, so
+// tensor([100, 100], dtype=i8).sum(dtype=i8) wraps to -56 and
+// sum(dtype=bool) is "any nonzero". The kernels accumulate integers in
+// i64; the cast back wraps exactly as the narrow accumulation would.
+func reducedToDType(e *Engine, dt dtypeOpt) func(*T, error) (*T, error) {
+	return func(r *T, err error) (*T, error) {
+		if err != nil || !dt.ok || r.DType() == dt.dt || dt.dt.IsFloat() {
+			return r, err
+		}
+		return toOp(e, r, dt.dt)
 	}
 }
 
