@@ -45,3 +45,15 @@ func TestReductionIntegerDType(t *testing.T) {
 		{catchOf(`tensor([1.0, 2.0]).mean(dtype=i32)`), "RuntimeError: mean(): could not infer output dtype. Optional dtype must be either a floating point or complex dtype. Got: i32"},
 	})
 }
+
+// The 2-norm of a slice holding both NaN and Inf is NaN (Go's
+// math.Max(NaN, +Inf) is +Inf).
+func TestNormNaNWithInf(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`print(tensor([inf, nan]).norm(), tensor([nan, inf]).norm(), tensor([-inf, 1.0]).norm())`, "tensor(nan) tensor(nan) tensor(inf)"},
+		{`print(linalg.vector_norm(tensor([nan, inf])), linalg.vector_norm(tensor([-inf, nan], dtype=f64)))`, "tensor(nan) tensor(nan, dtype=f64)"},
+		{`print(linalg.matrix_norm(tensor([[inf, nan], [1.0, 2.0]])), linalg.norm(tensor([[inf, nan], [1.0, 2.0]])))`, "tensor(nan) tensor(nan)"},
+		{`print(tensor([[inf, nan], [1.0, 2.0], [inf, 3.0]]).norm(dim=1))`, "tensor([   nan, 2.2361,    inf])"},
+		{`print(tensor([inf, nan], dtype=f16).norm(), tensor([inf, nan]).expand(3, 2).norm(dim=1))`, "tensor(nan, dtype=f16) tensor([nan, nan, nan])"},
+	})
+}

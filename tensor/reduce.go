@@ -573,14 +573,14 @@ func Norm(t *Tensor, p float64, dims []int, keepdim bool) (*Tensor, error) {
 				scale = math.Max(scale, math.Abs(v))
 			}
 			if scale == 0 || math.IsInf(scale, 0) || scale != scale {
+				// Go's math.Max(NaN, +Inf) is +Inf, so a row holding both
+				// lands here with scale +Inf: the plain sum of squares is
+				// NaN for it (as PyTorch) and +Inf for an Inf without NaN.
 				var s float64
 				for _, v := range row {
 					s += v * v
 				}
 				r = math.Sqrt(s)
-				if math.IsInf(scale, 0) {
-					r = math.Inf(1)
-				}
 				break
 			}
 			var s float64
