@@ -16,7 +16,7 @@ var seedSources = []string{
 	"print(f\"{logsumexp(tensor([1000.0, 1001.0, 1002.0]), 0).item():.4f}\")\n",
 	"gw, gb = grad(w, b) {\n    pred = x @ w + b\n    ((pred - y) ** 2).mean()\n}\nno_grad {\n    w -= 0.1 * gw\n    b -= 0.1 * gb\n}\n",
 	"x[1:, 0] = v\na, b = t\nfor i, v in enumerate(xs) { }\nwhile c { break }\nimport \"util.tsr\" as util\n",
-	"f\"{{}} {a:{b}} {\"x\"}\"", "x = (1,\n", "\"abc", "ein\"ij,jk\"", "ein\"i...->\"", "a.b[...]", "0x", "1__0", "..",
+	"f\"{{}} {a:{b}} {\"x\"}\"", "f\"{v!r:>{w}.{p}f} {x!s} {y != z} {q!a:{{}}}\"", "f\"{a:{b:{c}}}\"", "x = (1,\n", "\"abc", "ein\"ij,jk\"", "ein\"i...->\"", "a.b[...]", "0x", "1__0", "..",
 }
 
 func addSeeds(f *testing.F) {

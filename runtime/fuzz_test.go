@@ -19,6 +19,7 @@ func FuzzRun(f *testing.F) {
 		"x = [1, 2]; x[0] += 1; a, b = x; print(a ** b, 7 // -2, {\"k\": (1,)})",
 		"try { error(\"ValueError\", \"m\") } catch e { print(e) }",
 		"s = \"ab\" * 3; print(s[::-1], f\"{1.5:.2f}\", sorted([3, 1]))",
+		"w = 7; print(f\"{3.25!r:>{w}} {[1]!s:^{w}} {\"q\"!a}\")",
 		"for i in range(3) { while true { break } }",
 	} {
 		f.Add(s)
