@@ -96,7 +96,7 @@ func requiresGradSet(t *T, on bool) error {
 	return autograd.RequiresGrad_(t, on)
 }
 
-// gradFnValue is x.grad_fn: it prints as <MulBackward>.
+// gradFnValue is x.grad_fn: it prints as <MulBackward0>.
 type gradFnValue struct {
 	name string
 	node tensor.Node

@@ -36,7 +36,7 @@ func RetainGrad(t *T) error {
 	return nil
 }
 
-// GradFnName returns the printable name of t's grad_fn ("MulBackward"), or
+// GradFnName returns the printable name of t's grad_fn ("MulBackward0"), or
 // "" for leaves.
 func GradFnName(t *T) string {
 	if n, ok := t.GradFn().(*Node); ok && n != nil {

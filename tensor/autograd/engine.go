@@ -110,7 +110,7 @@ type Node struct {
 	saveBuf [3]savedTensor
 }
 
-// Name returns the node's printable name, e.g. "MulBackward".
+// Name returns the node's printable name, e.g. "MulBackward0" (PyTorch's node class name).
 func (n *Node) Name() string { return n.name }
 
 type meta struct {
