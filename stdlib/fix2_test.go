@@ -57,3 +57,27 @@ func TestNormNaNWithInf(t *testing.T) {
 		{`print(tensor([inf, nan], dtype=f16).norm(), tensor([inf, nan]).expand(3, 2).norm(dim=1))`, "tensor(nan, dtype=f16) tensor([nan, nan, nan])"},
 	})
 }
+
+// Numeric details as PyTorch computes them: x ** 0.5 / -0.5 / -1 are
+// sqrt / rsqrt / reciprocal and x ** 2, 3, -2 are products in the dtype;
+// rsqrt in f32 is 1/sqrt in float; relu(-0.0) is -0.0 and sign(-0.0) is
+// +0.0; f16 round(decimals<0) divides by 10^-d in half; f16/bf16 lerp is
+// computed in f32 and rounded once; linspace follows ATen's kernel.
+func TestNumericDetailsAsPyTorch(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`x = tensor([-inf, -0.0, 0.0, inf, nan, -4.0])
+print(x ** 0.5, x ** -0.5)`, "tensor([nan, -0., 0., inf, nan, nan]) tensor([nan, -inf, inf, 0., nan, nan])"},
+		{`print(tensor([-inf, -0.0], dtype=f64).pow(0.5), tensor([-inf, -0.0], dtype=bf16) ** -0.5)`, "tensor([nan, -0.], dtype=f64) tensor([nan, -inf], dtype=bf16)"},
+		{`print(tensor([-inf, -0.0]) ** tensor(0.5), tensor([-inf, -0.0], dtype=f16) ** 0.5)`, "tensor([inf, 0.]) tensor([inf, 0.], dtype=f16)"},
+		{`y = tensor([-inf, -0.0, 4.0]); y **= 0.5; print(y)`, "tensor([nan, -0., 2.])"},
+		{`x = tensor([1.7, -2.3]); print((x ** 3).tolist(), (x ** -2).tolist(), tensor([1.7, 3.3]).rsqrt().tolist())`,
+			"[4.913000106811523, -12.166999816894531] [0.34602075815200806, 0.18903592228889465] [0.7669649720191956, 0.550481915473938]"},
+		{`print(tensor([1.7, -2.3], dtype=bf16) ** 3, tensor([4, 0]) ** 0.5)`, "tensor([  4.9375, -12.1250], dtype=bf16) tensor([2., 0.])"},
+		{`print(tensor([-0.0, 0.0, nan, -1.0]).relu().tolist(), tensor([-0.0, 0.0, nan, -2.0]).sign().tolist())`, "[-0.0, 0.0, nan, 0.0] [0.0, 0.0, 0.0, -1.0]"},
+		{`print(tensor([-25.015625], dtype=f16).round(decimals=-1), tensor([-25.015625]).round(decimals=-1))`, "tensor([-30.], dtype=f16) tensor([-30.])"},
+		{`print(tensor([2.62890625], dtype=f16).lerp(tensor([-5.8671875], dtype=f16), 0.3).tolist())`, "[0.080078125]"},
+		{`print(tensor([2.62890625], dtype=bf16).lerp(tensor([-5.8671875], dtype=bf16), 0.3).tolist())`, "[0.0751953125]"},
+		{`print(linspace(0, 1, 1001)[11].item(), linspace(-1, 1, 7)[3].item())`, "0.010999999940395355 -2.9802322387695312e-08"},
+		{`print(linspace(0, 1, 1001, dtype=f64)[11].item(), linspace(-3.7, 12.2, 100, dtype=f16)[40].item())`, "0.011 2.7265625"},
+	})
+}

@@ -551,9 +551,8 @@ func sumToShape(g *T, shape []int) (*T, error) {
 
 // methodLerp is torch.lerp composed from recorded sub, mul, add and where,
 // so it is differentiable in self, end and a tensor weight. It uses
-// PyTorch's two-sided formula (exact at weight 0 and 1); for f16/bf16 every
-// step rounds to the dtype, where PyTorch's kernel rounds once, so results
-// may differ from it by an ulp there.
+// PyTorch's two-sided formula (exact at weight 0 and 1); f16/bf16 compute
+// in f32 and round once, as PyTorch's kernel.
 func methodLerp(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 	var end tensorArg
 	var weight operandArg
@@ -567,8 +566,39 @@ func methodLerp(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs
 		return nil, runtime.Errorf("RuntimeError", "\"lerp_kernel_scalar\" not implemented for '%s'", x.t.DType())
 	}
 	e := engineOf(th)
-	w := weight.t
-	diff, err := applyBinary(e, "sub", tensor.Sub, end.t, x.t)
+	if dt := x.t.DType(); dt.IsHalf() {
+		// PyTorch's kernel computes in float (opmath) and rounds once
+		return x.result(lerpHalf(e, x.t, end.t, weight.t, dt))
+	}
+	return x.result(lerpOp(e, x.t, end.t, weight.t))
+}
+
+// lerpHalf is lerp of f16/bf16 tensors computed in f32 and rounded to dt
+// once, as PyTorch's opmath kernel (a scalar weight is taken as f32).
+func lerpHalf(e *Engine, x, end, w *T, dt tensor.DType) (*T, error) {
+	x32, err := toOp(e, x, tensor.F32)
+	if err != nil {
+		return nil, err
+	}
+	end32, err := toOp(e, end, tensor.F32)
+	if err != nil {
+		return nil, err
+	}
+	if !w.IsWrappedNumber() && w.DType() != tensor.F32 {
+		if w, err = toOp(e, w, tensor.F32); err != nil {
+			return nil, err
+		}
+	}
+	r, err := lerpOp(e, x32, end32, w)
+	if err != nil {
+		return nil, err
+	}
+	return toOp(e, r, dt)
+}
+
+// lerpOp is PyTorch's two-sided lerp formula from recorded ops.
+func lerpOp(e *Engine, x, end, w *T) (*T, error) {
+	diff, err := applyBinary(e, "sub", tensor.Sub, end, x)
 	if err != nil {
 		return nil, err
 	}
@@ -577,7 +607,7 @@ func methodLerp(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs
 		if err != nil {
 			return nil, err
 		}
-		return applyBinary(e, "add", tensor.Add, x.t, m)
+		return applyBinary(e, "add", tensor.Add, x, m)
 	}
 	high := func() (*T, error) { // end - diff * (1 - w)
 		one := tensor.ScalarFloat(1)
@@ -589,13 +619,13 @@ func methodLerp(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs
 		if err != nil {
 			return nil, err
 		}
-		return applyBinary(e, "sub", tensor.Sub, end.t, m)
+		return applyBinary(e, "sub", tensor.Sub, end, m)
 	}
 	if w.IsWrappedNumber() {
 		if math.Abs(w.FlatFloat64(0)) < 0.5 {
-			return x.result(low())
+			return low()
 		}
-		return x.result(high())
+		return high()
 	}
 	lo, err := low()
 	if err != nil {
@@ -613,7 +643,7 @@ func methodLerp(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs
 	if err != nil {
 		return nil, err
 	}
-	return x.result(whereOp(e, small, lo, hi))
+	return whereOp(e, small, lo, hi)
 }
 
 // ---- isclose / allclose ----

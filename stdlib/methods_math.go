@@ -445,6 +445,19 @@ func methodRound(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwarg
 	if !x.t.DType().IsFloat() {
 		return x.result(unaryOp(e, "round", x.t))
 	}
+	if decimals < 0 {
+		// ATen's round_decimals_kernel: nearbyint(a / 10^-d) * 10^-d, in
+		// the tensor's dtype (a Half quotient is rounded to half first)
+		s := math.Pow(10, float64(-decimals))
+		y, err := applyBinary(e, "div", tensor.Div, x.t, scalarOf(s))
+		if err != nil {
+			return nil, err
+		}
+		if y, err = unaryOp(e, "round", y); err != nil {
+			return nil, err
+		}
+		return x.result(mulScalar(e, y, s))
+	}
 	s := math.Pow(10, float64(decimals))
 	y, err := mulScalar(e, x.t, s)
 	if err != nil {

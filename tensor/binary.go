@@ -95,6 +95,11 @@ func binary(op binOp, a, b *Tensor) (*Tensor, error) {
 	if op == opPow && !ct.IsFloat() && b.wrapped && b.FlatInt64(0) < 0 {
 		return nil, errorf(RuntimeError, "Integers to negative integer powers are not allowed.")
 	}
+	if op == opPow {
+		if r, ok, err := powScalarSpecial(a, b, ot); ok {
+			return r, err
+		}
+	}
 	ac := broadcastTo(a.toDType(ct), shape)
 	bc := broadcastTo(b.toDType(ct), shape)
 	outDT := ct
@@ -290,6 +295,46 @@ func binT[T num](op binOp, out, a, b *Tensor, x, y []T) error {
 		return errorf(RuntimeError, "ZeroDivisionError")
 	}
 	return nil
+}
+
+// powScalarSpecial is ATen's pow_tensor_scalar_kernel for a Python-number
+// exponent b and a result dtype dt of f32, f64 or bf16: 0.5, -0.5 and -1
+// dispatch to sqrt, rsqrt and reciprocal (so (-0.0) ** 0.5 is -0.0 and
+// (-inf) ** 0.5 is nan, unlike C pow), and 2, 3, -2 are x*x, x*x*x and
+// 1/(x*x) in dt's own arithmetic (rounded after each step). f16 uses C
+// pow throughout, as PyTorch 1.13 does. ok is false when none applies.
+func powScalarSpecial(a, b *Tensor, dt DType) (r *Tensor, ok bool, err error) {
+	if !b.wrapped || (dt != F32 && dt != F64 && dt != BF16) {
+		return nil, false, nil
+	}
+	x := a.toDType(dt)
+	mul := func(p, q *Tensor) *Tensor {
+		r, err := binary(opMul, p, q)
+		if err != nil {
+			panic(err) // same shape and float dtype: cannot fail
+		}
+		return r
+	}
+	switch b.FlatFloat64(0) {
+	case 0.5:
+		r, err = Sqrt(x)
+	case -0.5:
+		r, err = Rsqrt(x)
+	case -1:
+		r, err = Reciprocal(x)
+	case 2:
+		r = mul(x, x)
+	case 3:
+		r = mul(mul(x, x), x)
+	case -2:
+		r, err = Reciprocal(mul(x, x))
+	default:
+		return nil, false, nil
+	}
+	if err == nil && r.dtype != dt {
+		r = r.toDType(dt)
+	}
+	return r, true, err
 }
 
 // floorDivFloat is ATen's div_floor_floating.

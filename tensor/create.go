@@ -238,7 +238,12 @@ func Linspace(start, end float64, steps int, dt DType) (*Tensor, error) {
 		buf[0] = start
 	} else if steps > 1 {
 		half := steps / 2
-		if dt == F64 || !dt.IsFloat() {
+		switch {
+		case dt == F64:
+			linspaceF64(buf, start, end)
+		case dt == F32:
+			linspaceF32(buf, float32(start), float32(end))
+		case !dt.IsFloat():
 			step := (end - start) / float64(steps-1)
 			for i := range buf {
 				if i < half {
@@ -247,16 +252,8 @@ func Linspace(start, end float64, steps int, dt DType) (*Tensor, error) {
 					buf[i] = end - step*float64(steps-1-i)
 				}
 			}
-		} else { // f32/f16/bf16 compute in float32, as ATen does
-			s0, e0 := float32(start), float32(end)
-			step := (e0 - s0) / float32(steps-1)
-			for i := range buf {
-				if i < half {
-					buf[i] = float64(s0 + step*float32(i))
-				} else {
-					buf[i] = float64(e0 - step*float32(steps-1-i))
-				}
-			}
+		default:
+			linspaceHalf(buf, start, end, dt)
 		}
 	}
 	if dt.IsInt() {
@@ -360,4 +357,98 @@ func Randint(g *Generator, low, high int64, shape []int, dt DType) (*Tensor, err
 		d[i] = low + int64(g.r.Uint64N(span))
 	}
 	return t.toDType(dt), nil
+}
+
+// linspaceF64 and linspaceF32 reproduce ATen's linspace kernel as PyTorch's
+// CPU build runs it (AVX2 kernels, compiled with FMA contraction): step =
+// (end - start) / (steps - 1) in the dtype; the output is produced in
+// blocks of two vectors (4 doubles / 8 floats each) whose first element
+// is fma(step, i, start) below steps/2 and fma(-step, steps-1-i, end)
+// from there on, the other lanes base + step*j (rounded twice); the tail
+// that fills no full pair of vectors is element-wise fma. This makes
+// linspace(0, 1, 1001)[11] 0.011 and linspace(-1, 1, 7)[3] -2.98e-08 in
+// f32, bit for bit as PyTorch.
+func linspaceF64(buf []float64, start, end float64) {
+	const V = 4
+	n := len(buf)
+	step := (end - start) / float64(n-1)
+	elem := func(i int) float64 {
+		if i < n/2 {
+			return math.FMA(step, float64(i), start)
+		}
+		return math.FMA(-step, float64(n-1-i), end)
+	}
+	i := 0
+	for ; i < n/(2*V)*(2*V); i += V { // whole pairs of vectors
+		base := elem(i)
+		for j := 0; j < V; j++ {
+			buf[i+j] = base + float64(step*float64(j))
+		}
+	}
+	for ; i < n; i++ {
+		buf[i] = elem(i)
+	}
+}
+
+func linspaceF32(buf []float64, start, end float32) {
+	const V = 8
+	n := len(buf)
+	step := (end - start) / float32(n-1)
+	elem := func(i int) float32 {
+		if i < n/2 {
+			return fma32(step, float32(i), start)
+		}
+		return fma32(-step, float32(n-1-i), end)
+	}
+	i := 0
+	for ; i < n/(2*V)*(2*V); i += V { // whole pairs of vectors
+		base := elem(i)
+		for j := 0; j < V; j++ {
+			buf[i+j] = float64(base + float32(step*float32(j)))
+		}
+	}
+	for ; i < n; i++ {
+		buf[i] = float64(elem(i))
+	}
+}
+
+// linspaceHalf is ATen's linspace kernel for f16/bf16: every operation is
+// rounded to the dtype (c10::Half/BFloat16 arithmetic, integers converted
+// to the dtype too), in blocks of two 16-lane vectors as linspaceF32.
+func linspaceHalf(buf []float64, start, end float64, dt DType) {
+	const V = 16
+	r := func(x float32) float32 { return float32(RoundToDType(float64(x), dt)) }
+	n := len(buf)
+	s0, e0 := r(float32(start)), r(float32(end))
+	step := r(r(e0-s0) / r(float32(n-1)))
+	elem := func(i int) float32 {
+		if i < n/2 {
+			return r(s0 + r(step*r(float32(i))))
+		}
+		return r(e0 - r(step*r(float32(n-1-i))))
+	}
+	i := 0
+	for ; i < n/(2*V)*(2*V); i += V {
+		base := elem(i)
+		for j := 0; j < V; j++ {
+			buf[i+j] = float64(r(base + r(r(float32(j))*step)))
+		}
+	}
+	for ; i < n; i++ {
+		buf[i] = float64(elem(i))
+	}
+}
+
+// fma32 is the float32 fused multiply-add a*b + c with one rounding: the
+// product is exact in float64, and the float64 sum is rounded to odd so
+// that rounding it to float32 is correct.
+func fma32(a, b, c float32) float32 {
+	p, q := float64(a)*float64(b), float64(c)
+	s := p + q
+	bv := s - p
+	e := (p - (s - bv)) + (q - bv) // exact error of s (TwoSum)
+	if e != 0 && math.Float64bits(s)&1 == 0 {
+		s = math.Nextafter(s, math.Copysign(math.Inf(1), e))
+	}
+	return float32(s)
 }

@@ -48,6 +48,16 @@ func (t *Tensor) binaryInplace(op binOp, other *Tensor) error {
 	if op == opPow && !ct.IsFloat() && other.wrapped && other.FlatInt64(0) < 0 {
 		return errorf(RuntimeError, "Integers to negative integer powers are not allowed.")
 	}
+	if op == opPow {
+		if r, ok, err := powScalarSpecial(t, other, ot); ok {
+			if err != nil {
+				return err
+			}
+			castInto(t, r)
+			t.markWritten()
+			return nil
+		}
+	}
 	b := other
 	if b.storage == t.storage && SharesMemory(t, b) {
 		b = b.Clone()

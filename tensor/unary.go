@@ -54,7 +54,7 @@ var (
 		case x < 0:
 			return -1
 		}
-		return 0 * x // keeps -0; NaN gives 0 below
+		return 0 // ATen's (0 < x) - (x < 0): sign(-0.0) is +0.0
 	}, i: func(x int64) int64 {
 		switch {
 		case x > 0:
@@ -66,27 +66,27 @@ var (
 	}}
 	uSquare = &unaryDef{name: "square", kind: ukKeep, f: func(x float64) float64 { return x * x }, i: func(x int64) int64 { return x * x }}
 	uRelu   = &unaryDef{name: "relu", kind: ukKeep, f: func(x float64) float64 {
-		if x > 0 || x != x {
-			return x
+		if x < 0 { // ATen's clamp_min(x, 0): -0.0 and NaN pass through
+			return 0
 		}
-		return 0
+		return x
 	}, i: func(x int64) int64 { return max(x, 0) }, noBool: true}
 	uFloor = &unaryDef{name: "floor", kind: ukKeep, f: math.Floor, noBool: true}
 	uCeil  = &unaryDef{name: "ceil", kind: ukKeep, f: math.Ceil, noBool: true}
 	uRound = &unaryDef{name: "round", kind: ukKeep, f: math.RoundToEven, noBool: true}
 	uTrunc = &unaryDef{name: "trunc", kind: ukKeep, f: math.Trunc, noBool: true}
 
-	uExp        = &unaryDef{name: "exp", f: math.Exp}
-	uLog        = &unaryDef{name: "log", f: cpu.Log64} // math.Log is wrong for subnormals on amd64
-	uLog1p      = &unaryDef{name: "log1p", f: math.Log1p}
-	uExpm1      = &unaryDef{name: "expm1", f: math.Expm1}
-	uSqrt       = &unaryDef{name: "sqrt", f: math.Sqrt}
-	uRsqrt      = &unaryDef{name: "rsqrt", f: func(x float64) float64 { return 1 / math.Sqrt(x) }}
-	uSin        = &unaryDef{name: "sin", f: math.Sin}
-	uCos        = &unaryDef{name: "cos", f: math.Cos}
-	uTan        = &unaryDef{name: "tan", f: math.Tan}
-	uTanh       = &unaryDef{name: "tanh", f: math.Tanh}
-	uSigmoid    = &unaryDef{name: "sigmoid", f: func(x float64) float64 {
+	uExp     = &unaryDef{name: "exp", f: math.Exp}
+	uLog     = &unaryDef{name: "log", f: cpu.Log64} // math.Log is wrong for subnormals on amd64
+	uLog1p   = &unaryDef{name: "log1p", f: math.Log1p}
+	uExpm1   = &unaryDef{name: "expm1", f: math.Expm1}
+	uSqrt    = &unaryDef{name: "sqrt", f: math.Sqrt}
+	uRsqrt   = &unaryDef{name: "rsqrt", f: func(x float64) float64 { return 1 / math.Sqrt(x) }, f32: rsqrtF32}
+	uSin     = &unaryDef{name: "sin", f: math.Sin}
+	uCos     = &unaryDef{name: "cos", f: math.Cos}
+	uTan     = &unaryDef{name: "tan", f: math.Tan}
+	uTanh    = &unaryDef{name: "tanh", f: math.Tanh}
+	uSigmoid = &unaryDef{name: "sigmoid", f: func(x float64) float64 {
 		if x < -cpu.SigmoidZeroF64 {
 			return 0 // PyTorch's 1/(1+exp(-x)) once exp overflows
 		}
@@ -293,6 +293,10 @@ func Expm1(t *Tensor) (*Tensor, error) { return unary(uExpm1, t) }
 
 // Sqrt returns the square root.
 func Sqrt(t *Tensor) (*Tensor, error) { return unary(uSqrt, t) }
+
+// rsqrtF32 is PyTorch's float rsqrt: 1 / sqrt(x) in float arithmetic
+// (two roundings, not the correctly rounded 1/sqrt).
+func rsqrtF32(x float32) float32 { return 1 / float32(math.Sqrt(float64(x))) }
 
 // Rsqrt returns 1/sqrt(t).
 func Rsqrt(t *Tensor) (*Tensor, error) { return unary(uRsqrt, t) }
