@@ -34,6 +34,7 @@ func tensorFromData(v runtime.Value, dt *tensor.DType) (*T, error) {
 	var floats []float64
 	var ints []int64
 	var bools []bool
+	var isF []bool // element i came from a float (checked as a double)
 	kind := kindNone
 	// first pass: shape and kind
 	var walk func(v runtime.Value, d int) error
@@ -54,16 +55,19 @@ func tensorFromData(v runtime.Value, dt *tensor.DType) (*T, error) {
 			switch e := v.(type) {
 			case runtime.Bool:
 				kind = max(kind, kindBool)
+				isF = append(isF, false)
 				bools = append(bools, bool(e))
 				ints = append(ints, boolInt(bool(e)))
 				floats = append(floats, float64(boolInt(bool(e))))
 			case runtime.Int:
 				kind = max(kind, kindInt)
+				isF = append(isF, false)
 				bools = append(bools, e != 0)
 				ints = append(ints, int64(e))
 				floats = append(floats, float64(e))
 			case runtime.Float:
 				kind = max(kind, kindFloat)
+				isF = append(isF, true)
 				bools = append(bools, e != 0)
 				ints = append(ints, int64(e))
 				floats = append(floats, float64(e))
@@ -80,6 +84,7 @@ func tensorFromData(v runtime.Value, dt *tensor.DType) (*T, error) {
 					kind = max(kind, kindInt)
 				}
 				f := e.t.FlatFloat64(0)
+				isF = append(isF, e.t.DType().IsFloat())
 				bools = append(bools, f != 0)
 				ints = append(ints, e.t.FlatInt64(0))
 				floats = append(floats, f)
@@ -109,6 +114,14 @@ func tensorFromData(v runtime.Value, dt *tensor.DType) (*T, error) {
 	}
 	if err := walk(v, 0); err != nil {
 		return nil, err
+	}
+	// PyTorch checks each element against an integer dtype's range
+	if dt != nil && !dt.IsFloat() && *dt != tensor.Bool {
+		for i := range ints {
+			if intOverflows(*dt, ints[i], floats[i], isF[i]) {
+				return nil, errIntOverflow(*dt, false)
+			}
+		}
 	}
 	// a list that is empty at some level fixes the shape there
 	var out *T
@@ -143,6 +156,53 @@ func tensorFromData(v runtime.Value, dt *tensor.DType) (*T, error) {
 		}
 	}
 	return out, err
+}
+
+// intOverflows is c10's overflows<To, From>: whether the number (the
+// int64 i, or the double f when isFloat) is out of the range of integer
+// dtype dt. A negative int wraps into u8 when its magnitude fits; NaN is
+// not checked.
+func intOverflows(dt tensor.DType, i int64, f float64, isFloat bool) bool {
+	var lo, hi int64
+	switch dt {
+	case tensor.I8:
+		lo, hi = math.MinInt8, math.MaxInt8
+	case tensor.I16:
+		lo, hi = math.MinInt16, math.MaxInt16
+	case tensor.I32:
+		lo, hi = math.MinInt32, math.MaxInt32
+	case tensor.U8:
+		lo, hi = 0, math.MaxUint8
+	case tensor.I64:
+		if isFloat {
+			return f < -0x1p63 || f >= 0x1p63
+		}
+		return false
+	default:
+		return false
+	}
+	if isFloat {
+		return f < float64(lo) || f > float64(hi)
+	}
+	if dt == tensor.U8 {
+		return i > hi || (i < 0 && (i < -hi))
+	}
+	return i < lo || i > hi
+}
+
+// errIntOverflow is PyTorch's RuntimeError for a number out of an integer
+// dtype's range: tensor() names the dtype ("int8"), a Scalar conversion
+// (where, full) the C type ("int8_t").
+func errIntOverflow(dt tensor.DType, cType bool) error {
+	names := map[tensor.DType][2]string{
+		tensor.I8: {"int8", "int8_t"}, tensor.I16: {"int16", "int16_t"}, tensor.I32: {"int32", "int"},
+		tensor.I64: {"int64", "int64_t"}, tensor.U8: {"uint8", "uint8_t"},
+	}
+	n := names[dt][0]
+	if cType {
+		n = names[dt][1]
+	}
+	return runtime.Errorf("RuntimeError", "value cannot be converted to type %s without overflow", n)
 }
 
 func boolInt(b bool) int64 {
@@ -304,12 +364,18 @@ func fillTensor(shape []int, v runtime.Value, dt tensor.DType) (*T, error) {
 	switch f := v.(type) {
 	case runtime.Int:
 		if !dt.IsFloat() {
+			if intOverflows(dt, int64(f), 0, false) {
+				return nil, errIntOverflow(dt, true)
+			}
 			return tensor.FullInt(shape, int64(f), dt)
 		}
 		return tensor.Full(shape, float64(f), dt)
 	case runtime.Bool:
 		return tensor.FullInt(shape, boolInt(bool(f)), dt)
 	case runtime.Float:
+		if !dt.IsFloat() && intOverflows(dt, 0, float64(f), true) {
+			return nil, errIntOverflow(dt, true)
+		}
 		return tensor.Full(shape, float64(f), dt)
 	case *TensorValue:
 		if f.t.Numel() == 1 {

@@ -81,3 +81,35 @@ print(x ** 0.5, x ** -0.5)`, "tensor([nan, -0., 0., inf, nan, nan]) tensor([nan,
 		{`print(linspace(0, 1, 1001, dtype=f64)[11].item(), linspace(-3.7, 12.2, 100, dtype=f16)[40].item())`, "0.011 2.7265625"},
 	})
 }
+
+// Semantics and error kinds as PyTorch 1.13.
+func TestSemanticsAndErrorKindsAsPyTorch(t *testing.T) {
+	const overlap = "RuntimeError: unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation."
+	checkPrints(t, []printCase{
+		{`z = zeros(5); y = z.expand(3, 5); y.fill_(2); print(y.tolist(), z._version)`, "[[2.0, 2.0, 2.0, 2.0, 2.0], [2.0, 2.0, 2.0, 2.0, 2.0], [2.0, 2.0, 2.0, 2.0, 2.0]] 1"},
+		{`z = ones(2, 1); z.expand(2, 3).zero_(); print(z.tolist())`, "[[0.0], [0.0]]"},
+		{catchOf(`zeros(5).expand(3, 5).add_(1)`), overlap},
+		{catchOf(`zeros(5).expand(3, 5).copy_(ones(3, 5))`), overlap},
+		{`print(zeros(3, 4)[[]], zeros(3, 4)[:, []].shape, zeros(3, 4)[[], 0].shape)`, "tensor([], size=(0, 4)) [3, 0] [0]"},
+		{catchOf(`tensor([300], dtype=i8)`), "RuntimeError: value cannot be converted to type int8 without overflow"},
+		{catchOf(`tensor([[1, 2], [3, -129]], dtype=i8)`), "RuntimeError: value cannot be converted to type int8 without overflow"},
+		{catchOf(`tensor([256], dtype=u8)`), "RuntimeError: value cannot be converted to type uint8 without overflow"},
+		{catchOf(`tensor([-1.0], dtype=u8)`), "RuntimeError: value cannot be converted to type uint8 without overflow"},
+		{catchOf(`tensor([127.5], dtype=i8)`), "RuntimeError: value cannot be converted to type int8 without overflow"},
+		{catchOf(`tensor([1e10], dtype=i32)`), "RuntimeError: value cannot be converted to type int32 without overflow"},
+		{`print(tensor([-1, 2.5], dtype=u8), tensor([1e40]), tensor([-300], dtype=i16))`, "tensor([255,   2], dtype=u8) tensor([inf]) tensor([-300], dtype=i16)"},
+		{catchOf(`where(tensor([true, false]), tensor([1, 2], dtype=i8), 1000)`), "RuntimeError: value cannot be converted to type int8_t without overflow"},
+		{catchOf(`where(tensor([true, false]), 1000, tensor([1, 2], dtype=i8))`), "RuntimeError: value cannot be converted to type int8_t without overflow"},
+		{catchOf(`full([2], 300, dtype=i8)`), "RuntimeError: value cannot be converted to type int8_t without overflow"},
+		{`print(where(tensor([true, false]), tensor([1, 2], dtype=i8), 100), where(tensor([true, false]), tensor([1, 2], dtype=i8), 1000.0))`, "tensor([  1, 100], dtype=i8) tensor([   1., 1000.])"},
+		{catchOf(`zeros(0).amax()`), "RuntimeError: amax(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument."},
+		{catchOf(`zeros(0, 3).amin()`), "RuntimeError: amin(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument."},
+		{catchOf(`zeros(0, 3).amax(0)`), "IndexError: amax(): Expected reduction dim 0 to have non-zero size."},
+		{catchOf(`tensor([1.0]).div(tensor([2.0]), rounding_mode="foo")`), "RuntimeError: div expected rounding_mode to be one of None, 'trunc', or 'floor' but found 'foo'"},
+		{catchOf(`tril(zeros(3))`), "IndexError: Dimension out of range (expected to be in range of [-1, 0], but got -2)"},
+		{catchOf(`zeros(3).triu()`), "IndexError: Dimension out of range (expected to be in range of [-1, 0], but got -2)"},
+		{catchOf(`tril(tensor(1.0))`), "IndexError: Dimension specified as -2 but tensor has no dimensions"},
+		{`print(searchsorted(tensor([1.0, 2.0, nan]), tensor([nan])), searchsorted(tensor([1.0, 2.0, nan]), tensor([nan]), right=true))`, "tensor([3]) tensor([3])"},
+		{`print(searchsorted(tensor([1.0, 2.0, 3.0]), tensor([nan, 2.5])), bucketize(tensor([nan]), tensor([1.0, 2.0, 3.0])), searchsorted(tensor([1.0, nan, nan]), tensor([nan, 5.0])))`, "tensor([3, 2]) tensor([3]) tensor([3, 3])"},
+	})
+}

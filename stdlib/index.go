@@ -66,6 +66,13 @@ func indexItem(k runtime.Value) (tensor.Index, bool, error) {
 		if err != nil {
 			return tensor.Index{}, false, err
 		}
+		if t.Numel() == 0 && t.DType().IsFloat() {
+			// x[[]] selects nothing: PyTorch takes the empty list as an
+			// (empty) integer index
+			if t, err = t.To(tensor.I64); err != nil {
+				return tensor.Index{}, false, err
+			}
+		}
 		if t.DType().IsFloat() {
 			return tensor.Index{}, false, runtime.Errorf("IndexError", "tensors used as indices must be long, int, byte or bool tensors")
 		}

@@ -95,7 +95,7 @@ func init() {
 					}
 					return x.result(toOp(e, q, tensor.ResultType(x.t, other)))
 				default:
-					return nil, runtime.Errorf("ValueError", "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '%s'", string(s))
+					return nil, runtime.Errorf("RuntimeError", "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '%s'", string(s))
 				}
 			}
 			if !d.grad {

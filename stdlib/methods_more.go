@@ -1229,13 +1229,19 @@ func searchsorted(seq, values *T, right, int32Out bool) (*T, error) {
 		sv, vv := seq.ToFloat64s(), values.ToFloat64s()
 		for i, v := range vv {
 			row := sv[rowOf(i)*L : (rowOf(i)+1)*L]
-			// NaN sorts last: it is greater than every number
-			gt := func(a, b float64) bool { return a > b || (a != a && b == b) }
-			if right {
-				out[i] = int64(sort.Search(L, func(j int) bool { return gt(row[j], v) }))
-			} else {
-				out[i] = int64(sort.Search(L, func(j int) bool { return !gt(v, row[j]) && !(v != v && row[j] == row[j]) }))
+			// ATen's cus_lower_bound / cus_upper_bound: a comparison with
+			// NaN is false, so a NaN value (or a NaN boundary met on the
+			// way) moves the search right: searchsorted(.., nan) is L.
+			lo, hi := 0, L
+			for lo < hi {
+				mid := lo + (hi-lo)/2
+				if (right && !(row[mid] > v)) || (!right && !(row[mid] >= v)) {
+					lo = mid + 1
+				} else {
+					hi = mid
+				}
 			}
+			out[i] = int64(lo)
 		}
 	}
 	dt := tensor.I64

@@ -453,8 +453,11 @@ func repeatOp(e *Engine, x *T, reps []int) (*T, error) {
 
 // triangleOp is triu/tril as where(mask, x, 0), differentiable in x.
 func triangleOp(e *Engine, x *T, k int, upper bool) (*T, error) {
-	if x.Dim() < 2 {
-		return nil, runtime.Errorf("RuntimeError", "triu/tril: input tensor must have at least 2 dimensions")
+	switch x.Dim() { // PyTorch wraps dim -2 first
+	case 0:
+		return nil, runtime.Errorf("IndexError", "Dimension specified as -2 but tensor has no dimensions")
+	case 1:
+		return nil, runtime.Errorf("IndexError", "Dimension out of range (expected to be in range of [-1, 0], but got -2)")
 	}
 	ones, err := tensor.Ones(x.Shape()[x.Dim()-2:], tensor.Bool)
 	if err != nil {

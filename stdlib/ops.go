@@ -454,6 +454,15 @@ func whereOp(e *Engine, cond, a, b *T) (*T, error) {
 	if cond.DType() != tensor.Bool {
 		return nil, runtime.Errorf("RuntimeError", "where expected condition to be a boolean tensor, but got a tensor with dtype %s", cond.DType())
 	}
+	// a Python number converts to an integer result dtype with PyTorch's
+	// overflow check: where(m, i8_tensor, 1000) is a RuntimeError
+	if rt := tensor.ResultType(a, b); !rt.IsFloat() && rt != tensor.Bool {
+		for _, s := range []*T{a, b} {
+			if s.IsWrappedNumber() && !s.DType().IsFloat() && intOverflows(rt, s.FlatInt64(0), 0, false) {
+				return nil, errIntOverflow(rt, true)
+			}
+		}
+	}
 	return e.Apply("where", []*T{cond, a, b}, nil, func() (*T, error) { return tensor.Where(cond, a, b) })
 }
 

@@ -127,12 +127,25 @@ func (t *Tensor) FillInplace(v *Tensor) error {
 	if v.Numel() != 1 {
 		return errorf(RuntimeError, "fill_ only supports 0-dimension value tensor but got tensor with %d dimensions.", len(v.shape))
 	}
-	if err := t.checkWritable(); err != nil {
-		return err
+	// PyTorch allows fill_ (and zero_) on an expanded view: every element
+	// gets the same value. Write through the view with its broadcast
+	// (stride-0) dims collapsed to size 1, so no location is written twice.
+	dst := t
+	if t.hasInternalOverlap() {
+		sh := slices.Clone(t.shape)
+		for i, st := range t.strides {
+			if st == 0 && sh[i] > 1 {
+				sh[i] = 1
+			}
+		}
+		dst = &Tensor{storage: t.storage, shape: sh, strides: t.strides, offset: t.offset, dtype: t.dtype}
+		if err := dst.checkWritable(); err != nil {
+			return err
+		}
 	}
 	one := &Tensor{storage: v.storage, shape: nil, strides: nil, offset: v.flatOffset(0), dtype: v.dtype}
-	b, _ := one.Expand(t.shape...)
-	castInto(t, b)
+	b, _ := one.Expand(dst.shape...)
+	castInto(dst, b)
 	t.markWritten()
 	return nil
 }

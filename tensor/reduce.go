@@ -318,7 +318,14 @@ func amaxmin(t *Tensor, dims []int, keepdim, isMax bool) (*Tensor, error) {
 		name = "amax"
 	}
 	if p.inner == 0 && p.outer > 0 || t.Numel() == 0 && len(p.keptShape) == 0 {
-		return nil, errorf(IndexError, "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.", name)
+		if len(dims) == 0 {
+			return nil, errorf(RuntimeError, "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.", name)
+		}
+		for d, red := range p.red {
+			if red && d < len(t.shape) && t.shape[d] == 0 {
+				return nil, errorf(IndexError, "%s(): Expected reduction dim %d to have non-zero size.", name, d)
+			}
+		}
 	}
 	vals, _ := argReduce(t, p, isMax, false)
 	return vals, nil
