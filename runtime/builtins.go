@@ -119,6 +119,9 @@ func builtinLen(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, er
 	if err != nil {
 		return nil, err
 	}
+	if r, ok := x.(*Range); ok && r.len64() > math.MaxInt64 {
+		return nil, Errorf("OverflowError", "Python int too large to convert to C ssize_t")
+	}
 	n, ok := Len(x)
 	if !ok {
 		return nil, Errorf("TypeError", "object of type '%s' has no len()", x.Type())

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"math"
 	"unicode/utf8"
 )
 
@@ -22,28 +23,47 @@ func (r *Range) String() string {
 func (*Range) Type() string  { return "range" }
 func (r *Range) Truth() bool { return r.Len() > 0 }
 
-// Len returns the number of elements.
+// Len returns the number of elements (math.MaxInt64 when the length does
+// not fit an int64; len() raises OverflowError for those, as Python).
 func (r *Range) Len() int {
-	var n int64
-	if r.step > 0 && r.start < r.stop {
-		n = (r.stop - r.start + r.step - 1) / r.step
-	} else if r.step < 0 && r.start > r.stop {
-		n = (r.start - r.stop - r.step - 1) / -r.step
+	n := r.len64()
+	if n > math.MaxInt64 {
+		return math.MaxInt64
 	}
 	return int(n)
 }
 
+// len64 is the exact length, computed in uint64 so that huge ranges such
+// as range(-2**63+1, 2**63-1, 3) do not wrap: the span stop-start of a
+// non-empty range is below 2**64.
+func (r *Range) len64() uint64 {
+	switch {
+	case r.step > 0 && r.start < r.stop:
+		span := uint64(r.stop) - uint64(r.start)
+		return (span-1)/uint64(r.step) + 1
+	case r.step < 0 && r.start > r.stop:
+		span := uint64(r.start) - uint64(r.stop)
+		return (span-1)/(-uint64(r.step)) + 1
+	}
+	return 0
+}
+
 // Iterate returns an iterator over the range.
-func (r *Range) Iterate() Iterator { return &rangeIter{next: r.start, stop: r.stop, step: r.step} }
+func (r *Range) Iterate() Iterator { return &rangeIter{next: r.start, step: r.step, left: r.len64()} }
 
 func (r *Range) index(i int64) int {
 	if r.step > 0 && (i < r.start || i >= r.stop) || r.step < 0 && (i > r.start || i <= r.stop) {
 		return -1
 	}
-	if (i-r.start)%r.step != 0 {
+	// |i - start| and |step| in uint64: neither difference can wrap
+	d, st := uint64(i)-uint64(r.start), uint64(r.step)
+	if r.step < 0 {
+		d, st = uint64(r.start)-uint64(i), -uint64(r.step)
+	}
+	if d%st != 0 || d/st > math.MaxInt64 {
 		return -1
 	}
-	return int((i - r.start) / r.step)
+	return int(d / st)
 }
 
 // Index returns r[i] or a sub-range for a slice.
@@ -63,17 +83,22 @@ func (r *Range) Index(key Value) (Value, error) {
 	return MakeInt(r.start + int64(i)*r.step), nil
 }
 
+// rangeIter counts the elements left, so that next+step running past
+// the int64 range after the last element (range(2**63-5, 2**63-1, 3))
+// cannot wrap around into another lap.
 type rangeIter struct {
-	next, stop, step int64
+	next, step int64
+	left       uint64
 }
 
 func (it *rangeIter) Next() (Value, bool) {
-	if it.step > 0 && it.next < it.stop || it.step < 0 && it.next > it.stop {
-		v := it.next
-		it.next += it.step
-		return MakeInt(v), true
+	if it.left == 0 {
+		return nil, false
 	}
-	return nil, false
+	v := it.next
+	it.left--
+	it.next += it.step
+	return MakeInt(v), true
 }
 
 // Indices resolves the slice against a sequence of length n with Python's

@@ -857,7 +857,7 @@ func truth(x Value) (bool, error) {
 func Iterate(x Value) (Iterator, error) {
 	switch v := x.(type) {
 	case *Range:
-		return &rangeIter{next: v.start, stop: v.stop, step: v.step}, nil
+		return v.Iterate(), nil
 	case *Dict:
 		keys := make([]Value, len(v.entries))
 		for i, e := range v.entries {

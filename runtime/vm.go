@@ -752,8 +752,9 @@ loop:
 			iv := stack[sp-1].(*iterValue)
 			var ok bool
 			if ri, isRange := iv.it.(*rangeIter); isRange {
-				if ri.next < ri.stop && ri.step > 0 || ri.next > ri.stop && ri.step < 0 {
+				if ri.left > 0 {
 					x, ok = MakeInt(ri.next), true
+					ri.left--
 					ri.next += ri.step
 				}
 			} else {

@@ -113,3 +113,21 @@ func TestSemanticsAndErrorKindsAsPyTorch(t *testing.T) {
 		{`print(searchsorted(tensor([1.0, 2.0, 3.0]), tensor([nan, 2.5])), bucketize(tensor([nan]), tensor([1.0, 2.0, 3.0])), searchsorted(tensor([1.0, nan, nan]), tensor([nan, 5.0])))`, "tensor([3, 2]) tensor([3]) tensor([3, 3])"},
 	})
 }
+
+// range() lengths and iteration do not wrap around int64 (Python's values;
+// a length beyond int64 is Python's OverflowError).
+func TestHugeRanges(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`M = 9223372036854775807
+print(len(range(-M, M, 3)), len(range(M, -M, -3)), len(range(-M - 1, M, M)), len(range(M, -M - 1, -M - 1)))`, "6148914691236517205 6148914691236517205 3 2"},
+		{`M = 9223372036854775807
+s = []
+for i in range(M - 5, M, 3) { s = s + [i]; if len(s) > 5 { break } }
+for i in range(-M + 5, -M - 1, -4) { s = s + [i]; if len(s) > 10 { break } }
+print(s)`, "[9223372036854775802, 9223372036854775805, -9223372036854775802, -9223372036854775806]"},
+		{`M = 9223372036854775807
+print(range(-M, M, 3)[-1], M - 1 in range(-M, M, 3), M - 2 in range(-M, M, 3), len(range(0, 10, 3)), len(range(10, 0, -3)))`, "9223372036854775805 false true 4 4"},
+		{`M = 9223372036854775807
+` + catchOf(`len(range(-M, M))`), "OverflowError: Python int too large to convert to C ssize_t"},
+	})
+}
