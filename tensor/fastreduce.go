@@ -3,6 +3,8 @@ package tensor
 import (
 	"math"
 	"unsafe"
+
+	"github.com/tsrlang/tsr/backends/cpu"
 )
 
 // Reduction and softmax fast paths for f32/f64 (see fastpath.go).
@@ -121,6 +123,10 @@ func fastSumMean(t *Tensor, p *reducePlan, mean bool) *Tensor {
 	switch t.dtype {
 	case F32:
 		out := empty(p.outShape, F32)
+		if inner == 1 && r <= torchSumMaxRow {
+			sumRowsTorchF32(t.storage.F32()[t.offset:], out.storage.F32(), outer, r, mean)
+			return out
+		}
 		sumBlocks(opsF32, t.storage.F32()[t.offset:], out.storage.F32(), outer, r, inner, mean)
 		return out
 	case F64:
@@ -129,6 +135,28 @@ func fastSumMean(t *Tensor, p *reducePlan, mean bool) *Tensor {
 		return out
 	}
 	return nil
+}
+
+// torchSumMaxRow bounds the rows summed in PyTorch's order: float32
+// sums and means over contiguous rows of up to this many elements (a
+// whole small tensor, or its last dim) use cpu.SumTorchF32, so that they
+// are bit-identical to PyTorch's and print the same digits; longer rows
+// use the chunked, multi-threaded float64-combined sum (where PyTorch, run
+// on several threads, splits the row too).
+const torchSumMaxRow = 1 << 16
+
+// sumRowsTorchF32 sets dst[o] to the sum (or mean: the float32 sum divided
+// by r in float32, as PyTorch's sum(...).div_(r)) of row o of x.
+func sumRowsTorchF32(x, dst []float32, outer, r int, mean bool) {
+	parallelTasks(outer, r, grainMem, func(o0, o1 int) {
+		for o := o0; o < o1; o++ {
+			s := cpu.SumTorchF32(x[o*r : (o+1)*r])
+			if mean {
+				s /= float32(r)
+			}
+			dst[o] = s
+		}
+	})
 }
 
 func sumBlocks[T vfloat](k *vecOps[T], x, dst []T, outer, r, inner int, mean bool) {

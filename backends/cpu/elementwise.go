@@ -116,6 +116,9 @@ func goAxpy[T float](dst []T, alpha T, x []T) {
 // amd64 math.Exp returns +Inf above ~709.6 although e^709.78 is finite, so
 // that range is computed as e^(x-700)·e^700 (≤ 2 ulp).
 func expScalar[T float](x T) T {
+	if v, ok := any(x).(float32); ok {
+		return T(ExpSleefF32(v))
+	}
 	if x > 700 {
 		return T(math.Exp(float64(x)-700) * exp700)
 	}
@@ -123,6 +126,53 @@ func expScalar[T float](x T) T {
 }
 
 var exp700 = math.Exp(700)
+
+// SLEEF's xexpf (sleefsimdsp.c; Shibata & Ozaki), the 1-ulp f32 exp behind
+// PyTorch's Vectorized<float>::exp and so torch.exp, softmax and friends
+// on CPU. The assembly kernels compute the same operations in the same
+// order (internal/gen sleefF32), so f32 exp is bit-identical across tiers,
+// slice tails and PyTorch.
+const (
+	sleefLog2eF32 float32 = 1.442695040888963407359924681001892137426645954152985934135449406931
+	sleefL2UF32   float32 = 0.693145751953125
+	sleefL2LF32   float32 = 1.428606765330187045e-06
+)
+
+var sleefExpPolyF32 = [...]float32{0.000198527617612853646278381, 0.00139304355252534151077271, 0.00833336077630519866943359,
+	0.0416664853692054748535156, 0.166666671633720397949219, 0.5}
+
+// fma32 is a*b+c rounded to float32. The product of two float32 values
+// is exact in float64; the float64 sum can round once before the float32
+// rounding, which differs from a single-rounding FMA only in rare ties.
+func fma32(a, b, c float32) float32 {
+	return float32(math.FMA(float64(a), float64(b), float64(c)))
+}
+
+// ExpSleefF32 returns e^x as SLEEF's expf computes it (≤ 1 ulp): k =
+// rint(x·log2 e) in float32, s = x - k·L2U - k·L2L with FMA, e^s =
+// 1 + (s + s²·P(s)) (P of degree 5, Horner with FMA), times 2^k; 0 below
+// -104, +Inf above 100, NaN for NaN.
+func ExpSleefF32(x float32) float32 {
+	switch {
+	case x != x:
+		return x
+	case x < -104:
+		return 0
+	case x > 100:
+		return float32(math.Inf(1))
+	}
+	q := float32(math.RoundToEven(float64(x * sleefLog2eF32)))
+	s := fma32(q, -sleefL2UF32, x)
+	s = fma32(q, -sleefL2LF32, s)
+	u := sleefExpPolyF32[0]
+	for _, c := range sleefExpPolyF32[1:] {
+		u = fma32(u, s, c)
+	}
+	u = 1 + fma32(s*s, u, s)
+	// u·2^q in one rounding (float64 holds it exactly, also when the
+	// float32 result is subnormal or overflows)
+	return float32(math.Ldexp(float64(u), int(q)))
+}
 
 func goExpShiftSum[T float](dst, x []T, shift T) T {
 	x = x[:len(dst)]
@@ -220,6 +270,20 @@ func registerKernels[T float](dtype, name string, tier backends.Tier, prio int, 
 			kk.expShiftSum = goExpShiftSum[T]
 		}
 		k.softmaxRows = func(dst, x []T, rows, cols int) { softmaxRowsComposite(&kk, dst, x, rows, cols, false) }
+	} else if _, isF32 := any(T(0)).(float32); isF32 {
+		// rows shorter than one AVX2 vector: PyTorch adds them left to right
+		// (reduceSumTorchF32), which the fused kernel's lane sums do not
+		kk, fused := k, k.softmaxRows
+		if kk.expShiftSum == nil {
+			kk.expShiftSum = goExpShiftSum[T]
+		}
+		k.softmaxRows = func(dst, x []T, rows, cols int) {
+			if cols < 8 {
+				softmaxRowsComposite(&kk, dst, x, rows, cols, false)
+				return
+			}
+			fused(dst, x, rows, cols)
+		}
 	}
 	reg("softmax_rows", k.softmaxRows)
 	if k.expShiftRows == nil {
@@ -268,6 +332,8 @@ func init() {
 	registerKernels("float32", "go", backends.TierGeneric, 0, goKernels[float32]())
 	registerKernels("float64", "go", backends.TierGeneric, 0, goKernels[float64]())
 	registerKernelsAsm()
+	registerRows32()
+	resolveRows32()
 	kF32 = resolveKernels[float32]("float32")
 	kF64 = resolveKernels[float64]("float64")
 }

@@ -8,6 +8,11 @@ import (
 	"github.com/tsrlang/tsr/backends"
 )
 
+func registerRows32Asm() {
+	backends.Register(rows32Key, backends.Candidate{Name: "avx2", Impl: asmRows32(addRows32F32AVX2), Requires: backends.TierAVX2, Priority: 10})
+	backends.Register(rows32Key, backends.Candidate{Name: "avx512", Impl: asmRows32(addRows32F32AVX512), Requires: backends.TierAVX512, Priority: 20})
+}
+
 func registerKernelsAsm() {
 	g32, g64 := goKernels[float32](), goKernels[float64]()
 	registerKernels("float32", "avx2", backends.TierAVX2, 10, kernels[float32]{

@@ -4,3 +4,4 @@ package cpu
 
 func registerKernelsAsm() {}
 func registerHalfAsm()    {}
+func registerRows32Asm()  {}

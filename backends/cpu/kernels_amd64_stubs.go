@@ -403,3 +403,13 @@ func packT16F64AVX512(dst *float64, src *float64, js int, rows int)
 //
 //go:noescape
 func packT12F64AVX512(dst *float64, src *float64, js int, rows int)
+
+// addRows32F32AVX512 adds rows rows of 32 float32 lanes of x into acc, row by row.
+//
+//go:noescape
+func addRows32F32AVX512(acc *float32, x *float32, rows int)
+
+// addRows32F32AVX2 adds rows rows of 32 float32 lanes of x into acc, row by row.
+//
+//go:noescape
+func addRows32F32AVX2(acc *float32, x *float32, rows int)

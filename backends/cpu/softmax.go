@@ -28,6 +28,9 @@ func softmaxRowsComposite[T float](k *kernels[T], dst, x []T, rows, cols int, lo
 		dr := dst[r*cols : (r+1)*cols]
 		m := k.max(xr)
 		s := k.expShiftSum(dr, xr, m)
+		if d32, ok := any(dr).([]float32); ok && !logOut {
+			s = T(reduceSumTorchF32(d32)) // PyTorch's order: bit-identical rows
+		}
 		if logOut {
 			k.addScalar(dr, xr, -m)
 			k.addScalar(dr, dr, -T(math.Log(float64(s))))
@@ -45,6 +48,37 @@ func expShiftRowsComposite[T float](k *kernels[T], dst, x []T, rows, cols int, i
 		xr := x[r*cols : (r+1)*cols]
 		inv[r] = 1 / k.expShiftSum(dst[r*cols:(r+1)*cols], xr, k.max(xr))
 	}
+}
+
+// reduceSumTorchF32 is Σx in the order of PyTorch's vec::reduce_all over
+// 8-lane AVX2 vectors (the row sum of its CPU softmax): fewer than 8
+// elements are added left to right; otherwise lane i accumulates x[i],
+// x[i+8], x[i+16], ... (a partial last chunk adds to its low lanes only),
+// and the 8 lanes are combined as ((a0+a4)+(a2+a6)) + ((a1+a5)+(a3+a7)).
+// The AVX-512 softmax kernel sums in the same order.
+func reduceSumTorchF32(x []float32) float32 {
+	n := len(x)
+	if n < 8 {
+		var s float32
+		if n > 0 {
+			s = x[0]
+		}
+		for _, v := range x[min(n, 1):] {
+			s += v
+		}
+		return s
+	}
+	var a [8]float32
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		for l := range a {
+			a[l] += x[i+l]
+		}
+	}
+	for l := 0; i+l < n; l++ {
+		a[l] += x[i+l]
+	}
+	return ((a[0] + a[4]) + (a[2] + a[6])) + ((a[1] + a[5]) + (a[3] + a[7]))
 }
 
 func logSumExpRows[T float](k *kernels[T], dst, x []T, rows, cols int) {

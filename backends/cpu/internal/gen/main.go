@@ -803,8 +803,7 @@ func expShiftSum(t vt) {
 		c1, c2 = 6.93145751953125e-1, 1.42860682030941723212e-6
 	} else {
 		hi, lo = 89, -104
-		log2e = 1.44269504088896341
-		c1, c2 = 0.693359375, -2.12194440e-4
+		log2e, c1, c2 = sleefF32.log2e, sleefF32.l2u, sleefF32.l2l
 	}
 	vhi, vlo, vlog2e, vc1, vc2 := k(hi), k(lo), k(log2e), k(c1), k(c2)
 	var coef []reg.VecVirtual
@@ -817,7 +816,7 @@ func expShiftSum(t vt) {
 			qc = append(qc, k(c))
 		}
 	} else {
-		for _, c := range []float64{1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1} {
+		for _, c := range sleefF32.p {
 			coef = append(coef, k(c))
 		}
 	}
@@ -880,9 +879,9 @@ func expShiftSum(t vt) {
 			}
 			rr := t.vec()
 			VMULPS(v, v, rr)
-			// y = p*r^2 + r + 1
-			VADDPS(one, v, v)
+			// y = 1 + (r + r²·p), SLEEF's order (see sleefF32)
 			VFMADD231PS(p, rr, v)
+			VADDPS(one, v, v)
 			VSCALEFPS_Z(kk, v, km, v)
 			p = v
 		}
@@ -943,6 +942,8 @@ func main() {
 	packTKernel(newVT(false, false), 12) // f32 A panels (MR)
 	packTKernel(newVT(true, false), 16)  // f64 B panels
 	packTKernel(newVT(true, false), 12)  // f64 A panels
+	addRows32Kernel(newVT(false, false))
+	addRows32Kernel(newVT(false, true))
 	Generate()
 }
 

@@ -306,9 +306,9 @@ func newExpConsts(t vt, hi, lo bool) expConsts {
 			c.q = append(c.q, constVec(t, v))
 		}
 	} else {
-		c.log2e = constVec(t, 1.44269504088896341)
-		c.c1, c.c2 = constVec(t, 0.693359375), constVec(t, -2.12194440e-4)
-		for _, v := range []float64{1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1} {
+		c.log2e = constVec(t, sleefF32.log2e)
+		c.c1, c.c2 = constVec(t, sleefF32.l2u), constVec(t, sleefF32.l2l)
+		for _, v := range sleefF32.p {
 			c.p = append(c.p, constVec(t, v))
 		}
 	}
@@ -346,16 +346,35 @@ func expReduce(t vt, c expConsts, v reg.VecVirtual) (kk reg.VecVirtual, km reg.R
 	return kk, km
 }
 
+// sleefF32 are the constants of SLEEF's xexpf (sleefsimdsp.c, the 1-ulp
+// expf behind PyTorch's Vectorized<float>::exp): k = rint(x·log2 e),
+// s = x - k·L2U - k·L2L (FMA each), e^s = 1 + (s + s²·P(s)), P of degree
+// 5 by Horner with FMA, scaled by 2^k. Computed with the same operations
+// in the same order, tsr's f32 exp is bit-identical to PyTorch's on CPU
+// (checked against torch.exp in TestExpMatchesSleef), so printed
+// exp/softmax results agree digit for digit.
+var sleefF32 = struct {
+	log2e, l2u, l2l float64
+	p               []float64
+}{
+	log2e: 1.442695040888963407359924681001892137426645954152985934135449406931,
+	l2u:   0.693145751953125,
+	l2l:   1.428606765330187045e-06,
+	p: []float64{0.000198527617612853646278381, 0.00139304355252534151077271, 0.00833336077630519866943359,
+		0.0416664853692054748535156, 0.166666671633720397949219, 0.5},
+}
+
 // expF32Vec returns e^v for a clamped f32 argument (v is clobbered):
-// Cephes expf, e^r = 1 + r + r²·P(r), scaled by 2^k with VSCALEFPS (one
-// rounding; overflow to +Inf and gradual underflow exact).
+// SLEEF's expf (see sleefF32), e^s = 1 + (s + s²·P(s)), scaled by 2^k with
+// VSCALEFPS (one rounding, as SLEEF's two exact power-of-two products;
+// overflow to +Inf and gradual underflow exact).
 func expF32Vec(t vt, c expConsts, v reg.VecVirtual) reg.VecVirtual {
 	kk, km := expReduce(t, c, v)
 	p := poly(t, v, c.p)
 	rr := t.vec()
 	VMULPS(v, v, rr)
+	VFMADD231PS(p, rr, v) // s + s²·P(s)
 	VADDPS(c.one, v, v)
-	VFMADD231PS(p, rr, v)
 	if km != nil {
 		VSCALEFPS_Z(kk, v, km, v)
 	} else {

@@ -192,3 +192,41 @@ func transposeBlock(t vt, v []reg.VecVirtual) []reg.VecVirtual {
 	}
 	return out
 }
+
+// addRows32Kernel emits
+//
+//	func addRows32T(acc *float32, x *float32, rows int)
+//
+// acc[l] += x[r*32+l] for r < rows, l < 32, rows in order: the lane-wise
+// level-0 accumulation of PyTorch's float32 sum (cpu.SumTorchF32), held in
+// 32/L registers.
+func addRows32Kernel(t vt) {
+	name := "addRows32" + t.sfx
+	TEXT(name, NOSPLIT, "func(acc *float32, x *float32, rows int)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s adds rows rows of 32 float32 lanes of x into acc, row by row.", name))
+	accp := Load(Param("acc"), GP64())
+	xp := Load(Param("x"), GP64())
+	n := Load(Param("rows"), GP64())
+	nv := 32 / t.lanes
+	a := make([]reg.VecVirtual, nv)
+	for v := range a {
+		a[v] = t.vec()
+		t.load(Mem{Base: accp, Disp: v * t.vbytes()}, a[v])
+	}
+	Label(name + "_loop")
+	TESTQ(n, n)
+	JE(LabelRef(name + "_done"))
+	for v := range a {
+		t.bin("add", Mem{Base: xp, Disp: v * t.vbytes()}, a[v], a[v])
+	}
+	ADDQ(U32(128), xp)
+	DECQ(n)
+	JMP(LabelRef(name + "_loop"))
+	Label(name + "_done")
+	for v := range a {
+		t.store(a[v], Mem{Base: accp, Disp: v * t.vbytes()})
+	}
+	VZEROUPPER()
+	RET()
+}

@@ -102,12 +102,32 @@ func softmaxRows(t vt, unnorm bool) {
 		}
 		return expF32Vec(t, c, v)
 	}
+	// f32 sums in PyTorch's order (reduce_all over 8-lane AVX2 vectors:
+	// lane i accumulates elements i, i+8, i+16, ... in turn, then the tree
+	// of hreduce), so that softmax rows are bit-identical to PyTorch's
+	// (exp is SLEEF's, the scaling is by 1/sum in both): sum[0] holds the
+	// 8 lanes in its low half (YMM adds keep the high half zero).
+	addChunks := func(e reg.VecVirtual, klo, khi reg.Register) {
+		hi := t.vec()
+		VEXTRACTF32X8(U8(1), e, hi.AsY())
+		if klo == nil {
+			VADDPS(e.AsY(), sum[0].AsY(), sum[0].AsY())
+			VADDPS(hi.AsY(), sum[0].AsY(), sum[0].AsY())
+			return
+		}
+		VADDPS(e.AsY(), sum[0].AsY(), klo, sum[0].AsY())
+		VADDPS(hi.AsY(), sum[0].AsY(), khi, sum[0].AsY())
+	}
 	vecLoop(t, name+"_exp", xp, d, full, p, n, 2, func(u int, src, dst Mem) {
 		v := t.vec()
 		t.load(src, v)
 		e := expOf(v)
 		t.store(e, dst)
-		t.bin("add", e, sum[u], sum[u])
+		if t.f64 {
+			t.bin("add", e, sum[u], sum[u])
+		} else {
+			addChunks(e, nil, nil)
+		}
 	})
 	MOVQ(d, q)
 	tailIf(t, name+"_expt", rem, func() {
@@ -124,7 +144,9 @@ func softmaxRows(t vt, unnorm bool) {
 		if t.f64 {
 			VADDPD(e, sum[0], kt, sum[0])
 		} else {
-			VADDPS(e, sum[0], kt, sum[0])
+			khi := K()
+			KSHIFTRW(U8(8), kt, khi)
+			addChunks(e, kt, khi)
 		}
 	})
 	t.bin("add", sum[1], sum[0], sum[0])
