@@ -198,16 +198,19 @@ func stackEffect(op runtime.Opcode, arg int) int {
 }
 
 // field compiles one f-string replacement field of fs: the value, its
-// conversion (!r is REPR, !s and str() FORMAT with MaxArg), then the spec,
-// a constant (FORMAT) or built from nested fields (FORMAT_SPEC).
+// conversion (REPR: !r, !s, !a), then the spec: none (FORMAT MaxArg,
+// format(x, "")), a constant (FORMAT) or built from nested fields
+// (FORMAT_SPEC).
 func (fc *fcomp) field(fs *FString, f *FField) {
 	fc.expr(f.X)
 	fc.at(fs)
 	switch f.Conv {
-	case 'r', 'a':
-		fc.emit(runtime.REPR, 0)
+	case 'r':
+		fc.emit(runtime.REPR, runtime.ConvRepr)
 	case 's':
-		fc.emit(runtime.FORMAT, runtime.MaxArg)
+		fc.emit(runtime.REPR, runtime.ConvStr)
+	case 'a':
+		fc.emit(runtime.REPR, runtime.ConvASCII)
 	}
 	switch {
 	case f.SpecParts != nil:

@@ -102,10 +102,17 @@ const (
 	RAISE       // err -- ; raise the *ErrorValue on top of the stack (e.g. an int literal outside int64)
 
 	// f-string fields with a conversion or a computed spec
-	REPR        // x -- repr(x) ; f"{x!r}"
+	REPR        // x -- repr(x), str(x) or ascii(x) ; arg = ConvRepr, ConvStr or ConvASCII (f"{x!r}", "!s", "!a")
 	FORMAT_SPEC // x spec -- format(x, spec) ; f"{x:>{w}}"
 
 	numOpcodes
+)
+
+// REPR operands: the f-string conversion.
+const (
+	ConvRepr  = 0 // !r
+	ConvStr   = 1 // !s
+	ConvASCII = 2 // !a
 )
 
 // SmallIntBias is subtracted from SMALLINT's operand.

@@ -939,6 +939,9 @@ func Str(x Value) string { return x.String() }
 // FormatValue formats x with a Python format spec (f"{x:spec}", format()).
 func FormatValue(x Value, spec string) (string, error) {
 	if spec == "" {
+		if f, ok := x.(Formattable); ok {
+			return f.Format("") // a 0-d tensor formats its item, as Tensor.__format__
+		}
 		return StrE(x)
 	}
 	switch v := x.(type) {

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
@@ -225,4 +226,23 @@ func appendHex(b []byte, kind byte, v uint32, digits int) []byte {
 		b = append(b, '0')
 	}
 	return append(b, h...)
+}
+
+// asciiEscape is Python's ascii() applied to a repr: every non-ASCII rune
+// becomes \xhh, \uhhhh or \Uhhhhhhhh.
+func asciiEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r < 0x80:
+			b.WriteRune(r)
+		case r < 0x100:
+			fmt.Fprintf(&b, "\\x%02x", r)
+		case r < 0x10000:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			fmt.Fprintf(&b, "\\U%08x", r)
+		}
+	}
+	return b.String()
 }

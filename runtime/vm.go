@@ -894,7 +894,7 @@ loop:
 			if arg == MaxArg {
 				if _, ok := x.(String); !ok {
 					var s string
-					if s, err = StrE(x); err != nil {
+					if s, err = FormatValue(x, ""); err != nil {
 						goto fail
 					}
 					stack[sp-1] = String(s)
@@ -908,7 +908,17 @@ loop:
 			}
 		case REPR:
 			var s string
-			if s, err = ReprE(stack[sp-1]); err != nil {
+			switch insn >> 8 {
+			case ConvStr:
+				s, err = StrE(stack[sp-1])
+			case ConvASCII:
+				if s, err = ReprE(stack[sp-1]); err == nil {
+					s = asciiEscape(s)
+				}
+			default:
+				s, err = ReprE(stack[sp-1])
+			}
+			if err != nil {
 				goto fail
 			}
 			stack[sp-1] = String(s)

@@ -1,7 +1,6 @@
 package stdlib
 
 import (
-	"github.com/tsrlang/tsr/numfmt"
 	"github.com/tsrlang/tsr/runtime"
 	"github.com/tsrlang/tsr/tensor"
 	"github.com/tsrlang/tsr/tensor/autograd"
@@ -132,17 +131,19 @@ func (it *tensorIter) Next() (runtime.Value, bool) {
 // TypeError "unsupported format string passed to Tensor.__format__", as
 // torch 1.13's Tensor.__format__ falls back to object.__format__.
 func (x *TensorValue) Format(spec string) (string, error) {
-	if spec == "" {
-		return x.String(), nil
-	}
 	if x.t.Dim() != 0 {
+		if spec == "" {
+			return x.String(), nil
+		}
 		return "", runtime.Errorf("TypeError", "unsupported format string passed to Tensor.__format__")
 	}
-	v, err := x.t.Item()
+	// PyTorch's Tensor.__format__: a 0-d tensor formats its item, with any
+	// spec (f"{tensor(2.5)}" is "2.5", f"{loss:.4f}" its value)
+	v, err := itemOf(x.t)
 	if err != nil {
 		return "", err
 	}
-	return numfmt.FormatSpec(v, spec)
+	return runtime.FormatValue(v, spec)
 }
 
 // itemOf is t.item(): the value of a one-element tensor as an int, float
