@@ -14,5 +14,6 @@ func TestPreserveFormatStrides(t *testing.T) {
 		{x + "print(ones_like(x[:, ::2]).stride(), x[:, ::2].clone().stride(), x[0].expand(2, 4).clone().stride())", "(2, 1) (2, 1) (4, 1)"},
 		{x + "print(x.reshape(3, 2, 2).permute(2, 0, 1).clone().stride(), full_like(x.t(), 2).tolist()[0])", "(1, 4, 2) [2.0, 2.0, 2.0]"},
 		{x + "try { x.t().clone().view(-1) } catch e { print(e.kind) }", "RuntimeError"},
+		{x + "print(zeros_like(x.t()[::2]).stride(), x.t()[:, ::2].clone().stride(), zeros(1, 5).t().clone().stride(), arange(24.).reshape(2, 3, 4).transpose(0, 2)[::2].clone().stride())", "(1, 2) (1, 4) (1, 5) (1, 2, 6)"},
 	})
 }

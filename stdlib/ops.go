@@ -350,13 +350,17 @@ func toPreserveOp(e *Engine, x *T, dt tensor.DType) (*T, error) {
 }
 
 // preserveLayout returns t, a new contiguous tensor of like's shape, laid
-// out with like's strides when like is non-overlapping, dense and not
-// contiguous (the *_like factories' preserve_format).
+// out as PyTorch's preserve_format lays out a tensor like like (the *_like
+// factories): like's strides when it is dense, else dense strides in the
+// order of like's.
 func preserveLayout(like, t *T) (*T, error) {
-	if like.IsContiguous() || !like.IsNonOverlappingAndDense() {
+	if like.IsContiguous() {
 		return t, nil
 	}
 	out := tensor.EmptyPreserve(like, t.DType())
+	if out.IsContiguous() {
+		return t, nil
+	}
 	return out, out.CopyInplace(t)
 }
 

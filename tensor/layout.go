@@ -6,8 +6,9 @@ import "sort"
 // to() and the *_like factories: a copy of a tensor whose elements fill a
 // block of storage exactly once, in some dim order (a transpose, a
 // permute, an expand-free contiguous view), keeps that tensor's strides;
-// any other tensor is copied row-major. x.t().clone().stride() is (1, 4)
-// for a [3, 4] x, and x.t().clone().is_contiguous() is false.
+// any other tensor gets dense strides in the order of its own (a sliced
+// transpose stays transposed). x.t().clone().stride() is (1, 4) for a
+// [3, 4] x, and x.t().clone().is_contiguous() is false.
 
 // IsNonOverlappingAndDense reports whether t's elements occupy exactly
 // Numel() consecutive storage elements, each once (PyTorch's
@@ -54,12 +55,58 @@ func denseOrder(shape, strides []int) ([]int, bool) {
 
 // preservedStrides is PyTorch's preserve_format layout for a new tensor of
 // t's shape: t's own strides when t is non-overlapping and dense (as
-// empty_strided(t.size(), t.stride()) does), else row-major strides.
+// empty_strided(t.size(), t.stride()) does), else dense strides in the
+// order of t's strides (ATen's infer_dense_strides).
 func preservedStrides(t *Tensor) []int {
-	if _, ok := denseOrder(t.shape, t.strides); !ok || t.IsContiguous() {
-		return contiguousStrides(t.shape)
+	if _, ok := denseOrder(t.shape, t.strides); ok {
+		return append([]int(nil), t.strides...)
 	}
-	return append([]int(nil), t.strides...)
+	return inferDenseStrides(t.shape, t.strides)
+}
+
+// inferDenseStrides is ATen's infer_dense_strides: dims ordered by
+// increasing stride (an insertion sort starting from the last dim, where a
+// zero stride compares as ambiguous and equal strides put the smaller
+// size first), then contiguous strides in that order.
+func inferDenseStrides(shape, strides []int) []int {
+	n := len(shape)
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = n - 1 - i
+	}
+	swap := func(d0, d1 int) int {
+		s0, s1 := strides[d0], strides[d1]
+		switch {
+		case s0 == 0 || s1 == 0:
+			return 0
+		case s0 < s1:
+			return -1
+		case s0 > s1:
+			return 1
+		case shape[d0] > shape[d1]:
+			return 1
+		}
+		return 0
+	}
+	for i := 1; i < n; i++ {
+		d1 := i
+		for d0 := i - 1; d0 >= 0; d0-- {
+			c := swap(perm[d0], perm[d1])
+			if c > 0 {
+				perm[d0], perm[d1] = perm[d1], perm[d0]
+				d1 = d0
+			} else if c < 0 {
+				break
+			}
+		}
+	}
+	out := make([]int, n)
+	acc := 1
+	for _, d := range perm {
+		out[d] = acc
+		acc *= shape[d]
+	}
+	return out
 }
 
 // EmptyPreserve returns a zero-filled tensor of t's shape in dtype dt with

@@ -8,6 +8,13 @@ import (
 // TestPreserveFormat checks clone/to/*_like layouts against PyTorch 1.13
 // (x.t().clone().stride() == (1, 4) for x of shape [3, 4], etc.).
 func TestPreserveFormat(t *testing.T) {
+	must := func(x *Tensor, err error) *Tensor {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
 	x := mustTensor(t, []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, []int{3, 4}, F32)
 	xt, err := x.Transpose(0, 1)
 	if err != nil {
@@ -43,6 +50,8 @@ func TestPreserveFormat(t *testing.T) {
 		{"t()", xt, true, []int{1, 4}},
 		{"permute(2,0,1)", perm, true, []int{1, 4, 2}},
 		{"x[:, ::2] (gaps)", sl, false, []int{2, 1}},
+		{"x.t()[::2] (gaps, transposed)", must(xt.Index(Span(SliceNone, SliceNone, 2))), false, []int{1, 2}},
+		{"zeros(1, 5).t() (size-1 dim)", must(must(Zeros([]int{1, 5}, F32)).Transpose(0, 1)), true, []int{1, 5}},
 		{"expand (overlap)", exp, false, []int{4, 1}},
 	} {
 		if got := tc.in.IsNonOverlappingAndDense(); got != tc.dense {
