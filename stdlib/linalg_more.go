@@ -274,6 +274,9 @@ func linalgCross(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, k
 		}
 	}
 	r, err := e.Apply("cat", parts, autograd.Attrs{"dim": d}, func() (*T, error) { return tensor.Cat(parts, d) })
+	if err == nil {
+		autograd.SetGradFnName(r, "LinalgCrossBackward0")
+	}
 	return tensorResult(th, r, err)
 }
 

@@ -1,6 +1,7 @@
 package stdlib
 
 import (
+	"github.com/tsrlang/tsr/tensor/autograd"
 	"math"
 
 	"github.com/tsrlang/tsr/runtime"
@@ -26,9 +27,9 @@ func init() {
 	defMethodFunc("sort", "sort(dim=-1, descending=false, stable=false): the named tuple (values, indices) of the elements sorted along dim (always stable; NaN sorts as the largest value).", methodSort)
 	defMethodFunc("argsort", "argsort(dim=-1, descending=false, stable=false): the i64 indices that sort the tensor along dim (stable).", methodArgsort)
 	defMethodFunc("topk", "topk(k, dim=-1, largest=true, sorted=true): the named tuple (values, indices) of the k largest (or smallest) elements along dim, in sorted order.", methodTopk)
-	defMethodFunc("median", "median(): the lower median of all elements (0-d; NaN when any is NaN); median(dim, keepdim=false): the named tuple (values, indices) along dim.", methodMedian)
+	defMethodFunc("median", "median(): the lower median of all elements (0-d; NaN when any is NaN); median(dim, keepdim=false): the named tuple (values, indices) along dim.", nodeNamed("MedianBackward0", methodMedian))
 	defMethodFunc("gather", "gather(dim, index): out[i][j] = self[index[i][j]][j] for dim 0 (index: an i64 tensor of self's rank).", methodGather)
-	defMethodFunc("index_select", "index_select(dim, index): the entries of dim listed by the 1-D integer tensor index (a copy).", methodIndexSelect)
+	defMethodFunc("index_select", "index_select(dim, index): the entries of dim listed by the 1-D integer tensor index (a copy).", nodeNamed("IndexSelectBackward0", methodIndexSelect))
 	defMethodFunc("roll", "roll(shifts, dims=none): shift elements along dims, wrapping around; without dims the flattened tensor is rolled.", methodRoll)
 	defMethodFunc("tile", "tile(dims): repeat the tensor dims[i] times along dim i (dims is padded with leading 1s to the rank).", methodTile)
 	defMethodFunc("broadcast_to", "broadcast_to(shape): the tensor expanded to shape without copying (as expand).", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
@@ -307,7 +308,7 @@ func medianAlong(e *Engine, x *T, dim int, keep bool) (*T, *T, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	v, err := takeAlongOp(e, "MedianBackward", x, dim, i, nil)
+	v, err := takeAlongOp(e, "MedianBackward1", x, dim, i, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -315,6 +316,7 @@ func medianAlong(e *Engine, x *T, dim int, keep bool) (*T, *T, error) {
 		if v, err = squeezeOp(e, v, []int{dim}); err != nil {
 			return nil, nil, err
 		}
+		autograd.SetGradFnName(v, "MedianBackward1") // one node in PyTorch
 		if i, err = i.Squeeze(dim); err != nil {
 			return nil, nil, err
 		}

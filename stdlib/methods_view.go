@@ -303,13 +303,13 @@ func init() {
 		}
 		return out, nil
 	})
-	defMethodFunc("repeat", "repeat(*sizes): tile the tensor (a copy).", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+	defMethodFunc("repeat", "repeat(*sizes): tile the tensor (a copy).", nodeNamed("RepeatBackward0", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		reps, err := shapeMethodArgs("repeat", "repeats", args, kwargs)
 		if err != nil {
 			return nil, err
 		}
 		return x.result(repeatOp(engineOf(th), x.t, reps))
-	})
+	}))
 	tri := func(name string, upper bool) methodFn {
 		return func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 			k := 0
@@ -319,8 +319,8 @@ func init() {
 			return x.result(triangleOp(engineOf(th), x.t, k, upper))
 		}
 	}
-	defMethodFunc("triu", "triu(diagonal=0): zero the elements below the diagonal of the last two dims.", tri("triu", true))
-	defMethodFunc("tril", "tril(diagonal=0): zero the elements above the diagonal of the last two dims.", tri("tril", false))
+	defMethodFunc("triu", "triu(diagonal=0): zero the elements below the diagonal of the last two dims.", nodeNamed("TriuBackward0", tri("triu", true)))
+	defMethodFunc("tril", "tril(diagonal=0): zero the elements above the diagonal of the last two dims.", nodeNamed("TrilBackward0", tri("tril", false)))
 	defMethodFunc("flip", "flip(dims): reverse the order along dims (a copy).", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		dims, err := shapeMethodArgs("flip", "dims", args, kwargs)
 		if err != nil {

@@ -163,7 +163,7 @@ func init() {
 		return x.result(engineOf(th).Apply("logcumsumexp", []*T{x.t}, autograd.Attrs{"dim": n}, func() (*T, error) { return tensor.LogCumSumExp(x.t, n) }))
 	})
 	defGlobal("logspace", "logspace(start, end, steps, base=10.0, dtype=f32): base ** linspace(start, end, steps).", builtinLogspace)
-	defMethodFunc("cross", "cross(other, dim=none): the cross product of 3-vectors along dim (none: the first dim of size 3); linalg.cross with that dim.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+	defMethodFunc("cross", "cross(other, dim=none): the cross product of 3-vectors along dim (none: the first dim of size 3); linalg.cross with that dim.", nodeNamed("LinalgCrossBackward0", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		var o tensorArg
 		var d intOpt
 		if err := runtime.UnpackArgs("cross", args, kwargs, "other", &o, "dim?", &d); err != nil {
@@ -185,7 +185,7 @@ func init() {
 			}
 		}
 		return linalgCross(th, nil, []runtime.Value{x, &TensorValue{t: o.t, eng: x.eng}}, []runtime.Kwarg{{Name: "dim", Value: runtime.Int(d.v)}})
-	})
+	}))
 	defMethod("kron", "kron(other): the Kronecker product.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		return builtinKron(th, nil, append([]runtime.Value{x}, args...), kwargs)
 	})

@@ -1,6 +1,7 @@
 package stdlib
 
 import (
+	"github.com/tsrlang/tsr/tensor/autograd"
 	"sort"
 
 	"github.com/tsrlang/tsr/runtime"
@@ -54,6 +55,20 @@ func defProp(name string, fn propFn) { tensorProps[name] = fn }
 // defMethodFunc registers a tensor method and the function of the same name
 // taking the tensor first: exp(x) is x.exp(). A number or list given as
 // the first argument of the function is converted with tensor().
+// nodeNamed wraps fn so that a tensor result produced through autograd
+// prints PyTorch's grad_fn name for the op (a composite of recorded
+// steps otherwise shows its last step's name). A grad_fn of another name
+// in the returned value's own node is replaced; leaves are left alone.
+func nodeNamed(name string, fn methodFn) methodFn {
+	return func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+		v, err := fn(th, x, args, kwargs)
+		if tv, ok := v.(*TensorValue); ok && err == nil && tv.t != x.t {
+			autograd.SetGradFnName(tv.t, name)
+		}
+		return v, err
+	}
+}
+
 func defMethodFunc(name, doc string, fn methodFn) {
 	defMethod(name, doc, fn)
 	defFunctional(name, doc, fn)

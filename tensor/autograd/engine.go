@@ -382,7 +382,7 @@ func (e *Engine) ApplyInplace(op string, self *T, others []*T, attrs Attrs, forw
 	cs.custom = func(grads []*T) ([]*T, error) { return copySlicesBackward(e, geo, grads[0]) }
 	base.SetGradFn(cs, 0)
 	base.SetRequiresGrad(true)
-	vn := &Node{name: "AsStridedBackward", nIn: 1, attrs: Attrs{"geometry": geo}}
+	vn := &Node{name: "AsStridedBackward0", nIn: 1, attrs: Attrs{"geometry": geo}}
 	vn.next = []edge{{node: cs, nr: 0}}
 	vn.inMeta = []meta{metaOf(base)}
 	vn.outMeta = []meta{metaOf(self)}
