@@ -55,6 +55,9 @@ CASES = [
     ("linalg.svd(sq).S", "torch.linalg.svd(sq).S"), ("linalg.vector_norm(x)", "torch.linalg.vector_norm(x)"),
     ("nn.linear(x, w, bias)", "F.linear(x, lin.weight, lin.bias)"), ("nn.linear(v, w, bias)", "F.linear(v, lin.weight, lin.bias)"),
     ("nn.linear(b3, w, bias)", "F.linear(b3, lin.weight, lin.bias)"), ("nn.linear(x, w)", "F.linear(x, lin.weight)"),
+    ("sq.median()", "sq.median()"), ("sq.median(0).values", "sq.median(0).values"), ("linalg.cross(sq, sq)", "torch.linalg.cross(sq, sq)"),
+    ("sq.cross(sq, dim=1)", "sq.cross(sq, dim=1)"), ("x.index_select(0, tensor([0]))", "x.index_select(0, torch.tensor([0]))"),
+    ("x.repeat(2, 1)", "x.repeat(2, 1)"), ("x.tril()", "x.tril()"), ("x.triu()", "x.triu()"),
 ]
 TWO_X = {"x.reshape(12)": "ViewBackward0", "x.flatten()": "ViewBackward0", "x.norm()": "LinalgVectorNormBackward0"}
 
