@@ -956,5 +956,14 @@ func FormatValue(x Value, spec string) (string, error) {
 	case Formattable:
 		return v.Format(spec)
 	}
-	return numfmt.FormatSpec(x.String(), spec)
+	// Python's object.__format__: only the empty spec (str) is supported
+	return "", Errorf("TypeError", "unsupported format string passed to %s.__format__", pyTypeName(x))
+}
+
+// pyTypeName is x's Python type name in messages (NoneType for none).
+func pyTypeName(x Value) string {
+	if x == None {
+		return "NoneType"
+	}
+	return x.Type()
 }

@@ -77,6 +77,8 @@ func TestErrorsAndTraceback(t *testing.T) {
 		{"fn f() { y = y + 1 }\nf()", "UnboundLocalError"},
 		{"assert 1 > 2", "AssertionError"},
 		{"round(float(\"inf\"))", "OverflowError"},
+		{"format(none, \">5\")", "TypeError"},
+		{"format([1], \"d\")", "TypeError"},
 		{"round(float(\"nan\"))", "ValueError"},
 		{"int(float(\"-inf\"))", "OverflowError"},
 		{"2.0 ** 10000", "OverflowError"},
