@@ -35,7 +35,7 @@ const usage = `usage:
   tsr -c 'code'            run code given as an argument
   tsr disasm FILE.tsr      print the compiled bytecode of every function
   tsr version              print version information
-  tsr                      interactive session
+  tsr                      interactive session (also: tsr repl)
 `
 
 func main() {
@@ -46,7 +46,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := backends.TierError(); err != nil {
 		fmt.Fprintf(stderr, "tsr: warning: %v; using the %s kernels\n", err, backends.CPUTier())
 	}
-	if len(args) == 0 {
+	if len(args) == 0 || len(args) == 1 && args[0] == "repl" {
 		// The REPL handles Ctrl-C itself: it stops an evaluation, not the
 		// session.
 		return interactive(stdin, stdout, stderr)

@@ -42,6 +42,7 @@ func TestCommand(t *testing.T) {
 		// expression statements are not echoed.
 		{nil, "x = [1,\n2]\nx\nprint(x)\n", 0, "[1, 2]\n", ""},
 		{nil, "x = 1\nx.nope\n", 1, "", "<stdin>:2:1: in <toplevel>\nAttributeError"},
+		{[]string{"repl"}, "print(6 * 7)\n", 0, "42\n", ""},
 	} {
 		var out, errb bytes.Buffer
 		errOut = &errb
