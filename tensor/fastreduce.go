@@ -124,35 +124,39 @@ func fastSumMean(t *Tensor, p *reducePlan, mean bool) *Tensor {
 	case F32:
 		out := empty(p.outShape, F32)
 		if inner == 1 && r <= torchSumMaxRow {
-			sumRowsTorchF32(t.storage.F32()[t.offset:], out.storage.F32(), outer, r, mean)
+			sumRowsTorch(t.storage.F32()[t.offset:], out.storage.F32(), outer, r, mean, cpu.SumTorchF32)
 			return out
 		}
 		sumBlocks(opsF32, t.storage.F32()[t.offset:], out.storage.F32(), outer, r, inner, mean)
 		return out
 	case F64:
 		out := empty(p.outShape, F64)
+		if inner == 1 && r <= torchSumMaxRow {
+			sumRowsTorch(t.storage.F64()[t.offset:], out.storage.F64(), outer, r, mean, cpu.SumTorchF64)
+			return out
+		}
 		sumBlocks(opsF64, t.storage.F64()[t.offset:], out.storage.F64(), outer, r, inner, mean)
 		return out
 	}
 	return nil
 }
 
-// torchSumMaxRow bounds the rows summed in PyTorch's order: float32
-// sums and means over contiguous rows of up to this many elements (a
+// torchSumMaxRow bounds the rows summed in PyTorch's order: float32 and
+// float64 sums and means over contiguous rows of up to this many elements (a
 // whole small tensor, or its last dim) use cpu.SumTorchF32, so that they
 // are bit-identical to PyTorch's and print the same digits; longer rows
 // use the chunked, multi-threaded float64-combined sum (where PyTorch, run
 // on several threads, splits the row too).
 const torchSumMaxRow = 1 << 16
 
-// sumRowsTorchF32 sets dst[o] to the sum (or mean: the float32 sum divided
-// by r in float32, as PyTorch's sum(...).div_(r)) of row o of x.
-func sumRowsTorchF32(x, dst []float32, outer, r int, mean bool) {
+// sumRowsTorch sets dst[o] to the sum (or mean: the sum divided by r in
+// T, as PyTorch's sum(...).div_(r)) of row o of x, in PyTorch's order.
+func sumRowsTorch[T float32 | float64](x, dst []T, outer, r int, mean bool, sum func([]T) T) {
 	parallelTasks(outer, r, grainMem, func(o0, o1 int) {
 		for o := o0; o < o1; o++ {
-			s := cpu.SumTorchF32(x[o*r : (o+1)*r])
+			s := sum(x[o*r : (o+1)*r])
 			if mean {
-				s /= float32(r)
+				s /= T(r)
 			}
 			dst[o] = s
 		}

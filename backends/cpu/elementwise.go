@@ -332,8 +332,8 @@ func init() {
 	registerKernels("float32", "go", backends.TierGeneric, 0, goKernels[float32]())
 	registerKernels("float64", "go", backends.TierGeneric, 0, goKernels[float64]())
 	registerKernelsAsm()
-	registerRows32()
-	resolveRows32()
+	registerRows()
+	resolveRows()
 	kF32 = resolveKernels[float32]("float32")
 	kF64 = resolveKernels[float64]("float64")
 }

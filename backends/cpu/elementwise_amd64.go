@@ -8,9 +8,12 @@ import (
 	"github.com/tsrlang/tsr/backends"
 )
 
-func registerRows32Asm() {
-	backends.Register(rows32Key, backends.Candidate{Name: "avx2", Impl: asmRows32(addRows32F32AVX2), Requires: backends.TierAVX2, Priority: 10})
-	backends.Register(rows32Key, backends.Candidate{Name: "avx512", Impl: asmRows32(addRows32F32AVX512), Requires: backends.TierAVX512, Priority: 20})
+func registerRowsAsm() {
+	f32, f64 := rowsKey("float32"), rowsKey("float64")
+	backends.Register(f32, backends.Candidate{Name: "avx2", Impl: asmRows(addRows128F32AVX2), Requires: backends.TierAVX2, Priority: 10})
+	backends.Register(f32, backends.Candidate{Name: "avx512", Impl: asmRows(addRows128F32AVX512), Requires: backends.TierAVX512, Priority: 20})
+	backends.Register(f64, backends.Candidate{Name: "avx2", Impl: asmRows(addRows128F64AVX2), Requires: backends.TierAVX2, Priority: 10})
+	backends.Register(f64, backends.Candidate{Name: "avx512", Impl: asmRows(addRows128F64AVX512), Requires: backends.TierAVX512, Priority: 20})
 }
 
 func registerKernelsAsm() {

@@ -4,4 +4,4 @@ package cpu
 
 func registerKernelsAsm() {}
 func registerHalfAsm()    {}
-func registerRows32Asm()  {}
+func registerRowsAsm()    {}

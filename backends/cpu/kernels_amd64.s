@@ -9161,33 +9161,57 @@ packT12F64AVX512_g1_done:
 	VZEROUPPER
 	RET
 
-// func addRows32F32AVX512(acc *float32, x *float32, rows int)
+// func addRows128F32AVX512(acc *float32, x *float32, rows int)
 // Requires: AVX, AVX512F
-TEXT ·addRows32F32AVX512(SB), NOSPLIT, $0-24
+TEXT ·addRows128F32AVX512(SB), NOSPLIT, $0-24
 	MOVQ    acc+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    rows+16(FP), DX
 	VMOVUPS (AX), Z0
 	VMOVUPS 64(AX), Z1
 
-addRows32F32AVX512_loop:
+addRows128F32AVX512_loop:
 	TESTQ  DX, DX
-	JE     addRows32F32AVX512_done
+	JE     addRows128F32AVX512_done
 	VADDPS (CX), Z0, Z0
 	VADDPS 64(CX), Z1, Z1
 	ADDQ   $0x00000080, CX
 	DECQ   DX
-	JMP    addRows32F32AVX512_loop
+	JMP    addRows128F32AVX512_loop
 
-addRows32F32AVX512_done:
+addRows128F32AVX512_done:
 	VMOVUPS Z0, (AX)
 	VMOVUPS Z1, 64(AX)
 	VZEROUPPER
 	RET
 
-// func addRows32F32AVX2(acc *float32, x *float32, rows int)
+// func addRows128F64AVX512(acc *float64, x *float64, rows int)
+// Requires: AVX, AVX512F
+TEXT ·addRows128F64AVX512(SB), NOSPLIT, $0-24
+	MOVQ    acc+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    rows+16(FP), DX
+	VMOVUPD (AX), Z0
+	VMOVUPD 64(AX), Z1
+
+addRows128F64AVX512_loop:
+	TESTQ  DX, DX
+	JE     addRows128F64AVX512_done
+	VADDPD (CX), Z0, Z0
+	VADDPD 64(CX), Z1, Z1
+	ADDQ   $0x00000080, CX
+	DECQ   DX
+	JMP    addRows128F64AVX512_loop
+
+addRows128F64AVX512_done:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VZEROUPPER
+	RET
+
+// func addRows128F32AVX2(acc *float32, x *float32, rows int)
 // Requires: AVX
-TEXT ·addRows32F32AVX2(SB), NOSPLIT, $0-24
+TEXT ·addRows128F32AVX2(SB), NOSPLIT, $0-24
 	MOVQ    acc+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    rows+16(FP), DX
@@ -9196,21 +9220,51 @@ TEXT ·addRows32F32AVX2(SB), NOSPLIT, $0-24
 	VMOVUPS 64(AX), Y2
 	VMOVUPS 96(AX), Y3
 
-addRows32F32AVX2_loop:
+addRows128F32AVX2_loop:
 	TESTQ  DX, DX
-	JE     addRows32F32AVX2_done
+	JE     addRows128F32AVX2_done
 	VADDPS (CX), Y0, Y0
 	VADDPS 32(CX), Y1, Y1
 	VADDPS 64(CX), Y2, Y2
 	VADDPS 96(CX), Y3, Y3
 	ADDQ   $0x00000080, CX
 	DECQ   DX
-	JMP    addRows32F32AVX2_loop
+	JMP    addRows128F32AVX2_loop
 
-addRows32F32AVX2_done:
+addRows128F32AVX2_done:
 	VMOVUPS Y0, (AX)
 	VMOVUPS Y1, 32(AX)
 	VMOVUPS Y2, 64(AX)
 	VMOVUPS Y3, 96(AX)
+	VZEROUPPER
+	RET
+
+// func addRows128F64AVX2(acc *float64, x *float64, rows int)
+// Requires: AVX
+TEXT ·addRows128F64AVX2(SB), NOSPLIT, $0-24
+	MOVQ    acc+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    rows+16(FP), DX
+	VMOVUPD (AX), Y0
+	VMOVUPD 32(AX), Y1
+	VMOVUPD 64(AX), Y2
+	VMOVUPD 96(AX), Y3
+
+addRows128F64AVX2_loop:
+	TESTQ  DX, DX
+	JE     addRows128F64AVX2_done
+	VADDPD (CX), Y0, Y0
+	VADDPD 32(CX), Y1, Y1
+	VADDPD 64(CX), Y2, Y2
+	VADDPD 96(CX), Y3, Y3
+	ADDQ   $0x00000080, CX
+	DECQ   DX
+	JMP    addRows128F64AVX2_loop
+
+addRows128F64AVX2_done:
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
 	VZEROUPPER
 	RET

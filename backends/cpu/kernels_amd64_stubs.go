@@ -404,12 +404,22 @@ func packT16F64AVX512(dst *float64, src *float64, js int, rows int)
 //go:noescape
 func packT12F64AVX512(dst *float64, src *float64, js int, rows int)
 
-// addRows32F32AVX512 adds rows rows of 32 float32 lanes of x into acc, row by row.
+// addRows128F32AVX512 adds rows rows of 128 bytes of x into acc, lane by lane, row by row.
 //
 //go:noescape
-func addRows32F32AVX512(acc *float32, x *float32, rows int)
+func addRows128F32AVX512(acc *float32, x *float32, rows int)
 
-// addRows32F32AVX2 adds rows rows of 32 float32 lanes of x into acc, row by row.
+// addRows128F64AVX512 adds rows rows of 128 bytes of x into acc, lane by lane, row by row.
 //
 //go:noescape
-func addRows32F32AVX2(acc *float32, x *float32, rows int)
+func addRows128F64AVX512(acc *float64, x *float64, rows int)
+
+// addRows128F32AVX2 adds rows rows of 128 bytes of x into acc, lane by lane, row by row.
+//
+//go:noescape
+func addRows128F32AVX2(acc *float32, x *float32, rows int)
+
+// addRows128F64AVX2 adds rows rows of 128 bytes of x into acc, lane by lane, row by row.
+//
+//go:noescape
+func addRows128F64AVX2(acc *float64, x *float64, rows int)

@@ -2,63 +2,75 @@ package cpu
 
 import (
 	"math/bits"
+	"unsafe"
 
 	"github.com/tsrlang/tsr/backends"
 )
 
-// PyTorch's float32 sum order. ATen's CPU sum (SumKernel.cpp cascade_sum,
-// one thread) adds a contiguous row of n float32 values as follows, all in
-// float32 arithmetic:
+// PyTorch's floating-point sum order. ATen's CPU sum (SumKernel.cpp
+// cascade_sum, one thread) adds a contiguous row of n values as follows,
+// in the row's own precision, with V the AVX2 vector length (8 float32,
+// 4 float64):
 //
-//   - n < 8: row_sum with 4-way interleaving: partial sums p[k] of the
+//   - n < V: row_sum with 4-way interleaving: partial sums p[k] of the
 //     first 4·⌊n/4⌋ elements by column k = i mod 4, the remaining elements
-//     added to p[0], then p[0] + p[1] + p[2] + p[3];
-//   - n >= 8: the same over 8-lane vectors (⌊n/8⌋ of them; the 4·⌊n/32⌋
+//     added to p[0], then ((p[0] + p[1]) + p[2]) + p[3];
+//   - n >= V: the same over V-lane vectors (⌊n/V⌋ of them; the 4·⌊n/4V⌋
 //     leading ones through multi_row_sum's 4-level cascade, which flushes
-//     level j into level j+1 every 2^(j·P) groups of 4 vectors), giving an
-//     8-lane vector v; then the ≤ 7 trailing scalars are added left to
+//     level j into level j+1 every 2^(j·P) groups of 4 vectors), giving a
+//     V-lane vector v; then the < V trailing scalars are added left to
 //     right into 0, and v's lanes are added to that in order.
 //
-// SumTorchF32 reproduces it bit for bit (checked against torch.sum in
-// TestSumTorchF32Golden), so x.sum().item() prints PyTorch's digits. It is
-// a cascade (pairwise-quality) summation: error O(log n) ulps.
+// SumTorchF32/F64 reproduce it bit for bit (checked against torch.sum in
+// TestSumTorchGolden), so x.sum().item() prints PyTorch's digits. It is a
+// cascade (pairwise-quality) summation: error O(log n) ulps.
 
 // SumTorchF32 returns Σx in PyTorch's CPU order (see above); an empty x
 // sums to 0.
-func SumTorchF32(x []float32) float32 {
+func SumTorchF32(x []float32) float32 { return sumTorch(x, 8, addRowsF32) }
+
+// SumTorchF64 is SumTorchF32 for float64 (4-lane vectors).
+func SumTorchF64(x []float64) float64 { return sumTorch(x, 4, addRowsF64) }
+
+// rowsW is the lane count of one 4-vector row: 32 float32 or 16 float64
+// (128 bytes); rows arrays are sized for the larger.
+const rowsMax = 32
+
+func sumTorch[T float](x []T, V int, add addRowsFn[T]) T {
 	n := len(x)
-	if n < 8 {
+	if n < V {
 		return rowSumILP4(x)
 	}
-	nv := n / 8
-	ng := nv / 4 // groups of 4 vectors = 32 floats
-	var p [32]float32
+	w := 4 * V // lanes per row of 4 vectors
+	nv := n / V
+	ng := nv / 4
+	var p [rowsMax]T
 	if ng > 0 {
-		p = cascadeRows32(x[:ng*32], ng)
+		p = cascadeRows(x[:ng*w], ng, w, add)
 	}
 	for i := ng * 4; i < nv; i++ { // leftover vectors into vector 0
-		for l := 0; l < 8; l++ {
-			p[l] += x[i*8+l]
+		for l := 0; l < V; l++ {
+			p[l] += x[i*V+l]
 		}
 	}
 	for k := 1; k < 4; k++ {
-		for l := 0; l < 8; l++ {
-			p[l] += p[k*8+l]
+		for l := 0; l < V; l++ {
+			p[l] += p[k*V+l]
 		}
 	}
-	var s float32
-	for _, v := range x[nv*8:] {
+	var s T
+	for _, v := range x[nv*V:] {
 		s += v
 	}
-	for _, v := range p[:8] {
+	for _, v := range p[:V] {
 		s += v
 	}
 	return s
 }
 
 // rowSumILP4 is ATen's row_sum on scalars (4 interleaved partial sums).
-func rowSumILP4(x []float32) float32 {
-	var p [4]float32
+func rowSumILP4[T float](x []T) T {
+	var p [4]T
 	n4 := len(x) / 4 * 4
 	for i := 0; i < n4; i += 4 {
 		p[0] += x[i]
@@ -72,33 +84,33 @@ func rowSumILP4(x []float32) float32 {
 	return ((p[0] + p[1]) + p[2]) + p[3]
 }
 
-// cascadeRows32 is ATen's multi_row_sum over size rows of 32 float32
-// lanes (4 vectors of 8): 4 levels of partial sums, level 0 takes rows
-// one at a time, and every 2^power rows each level is added into the next
-// and cleared, up the levels whose index bits just wrapped.
-func cascadeRows32(x []float32, size int) [32]float32 {
+// cascadeRows is ATen's multi_row_sum over size rows of w lanes (4
+// vectors): 4 levels of partial sums, level 0 takes rows one at a time,
+// and every 2^power rows each level is added into the next and cleared,
+// up the levels whose index bits just wrapped.
+func cascadeRows[T float](x []T, size, w int, add addRowsFn[T]) [rowsMax]T {
 	const levels = 4
 	power := max(4, ceilLog2(size)/levels)
 	step := 1 << power
 	mask := step - 1
-	var acc [levels][32]float32
+	var acc [levels][rowsMax]T
 	i := 0
 	for i+step <= size {
-		addRows32(&acc[0], x[i*32:(i+step)*32], step)
+		add(&acc[0], x[i*w:(i+step)*w], step)
 		i += step
 		for j := 1; j < levels; j++ {
-			addRows32(&acc[j], acc[j-1][:], 1)
-			acc[j-1] = [32]float32{}
+			add(&acc[j], acc[j-1][:w], 1)
+			acc[j-1] = [rowsMax]T{}
 			if i&(mask<<(j*power)) != 0 {
 				break
 			}
 		}
 	}
 	if i < size {
-		addRows32(&acc[0], x[i*32:size*32], size-i)
+		add(&acc[0], x[i*w:size*w], size-i)
 	}
 	for j := 1; j < levels; j++ {
-		addRows32(&acc[0], acc[j][:], 1)
+		add(&acc[0], acc[j][:w], 1)
 	}
 	return acc[0]
 }
@@ -111,45 +123,58 @@ func ceilLog2(x int) int {
 	return bits.Len(uint(x - 1))
 }
 
-// rows32Fn sets acc[l] += x[r*32+l] for r < rows, l < 32, row by row
-// (registry op "add_rows32", float32).
-type rows32Fn func(acc *[32]float32, x []float32, rows int)
+// addRowsFn sets acc[l] += x[r*W+l] for r < rows, l < W (W = 128 bytes of
+// T), row by row (registry op "add_rows", float32 and float64).
+type addRowsFn[T float] func(acc *[rowsMax]T, x []T, rows int)
 
-// addRows32 is the active add_rows32 kernel, resolved at init.
-var addRows32 rows32Fn
+// addRowsF32 and addRowsF64 are the active add_rows kernels (init).
+var (
+	addRowsF32 addRowsFn[float32]
+	addRowsF64 addRowsFn[float64]
+)
 
-func goAddRows32(acc *[32]float32, x []float32, rows int) {
-	x = x[:rows*32]
+func goAddRows[T float](acc *[rowsMax]T, x []T, rows int) {
+	var z T
+	w := 128 / int(unsafe.Sizeof(z))
+	x = x[:rows*w]
 	for r := 0; r < rows; r++ {
-		row := x[r*32 : r*32+32]
+		row := x[r*w : r*w+w]
 		for l, v := range row {
 			acc[l] += v
 		}
 	}
 }
 
-// asmRows32 adapts an assembly add_rows32 kernel (bounds checked here).
-func asmRows32(f func(acc *float32, x *float32, rows int)) rows32Fn {
-	return func(acc *[32]float32, x []float32, rows int) {
+// asmRows adapts an assembly add_rows kernel (bounds checked here).
+func asmRows[T float](f func(acc *T, x *T, rows int)) addRowsFn[T] {
+	return func(acc *[rowsMax]T, x []T, rows int) {
 		if rows <= 0 {
 			return
 		}
-		_ = x[rows*32-1]
+		var z T
+		_ = x[rows*(128/int(unsafe.Sizeof(z)))-1]
 		f(&acc[0], &x[0], rows)
 	}
 }
 
-var rows32Key = backends.Key{Op: "add_rows32", DType: "float32", Device: "cpu"}
-
-func registerRows32() {
-	backends.Register(rows32Key, backends.Candidate{Name: "go", Impl: rows32Fn(goAddRows32), Requires: backends.TierGeneric})
-	registerRows32Asm()
+func rowsKey(dtype string) backends.Key {
+	return backends.Key{Op: "add_rows", DType: dtype, Device: "cpu"}
 }
 
-func resolveRows32() {
-	c, ok := backends.Lookup(rows32Key)
-	if !ok {
-		panic("cpu: no kernel registered for add_rows32/float32")
+func registerRows() {
+	backends.Register(rowsKey("float32"), backends.Candidate{Name: "go", Impl: addRowsFn[float32](goAddRows[float32]), Requires: backends.TierGeneric})
+	backends.Register(rowsKey("float64"), backends.Candidate{Name: "go", Impl: addRowsFn[float64](goAddRows[float64]), Requires: backends.TierGeneric})
+	registerRowsAsm()
+}
+
+func resolveRows() {
+	get := func(dtype string) any {
+		c, ok := backends.Lookup(rowsKey(dtype))
+		if !ok {
+			panic("cpu: no kernel registered for add_rows/" + dtype)
+		}
+		return c.Impl
 	}
-	addRows32 = c.Impl.(rows32Fn)
+	addRowsF32 = get("float32").(addRowsFn[float32])
+	addRowsF64 = get("float64").(addRowsFn[float64])
 }

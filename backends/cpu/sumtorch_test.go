@@ -7,34 +7,72 @@ import (
 	"testing"
 )
 
-// TestSumTorchF32Golden checks SumTorchF32 bit for bit against torch.sum
-// (testdata/gen_sum_torch.py) on every tier's row accumulator.
-func TestSumTorchF32Golden(t *testing.T) {
+// TestSumTorchGolden checks SumTorchF32/F64 bit for bit against torch.sum
+// (testdata/gen_sum_torch.py) with the active add_rows kernel, and every
+// add_rows candidate against the pure-Go one.
+func TestSumTorchGolden(t *testing.T) {
 	data, err := os.ReadFile("testdata/sum_torch_golden.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var golden struct {
 		Cases []struct {
+			F64     bool
 			N, Seed int
 			Scale   float64
-			Bits    uint32
+			Bits    uint64
 		}
 	}
 	if err := json.Unmarshal(data, &golden); err != nil {
 		t.Fatal(err)
 	}
-	if len(golden.Cases) < 900 {
+	if len(golden.Cases) < 1800 {
 		t.Fatalf("only %d cases", len(golden.Cases))
 	}
 	for _, c := range golden.Cases {
+		if c.F64 {
+			x := make([]float64, c.N)
+			for i := range x {
+				x[i] = (float64((i*7919+c.Seed*104729)%10007)/1000.0 - 5.0) * c.Scale
+			}
+			if got := SumTorchF64(x); math.Float64bits(got) != c.Bits {
+				t.Errorf("f64 n=%d seed=%d scale=%g: %v, torch %v", c.N, c.Seed, c.Scale, got, math.Float64frombits(c.Bits))
+			}
+			continue
+		}
 		x := make([]float32, c.N)
 		for i := range x {
 			x[i] = float32(float64((i*7919+c.Seed*104729)%10007)/1000.0-5.0) * float32(c.Scale)
 		}
-		got := SumTorchF32(x)
-		if math.Float32bits(got) != c.Bits {
-			t.Errorf("n=%d seed=%d scale=%g: %v, torch %v", c.N, c.Seed, c.Scale, got, math.Float32frombits(c.Bits))
+		if got := SumTorchF32(x); uint64(math.Float32bits(got)) != c.Bits {
+			t.Errorf("f32 n=%d seed=%d scale=%g: %v, torch %v", c.N, c.Seed, c.Scale, got, math.Float32frombits(uint32(c.Bits)))
+		}
+	}
+	// every add_rows candidate sums like the pure-Go loop
+	x32 := make([]float32, 32*37)
+	x64 := make([]float64, 16*37)
+	for i := range x32 {
+		x32[i] = float32(i%13) * 0.37
+	}
+	for i := range x64 {
+		x64[i] = float64(i%11) * 0.41
+	}
+	var want32 [rowsMax]float32
+	var want64 [rowsMax]float64
+	goAddRows(&want32, x32, 37)
+	goAddRows(&want64, x64, 37)
+	for _, c := range candidatesFor(t, "add_rows", "float32") {
+		var got [rowsMax]float32
+		c.Impl.(addRowsFn[float32])(&got, x32, 37)
+		if got != want32 {
+			t.Errorf("add_rows/float32 %s: %v, want %v", c.Name, got, want32)
+		}
+	}
+	for _, c := range candidatesFor(t, "add_rows", "float64") {
+		var got [rowsMax]float64
+		c.Impl.(addRowsFn[float64])(&got, x64, 37)
+		if got != want64 {
+			t.Errorf("add_rows/float64 %s: %v, want %v", c.Name, got, want64)
 		}
 	}
 }

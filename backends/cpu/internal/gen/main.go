@@ -942,8 +942,11 @@ func main() {
 	packTKernel(newVT(false, false), 12) // f32 A panels (MR)
 	packTKernel(newVT(true, false), 16)  // f64 B panels
 	packTKernel(newVT(true, false), 12)  // f64 A panels
-	addRows32Kernel(newVT(false, false))
-	addRows32Kernel(newVT(false, true))
+	for _, avx2 := range []bool{false, true} {
+		for _, f64 := range []bool{false, true} {
+			addRowsKernel(newVT(f64, avx2))
+		}
+	}
 	Generate()
 }
 

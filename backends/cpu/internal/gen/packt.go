@@ -193,22 +193,22 @@ func transposeBlock(t vt, v []reg.VecVirtual) []reg.VecVirtual {
 	return out
 }
 
-// addRows32Kernel emits
+// addRowsKernel emits
 //
-//	func addRows32T(acc *float32, x *float32, rows int)
+//	func addRows128T(acc *T, x *T, rows int)
 //
-// acc[l] += x[r*32+l] for r < rows, l < 32, rows in order: the lane-wise
-// level-0 accumulation of PyTorch's float32 sum (cpu.SumTorchF32), held in
-// 32/L registers.
-func addRows32Kernel(t vt) {
-	name := "addRows32" + t.sfx
-	TEXT(name, NOSPLIT, "func(acc *float32, x *float32, rows int)")
+// acc[l] += x[r*W+l] for r < rows, l < W (W = 128 bytes of T: 32 float32
+// or 16 float64), rows in order: the lane-wise level-0 accumulation of
+// PyTorch's sum (cpu.SumTorchF32/F64), held in 128/vector-bytes registers.
+func addRowsKernel(t vt) {
+	name := "addRows128" + t.sfx
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(acc *%s, x *%s, rows int)", t.goT, t.goT))
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s adds rows rows of 32 float32 lanes of x into acc, row by row.", name))
+	Doc(fmt.Sprintf("%s adds rows rows of 128 bytes of x into acc, lane by lane, row by row.", name))
 	accp := Load(Param("acc"), GP64())
 	xp := Load(Param("x"), GP64())
 	n := Load(Param("rows"), GP64())
-	nv := 32 / t.lanes
+	nv := 128 / t.vbytes()
 	a := make([]reg.VecVirtual, nv)
 	for v := range a {
 		a[v] = t.vec()
