@@ -455,7 +455,13 @@ func methodFmod(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs
 	if err := runtime.UnpackArgs("fmod", args, kwargs, "other", &o); err != nil {
 		return nil, err
 	}
-	a, b := castWrapped(x.t, o.t)
+	return x.result(fmodOp(engineOf(th), x.t, o.t))
+}
+
+// fmodOp is x.fmod(other), recorded (FmodBackward0 for a number other,
+// FmodBackward1 for a tensor, as PyTorch's overloads).
+func fmodOp(e *Engine, self, other *T) (*T, error) {
+	a, b := castWrapped(self, other)
 	dt := tensor.ResultType(a, b)
 	if dt == tensor.Bool {
 		return nil, runtime.Errorf("RuntimeError", "\"fmod_cpu\" not implemented for 'Bool'")
@@ -492,7 +498,7 @@ func methodFmod(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs
 		return tensor.FromFloat64s(out, shape, dt)
 	}
 	if !dt.IsFloat() {
-		return x.result(forward())
+		return forward()
 	}
 	aShape, bShape := a.Shape(), b.Shape()
 	backward := func(g *T) ([]*T, error) {
@@ -515,7 +521,11 @@ func methodFmod(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs
 		}
 		return []*T{ga, gb}, nil
 	}
-	return x.result(engineOf(th).ApplyCustom("FmodBackward", []*T{a, b}, forward, backward))
+	name := "FmodBackward1"
+	if b.IsWrappedNumber() {
+		name = "FmodBackward0"
+	}
+	return e.ApplyCustom(name, []*T{a, b}, forward, backward)
 }
 
 // roundedFloats returns t's elements as float64 after conversion to the
@@ -561,18 +571,26 @@ func methodLerp(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs
 	if err := runtime.UnpackArgs("lerp", args, kwargs, "end", &end, "weight", &weight); err != nil {
 		return nil, err
 	}
-	if end.t.DType() != x.t.DType() {
-		return nil, runtime.Errorf("RuntimeError", "expected dtype %s for `end` but got dtype %s", x.t.DType(), end.t.DType())
+	return x.result(lerpArgs(engineOf(th), x.t, end.t, weight.t))
+}
+
+// lerpArgs checks lerp's dtypes and computes it, recorded.
+func lerpArgs(e *Engine, x, end, weight *T) (*T, error) {
+	if end.DType() != x.DType() {
+		return nil, runtime.Errorf("RuntimeError", "expected dtype %s for `end` but got dtype %s", c10TypeName(x.DType()), c10TypeName(end.DType()))
 	}
-	if !x.t.DType().IsFloat() {
-		return nil, runtime.Errorf("RuntimeError", "\"lerp_kernel_scalar\" not implemented for '%s'", x.t.DType())
+	if !x.DType().IsFloat() {
+		kernel := "lerp_kernel_scalar"
+		if !weight.IsWrappedNumber() {
+			kernel = "lerp_kernel_tensor"
+		}
+		return nil, notImplementedFor(kernel, x.DType())
 	}
-	e := engineOf(th)
-	if dt := x.t.DType(); dt.IsHalf() {
+	if dt := x.DType(); dt.IsHalf() {
 		// PyTorch's kernel computes in float (opmath) and rounds once
-		return x.result(lerpHalf(e, x.t, end.t, weight.t, dt))
+		return lerpHalf(e, x, end, weight, dt)
 	}
-	return x.result(lerpOp(e, x.t, end.t, weight.t))
+	return lerpOp(e, x, end, weight)
 }
 
 // lerpHalf is lerp of f16/bf16 tensors computed in f32 and rounded to dt
@@ -1029,4 +1047,32 @@ func builtinKron(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, k
 		return nil, err
 	}
 	return NewTensorValue(th, p), nil
+}
+
+// c10TypeName is the C++ scalar type name PyTorch prints in some dtype
+// messages ("float", "double", "long int", ...).
+func c10TypeName(d tensor.DType) string {
+	switch d {
+	case tensor.F16:
+		return "c10::Half"
+	case tensor.BF16:
+		return "c10::BFloat16"
+	case tensor.F32:
+		return "float"
+	case tensor.F64:
+		return "double"
+	case tensor.I8:
+		return "signed char"
+	case tensor.I16:
+		return "short int"
+	case tensor.I32:
+		return "int"
+	case tensor.I64:
+		return "long int"
+	case tensor.U8:
+		return "unsigned char"
+	case tensor.Bool:
+		return "bool"
+	}
+	return d.String()
 }

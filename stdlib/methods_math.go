@@ -77,26 +77,7 @@ func init() {
 				}
 			}
 			if s, ok := mode.(runtime.String); ok {
-				switch s {
-				case "floor":
-					return x.result(applyBinary(e, "floor_divide", tensor.FloorDivide, x.t, other))
-				case "trunc":
-					if !tensor.ResultType(x.t, other).IsFloat() {
-						// exact integer division (no float round trip)
-						a, b := castWrapped(x.t, other)
-						return x.result(tensor.TruncDivide(a, b))
-					}
-					q, err := applyBinary(e, "div", tensor.Div, x.t, other)
-					if err != nil {
-						return nil, err
-					}
-					if q, err = unaryOp(e, "trunc", q); err != nil {
-						return nil, err
-					}
-					return x.result(toOp(e, q, tensor.ResultType(x.t, other)))
-				default:
-					return nil, runtime.Errorf("RuntimeError", "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '%s'", string(s))
-				}
+				return x.result(divRounding(e, x.t, other, string(s)))
 			}
 			if !d.grad {
 				a, b := castWrapped(x.t, other)
@@ -361,7 +342,7 @@ func init() {
 	defMethodFunc("any", "any(dim=none, keepdim=false): whether some element is nonzero (bool).", boolReduce("any", tensor.Any))
 
 	// ---- in-place arithmetic ----
-	for _, name := range []string{"add", "sub", "mul", "div", "pow", "remainder", "floor_divide"} {
+	for _, name := range []string{"add", "sub", "mul", "pow", "remainder", "floor_divide"} {
 		name := name
 		defMethod(name+"_", name+"_(other): in place "+name+"; bumps the version counter and returns self.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 			var o operandArg
@@ -740,4 +721,28 @@ func nonzeroTuple(th *runtime.Thread, t *T) runtime.Value {
 		out[j] = NewTensorValue(th, col.Contiguous())
 	}
 	return out
+}
+
+// divRounding is div(other, rounding_mode=mode) for mode "floor" or
+// "trunc", recorded.
+func divRounding(e *Engine, x, other *T, mode string) (*T, error) {
+	switch mode {
+	case "floor":
+		return applyBinary(e, "floor_divide", tensor.FloorDivide, x, other)
+	case "trunc":
+		if !tensor.ResultType(x, other).IsFloat() {
+			// exact integer division (no float round trip)
+			a, b := castWrapped(x, other)
+			return tensor.TruncDivide(a, b)
+		}
+		q, err := applyBinary(e, "div", tensor.Div, x, other)
+		if err != nil {
+			return nil, err
+		}
+		if q, err = unaryOp(e, "trunc", q); err != nil {
+			return nil, err
+		}
+		return toOp(e, q, tensor.ResultType(x, other))
+	}
+	return nil, runtime.Errorf("RuntimeError", "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '%s'", mode)
 }

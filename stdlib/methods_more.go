@@ -744,6 +744,11 @@ func methodNanToNum(th *runtime.Thread, x *TensorValue, args []runtime.Value, kw
 	if !x.t.DType().IsFloat() {
 		return x.result(x.t.Clone(), nil)
 	}
+	return x.result(nanToNumOp(engineOf(th), x.t, nan, posinf, neginf))
+}
+
+// nanToNumOp is nan_to_num of a float tensor t, recorded.
+func nanToNumOp(e *Engine, t *T, nan, posinf, neginf floatOpt) (*T, error) {
 	var pp, np *float64
 	if posinf.ok {
 		pp = &posinf.v
@@ -751,8 +756,7 @@ func methodNanToNum(th *runtime.Thread, x *TensorValue, args []runtime.Value, kw
 	if neginf.ok {
 		np = &neginf.v
 	}
-	t := x.t
-	return x.result(engineOf(th).ApplyCustom("NanToNumBackward", []*T{t},
+	return e.ApplyCustom("NanToNumBackward", []*T{t},
 		func() (*T, error) { return tensor.NanToNum(t, nan.v, pp, np) },
 		func(g *T) ([]*T, error) {
 			fin, err := tensor.IsFinite(t)
@@ -764,7 +768,7 @@ func methodNanToNum(th *runtime.Thread, x *TensorValue, args []runtime.Value, kw
 				return nil, err
 			}
 			return []*T{z}, nil
-		}))
+		})
 }
 
 func methodCountNonzero(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {

@@ -321,15 +321,8 @@ func (e *Engine) ApplyCustom(name string, inputs []*T, forward func() (*T, error
 // Errors, as PyTorch: in-place use of a leaf that requires grad (or a view
 // of one) while grad mode is on.
 func (e *Engine) ApplyInplace(op string, self *T, others []*T, attrs Attrs, forward func() error) error {
-	if e.gradEnabled {
-		if self.IsLeaf() && self.RequiresGrad() {
-			return errorf("a leaf Variable that requires grad is being used in an in-place operation.")
-		}
-		if b := self.Base(); b != nil && b.IsLeaf() && b.RequiresGrad() && self.GradFn() != nil {
-			if _, ok := self.GradFn().(*Node); ok {
-				return errorf("a view of a leaf Variable that requires grad is being used in an in-place operation.")
-			}
-		}
+	if err := e.CheckInplace(self); err != nil {
+		return err
 	}
 	inputs := append([]*T{self}, others...)
 	if !e.gradEnabled || !anyRequiresGrad(inputs) {
@@ -392,6 +385,23 @@ func (e *Engine) ApplyInplace(op string, self *T, others []*T, attrs Attrs, forw
 	}
 	self.SetGradFn(vn, 0)
 	self.SetRequiresGrad(true)
+	return nil
+}
+
+// CheckInplace returns PyTorch's error for an in-place op on self while
+// grad mode is on when self is a leaf that requires grad, or a view of one
+// (nil otherwise).
+func (e *Engine) CheckInplace(self *T) error {
+	if e.gradEnabled {
+		if self.IsLeaf() && self.RequiresGrad() {
+			return errorf("a leaf Variable that requires grad is being used in an in-place operation.")
+		}
+		if b := self.Base(); b != nil && b.IsLeaf() && b.RequiresGrad() && self.GradFn() != nil {
+			if _, ok := self.GradFn().(*Node); ok {
+				return errorf("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+			}
+		}
+	}
 	return nil
 }
 
