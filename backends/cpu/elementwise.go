@@ -25,7 +25,7 @@ type (
 	reduceFn[T float]   func(x []T) T
 	dotFn[T float]      func(x, y []T) T
 	unFn[T float]       func(dst, x []T)
-	rowsFn[T float]     func(dst, x []T, rows, cols int) // row-wise over rows×cols, contiguous
+	rowsFn[T float]     func(dst, x []T, rows, cols int)          // row-wise over rows×cols, contiguous
 	rowsInvFn[T float]  func(dst, x []T, rows, cols int, inv []T) // rowsFn, plus one value per row
 )
 
@@ -306,23 +306,23 @@ func resolveKernels[T float](dtype string) kernels[T] {
 		return c.Impl
 	}
 	return kernels[T]{
-		add:         get("add").(binFn[T]),
-		sub:         get("sub").(binFn[T]),
-		mul:         get("mul").(binFn[T]),
-		div:         get("div").(binFn[T]),
-		addScalar:   get("add_scalar").(scalarFn[T]),
-		mulScalar:   get("mul_scalar").(scalarFn[T]),
-		axpy:        get("axpy").(axpyFn[T]),
-		expShiftSum: get("exp_shift_sum").(expShiftFn[T]),
-		sum:         get("sum").(reduceFn[T]),
-		max:         get("max").(reduceFn[T]),
-		dot:         get("dot").(dotFn[T]),
-		maximum:     get("maximum").(binFn[T]),
-		minimum:     get("minimum").(binFn[T]),
-		sqrt:        get("sqrt").(unFn[T]),
-		tanh:        get("tanh").(unFn[T]),
-		sigmoid:     get("sigmoid").(unFn[T]),
-		log:         get("log").(unFn[T]),
+		add:          get("add").(binFn[T]),
+		sub:          get("sub").(binFn[T]),
+		mul:          get("mul").(binFn[T]),
+		div:          get("div").(binFn[T]),
+		addScalar:    get("add_scalar").(scalarFn[T]),
+		mulScalar:    get("mul_scalar").(scalarFn[T]),
+		axpy:         get("axpy").(axpyFn[T]),
+		expShiftSum:  get("exp_shift_sum").(expShiftFn[T]),
+		sum:          get("sum").(reduceFn[T]),
+		max:          get("max").(reduceFn[T]),
+		dot:          get("dot").(dotFn[T]),
+		maximum:      get("maximum").(binFn[T]),
+		minimum:      get("minimum").(binFn[T]),
+		sqrt:         get("sqrt").(unFn[T]),
+		tanh:         get("tanh").(unFn[T]),
+		sigmoid:      get("sigmoid").(unFn[T]),
+		log:          get("log").(unFn[T]),
 		softmaxRows:  get("softmax_rows").(rowsFn[T]),
 		expShiftRows: get("exp_shift_rows").(rowsInvFn[T]),
 	}
