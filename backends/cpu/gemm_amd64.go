@@ -159,21 +159,17 @@ func packAVX512F32(dst []float32, w int, src []float32, ps, js, rows, cols int) 
 	if checkPack(dst, w, src, ps, js, rows, cols, 32, &idx) {
 		ip = nil
 	}
-	if ps == 1 && cols == w && js != 1 && rows >= 16 {
-		// contiguous along k: transpose 16×16 blocks in registers
-		n := rows &^ 15
+	if ps == 1 && cols == w && js != 1 {
+		var k func(dst, src *float32, js, rows int)
 		switch w {
 		case 32:
-			packT32F32AVX512(&dst[0], &src[0], js, n)
+			k = packT32F32AVX512
 		case 12:
-			packT12F32AVX512(&dst[0], &src[0], js, n)
-		default:
-			n = 0
+			k = packT12F32AVX512
 		}
-		if n == rows {
+		if dst, src, rows = packTransposed(k, dst, w, src, js, rows, 16); rows == 0 {
 			return
 		}
-		dst, src, rows = dst[n*w:], src[n:], rows-n
 	}
 	packF32AVX512(&dst[0], w, &src[0], ps, rows, ip, laneMask(cols), laneMask(w))
 }
@@ -184,20 +180,30 @@ func packAVX512F64(dst []float64, w int, src []float64, ps, js, rows, cols int) 
 	if checkPack(dst, w, src, ps, js, rows, cols, 16, &idx) {
 		ip = nil
 	}
-	if ps == 1 && cols == w && js != 1 && rows >= 8 {
-		n := rows &^ 7
+	if ps == 1 && cols == w && js != 1 {
+		var k func(dst, src *float64, js, rows int)
 		switch w {
 		case 16:
-			packT16F64AVX512(&dst[0], &src[0], js, n)
+			k = packT16F64AVX512
 		case 12:
-			packT12F64AVX512(&dst[0], &src[0], js, n)
-		default:
-			n = 0
+			k = packT12F64AVX512
 		}
-		if n == rows {
+		if dst, src, rows = packTransposed(k, dst, w, src, js, rows, 8); rows == 0 {
 			return
 		}
-		dst, src, rows = dst[n*w:], src[n:], rows-n
 	}
 	packF64AVX512(&dst[0], w, &src[0], ps, rows, ip, laneMask(cols), laneMask(w))
+}
+
+// packTransposed runs the transposing packer k (nil: none for this panel
+// width) over the whole blocks of L rows of a w-wide panel whose source is
+// contiguous along k (16×16 or 8×8 register transposes, no gathers), and
+// returns the panel and source rows left for the gather packer.
+func packTransposed[T float](k func(dst, src *T, js, rows int), dst []T, w int, src []T, js, rows, L int) ([]T, []T, int) {
+	n := rows / L * L
+	if k == nil || n == 0 {
+		return dst, src, rows
+	}
+	k(&dst[0], &src[0], js, n)
+	return dst[n*w:], src[n:], rows - n
 }

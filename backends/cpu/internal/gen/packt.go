@@ -140,6 +140,18 @@ func transposeBlock(t vt, v []reg.VecVirtual) []reg.VecVirtual {
 		}
 		return o
 	}
+	// stage is one 128-bit round: within blocks of 2d vectors, out[h+c] =
+	// shuf88(in[h+c], in[h+c+d]) and out[h+c+d] = shufDD(in[h+c], in[h+c+d]).
+	stage := func(in []reg.VecVirtual, d int) []reg.VecVirtual {
+		out := make([]reg.VecVirtual, L)
+		for h := 0; h < L; h += 2 * d {
+			for c := 0; c < d; c++ {
+				out[h+c] = shuf(0x88, in[h+c], in[h+c+d])
+				out[h+c+d] = shuf(0xDD, in[h+c], in[h+c+d])
+			}
+		}
+		return out
+	}
 	// Stage 1: pairs (2i, 2i+1) -> t[2i] = lo, t[2i+1] = hi.
 	s := make([]reg.VecVirtual, L)
 	for i := 0; i < L; i += 2 {
@@ -157,40 +169,13 @@ func transposeBlock(t vt, v []reg.VecVirtual) []reg.VecVirtual {
 			r[q+2] = unpack(false, s[q+1], s[q+3], true)
 			r[q+3] = unpack(true, s[q+1], s[q+3], true)
 		}
-		// r[4q+c] holds column c (mod 4) of rows 4q..4q+3 in each 128-bit lane.
-		// Stage 3: t[c] = shuf88(r[c], r[c+4]), t[c+4] = shufDD(r[c], r[c+4]),
-		// and likewise for the rows 8..15.
-		u := make([]reg.VecVirtual, L)
-		for h := 0; h < L; h += 8 {
-			for c := 0; c < 4; c++ {
-				u[h+c] = shuf(0x88, r[h+c], r[h+c+4])
-				u[h+c+4] = shuf(0xDD, r[h+c], r[h+c+4])
-			}
-		}
-		// Stage 4: out[c] = shuf88(u[c], u[c+8]), out[c+8] = shufDD(u[c], u[c+8]).
-		out := make([]reg.VecVirtual, L)
-		for c := 0; c < 8; c++ {
-			out[c] = shuf(0x88, u[c], u[c+8])
-			out[c+8] = shuf(0xDD, u[c], u[c+8])
-		}
-		return out
+		// r[4q+c] holds column c (mod 4) of rows 4q..4q+3 in each 128-bit
+		// lane; two 128-bit rounds finish the transpose.
+		return stage(stage(r, 4), 8)
 	}
-	// f64: s[2i] = rows 2i,2i+1 at even columns, s[2i+1] at odd columns.
-	// Stage 2: u[c] = shuf88(s[c], s[c+2]), u[c+2] = shufDD(s[c], s[c+2]) per 4 rows.
-	u := make([]reg.VecVirtual, L)
-	for h := 0; h < L; h += 4 {
-		for c := 0; c < 2; c++ {
-			u[h+c] = shuf(0x88, s[h+c], s[h+c+2])
-			u[h+c+2] = shuf(0xDD, s[h+c], s[h+c+2])
-		}
-	}
-	// Stage 3: out[c] = shuf88(u[c], u[c+4]), out[c+4] = shufDD(u[c], u[c+4]).
-	out := make([]reg.VecVirtual, L)
-	for c := 0; c < 4; c++ {
-		out[c] = shuf(0x88, u[c], u[c+4])
-		out[c+4] = shuf(0xDD, u[c], u[c+4])
-	}
-	return out
+	// f64: s[2i] = rows 2i,2i+1 at even columns, s[2i+1] at odd columns;
+	// two 128-bit rounds finish the transpose.
+	return stage(stage(s, 2), 4)
 }
 
 // addRowsKernel emits
