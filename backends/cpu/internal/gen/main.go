@@ -153,6 +153,22 @@ const (
 	gemmPrefetchC = true
 )
 
+// strided4 addresses row k (0..3) of four rows stride bytes apart from
+// base, plus disp: base + k·stride + disp, with stride3 = 3·stride in a
+// register (x86 scales go up to 8, so row 3 needs it).
+func strided4(base, stride, stride3 reg.Register, k, disp int) Mem {
+	m := Mem{Base: base, Disp: disp}
+	switch k {
+	case 1:
+		m.Index, m.Scale = stride, 1
+	case 2:
+		m.Index, m.Scale = stride, 2
+	case 3:
+		m.Index, m.Scale = stride3, 1
+	}
+	return m
+}
+
 // gemmKernel emits a GEMM micro-kernel computing the top-left mr×nr part of
 // one MR×NR tile, C[i*ldc+j] = alpha*Σ_p A(i,p)*B(p,j) + beta*C[i*ldc+j],
 // with beta == 0 meaning C is not read:
@@ -238,29 +254,9 @@ func gemmKernel(t vt, mr, nv int, rowA bool) {
 		if !rowA {
 			return Mem{Base: pa, Disp: (u*mr + i) * t.es}
 		}
-		m := Mem{Base: bases[i/4], Disp: u * t.es}
-		switch i % 4 {
-		case 1:
-			m.Index, m.Scale = lda, 1
-		case 2:
-			m.Index, m.Scale = lda, 2
-		case 3:
-			m.Index, m.Scale = lda3, 1
-		}
-		return m
+		return strided4(bases[i/4], lda, lda3, i%4, u*t.es)
 	}
-	bAddr := func(u, v int) Mem {
-		m := Mem{Base: pb, Disp: v * t.vbytes()}
-		switch u {
-		case 1:
-			m.Index, m.Scale = ldb, 1
-		case 2:
-			m.Index, m.Scale = ldb, 2
-		case 3:
-			m.Index, m.Scale = ldb3, 1
-		}
-		return m
-	}
+	bAddr := func(u, v int) Mem { return strided4(pb, ldb, ldb3, u, v*t.vbytes()) }
 
 	acc := make([][]reg.VecVirtual, mr)
 	for i := range acc {

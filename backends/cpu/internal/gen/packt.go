@@ -78,16 +78,7 @@ func packTKernel(t vt, w int) {
 				t.zero(v[j])
 				continue
 			}
-			m := Mem{Base: bases[j/4]}
-			switch j % 4 {
-			case 1:
-				m.Index, m.Scale = jsb, 1
-			case 2:
-				m.Index, m.Scale = jsb, 2
-			case 3:
-				m.Index, m.Scale = js3, 1
-			}
-			t.load(m, v[j])
+			t.load(strided4(bases[j/4], jsb, js3, j%4, 0), v[j])
 		}
 		r := transposeBlock(t, v)
 		for p := range r {
