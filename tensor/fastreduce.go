@@ -127,12 +127,20 @@ func fastSumMean(t *Tensor, p *reducePlan, mean bool) *Tensor {
 			sumRowsTorch(t.storage.F32()[t.offset:], out.storage.F32(), outer, r, mean, cpu.SumTorchF32)
 			return out
 		}
+		if outer*r*inner <= torchSumMaxRow {
+			sumColsTorch(t.storage.F32()[t.offset:], out.storage.F32(), outer, r, inner, mean, cpu.SumColsTorchF32)
+			return out
+		}
 		sumBlocks(opsF32, t.storage.F32()[t.offset:], out.storage.F32(), outer, r, inner, mean)
 		return out
 	case F64:
 		out := empty(p.outShape, F64)
 		if inner == 1 && r <= torchSumMaxRow {
 			sumRowsTorch(t.storage.F64()[t.offset:], out.storage.F64(), outer, r, mean, cpu.SumTorchF64)
+			return out
+		}
+		if outer*r*inner <= torchSumMaxRow {
+			sumColsTorch(t.storage.F64()[t.offset:], out.storage.F64(), outer, r, inner, mean, cpu.SumColsTorchF64)
 			return out
 		}
 		sumBlocks(opsF64, t.storage.F64()[t.offset:], out.storage.F64(), outer, r, inner, mean)
@@ -143,7 +151,9 @@ func fastSumMean(t *Tensor, p *reducePlan, mean bool) *Tensor {
 
 // torchSumMaxRow bounds the rows summed in PyTorch's order: float32 and
 // float64 sums and means over contiguous rows of up to this many elements (a
-// whole small tensor, or its last dim) use cpu.SumTorchF32, so that they
+// whole small tensor, or its last dim) use cpu.SumTorchF32/F64, and over
+// another dim of a tensor of up to this many elements cpu.SumColsTorch*,
+// so that they
 // are bit-identical to PyTorch's and print the same digits; longer rows
 // use the chunked, multi-threaded float64-combined sum (where PyTorch, run
 // on several threads, splits the row too).
@@ -161,6 +171,21 @@ func sumRowsTorch[T float32 | float64](x, dst []T, outer, r int, mean bool, sum 
 			dst[o] = s
 		}
 	})
+}
+
+// sumColsTorch reduces the middle dim of a contiguous [outer, r, inner]
+// block (inner > 1) in PyTorch's outer-sum order, one [r, inner] slab at a
+// time (small tensors only: torchSumMaxRow elements in all).
+func sumColsTorch[T float32 | float64](x, dst []T, outer, r, inner int, mean bool, cols func(dst, x []T, rows, cols int)) {
+	for o := 0; o < outer; o++ {
+		d := dst[o*inner : (o+1)*inner]
+		cols(d, x[o*r*inner:(o+1)*r*inner], r, inner)
+		if mean {
+			for j := range d {
+				d[j] /= T(r)
+			}
+		}
+	}
 }
 
 func sumBlocks[T vfloat](k *vecOps[T], x, dst []T, outer, r, inner int, mean bool) {

@@ -178,3 +178,74 @@ func resolveRows() {
 	addRowsF32 = get("float32").(addRowsFn[float32])
 	addRowsF64 = get("float64").(addRowsFn[float64])
 }
+
+// SumColsTorchF32 sets dst[j] = Σ_i x[i*cols+j] (i < rows, j < cols) in
+// PyTorch's order for a reduction over the outer dim of a contiguous
+// [rows, cols] block (SumKernel's vectorized_outer_sum / scalar_outer_sum,
+// one thread): with V = 8 lanes, when cols >= V the first 4V·⌊cols/4V⌋
+// columns go through multi_row_sum's cascade over the rows and the others
+// through row_sum's 4-way interleaving; when cols < V the same split is at
+// 4·⌊cols/4⌋. cols == 1 is a contiguous row: use SumTorchF32.
+func SumColsTorchF32(dst, x []float32, rows, cols int) { sumColsTorch(dst, x, rows, cols, 8) }
+
+// SumColsTorchF64 is SumColsTorchF32 for float64 (V = 4).
+func SumColsTorchF64(dst, x []float64, rows, cols int) { sumColsTorch(dst, x, rows, cols, 4) }
+
+func sumColsTorch[T float](dst, x []T, rows, cols, V int) {
+	_, _ = dst[cols-1], x[rows*cols-1]
+	split := cols / (4 * V) * 4 * V
+	if cols < V {
+		split = cols / 4 * 4
+	}
+	for j := 0; j < cols; j++ {
+		if j < split {
+			dst[j] = cascadeStrided(x, j, cols, rows)
+		} else {
+			dst[j] = rowSumStrided(x, j, cols, rows)
+		}
+	}
+}
+
+// cascadeStrided is multi_row_sum for one lane: x[start + i*stride], i < n,
+// added one at a time into a 4-level cascade (see cascadeRows).
+func cascadeStrided[T float](x []T, start, stride, n int) T {
+	const levels = 4
+	power := max(4, ceilLog2(n)/levels)
+	step := 1 << power
+	mask := step - 1
+	var acc [levels]T
+	i := 0
+	for i+step <= n {
+		for e := i + step; i < e; i++ {
+			acc[0] += x[start+i*stride]
+		}
+		for j := 1; j < levels; j++ {
+			acc[j] += acc[j-1]
+			acc[j-1] = 0
+			if i&(mask<<(j*power)) != 0 {
+				break
+			}
+		}
+	}
+	for ; i < n; i++ {
+		acc[0] += x[start+i*stride]
+	}
+	return ((acc[0] + acc[1]) + acc[2]) + acc[3]
+}
+
+// rowSumStrided is row_sum for one lane: 4 interleaved cascades over
+// x[start + i*stride] by i mod 4, the leftovers into the first, then
+// ((p0 + p1) + p2) + p3.
+func rowSumStrided[T float](x []T, start, stride, n int) T {
+	n4 := n / 4
+	var p [4]T
+	if n4 > 0 {
+		for k := range p {
+			p[k] = cascadeStrided(x, start+k*stride, 4*stride, n4)
+		}
+	}
+	for i := n4 * 4; i < n; i++ {
+		p[0] += x[start+i*stride]
+	}
+	return ((p[0] + p[1]) + p[2]) + p[3]
+}

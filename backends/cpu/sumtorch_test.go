@@ -147,3 +147,52 @@ func TestSoftmaxMatchesTorch(t *testing.T) {
 		}
 	}
 }
+
+// TestSumColsTorchGolden checks SumColsTorchF32/F64 bit for bit against
+// torch's x.sum(0) (testdata/gen_sumcols_torch.py).
+func TestSumColsTorchGolden(t *testing.T) {
+	data, err := os.ReadFile("testdata/sumcols_torch_golden.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var golden struct {
+		Cases []struct {
+			F64              bool
+			Rows, Cols, Seed int
+			Scale            float64
+			Bits             []uint64
+		}
+	}
+	if err := json.Unmarshal(data, &golden); err != nil {
+		t.Fatal(err)
+	}
+	if len(golden.Cases) < 500 {
+		t.Fatalf("only %d cases", len(golden.Cases))
+	}
+	for _, c := range golden.Cases {
+		n := c.Rows * c.Cols
+		if c.F64 {
+			x, dst := make([]float64, n), make([]float64, c.Cols)
+			for i := range x {
+				x[i] = (float64((i*7919+c.Seed*104729)%10007)/1000.0 - 5.0) * c.Scale
+			}
+			SumColsTorchF64(dst, x, c.Rows, c.Cols)
+			for j, v := range dst {
+				if math.Float64bits(v) != c.Bits[j] {
+					t.Fatalf("f64 [%d, %d] col %d: %v, torch %v", c.Rows, c.Cols, j, v, math.Float64frombits(c.Bits[j]))
+				}
+			}
+			continue
+		}
+		x, dst := make([]float32, n), make([]float32, c.Cols)
+		for i := range x {
+			x[i] = float32(float64((i*7919+c.Seed*104729)%10007)/1000.0-5.0) * float32(c.Scale)
+		}
+		SumColsTorchF32(dst, x, c.Rows, c.Cols)
+		for j, v := range dst {
+			if uint64(math.Float32bits(v)) != c.Bits[j] {
+				t.Fatalf("f32 [%d, %d] col %d: %v, torch %v", c.Rows, c.Cols, j, v, math.Float32frombits(uint32(c.Bits[j])))
+			}
+		}
+	}
+}
