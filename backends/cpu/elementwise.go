@@ -264,22 +264,20 @@ func registerKernels[T float](dtype, name string, tier backends.Tier, prio int, 
 	reg("sum", k.sum)
 	reg("max", k.max)
 	reg("dot", k.dot)
+	// The composites below use the tier's own primitives.
+	prim := k
+	if prim.expShiftSum == nil {
+		prim.expShiftSum = goExpShiftSum[T]
+	}
 	if k.softmaxRows == nil {
-		kk := k
-		if kk.expShiftSum == nil {
-			kk.expShiftSum = goExpShiftSum[T]
-		}
-		k.softmaxRows = func(dst, x []T, rows, cols int) { softmaxRowsComposite(&kk, dst, x, rows, cols, false) }
+		k.softmaxRows = func(dst, x []T, rows, cols int) { softmaxRowsComposite(&prim, dst, x, rows, cols, false) }
 	} else if _, isF32 := any(T(0)).(float32); isF32 {
 		// rows shorter than one AVX2 vector: PyTorch adds them left to right
 		// (reduceSumTorchF32), which the fused kernel's lane sums do not
-		kk, fused := k, k.softmaxRows
-		if kk.expShiftSum == nil {
-			kk.expShiftSum = goExpShiftSum[T]
-		}
+		fused := k.softmaxRows
 		k.softmaxRows = func(dst, x []T, rows, cols int) {
 			if cols < 8 {
-				softmaxRowsComposite(&kk, dst, x, rows, cols, false)
+				softmaxRowsComposite(&prim, dst, x, rows, cols, false)
 				return
 			}
 			fused(dst, x, rows, cols)
@@ -287,11 +285,7 @@ func registerKernels[T float](dtype, name string, tier backends.Tier, prio int, 
 	}
 	reg("softmax_rows", k.softmaxRows)
 	if k.expShiftRows == nil {
-		kk := k
-		if kk.expShiftSum == nil {
-			kk.expShiftSum = goExpShiftSum[T]
-		}
-		k.expShiftRows = func(dst, x []T, rows, cols int, inv []T) { expShiftRowsComposite(&kk, dst, x, rows, cols, inv) }
+		k.expShiftRows = func(dst, x []T, rows, cols int, inv []T) { expShiftRowsComposite(&prim, dst, x, rows, cols, inv) }
 	}
 	reg("exp_shift_rows", k.expShiftRows)
 }
