@@ -112,20 +112,64 @@ func goAxpy[T float](dst []T, alpha T, x []T) {
 	}
 }
 
-// expScalar is exp in T precision: float64 math.Exp, rounded to T. Go's
-// amd64 math.Exp returns +Inf above ~709.6 although e^709.78 is finite, so
-// that range is computed as e^(x-700)·e^700 (≤ 2 ulp).
+// expScalar is exp in T precision as PyTorch's CPU kernels compute it:
+// SLEEF's expf / exp (ExpSleefF32, ExpSleefF64), bit-identical to the
+// vector kernels.
 func expScalar[T float](x T) T {
 	if v, ok := any(x).(float32); ok {
 		return T(ExpSleefF32(v))
 	}
-	if x > 700 {
-		return T(math.Exp(float64(x)-700) * exp700)
-	}
-	return T(math.Exp(float64(x)))
+	return T(ExpSleefF64(float64(x)))
 }
 
-var exp700 = math.Exp(700)
+// SLEEF's xexp (sleefsimddp.c), the 1-ulp f64 exp behind PyTorch's
+// Vectorized<double>::exp; the assembly computes the same (internal/gen
+// sleefF64).
+const (
+	sleefLog2eF64 = 1.442695040888963407359924681001892137426645954152985934135449406931
+	sleefL2UF64   = .69314718055966295651160180568695068359375
+	sleefL2LF64   = .28235290563031577122588448175013436025525412068e-12
+)
+
+// sleefExpPolyF64 are c1 .. c10 of xexp's polynomial.
+var sleefExpPolyF64 = [...]float64{0.1666666666666669072e+0, 0.4166666666666602598e-1, 0.8333333333314938210e-2,
+	0.1388888888914497797e-2, 0.1984126989855865850e-3, 0.2480158687479686264e-4,
+	0.2755723402025388239e-5, 0.2755762628169491192e-6, 0.2511210703042288022e-7,
+	0.2081276378237164457e-8}
+
+// ExpSleefF64 returns e^x as SLEEF's xexp computes it (≤ 1 ulp): k =
+// rint(x·log2 e), s = x - k·L2U - k·L2L with FMA, the degree-10 polynomial
+// by Estrin's scheme then three FMAs, times 2^k (two exact power-of-two
+// products, one rounding); 0 below -1000, +Inf above 709.782712893384.
+func ExpSleefF64(x float64) float64 {
+	switch {
+	case x != x:
+		return x
+	case x > 709.782712893384:
+		return math.Inf(1)
+	case x < -1000:
+		return 0
+	}
+	c := &sleefExpPolyF64
+	u := math.RoundToEven(x * sleefLog2eF64)
+	q := int(u)
+	s := math.FMA(u, -sleefL2UF64, x)
+	s = math.FMA(u, -sleefL2LF64, s)
+	s2 := s * s
+	s4 := s2 * s2
+	s8 := s4 * s4
+	mla := math.FMA
+	u = mla(s8, mla(s, c[9], c[8]),
+		mla(s4, mla(s2, mla(s, c[7], c[6]), mla(s, c[5], c[4])),
+			mla(s2, mla(s, c[3], c[2]), mla(s, c[1], c[0]))))
+	u = mla(u, s, 0.5)
+	u = mla(u, s, 1)
+	u = mla(u, s, 1)
+	return u * pow2(q>>1) * pow2(q-q>>1)
+}
+
+// pow2 is 2^k for a normal exponent k.
+func pow2(k int) float64 { return math.Float64frombits(uint64(k+1023) << 52) }
 
 // SLEEF's xexpf (sleefsimdsp.c; Shibata & Ozaki), the 1-ulp f32 exp behind
 // PyTorch's Vectorized<float>::exp and so torch.exp, softmax and friends

@@ -83,6 +83,12 @@ type torchGoldenCase struct {
 	Bits    []uint32
 }
 
+type torchGoldenCase64 struct {
+	N, Seed int
+	Scale   float64
+	Bits    []uint64
+}
+
 func goldenInputs(c torchGoldenCase) []float32 {
 	x := make([]float32, c.N)
 	for i := range x {
@@ -91,23 +97,51 @@ func goldenInputs(c torchGoldenCase) []float32 {
 	return x
 }
 
-func loadExpSoftmaxGolden(t *testing.T) (exp, softmax []torchGoldenCase) {
+type expSoftmaxGolden struct {
+	Exp, Softmax []torchGoldenCase
+	Exp64        []torchGoldenCase64
+}
+
+func loadExpSoftmaxGolden(t *testing.T) expSoftmaxGolden {
 	data, err := os.ReadFile("testdata/exp_softmax_torch_golden.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var g struct{ Exp, Softmax []torchGoldenCase }
+	var g expSoftmaxGolden
 	if err := json.Unmarshal(data, &g); err != nil {
 		t.Fatal(err)
 	}
-	return g.Exp, g.Softmax
+	return g
 }
 
-// TestExpMatchesSleef: every exp_shift_sum candidate and ExpSleefF32 give
-// torch.exp's float32 bits (SLEEF's expf), slice tails included.
+// TestExpMatchesSleef: every exp_shift_sum candidate and ExpSleefF32/F64
+// give torch.exp's bits (SLEEF's expf / exp), slice tails included.
 func TestExpMatchesSleef(t *testing.T) {
-	exps, _ := loadExpSoftmaxGolden(t)
-	for _, c := range exps {
+	g := loadExpSoftmaxGolden(t)
+	for _, c := range g.Exp64 {
+		x := make([]float64, c.N)
+		for i := range x {
+			x[i] = (float64((i*7919+c.Seed*104729)%10007)/1000.0 - 5.0) * c.Scale
+		}
+		for i, v := range x {
+			if got := math.Float64bits(ExpSleefF64(v)); got != c.Bits[i] {
+				t.Fatalf("ExpSleefF64(%v) = %v, torch %v", v, ExpSleefF64(v), math.Float64frombits(c.Bits[i]))
+			}
+		}
+		for _, cand := range candidatesFor(t, "exp_shift_sum", "float64") {
+			f := cand.Impl.(expShiftFn[float64])
+			for _, n := range []int{len(x), 7, 33} {
+				dst := make([]float64, n)
+				f(dst, x[:n], 0)
+				for i, v := range dst {
+					if math.Float64bits(v) != c.Bits[i] {
+						t.Fatalf("%s n=%d: exp(%v) = %v, torch %v", cand.Name, n, x[i], v, math.Float64frombits(c.Bits[i]))
+					}
+				}
+			}
+		}
+	}
+	for _, c := range g.Exp {
 		x := goldenInputs(c)
 		for i, v := range x {
 			if got := math.Float32bits(ExpSleefF32(v)); got != c.Bits[i] {
@@ -132,7 +166,7 @@ func TestExpMatchesSleef(t *testing.T) {
 // TestSoftmaxMatchesTorch: every float32 softmax_rows candidate gives
 // torch.softmax's bits (SLEEF exp, reduce_all's sum order, 1/sum scaling).
 func TestSoftmaxMatchesTorch(t *testing.T) {
-	_, rows := loadExpSoftmaxGolden(t)
+	rows := loadExpSoftmaxGolden(t).Softmax
 	for _, cand := range candidatesFor(t, "softmax_rows", "float32") {
 		f := cand.Impl.(rowsFn[float32])
 		for _, c := range rows {

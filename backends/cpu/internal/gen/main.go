@@ -795,21 +795,17 @@ func expShiftSum(t vt) {
 	var hi, lo, log2e, c1, c2 float64
 	if t.f64 {
 		hi, lo = 710, -746
-		log2e = 1.4426950408889634073599
-		c1, c2 = 6.93145751953125e-1, 1.42860682030941723212e-6
+		log2e, c1, c2 = sleefF64.log2e, sleefF64.l2u, sleefF64.l2l
 	} else {
 		hi, lo = 89, -104
 		log2e, c1, c2 = sleefF32.log2e, sleefF32.l2u, sleefF32.l2l
 	}
 	vhi, vlo, vlog2e, vc1, vc2 := k(hi), k(lo), k(log2e), k(c1), k(c2)
 	var coef []reg.VecVirtual
-	var pc, qc []reg.VecVirtual
+	var pc []reg.VecVirtual
 	if t.f64 {
-		for _, c := range []float64{1.26177193074810590878e-4, 3.02994407707441961300e-2, 9.99999999999999999910e-1} {
+		for _, c := range sleefF64.c {
 			pc = append(pc, k(c))
-		}
-		for _, c := range []float64{3.00198505138664455042e-6, 2.52448340349684104192e-3, 2.27265548208155028766e-1, 2.00000000000000000009e0} {
-			qc = append(qc, k(c))
 		}
 	} else {
 		for _, c := range sleefF32.p {
@@ -817,6 +813,10 @@ func expShiftSum(t vt) {
 		}
 	}
 	one := k(1)
+	var half reg.VecVirtual
+	if t.f64 {
+		half = k(0.5)
+	}
 	sumacc := t.vec()
 	t.zero(sumacc)
 	loopN(t, n, 1, func(u, off int) {
@@ -850,23 +850,7 @@ func expShiftSum(t vt) {
 		}
 		p := t.vec()
 		if t.f64 {
-			xx := t.vec()
-			VMULPD(v, v, xx)
-			// px = r * ((P0*xx + P1)*xx + P2)
-			VMOVAPD(pc[0], p)
-			VFMADD213PD(pc[1], xx, p)
-			VFMADD213PD(pc[2], xx, p)
-			VMULPD(v, p, p)
-			q := t.vec()
-			VMOVAPD(qc[0], q)
-			VFMADD213PD(qc[1], xx, q)
-			VFMADD213PD(qc[2], xx, q)
-			VFMADD213PD(qc[3], xx, q)
-			VSUBPD(p, q, q)
-			VDIVPD(q, p, p)
-			// 1 + 2*p
-			VADDPD(p, p, p)
-			VADDPD(one, p, p)
+			p = sleefExpF64Poly(pc, half, one, v)
 			VSCALEFPD_Z(kk, p, km, p)
 		} else {
 			VMOVAPS(coef[0], p)

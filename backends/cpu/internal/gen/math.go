@@ -364,6 +364,47 @@ var sleefF32 = struct {
 		0.0416664853692054748535156, 0.166666671633720397949219, 0.5},
 }
 
+// sleefF64 are the constants of SLEEF's xexp (sleefsimddp.c, the 1-ulp
+// exp behind PyTorch's Vectorized<double>::exp): k = rint(x·log2 e),
+// s = x - k·L2U - k·L2L (FMA each), then c[0..9] (c1..c10) by Estrin's
+// scheme and three FMAs (sleefExpF64Poly), scaled by 2^k: f64 exp is
+// bit-identical to torch.exp (TestExpMatchesSleef).
+var sleefF64 = struct {
+	log2e, l2u, l2l float64
+	c               []float64 // c1 .. c10
+}{
+	log2e: 1.442695040888963407359924681001892137426645954152985934135449406931,
+	l2u:   .69314718055966295651160180568695068359375,
+	l2l:   .28235290563031577122588448175013436025525412068e-12,
+	c: []float64{0.1666666666666669072e+0, 0.4166666666666602598e-1, 0.8333333333314938210e-2,
+		0.1388888888914497797e-2, 0.1984126989855865850e-3, 0.2480158687479686264e-4,
+		0.2755723402025388239e-5, 0.2755762628169491192e-6, 0.2511210703042288022e-7,
+		0.2081276378237164457e-8},
+}
+
+// sleefExpF64Poly returns e^s for the reduced f64 argument s (c = sleefF64.c
+// as vectors): u = fma(s8, fma(s, c10, c9), fma(s4, fma(s2, fma(s, c8, c7),
+// fma(s, c6, c5)), fma(s2, fma(s, c4, c3), fma(s, c2, c1)))), then
+// u = fma(u, s, 0.5), fma(u, s, 1), fma(u, s, 1), in SLEEF's order.
+func sleefExpF64Poly(c []reg.VecVirtual, half, one, s reg.VecVirtual) reg.VecVirtual {
+	mla := func(x, y, z reg.VecVirtual) reg.VecVirtual { // x*y + z
+		r := ZMM()
+		VMOVAPD(z, r)
+		VFMADD231PD(y, x, r)
+		return r
+	}
+	s2, s4, s8 := ZMM(), ZMM(), ZMM()
+	VMULPD(s, s, s2)
+	VMULPD(s2, s2, s4)
+	VMULPD(s4, s4, s8)
+	u := mla(s8, mla(s, c[9], c[8]),
+		mla(s4, mla(s2, mla(s, c[7], c[6]), mla(s, c[5], c[4])),
+			mla(s2, mla(s, c[3], c[2]), mla(s, c[1], c[0]))))
+	u = mla(u, s, half)
+	u = mla(u, s, one)
+	return mla(u, s, one)
+}
+
 // expF32Vec returns e^v for a clamped f32 argument (v is clobbered):
 // SLEEF's expf (see sleefF32), e^s = 1 + (s + s²·P(s)), scaled by 2^k with
 // VSCALEFPS (one rounding, as SLEEF's two exact power-of-two products;
