@@ -29,14 +29,6 @@ type unaryDef struct {
 	f32    func(float32) float32 // optional: f32 (and f16/bf16) in float32 arithmetic, as PyTorch
 }
 
-func sigmoid(x float64) float64 {
-	if x >= 0 {
-		return 1 / (1 + math.Exp(-x))
-	}
-	e := math.Exp(x)
-	return e / (1 + e)
-}
-
 var (
 	uNeg = &unaryDef{name: "neg", kind: ukKeep, f: func(x float64) float64 { return -x }, i: func(x int64) int64 { return -x }, noBool: true}
 	uAbs = &unaryDef{name: "abs", kind: ukKeep, f: math.Abs, i: func(x int64) int64 {
@@ -76,27 +68,17 @@ var (
 	uRound = &unaryDef{name: "round", kind: ukKeep, f: math.RoundToEven, noBool: true}
 	uTrunc = &unaryDef{name: "trunc", kind: ukKeep, f: math.Trunc, noBool: true}
 
-	uExp     = &unaryDef{name: "exp", f: cpu.ExpSleefF64, f32: cpu.ExpSleefF32} // PyTorch's (SLEEF) exp
-	uLog     = &unaryDef{name: "log", f: cpu.Log64}                             // math.Log is wrong for subnormals on amd64
-	uLog1p   = &unaryDef{name: "log1p", f: math.Log1p}
-	uExpm1   = &unaryDef{name: "expm1", f: math.Expm1}
-	uSqrt    = &unaryDef{name: "sqrt", f: math.Sqrt}
-	uRsqrt   = &unaryDef{name: "rsqrt", f: func(x float64) float64 { return 1 / math.Sqrt(x) }, f32: rsqrtF32}
-	uSin     = &unaryDef{name: "sin", f: math.Sin}
-	uCos     = &unaryDef{name: "cos", f: math.Cos}
-	uTan     = &unaryDef{name: "tan", f: math.Tan}
-	uTanh    = &unaryDef{name: "tanh", f: math.Tanh}
-	uSigmoid = &unaryDef{name: "sigmoid", f: func(x float64) float64 {
-		if x < -cpu.SigmoidZeroF64 {
-			return 0 // PyTorch's 1/(1+exp(-x)) once exp overflows
-		}
-		return sigmoid(x)
-	}, f32: func(x float32) float32 {
-		if x < -cpu.SigmoidZeroF32 {
-			return 0
-		}
-		return float32(sigmoid(float64(x)))
-	}}
+	uExp        = &unaryDef{name: "exp", f: cpu.ExpSleefF64, f32: cpu.ExpSleefF32} // PyTorch's (SLEEF) exp
+	uLog        = &unaryDef{name: "log", f: cpu.Log64}                             // math.Log is wrong for subnormals on amd64
+	uLog1p      = &unaryDef{name: "log1p", f: math.Log1p}
+	uExpm1      = &unaryDef{name: "expm1", f: math.Expm1}
+	uSqrt       = &unaryDef{name: "sqrt", f: math.Sqrt}
+	uRsqrt      = &unaryDef{name: "rsqrt", f: func(x float64) float64 { return 1 / math.Sqrt(x) }, f32: rsqrtF32}
+	uSin        = &unaryDef{name: "sin", f: math.Sin}
+	uCos        = &unaryDef{name: "cos", f: math.Cos}
+	uTan        = &unaryDef{name: "tan", f: math.Tan}
+	uTanh       = &unaryDef{name: "tanh", f: math.Tanh}
+	uSigmoid    = &unaryDef{name: "sigmoid", f: cpu.SigmoidScalar[float64], f32: cpu.SigmoidScalar[float32]}
 	uReciprocal = &unaryDef{name: "reciprocal", f: func(x float64) float64 { return 1 / x }}
 	uErf        = &unaryDef{name: "erf", f: math.Erf}
 	uGelu       = &unaryDef{name: "gelu", f: func(x float64) float64 { return 0.5 * x * (1 + math.Erf(x/math.Sqrt2)) }, f32: geluF32}

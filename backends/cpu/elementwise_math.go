@@ -83,18 +83,23 @@ func log64(x float64) float64 {
 
 func goSigmoid[T float](dst, x []T) {
 	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] = SigmoidScalar(x[i])
+	}
+}
+
+// SigmoidScalar is sigmoid(x) in T as the kernels compute it: 0 below
+// -SigmoidZeroF32/F64 (PyTorch's exp overflow), else the correctly
+// rounded e^x/(1+e^x) (1/(1+e^-x) for x >= 0) from float64.
+func SigmoidScalar[T float](x T) T {
 	zero := -SigmoidZeroF64
-	var z T
-	if _, ok := any(z).(float32); ok {
+	if _, ok := any(x).(float32); ok {
 		zero = -SigmoidZeroF32
 	}
-	for i := range dst {
-		if v := float64(x[i]); v < zero {
-			dst[i] = 0
-		} else {
-			dst[i] = T(sigmoid64(v))
-		}
+	if v := float64(x); v >= zero || v != v {
+		return T(sigmoid64(v))
 	}
+	return 0
 }
 
 // SigmoidZeroF32 and SigmoidZeroF64 are the largest x whose exp(x) is

@@ -39,7 +39,7 @@ const rowsMax = 32
 func sumTorch[T float](x []T, V int, add addRowsFn[T]) T {
 	n := len(x)
 	if n < V {
-		return rowSumILP4(x)
+		return rowSumStrided(x, 0, 1, n)
 	}
 	w := 4 * V // lanes per row of 4 vectors
 	nv := n / V
@@ -66,22 +66,6 @@ func sumTorch[T float](x []T, V int, add addRowsFn[T]) T {
 		s += v
 	}
 	return s
-}
-
-// rowSumILP4 is ATen's row_sum on scalars (4 interleaved partial sums).
-func rowSumILP4[T float](x []T) T {
-	var p [4]T
-	n4 := len(x) / 4 * 4
-	for i := 0; i < n4; i += 4 {
-		p[0] += x[i]
-		p[1] += x[i+1]
-		p[2] += x[i+2]
-		p[3] += x[i+3]
-	}
-	for _, v := range x[n4:] {
-		p[0] += v
-	}
-	return ((p[0] + p[1]) + p[2]) + p[3]
 }
 
 // cascadeRows is ATen's multi_row_sum over size rows of w lanes (4
