@@ -88,10 +88,10 @@ func (t *Tensor) applyBasic(items []Index) (*advInfo, error) {
 	v := t
 	dim := 0
 	var err error
-	for _, it := range items {
+	for pos, it := range items {
 		switch it.Kind {
 		case IdxInt:
-			if v, err = v.selectIdx(dim, it.I); err != nil {
+			if v, err = v.selectIdx(dim, it.I, pos); err != nil {
 				return nil, err
 			}
 		case IdxSlice:
@@ -180,14 +180,16 @@ func fmtShapes(s [][]int) string {
 	return out
 }
 
-// selectIdx is Select with PyTorch's indexing error text.
-func (t *Tensor) selectIdx(d, i int) (*Tensor, error) {
+// selectIdx is Select with PyTorch's indexing error text; like PyTorch's
+// applySelect, an out-of-range index names pos, the item's position in the
+// index tuple (x[0, 0, 4] names dimension 2, x[None, 0, 5] dimension 2).
+func (t *Tensor) selectIdx(d, i, pos int) (*Tensor, error) {
 	if d >= len(t.shape) {
 		return nil, errorf(IndexError, "too many indices for tensor of dimension %d", len(t.shape))
 	}
 	size := t.shape[d]
 	if i < -size || i >= size {
-		return nil, errorf(IndexError, "index %d is out of bounds for dimension %d with size %d", i, d, size)
+		return nil, errorf(IndexError, "index %d is out of bounds for dimension %d with size %d", i, pos, size)
 	}
 	return t.Select(d, i)
 }
