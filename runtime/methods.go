@@ -48,6 +48,8 @@ func builtinMethod(x Value, name string) Value {
 		m = dictMethods[name]
 	case String:
 		m = strMethods[name]
+	case Tuple:
+		m = tupleMethods[name]
 	}
 	if m == nil {
 		return nil
@@ -65,6 +67,8 @@ func BuiltinMethodNames(typ string) []string {
 		return sortedKeys(dictMethods)
 	case "str":
 		return sortedKeys(strMethods)
+	case "tuple":
+		return sortedKeys(tupleMethods)
 	}
 	return nil
 }

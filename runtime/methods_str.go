@@ -1,0 +1,331 @@
+package runtime
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// More of Python's str methods (index/rfind/rindex, the is* predicates,
+// title/capitalize/swapcase, zfill/ljust/rjust/center, splitlines,
+// partition/rpartition, removeprefix/removesuffix) and the tuple methods
+// index and count.
+
+var tupleMethods = map[string]*Builtin{}
+
+func init() {
+	for name, fn := range map[string]methodFunc{
+		"index": strIndex, "rfind": strRfind, "rindex": strRindex,
+		"isdigit": strIsPred(unicode.IsDigit), "isdecimal": strIsPred(unicode.IsDigit), "isnumeric": strIsPred(unicode.IsNumber),
+		"isalpha": strIsPred(unicode.IsLetter), "isalnum": strIsPred(func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }),
+		"isspace": strIsPred(unicode.IsSpace), "isupper": strIsCase(true), "islower": strIsCase(false),
+		"title": strTitle, "capitalize": strCapitalize, "swapcase": strSwapcase,
+		"zfill": strZfill, "ljust": strJustify('l'), "rjust": strJustify('r'), "center": strJustify('c'),
+		"splitlines": strSplitlines, "partition": strPartition(false), "rpartition": strPartition(true),
+		"removeprefix": strRemoveAffix(true), "removesuffix": strRemoveAffix(false),
+	} {
+		strMethods[name] = NewBuiltin(name, fn)
+	}
+	for name, fn := range map[string]methodFunc{"index": tupleIndex, "count": tupleCount} {
+		tupleMethods[name] = NewBuiltin(name, fn)
+	}
+}
+
+func runeIndex(s string, byteIdx int) int64 {
+	if byteIdx <= 0 {
+		return int64(byteIdx)
+	}
+	return int64(utf8.RuneCountInString(s[:byteIdx]))
+}
+
+func strSubArg(b *Builtin, args []Value, kwargs []Kwarg) (string, error) {
+	if err := nargs(b, args, kwargs, 1, 1); err != nil {
+		return "", err
+	}
+	return strArg(b, args[0])
+}
+
+func strIndex(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	sub, err := strSubArg(b, args, kwargs)
+	if err != nil {
+		return nil, err
+	}
+	s := recvStr(b)
+	i := strings.Index(s, sub)
+	if i < 0 {
+		return nil, Errorf("ValueError", "substring not found")
+	}
+	return MakeInt(runeIndex(s, i)), nil
+}
+
+func strRfind(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	sub, err := strSubArg(b, args, kwargs)
+	if err != nil {
+		return nil, err
+	}
+	s := recvStr(b)
+	return MakeInt(runeIndex(s, strings.LastIndex(s, sub))), nil
+}
+
+func strRindex(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	sub, err := strSubArg(b, args, kwargs)
+	if err != nil {
+		return nil, err
+	}
+	s := recvStr(b)
+	i := strings.LastIndex(s, sub)
+	if i < 0 {
+		return nil, Errorf("ValueError", "substring not found")
+	}
+	return MakeInt(runeIndex(s, i)), nil
+}
+
+// strIsPred is Python's str.isdigit/isalpha/...: true when the string is
+// not empty and every character satisfies pred.
+func strIsPred(pred func(rune) bool) methodFunc {
+	return func(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+		if err := nargs(b, args, kwargs, 0, 0); err != nil {
+			return nil, err
+		}
+		s := recvStr(b)
+		if s == "" {
+			return Bool(false), nil
+		}
+		for _, r := range s {
+			if !pred(r) {
+				return Bool(false), nil
+			}
+		}
+		return Bool(true), nil
+	}
+}
+
+// strIsCase is str.isupper (upper) or str.islower: at least one cased
+// character, and no cased character of the other case.
+func strIsCase(upper bool) methodFunc {
+	return func(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+		if err := nargs(b, args, kwargs, 0, 0); err != nil {
+			return nil, err
+		}
+		cased := false
+		for _, r := range recvStr(b) {
+			if unicode.IsUpper(r) || unicode.IsTitle(r) {
+				if !upper {
+					return Bool(false), nil
+				}
+				cased = true
+			} else if unicode.IsLower(r) {
+				if upper {
+					return Bool(false), nil
+				}
+				cased = true
+			}
+		}
+		return Bool(cased), nil
+	}
+}
+
+func strTitle(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 0, 0); err != nil {
+		return nil, err
+	}
+	var out strings.Builder
+	prevCased := false
+	for _, r := range recvStr(b) {
+		if prevCased {
+			out.WriteRune(unicode.ToLower(r))
+		} else {
+			out.WriteRune(unicode.ToTitle(r))
+		}
+		prevCased = unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r)
+	}
+	return String(out.String()), nil
+}
+
+func strCapitalize(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 0, 0); err != nil {
+		return nil, err
+	}
+	s := recvStr(b)
+	if s == "" {
+		return String(""), nil
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	return String(string(unicode.ToUpper(r)) + strings.ToLower(s[n:])), nil
+}
+
+func strSwapcase(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 0, 0); err != nil {
+		return nil, err
+	}
+	return String(strings.Map(func(r rune) rune {
+		if unicode.IsUpper(r) {
+			return unicode.ToLower(r)
+		}
+		if unicode.IsLower(r) {
+			return unicode.ToUpper(r)
+		}
+		return r
+	}, recvStr(b))), nil
+}
+
+func strZfill(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 1, 1); err != nil {
+		return nil, err
+	}
+	w, ok := AsInt(args[0])
+	if !ok {
+		return nil, Errorf("TypeError", "zfill(): argument must be an int, not %s", args[0].Type())
+	}
+	s := recvStr(b)
+	pad := int(w) - utf8.RuneCountInString(s)
+	if pad <= 0 {
+		return String(s), nil
+	}
+	sign := ""
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		sign, s = s[:1], s[1:]
+	}
+	return String(sign + strings.Repeat("0", pad) + s), nil
+}
+
+// strJustify is ljust ('l'), rjust ('r') or center ('c') with Python's
+// placement of the odd padding character in center.
+func strJustify(how byte) methodFunc {
+	return func(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+		if err := nargs(b, args, kwargs, 1, 2); err != nil {
+			return nil, err
+		}
+		w, ok := AsInt(args[0])
+		if !ok {
+			return nil, Errorf("TypeError", "%s(): width must be an int, not %s", b.Name(), args[0].Type())
+		}
+		fill := " "
+		if len(args) == 2 {
+			f, err := strArg(b, args[1])
+			if err != nil {
+				return nil, err
+			}
+			if utf8.RuneCountInString(f) != 1 {
+				return nil, Errorf("TypeError", "The fill character must be exactly one character long")
+			}
+			fill = f
+		}
+		s := recvStr(b)
+		width := int(w)
+		marg := width - utf8.RuneCountInString(s)
+		if marg <= 0 {
+			return String(s), nil
+		}
+		left := 0
+		switch how {
+		case 'r':
+			left = marg
+		case 'c':
+			left = marg/2 + (marg & width & 1)
+		}
+		return String(strings.Repeat(fill, left) + s + strings.Repeat(fill, marg-left)), nil
+	}
+}
+
+func strSplitlines(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	keep := false
+	if err := UnpackArgs("splitlines", args, kwargs, "keepends?", &keep); err != nil {
+		return nil, err
+	}
+	s := recvStr(b)
+	var out []Value
+	for len(s) > 0 {
+		i := strings.IndexAny(s, "\n\r\v\f\x1c\x1d\x1e")
+		if i < 0 {
+			out = append(out, String(s))
+			break
+		}
+		end := i + 1
+		if s[i] == '\r' && end < len(s) && s[end] == '\n' {
+			end++
+		}
+		if keep {
+			out = append(out, String(s[:end]))
+		} else {
+			out = append(out, String(s[:i]))
+		}
+		s = s[end:]
+	}
+	if out == nil {
+		out = []Value{}
+	}
+	return NewList(out), nil
+}
+
+func strPartition(right bool) methodFunc {
+	return func(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+		sep, err := strSubArg(b, args, kwargs)
+		if err != nil {
+			return nil, err
+		}
+		if sep == "" {
+			return nil, Errorf("ValueError", "empty separator")
+		}
+		s := recvStr(b)
+		var i int
+		if right {
+			i = strings.LastIndex(s, sep)
+		} else {
+			i = strings.Index(s, sep)
+		}
+		if i < 0 {
+			if right {
+				return Tuple{String(""), String(""), String(s)}, nil
+			}
+			return Tuple{String(s), String(""), String("")}, nil
+		}
+		return Tuple{String(s[:i]), String(sep), String(s[i+len(sep):])}, nil
+	}
+}
+
+func strRemoveAffix(prefix bool) methodFunc {
+	return func(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+		a, err := strSubArg(b, args, kwargs)
+		if err != nil {
+			return nil, err
+		}
+		if prefix {
+			return String(strings.TrimPrefix(recvStr(b), a)), nil
+		}
+		return String(strings.TrimSuffix(recvStr(b), a)), nil
+	}
+}
+
+func tupleIndex(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 1, 1); err != nil {
+		return nil, err
+	}
+	for i, e := range b.Receiver().(Tuple) {
+		eq, err := Equal(e, args[0])
+		if err != nil {
+			return nil, err
+		}
+		if eq {
+			return MakeInt(int64(i)), nil
+		}
+	}
+	return nil, Errorf("ValueError", "tuple.index(x): x not in tuple")
+}
+
+func tupleCount(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	if err := nargs(b, args, kwargs, 1, 1); err != nil {
+		return nil, err
+	}
+	n := 0
+	for _, e := range b.Receiver().(Tuple) {
+		eq, err := Equal(e, args[0])
+		if err != nil {
+			return nil, err
+		}
+		if eq {
+			n++
+		}
+	}
+	return MakeInt(int64(n)), nil
+}
