@@ -42,3 +42,16 @@ func TestTorchAliases(t *testing.T) {
 		{A + `print(linalg.matmul(A, A)[0], linalg.diagonal(A, offset=1), linalg.vander(tensor([1, 2, 3]))[2], linalg.vander(tensor([1.5, 2.0]), N=4)[0])`, "tensor([21.0000,  8.0000, 18.5000]) tensor([1.0000, 0.5000]) tensor([1, 3, 9]) tensor([1.0000, 1.5000, 2.2500, 3.3750])"},
 	})
 }
+
+// einsum of integer operands keeps their promoted dtype (wrapping around)
+// as PyTorch's mul/bmm path does; only an index summed within a single
+// operand goes through sum and gives i64.
+func TestEinsumIntegerDType(t *testing.T) {
+	setup := "a = ones(2, 3, dtype=i8); v = ones(3, dtype=i8); w = ones(2, dtype=i32)\n"
+	checkPrints(t, []printCase{
+		{setup + `print(einsum("ij,j->i", a, v).dtype, einsum("ij,j->j", a, v).dtype, einsum("ij,k->ik", a, v).dtype, einsum("ij,j->ij", a, v).dtype)`, "i8 i64 i64 i8"},
+		{setup + `print(einsum("ii->i", a[:, :2]).dtype, einsum("ij->ji", a).dtype, einsum("ij->j", a).dtype, einsum("ij,jk->ik", a, a.t()).dtype, einsum("i,j->ij", v, w).dtype)`, "i8 i8 i64 i8 i32"},
+		{setup + `print(einsum("i,i", v * 100, v * 3), ein"ij,jk"(a.int(), a.t().int()))`, "tensor(-124, dtype=i8) tensor([[3, 3],\n        [3, 3]], dtype=i32)"},
+		{`print(einsum("ij,jk->ik", arange(6).reshape(2, 3), arange(6).reshape(3, 2)), einsum("i,i->", arange(3.0), arange(3.0)))`, "tensor([[10, 13],\n        [28, 40]]) tensor(5.)"},
+	})
+}

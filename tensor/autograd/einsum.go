@@ -1,6 +1,8 @@
 package autograd
 
 import (
+	"strings"
+
 	"github.com/tsrlang/tsr/einsum"
 	"github.com/tsrlang/tsr/tensor"
 )
@@ -10,7 +12,7 @@ import (
 // recorded ops (diagonal, permute, reshape, expand, sum, mul, matmul), so
 // the result is differentiable, and the backward of each pairwise
 // contraction is itself a batched matrix product. Integer operands are accumulated in
-// i64 (the result dtype is i64 for integer inputs).
+// i64; the result has PyTorch's dtype (see intEinsumDType).
 func Einsum(e *Engine, eq string, operands []*T) (*T, error) {
 	shapes := make([][]int, len(operands))
 	ints := true
@@ -21,7 +23,9 @@ func Einsum(e *Engine, eq string, operands []*T) (*T, error) {
 		}
 	}
 	var err error
+	outDT := tensor.I64
 	if ints {
+		outDT = intEinsumDType(eq, operands)
 		cast := make([]*T, len(operands))
 		for i, op := range operands {
 			if cast[i], err = op.To(tensor.I64); err != nil {
@@ -35,7 +39,58 @@ func Einsum(e *Engine, eq string, operands []*T) (*T, error) {
 	if err != nil {
 		return nil, err
 	}
-	return einsum.Execute[*T](plan, einsumOps{e}, operands)
+	r, err := einsum.Execute[*T](plan, einsumOps{e}, operands)
+	if err != nil || !ints || r.DType() == outDT {
+		return r, err
+	}
+	return r.To(outDT)
+}
+
+// intEinsumDType is the dtype PyTorch's einsum gives integer or bool
+// operands: their promoted dtype (products and contractions by mul/bmm keep
+// it, wrapping around), except that an index summed within one operand
+// (absent from the output and from every other operand) goes through sum,
+// which gives i64. So einsum("ij,jk->ik") of i32 operands is i32,
+// einsum("ij->ji") of an i8 operand i8, and einsum("ij->j") i64.
+func intEinsumDType(eq string, operands []*T) tensor.DType {
+	dt := operands[0].DType()
+	for _, op := range operands[1:] {
+		dt = tensor.Promote(dt, op.DType())
+	}
+	lhs, out, explicit := strings.Cut(strings.ReplaceAll(eq, " ", ""), "->")
+	terms := strings.Split(lhs, ",")
+	seen := map[rune]int{} // index -> number of operands using it
+	count := map[rune]int{}
+	for _, term := range terms {
+		term = strings.ReplaceAll(term, "...", ".")
+		used := map[rune]bool{}
+		for _, c := range term {
+			count[c]++
+			if !used[c] {
+				used[c] = true
+				seen[c]++
+			}
+		}
+	}
+	if !explicit { // implicit output: the indices used once, and "..."
+		var b strings.Builder
+		for c, n := range count {
+			if n == 1 || c == '.' {
+				b.WriteRune(c)
+			}
+		}
+		out = b.String()
+	}
+	out = strings.ReplaceAll(out, "...", ".")
+	for c, n := range seen {
+		if n == 1 && !strings.ContainsRune(out, c) {
+			return tensor.I64
+		}
+	}
+	if dt == tensor.Bool {
+		return tensor.I64
+	}
+	return dt
 }
 
 // einsumOps adapts the engine's recorded ops to einsum.Ops. It implements
