@@ -55,3 +55,13 @@ func TestEinsumIntegerDType(t *testing.T) {
 		{`print(einsum("ij,jk->ik", arange(6).reshape(2, 3), arange(6).reshape(3, 2)), einsum("i,i->", arange(3.0), arange(3.0)))`, "tensor([[10, 13],\n        [28, 40]]) tensor(5.)"},
 	})
 }
+
+// flatten of a 0-d tensor checks its dims as if the tensor were 1-D, as
+// PyTorch does.
+func TestFlattenZeroDimChecksDims(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`print(tensor(3.0).flatten(), tensor(3.0).flatten(-1, 0), flatten(tensor(1), 0))`, "tensor([3.]) tensor([3.]) tensor([1])"},
+		{catchOf(`tensor(3.0).flatten(5)`), "IndexError: Dimension out of range (expected to be in range of [-1, 0], but got 5)"},
+		{catchOf(`tensor(3.0).flatten(0, 1)`), "IndexError: Dimension out of range (expected to be in range of [-1, 0], but got 1)"},
+	})
+}

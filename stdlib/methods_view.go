@@ -125,6 +125,12 @@ func init() {
 			return nil, err
 		}
 		if x.t.Dim() == 0 {
+			// PyTorch checks the dims as if the tensor were 1-D.
+			for _, d := range []int{s, e} {
+				if _, err := normDim(d, 0); err != nil {
+					return nil, err
+				}
+			}
 			return x.result(reshapeOp(engineOf(th), x.t, []int{1}))
 		}
 		return x.result(flattenOp(engineOf(th), x.t, s, e))
