@@ -65,3 +65,13 @@ func TestFlattenZeroDimChecksDims(t *testing.T) {
 		{catchOf(`tensor(3.0).flatten(0, 1)`), "IndexError: Dimension out of range (expected to be in range of [-1, 0], but got 1)"},
 	})
 }
+
+// permute with a repeated dim raises PyTorch's permute message (not the
+// reductions' "dim appears multiple times").
+func TestPermuteDuplicateDims(t *testing.T) {
+	checkPrints(t, []printCase{
+		{catchOf(`ones(2, 3).permute(0, 0)`), "RuntimeError: permute(): duplicate dims are not allowed."},
+		{catchOf(`permute(ones(2, 3), [1, -1])`), "RuntimeError: permute(): duplicate dims are not allowed."},
+		{catchOf(`ones(2, 3).sum([0, 0])`), "RuntimeError: dim 0 appears multiple times in the list of dims"},
+	})
+}

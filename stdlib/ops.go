@@ -186,6 +186,9 @@ func permuteOp(e *Engine, x *T, dims []int) (*T, error) {
 	}
 	nd, err := normDims(dims, x.Dim())
 	if err != nil {
+		if ke, ok := err.(*runtime.KindError); ok && ke.Kind == "RuntimeError" {
+			return nil, runtime.Errorf("RuntimeError", "permute(): duplicate dims are not allowed.")
+		}
 		return nil, err
 	}
 	return e.Apply("permute", []*T{x}, autograd.Attrs{"dims": nd}, func() (*T, error) { return x.Permute(nd...) })
