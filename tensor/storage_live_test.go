@@ -1,0 +1,67 @@
+package tensor
+
+import (
+	"math"
+	"runtime"
+	"testing"
+)
+
+// LiveBytes samples small storages: keeping many of them moves it by their
+// total within the sampling error, and dropping them moves it back.
+func TestLiveBytesSampledSmallStorages(t *testing.T) {
+	const (
+		count = 20000
+		elems = 256 // 1 KiB of f32 each: 20000 KiB kept in all
+	)
+	runtime.GC()
+	runtime.GC()
+	before := LiveBytes()
+	kept := make([]*Tensor, count)
+	for i := range kept {
+		x, err := Empty([]int{elems}, F32)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept[i] = x
+	}
+	want := float64(count * elems * 4)
+	got := float64(LiveBytes() - before)
+	// Bernoulli(nb/S) credits of S: sd = sqrt(count*(nb/S)*(1-nb/S))*S.
+	p := float64(elems*4) / liveSample
+	sd := math.Sqrt(count*p*(1-p)) * liveSample
+	if math.Abs(got-want) > 5*sd {
+		t.Fatalf("LiveBytes grew by %.0f for %.0f bytes of small storages (sd %.0f)", got, want, sd)
+	}
+	runtime.KeepAlive(kept)
+	kept = nil
+	for i := 0; i < 10 && LiveBytes()-before > int64(want/10); i++ {
+		runtime.GC()
+	}
+	if d := LiveBytes() - before; d > int64(want/10) {
+		t.Fatalf("LiveBytes still %d above the start after dropping the storages", d)
+	}
+}
+
+// Storages of at least liveSample bytes are counted exactly, and Release
+// returns their bytes at once.
+func TestLiveBytesExactLargeStorages(t *testing.T) {
+	x, err := Empty([]int{liveSample / 4}, F32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b0 := LiveBytes()
+	y, err := Empty([]int{3 * liveSample / 4}, F32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := LiveBytes() - b0; d != 3*liveSample {
+		t.Fatalf("a %d-byte storage added %d to LiveBytes", 3*liveSample, d)
+	}
+	if !y.Release() {
+		t.Fatal("release failed")
+	}
+	if d := LiveBytes() - b0; d != 0 {
+		t.Fatalf("after Release LiveBytes is %d off", d)
+	}
+	runtime.KeepAlive(x)
+}
