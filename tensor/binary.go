@@ -5,8 +5,11 @@ import "math"
 // Broadcasting binary ops. Each takes two tensors (use ScalarFloat /
 // ScalarInt / ScalarBool for Python numbers), broadcasts their shapes,
 // computes the result dtype with ResultType (PyTorch promotion; wrapped
-// numbers and 0-d tensors have lower priority), and returns a new
-// contiguous tensor. f16/bf16 are computed in f32 and rounded once.
+// numbers and 0-d tensors have lower priority), and returns a new tensor
+// laid out by PyTorch's TensorIterator rule (ElementwiseStrides, layout.go):
+// contiguous for contiguous inputs, else following the inputs' strides
+// (x.t() + 1 is transposed like x.t()). f16/bf16 are computed in f32 and
+// rounded once.
 
 type binOp uint8
 
@@ -85,7 +88,8 @@ func binary(op binOp, a, b *Tensor) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	ct, ot, err := binaryTypes(op, ResultType(a, b))
+	rt := ResultType(a, b)
+	ct, ot, err := binaryTypes(op, rt)
 	if err != nil {
 		return nil, err
 	}
@@ -100,13 +104,19 @@ func binary(op binOp, a, b *Tensor) (*Tensor, error) {
 			return r, err
 		}
 	}
+	// The layout is TensorIterator's over the inputs converted to the
+	// common dtype (integers to the default float for div and atan2).
+	common := rt
+	if (op == opDiv || op == opAtan2) && !rt.IsFloat() {
+		common = DefaultFloat
+	}
 	ac := broadcastTo(a.toDType(ct), shape)
 	bc := broadcastTo(b.toDType(ct), shape)
 	outDT := ct
 	if op.isCmp() {
 		outDT = Bool
 	}
-	out := empty(shape, outDT)
+	out := emptyIter(shape, outDT, opAs(a, common), opAs(b, common))
 	if err := binaryKernel(op, out, ac, bc); err != nil {
 		return nil, err
 	}
@@ -420,10 +430,12 @@ func binBool(op binOp, out, a, b *Tensor) error {
 	return nil
 }
 
-// mapBin applies f elementwise over three same-shape operands.
+// mapBin applies f elementwise over three same-shape operands: over flat
+// runs of storage when they share one dense layout (linearLayout), else
+// along a strided walk in out's memory order.
 func mapBin[O, T any](o []O, x, y []T, out, a, b *Tensor, f func(p, q T) O) {
 	n := out.Numel()
-	if out.IsContiguous() && a.IsContiguous() && b.IsContiguous() && n > 0 {
+	if n > 0 && linearLayout(out, a, b) {
 		oo, xx, yy := o[out.offset:out.offset+n], x[a.offset:a.offset+n], y[b.offset:b.offset+n]
 		parallelFor(n, func(lo, hi int) {
 			oo, xx, yy := oo[lo:hi], xx[lo:hi], yy[lo:hi]
@@ -433,7 +445,7 @@ func mapBin[O, T any](o []O, x, y []T, out, a, b *Tensor, f func(p, q T) O) {
 		})
 		return
 	}
-	walk(out.shape, 3, [3][]int{out.strides, a.strides, b.strides}, [3]int{out.offset, a.offset, b.offset},
+	walkEW(out.shape, 3, [3][]int{out.strides, a.strides, b.strides}, [3]int{out.offset, a.offset, b.offset},
 		func(po, pa, pb, n, so, sa, sb int) {
 			for i := 0; i < n; i++ {
 				o[po+i*so] = f(x[pa+i*sa], y[pb+i*sb])
@@ -442,36 +454,59 @@ func mapBin[O, T any](o []O, x, y []T, out, a, b *Tensor, f func(p, q T) O) {
 }
 
 // fastArith is the hot path for + - * / : typed loops without function
-// calls, split over goroutines when large and contiguous.
+// calls, split over goroutines when large and contiguous (or sharing one
+// dense layout).
 func fastArith[T num](op binOp, o, x, y []T, out, a, b *Tensor) {
 	n := out.Numel()
 	if n == 0 {
 		return
 	}
-	if out.IsContiguous() && a.IsContiguous() && b.IsContiguous() {
+	if linearLayout(out, a, b) {
 		oo, xx, yy := o[out.offset:out.offset+n], x[a.offset:a.offset+n], y[b.offset:b.offset+n]
 		parallelFor(n, func(lo, hi int) { arithVec(op, oo[lo:hi], xx[lo:hi], yy[lo:hi]) })
 		return
 	}
-	if n >= parallelGrain && GetNumThreads() > 1 && len(out.shape) > 0 && out.shape[0] > 1 && out.IsContiguous() {
-		// split the outermost dim across goroutines
-		parallelTasks(out.shape[0], n/out.shape[0], parallelGrain, func(r0, r1 int) {
-			arithStrided(op, o, x, y, narrow0(out, r0, r1), narrow0(a, r0, r1), narrow0(b, r0, r1))
+	if d := outerDim(out); n >= parallelGrain && GetNumThreads() > 1 && d >= 0 && out.shape[d] > 1 {
+		// split out's outermost dim in memory (dim 0 of a contiguous
+		// result, the last of a transposed one) across goroutines
+		parallelTasks(out.shape[d], n/out.shape[d], parallelGrain, func(r0, r1 int) {
+			arithStrided(op, o, x, y, narrowDim(out, d, r0, r1), narrowDim(a, d, r0, r1), narrowDim(b, d, r0, r1))
 		})
 		return
 	}
 	arithStrided(op, o, x, y, out, a, b)
 }
 
-// narrow0 is a cheap metadata-only slice of dim 0 (internal, no base).
-func narrow0(t *Tensor, lo, hi int) *Tensor {
+// outerDim returns the dim of a dense t with the largest stride (0 for a
+// contiguous t), or -1 when t is 0-d or not dense.
+func outerDim(t *Tensor) int {
+	if len(t.shape) == 0 {
+		return -1
+	}
+	if t.IsContiguous() {
+		return 0
+	}
+	if !nonOverlappingDense(t.shape, t.strides) {
+		return -1
+	}
+	d := 0
+	for i, s := range t.strides {
+		if t.shape[i] > 1 && (t.shape[d] <= 1 || s > t.strides[d]) {
+			d = i
+		}
+	}
+	return d
+}
+
+// narrowDim is a cheap metadata-only slice of dim d (internal, no base).
+func narrowDim(t *Tensor, d, lo, hi int) *Tensor {
 	sh := append([]int(nil), t.shape...)
-	sh[0] = hi - lo
-	return &Tensor{storage: t.storage, shape: sh, strides: t.strides, offset: t.offset + lo*t.strides[0], dtype: t.dtype}
+	sh[d] = hi - lo
+	return &Tensor{storage: t.storage, shape: sh, strides: t.strides, offset: t.offset + lo*t.strides[d], dtype: t.dtype}
 }
 
 func arithStrided[T num](op binOp, o, x, y []T, out, a, b *Tensor) {
-	walk(out.shape, 3, [3][]int{out.strides, a.strides, b.strides}, [3]int{out.offset, a.offset, b.offset},
+	walkEW(out.shape, 3, [3][]int{out.strides, a.strides, b.strides}, [3]int{out.offset, a.offset, b.offset},
 		func(po, pa, pb, n, so, sa, sb int) {
 			if so == 1 && sa == 1 && sb == 1 {
 				arithVec(op, o[po:po+n], x[pa:pa+n], y[pb:pb+n])
@@ -579,7 +614,10 @@ func arithScalar[T num](op binOp, o, x []T, y T) {
 	}
 }
 
-// Add returns a + b (broadcast, promoted). Bool + bool is logical or.
+// Add returns a + b (broadcast, promoted). Bool + bool is logical or. As
+// every elementwise op, the result is laid out by PyTorch's TensorIterator
+// rule (ElementwiseStrides): contiguous for contiguous inputs, transposed
+// for x.t() + 1, following the first input that orders the dims.
 func Add(a, b *Tensor) (*Tensor, error) { return binary(opAdd, a, b) }
 
 // Sub returns a - b. Two bool operands are a RuntimeError.
@@ -631,7 +669,8 @@ func LogAddExp(a, b *Tensor) (*Tensor, error) { return binary(opLogAddExp, a, b)
 // Atan2 returns atan2(a, b) in radians; integer inputs give f32.
 func Atan2(a, b *Tensor) (*Tensor, error) { return binary(opAtan2, a, b) }
 
-// Eq returns a == b as a bool tensor (computed in the promoted dtype).
+// Eq returns a == b as a bool tensor (computed in the promoted dtype),
+// laid out by TensorIterator's rule (ElementwiseStrides) as Add.
 func Eq(a, b *Tensor) (*Tensor, error) { return binary(opEq, a, b) }
 
 // Ne returns a != b as bool.

@@ -25,12 +25,15 @@ func (t *Tensor) To(dt DType) (*Tensor, error) {
 	return out, nil
 }
 
-// toCompute returns t converted to dt (t itself when equal); it never fails.
+// toDType returns t converted to dt (t itself when equal), laid out as
+// Tensor.to(dt) in PyTorch (preserve_format: a dense t's strides, else
+// dense strides in the order of t's), as ATen converts the inputs of an
+// elementwise op to their common dtype; it never fails.
 func (t *Tensor) toDType(dt DType) *Tensor {
 	if t.dtype == dt {
 		return t
 	}
-	out := empty(t.shape, dt)
+	out := newTensor(newStorage(dt, t.Numel(), false), append([]int(nil), t.shape...), preservedStrides(t), 0, dt)
 	castInto(out, t)
 	return out
 }
@@ -62,16 +65,14 @@ func castInto(dst, src *Tensor) {
 			castLoopVec(dst.storage.F32(), ss.U16(), dst, src, F16ToF32, cpu.F16ToF32)
 			return
 		}
-		tmp := empty(src.shape, F32)
-		castInto(tmp, src)
+		tmp := src.toDType(F32)
 		castInto(dst, tmp)
 	case BF16:
 		if dst.dtype == F32 {
 			castLoopVec(dst.storage.F32(), ss.U16(), dst, src, BF16ToF32, cpu.BF16ToF32)
 			return
 		}
-		tmp := empty(src.shape, F32)
-		castInto(tmp, src)
+		tmp := src.toDType(F32)
 		castInto(dst, tmp)
 	}
 }
@@ -117,7 +118,7 @@ func toI64[S num](v S) int64 {
 }
 
 func castLoop[D, S num](d []D, s []S, dst, src *Tensor) {
-	walk2(dst.shape, dst, src, func(pd, ps, n, sd, ss int) {
+	walkEW2(dst.shape, dst, src, func(pd, ps, n, sd, ss int) {
 		if sd == 1 && ss == 1 {
 			dd, sv := d[pd:pd+n], s[ps:ps+n]
 			for i := range dd {
@@ -143,7 +144,7 @@ func castLoopFn[D, S any](d []D, s []S, dst, src *Tensor, f func(S) D) {
 // castLoopVec is castLoopFn with unit-stride runs converted by vec (a
 // slice kernel with the same results as f).
 func castLoopVec[D, S any](d []D, s []S, dst, src *Tensor, f func(S) D, vec func(dst []D, src []S)) {
-	walk2(dst.shape, dst, src, func(pd, ps, n, sd, ss int) {
+	walkEW2(dst.shape, dst, src, func(pd, ps, n, sd, ss int) {
 		if sd == 1 && ss == 1 {
 			vec(d[pd:pd+n], s[ps:ps+n])
 			return

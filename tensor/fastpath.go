@@ -242,9 +242,18 @@ func fastBinary(op binOp, out, a, b *Tensor) bool {
 
 func fastBin[T vfloat](k *vecOps[T], op binOp, o, x, y []T, out, a, b *Tensor) bool {
 	n := out.Numel()
-	if out.IsContiguous() {
+	if oc := out.IsContiguous(); oc || nonOverlappingDense(out.shape, out.strides) {
+		// out fills [offset, offset+n): a contiguous result, or a dense
+		// permuted one (TensorIterator's layout of x.t() + y.t()) whose
+		// inputs share its strides
 		oo := o[out.offset : out.offset+n]
-		ac, bc := a.IsContiguous(), b.IsContiguous()
+		flat := func(t *Tensor) bool {
+			if oc {
+				return t.IsContiguous()
+			}
+			return sameLayout(out, t)
+		}
+		ac, bc := flat(a), flat(b)
 		switch {
 		case ac && bc:
 			xx, yy := x[a.offset:a.offset+n], y[b.offset:b.offset+n]
@@ -261,7 +270,8 @@ func fastBin[T vfloat](k *vecOps[T], op binOp, o, x, y []T, out, a, b *Tensor) b
 			return true
 		}
 	}
-	cs, cst := coalesce(out.shape, [3][]int{out.strides, a.strides, b.strides}, 3)
+	ps, pst := outOrder(out.shape, [3][]int{out.strides, a.strides, b.strides}, 3)
+	cs, cst := coalesce(ps, pst, 3)
 	nd := len(cs)
 	if nd < 2 || cst[0][nd-1] != 1 {
 		return false // a single strided run, or a strided output: generic loops
@@ -350,7 +360,7 @@ func arith1[T vfloat](op binOp, p, q T) T {
 // ---- unary ----
 
 // fastUnary computes out = u(src) for exp, tanh, sigmoid, log and sqrt on
-// f32/f64 (src has out's dtype and shape; out is contiguous). It reports
+// f32/f64 (src has out's dtype and shape). It reports
 // false for other ops and dtypes.
 func fastUnary(u *unaryDef, out, src *Tensor) bool {
 	if !fastPathsOn() || out.Numel() == 0 {
@@ -396,16 +406,17 @@ func unaryVec[T vfloat](u *unaryDef, k *vecOps[T]) func(dst, x []T) {
 }
 
 // unaryApply runs the vector function f from src into out: split over
-// goroutines when both are contiguous, else along the strided walk with
-// short strided runs gathered into a buffer.
+// goroutines when both are contiguous or share one dense layout, else
+// along the strided walk (in out's memory order) with short strided runs
+// gathered into a buffer.
 func unaryApply[T vfloat](f func(dst, x []T), o, x []T, out, src *Tensor) {
 	n := out.Numel()
-	if out.IsContiguous() && src.IsContiguous() {
+	if linearLayout(out, src) {
 		oo, xx := o[out.offset:out.offset+n], x[src.offset:src.offset+n]
 		parallelSlice(oo, grainCompute, func(lo, hi int) { f(oo[lo:hi], xx[lo:hi]) })
 		return
 	}
-	walk2(out.shape, out, src, func(po, ps, n, so, ss int) {
+	walkEW2(out.shape, out, src, func(po, ps, n, so, ss int) {
 		if so == 1 && ss == 1 {
 			f(o[po:po+n], x[ps:ps+n])
 			return

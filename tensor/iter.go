@@ -182,3 +182,57 @@ func (t *Tensor) Offsets(fn func(off int)) {
 		}
 	})
 }
+
+// outOrder returns shape and the operands' strides with the dims put in
+// the memory order of operand 0 (decreasing |stride|, ties and size-1
+// dims in dim order), so that walk and coalesce see a permuted dense
+// output (TensorIterator's layout of x.t() + 1) as one unit-stride run.
+// Only for elementwise kernels, whose results do not depend on the visit
+// order; shape and st are returned as is when operand 0 is contiguous.
+func outOrder(shape []int, st [3][]int, nops int) ([]int, [3][]int) {
+	n := len(shape)
+	if n < 2 || isContiguous(shape, st[0]) {
+		return shape, st
+	}
+	abs := func(v int) int {
+		if v < 0 {
+			return -v
+		}
+		return v
+	}
+	perm := make([]int, 0, n)
+	for d := 0; d < n; d++ {
+		j := len(perm)
+		perm = append(perm, d)
+		for j > 0 && abs(st[0][perm[j-1]]) < abs(st[0][d]) {
+			perm[j] = perm[j-1]
+			j--
+		}
+		perm[j] = d
+	}
+	ps := make([]int, n)
+	for i, d := range perm {
+		ps[i] = shape[d]
+	}
+	var pst [3][]int
+	for o := 0; o < nops; o++ {
+		s := make([]int, n)
+		for i, d := range perm {
+			s[i] = st[o][d]
+		}
+		pst[o] = s
+	}
+	return ps, pst
+}
+
+// walkEW is walk for elementwise kernels: the index space is visited in
+// operand 0's memory order (see outOrder).
+func walkEW(shape []int, nops int, st [3][]int, offs [3]int, fn rowFunc) {
+	shape, st = outOrder(shape, st, nops)
+	walk(shape, nops, st, offs, fn)
+}
+
+// walkEW2 is walk2 in out's memory order.
+func walkEW2(shape []int, a, b *Tensor, fn func(pa, pb, n, sa, sb int)) {
+	walkEW(shape, 2, [3][]int{a.strides, b.strides}, [3]int{a.offset, b.offset}, func(p0, p1, _, n, s0, s1, _ int) { fn(p0, p1, n, s0, s1) })
+}

@@ -2,7 +2,9 @@ package tensor
 
 // Where returns a where cond is true, else b (broadcasting all three; the
 // result dtype is ResultType(a, b)). cond must be bool (or u8, as older
-// PyTorch accepted).
+// PyTorch accepted). The result is laid out by TensorIterator's rule over
+// (cond, a, b) (ElementwiseStrides): where(x.t() > 0, x.t(), y) is
+// transposed like x.t().
 func Where(cond, a, b *Tensor) (*Tensor, error) {
 	if cond.dtype != Bool && cond.dtype != U8 {
 		return nil, errorf(RuntimeError, "where expected condition to be a boolean tensor, but got a tensor with dtype %s", pyTypeName(cond.dtype))
@@ -12,7 +14,7 @@ func Where(cond, a, b *Tensor) (*Tensor, error) {
 		return nil, err
 	}
 	rt := ResultType(a, b)
-	out := empty(shape, rt)
+	out := emptyIter(shape, rt, opAs(cond, Bool), opAs(a, rt), opAs(b, rt))
 	castInto(out, broadcastTo(b, shape))
 	ac := broadcastTo(a.toDType(rt), shape)
 	selectInto(out, broadcastTo(cond, shape), ac)

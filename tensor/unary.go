@@ -9,7 +9,11 @@ import (
 // Unary elementwise ops. Float-valued functions (Exp, Log, Sin, ...) give
 // the default float dtype (f32) for integer and bool inputs; f16/bf16 are
 // computed in f32 and rounded once. Ops that keep the dtype (Neg, Abs,
-// Sign, Floor, ...) work on integers directly.
+// Sign, Floor, ...) work on integers directly. Results are laid out as
+// PyTorch's TensorIterator lays out a unary op's output (ElementwiseStrides,
+// layout.go): a contiguous, channels-last or otherwise dense input's
+// strides are kept (x.t().exp() is transposed like x.t()); other inputs
+// give a dense result in the order of their strides.
 
 type unaryKind uint8
 
@@ -115,8 +119,9 @@ func geluTanhF32(x float32) float32 {
 func unary(u *unaryDef, t *Tensor) (*Tensor, error) {
 	switch u.kind {
 	case ukPred:
-		out := empty(t.shape, Bool)
 		if !t.dtype.IsFloat() {
+			// ones_like / zeros_like (preserve_format), as ATen
+			out := EmptyPreserve(t, Bool)
 			if u == uIsFinite {
 				fillRaw(out, 1)
 			} else {
@@ -124,6 +129,7 @@ func unary(u *unaryDef, t *Tensor) (*Tensor, error) {
 			}
 			return out, nil
 		}
+		out := emptyIter(t.shape, Bool, opOf(t))
 		src := t.toDType(computeType(t.dtype))
 		o := out.storage.Bools()
 		switch src.dtype {
@@ -146,13 +152,13 @@ func unary(u *unaryDef, t *Tensor) (*Tensor, error) {
 			if u == uSquare {
 				return unary(u, t.toDType(I64))
 			}
-			return t.Clone(), nil
+			return t.ClonePreserve(), nil
 		}
 		if t.dtype.IsInt() {
-			if u.i == nil {
-				return t.Clone(), nil
+			if u.i == nil { // floor, ceil, round, trunc: ATen returns self.clone()
+				return t.ClonePreserve(), nil
 			}
-			out := empty(t.shape, t.dtype)
+			out := emptyIter(t.shape, t.dtype, opOf(t))
 			unaryInt(u.i, out, t)
 			return out, nil
 		}
@@ -164,7 +170,7 @@ func unary(u *unaryDef, t *Tensor) (*Tensor, error) {
 	}
 	ct := computeType(dt)
 	src := t.toDType(ct)
-	out := empty(t.shape, ct)
+	out := emptyIter(t.shape, ct, opAs(t, dt))
 	if !fastUnary(u, out, src) {
 		unaryFloatKernel32(u, out, src)
 	}
@@ -210,13 +216,15 @@ func unaryInt(f func(int64) int64, out, src *Tensor) {
 	}
 }
 
-// mapUn applies f elementwise from src into out (same shape).
+// mapUn applies f elementwise from src into out (same shape): over flat
+// runs when both share one dense layout, else along a strided walk in
+// out's memory order.
 func mapUn[O, T any](o []O, x []T, out, src *Tensor, f func(T) O) {
 	n := out.Numel()
 	if n == 0 {
 		return
 	}
-	if out.IsContiguous() && src.IsContiguous() {
+	if linearLayout(out, src) {
 		oo, xx := o[out.offset:out.offset+n], x[src.offset:src.offset+n]
 		parallelFor(n, func(lo, hi int) {
 			oo, xx := oo[lo:hi], xx[lo:hi]
@@ -226,14 +234,15 @@ func mapUn[O, T any](o []O, x []T, out, src *Tensor, f func(T) O) {
 		})
 		return
 	}
-	walk2(out.shape, out, src, func(po, ps, n, so, ss int) {
+	walkEW2(out.shape, out, src, func(po, ps, n, so, ss int) {
 		for i := 0; i < n; i++ {
 			o[po+i*so] = f(x[ps+i*ss])
 		}
 	})
 }
 
-// Neg returns -t (bool is a RuntimeError).
+// Neg returns -t (bool is a RuntimeError), laid out by TensorIterator's
+// rule as Exp.
 func Neg(t *Tensor) (*Tensor, error) { return unary(uNeg, t) }
 
 // Abs returns |t|.
@@ -261,7 +270,10 @@ func Round(t *Tensor) (*Tensor, error) { return unary(uRound, t) }
 // Trunc rounds toward zero (integers: a copy).
 func Trunc(t *Tensor) (*Tensor, error) { return unary(uTrunc, t) }
 
-// Exp returns e**t (SIMD kernel for f32/f64, within 2 ulp).
+// Exp returns e**t (SIMD kernel for f32/f64, within 2 ulp). As every
+// unary op, the result keeps a dense t's strides and is dense in the order
+// of t's strides otherwise (TensorIterator's rule, ElementwiseStrides):
+// t.t().exp() is transposed like t.t().
 func Exp(t *Tensor) (*Tensor, error) { return unary(uExp, t) }
 
 // Log returns the natural logarithm (log of a negative number is NaN).
@@ -336,7 +348,7 @@ func IsFinite(t *Tensor) (*Tensor, error) { return unary(uIsFinite, t) }
 // LogicalNot returns t == 0 as bool.
 func LogicalNot(t *Tensor) (*Tensor, error) {
 	b := t.toDType(Bool)
-	out := empty(t.shape, Bool)
+	out := emptyIter(t.shape, Bool, opOf(t))
 	mapUn(out.storage.Bools(), b.storage.Bools(), out, b, func(v bool) bool { return !v })
 	return out, nil
 }
@@ -347,7 +359,7 @@ func BitwiseNot(t *Tensor) (*Tensor, error) {
 	case t.dtype == Bool:
 		return LogicalNot(t)
 	case t.dtype.IsInt():
-		out := empty(t.shape, t.dtype)
+		out := emptyIter(t.shape, t.dtype, opOf(t))
 		unaryInt(func(x int64) int64 { return ^x }, out, t)
 		return out, nil
 	}
@@ -359,7 +371,7 @@ func BitwiseNot(t *Tensor) (*Tensor, error) {
 // Non-float tensors are returned as a copy.
 func NanToNum(t *Tensor, nan float64, posinf, neginf *float64) (*Tensor, error) {
 	if !t.dtype.IsFloat() {
-		return t.Clone(), nil
+		return t.ClonePreserve(), nil
 	}
 	fi, _ := Finfo(t.dtype)
 	pi, ni := fi.Max, fi.Min
@@ -382,7 +394,7 @@ func NanToNum(t *Tensor, nan float64, posinf, neginf *float64) (*Tensor, error) 
 	}
 	ct := computeType(t.dtype)
 	src := t.toDType(ct)
-	out := empty(t.shape, ct)
+	out := emptyIter(t.shape, ct, opOf(t))
 	unaryFloatKernel(f, out, src)
 	return out.toDType(t.dtype), nil
 }

@@ -1,0 +1,20 @@
+package stdlib_test
+
+import "testing"
+
+// TestElementwiseOutputLayout: elementwise ops lay out their results as
+// PyTorch's TensorIterator does (a transposed, permuted or channels-last
+// input's layout carries over; non-dense inputs give dense results in the
+// order of their strides); outputs from PyTorch 1.13.
+func TestElementwiseOutputLayout(t *testing.T) {
+	const x = "x = arange(12, dtype=f32).reshape(3, 4)\ny = arange(12, dtype=f32).reshape(4, 3)\n"
+	checkPrints(t, []printCase{
+		{x + "z = x.t() + 1\nprint(z.stride(), z.is_contiguous(), z.tolist())", "(1, 4) false [[1.0, 5.0, 9.0], [2.0, 6.0, 10.0], [3.0, 7.0, 11.0], [4.0, 8.0, 12.0]]"},
+		{x + "print(x.t().exp().stride(), (x.t() * x.t()).stride(), (x.t() + y).stride(), (y + x.t()).stride(), (x.t() + y).is_contiguous(), (y + x.t()).is_contiguous())", "(1, 4) (1, 4) (1, 4) (3, 1) false true"},
+		{x + "w = arange(24.).reshape(2, 3, 4).permute(2, 0, 1)\nprint((w * 2).stride(), (w > 3).stride(), where(w > 3, w, 0.).stride(), (x[:, ::2] + 1).stride(), (x.t()[:, ::2] - 1).stride())", "(1, 12, 4) (1, 12, 4) (1, 12, 4) (2, 1) (1, 4)"},
+		{"c = arange(120.).reshape(2, 4, 5, 3).permute(0, 3, 1, 2)\nprint(c.stride(), (c + 1).stride(), c.sigmoid().stride(), (c + c).is_contiguous())", "(60, 1, 15, 3) (60, 1, 15, 3) (60, 1, 15, 3) false"},
+		{x + "print((x.t().long() + 0.5).stride(), (x.t() + arange(3.)).stride(), x.t().clamp(1, 3).stride(), (-x.t()).stride())", "(1, 4) (1, 4) (1, 4) (1, 4)"},
+		// gradients through a transposed result
+		{"a = arange(12.).reshape(3, 4).requires_grad_()\nb = a.t().exp()\nprint(b.stride())\n(b * arange(12.).reshape(4, 3)).sum().backward()\nprint(allclose(a.grad, a.detach().exp() * arange(12.).reshape(4, 3).t()), a.grad.shape)", "(1, 4)\ntrue [3, 4]"},
+	})
+}
