@@ -107,14 +107,24 @@ func ToValue(v any) (runtime.Value, error) { return toValue(nil, v) }
 // LANGUAGE.md §10 has it; use Tensor(data, shape...) for another shape.
 func (in *Interpreter) ToValue(v any) (runtime.Value, error) { return toValue(in.th, v) }
 
-func toValue(th *runtime.Thread, v any) (runtime.Value, error) {
+func toValue(th *runtime.Thread, v any) (runtime.Value, error) { return toValueDepth(th, v, 0) }
+
+// toValueDepth is toValue for a value nested depth containers deep: Go
+// slices and maps may contain themselves, and converting one must fail
+// with an error, not overflow the goroutine's stack.
+func toValueDepth(th *runtime.Thread, v any, depth int) (runtime.Value, error) {
+	if depth > runtime.MaxNesting {
+		return nil, fmt.Errorf("tsr: cannot convert a Go value nested more than %d levels deep (does it contain itself?)", runtime.MaxNesting)
+	}
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && rv.IsNil() {
+		// A typed nil (*tensor.Tensor, *mat.Dense, ...) is none; the
+		// interface cases below would call its methods.
+		return runtime.None, nil
+	}
 	switch x := v.(type) {
 	case nil:
 		return runtime.None, nil
 	case *tensor.Tensor:
-		if x == nil {
-			return runtime.None, nil
-		}
 		return stdlib.NewTensorValue(th, x), nil
 	case runtime.Value:
 		return x, nil
@@ -196,7 +206,7 @@ func toValue(th *runtime.Thread, v any) (runtime.Value, error) {
 		}
 		elems := make([]runtime.Value, rv.Len())
 		for i := range elems {
-			e, err := toValue(th, rv.Index(i).Interface())
+			e, err := toValueDepth(th, rv.Index(i).Interface(), depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -214,7 +224,7 @@ func toValue(th *runtime.Thread, v any) (runtime.Value, error) {
 		sort.Strings(keys)
 		d := runtime.NewDict(len(keys))
 		for _, k := range keys {
-			e, err := toValue(th, rv.MapIndex(reflect.ValueOf(k).Convert(rv.Type().Key())).Interface())
+			e, err := toValueDepth(th, rv.MapIndex(reflect.ValueOf(k).Convert(rv.Type().Key())).Interface(), depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -223,10 +233,6 @@ func toValue(th *runtime.Thread, v any) (runtime.Value, error) {
 			}
 		}
 		return d, nil
-	case reflect.Pointer:
-		if rv.IsNil() {
-			return runtime.None, nil
-		}
 	}
 	return nil, fmt.Errorf("tsr: cannot convert %T to a tsr value", v)
 }
@@ -236,7 +242,25 @@ func toValue(th *runtime.Thread, v any) (runtime.Value, error) {
 // map[string]any (keys by their str()), tensor → *tensor.Tensor (shared,
 // not copied); other values (functions, modules, dtypes, ...) are returned
 // as they are. Use Convert for a specific Go type.
-func FromValue(v runtime.Value) any {
+//
+// A list or dict that contains itself, or containers nested more than
+// runtime.MaxNesting deep, stay tsr values (*runtime.List, *runtime.Dict,
+// ...) where they recur or where that depth is reached.
+func FromValue(v runtime.Value) any { return fromValue(v, 0, nil) }
+
+// fromValue converts v, depth containers deep; active holds the lists and
+// dicts being converted on the path from the root (nil until needed).
+func fromValue(v runtime.Value, depth int, active map[runtime.Value]bool) any {
+	switch v.(type) {
+	case *runtime.List, *runtime.Dict:
+		if depth > runtime.MaxNesting || active[v] {
+			return v
+		}
+	case runtime.Tuple, *runtime.NamedTuple:
+		if depth > runtime.MaxNesting {
+			return v
+		}
+	}
 	switch x := v.(type) {
 	case nil, runtime.NoneType:
 		return nil
@@ -249,15 +273,19 @@ func FromValue(v runtime.Value) any {
 	case runtime.String:
 		return string(x)
 	case *runtime.List:
-		return fromElems(x.Elems)
+		active = enter(active, x)
+		defer delete(active, x)
+		return fromElems(x.Elems, depth, active)
 	case runtime.Tuple:
-		return fromElems(x)
+		return fromElems(x, depth, active)
 	case *runtime.NamedTuple:
-		return fromElems(x.Tuple)
+		return fromElems(x.Tuple, depth, active)
 	case *runtime.Dict:
+		active = enter(active, x)
+		defer delete(active, x)
 		m := map[string]any{}
 		for _, kv := range x.Items() {
-			m[kv[0].String()] = FromValue(kv[1])
+			m[kv[0].String()] = fromValue(kv[1], depth+1, active)
 		}
 		return m
 	}
@@ -267,10 +295,18 @@ func FromValue(v runtime.Value) any {
 	return v
 }
 
-func fromElems(elems []runtime.Value) []any {
+func enter(active map[runtime.Value]bool, v runtime.Value) map[runtime.Value]bool {
+	if active == nil {
+		active = map[runtime.Value]bool{}
+	}
+	active[v] = true
+	return active
+}
+
+func fromElems(elems []runtime.Value, depth int, active map[runtime.Value]bool) []any {
 	out := make([]any, len(elems))
 	for i, e := range elems {
-		out[i] = FromValue(e)
+		out[i] = fromValue(e, depth+1, active)
 	}
 	return out
 }
@@ -300,6 +336,9 @@ var (
 //
 // Errors name the tsr type and the Go type that did not match.
 func Convert(v runtime.Value, dst any) error {
+	if v == nil {
+		v = runtime.None
+	}
 	rv := reflect.ValueOf(dst)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return fmt.Errorf("tsr.Convert: destination must be a non-nil pointer, not %T", dst)
@@ -320,7 +359,16 @@ func Convert(v runtime.Value, dst any) error {
 	return convertTo(v, rv.Elem())
 }
 
-func convertTo(v runtime.Value, out reflect.Value) error {
+func convertTo(v runtime.Value, out reflect.Value) error { return convertDepth(v, out, 0) }
+
+// convertDepth is convertTo for a value nested depth containers deep.
+func convertDepth(v runtime.Value, out reflect.Value, depth int) error {
+	if depth > runtime.MaxNesting {
+		return fmt.Errorf("cannot convert a tsr value nested more than %d levels deep (does it contain itself?)", runtime.MaxNesting)
+	}
+	if v == nil {
+		v = runtime.None
+	}
 	t := out.Type()
 	switch t {
 	case typeValue:
@@ -429,7 +477,7 @@ func convertTo(v runtime.Value, out reflect.Value) error {
 			out.Set(reflect.MakeSlice(t, len(elems), len(elems)))
 		}
 		for i, e := range elems {
-			if err := convertTo(e, out.Index(i)); err != nil {
+			if err := convertDepth(e, out.Index(i), depth+1); err != nil {
 				return fmt.Errorf("element %d: %w", i, err)
 			}
 		}
@@ -445,7 +493,7 @@ func convertTo(v runtime.Value, out reflect.Value) error {
 				return fmt.Errorf("cannot convert a dict with %s keys to Go %s", kv[0].Type(), t)
 			}
 			ev := reflect.New(t.Elem()).Elem()
-			if err := convertTo(kv[1], ev); err != nil {
+			if err := convertDepth(kv[1], ev, depth+1); err != nil {
 				return fmt.Errorf("key %q: %w", string(k), err)
 			}
 			m.SetMapIndex(reflect.ValueOf(string(k)).Convert(t.Key()), ev)
@@ -457,7 +505,7 @@ func convertTo(v runtime.Value, out reflect.Value) error {
 			return nil
 		}
 		p := reflect.New(t.Elem())
-		if err := convertTo(v, p.Elem()); err != nil {
+		if err := convertDepth(v, p.Elem(), depth+1); err != nil {
 			return err
 		}
 		out.Set(p)
@@ -557,6 +605,9 @@ func toTensor(v runtime.Value) (*tensor.Tensor, error) {
 	var flat []runtime.Value
 	var walk func(x runtime.Value, d int) error
 	walk = func(x runtime.Value, d int) error {
+		if d > runtime.MaxNesting {
+			return fmt.Errorf("cannot convert a tsr list nested more than %d levels deep to a tensor", runtime.MaxNesting)
+		}
 		var elems []runtime.Value
 		switch l := x.(type) {
 		case *runtime.List:

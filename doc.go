@@ -46,7 +46,9 @@
 // ErrMemoryLimit)). All three stop the program at its next loop iteration
 // or call, within milliseconds of the trigger; a tensor kernel that is
 // already running finishes first, and try/catch in the program cannot
-// intercept them. The interpreter remains usable afterwards.
+// intercept them. A run that ends with more tensor storage live than
+// MaxMemory (its last allocation came after the watcher's last look) also
+// returns the MemoryError. The interpreter remains usable afterwards.
 //
 // MaxMemory is enforced by a watcher that samples the process-wide
 // tensor.LiveBytes counter every 2 ms while a program runs and compares its

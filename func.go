@@ -15,10 +15,11 @@ import (
 type Args struct {
 	// Name is the name the function was registered under.
 	Name string
-	// Positional and Keyword are the call's arguments as tsr values.
+	// Positional holds the call's positional arguments as tsr values.
 	Positional []runtime.Value
-	Keyword    []runtime.Kwarg
-	in         *Interpreter
+	// Keyword holds the call's keyword arguments, in the order given.
+	Keyword []runtime.Kwarg
+	in      *Interpreter
 }
 
 // Unpack binds the arguments to Go variables: pairs alternates parameter
@@ -83,7 +84,7 @@ type param struct {
 // the host gets back an *Error whose Unwrap is fn's error. A panic in fn
 // becomes an uncatchable InternalError naming the function.
 func (in *Interpreter) RegisterFunc(name string, fn any, params ...string) error {
-	if !isIdent(name) {
+	if !isIdent(name) || isKeyword(name) {
 		return fmt.Errorf("tsr.RegisterFunc: %q is not a valid tsr name", name)
 	}
 	b, err := in.newFunc(name, fn, params)
@@ -167,7 +168,7 @@ func (in *Interpreter) newFunc(name string, fn any, names []string) (*runtime.Bu
 				n = strings.TrimSuffix(n, "?")
 				p.optional = true
 			}
-			if !isIdent(n) {
+			if !isIdent(n) || isKeyword(n) {
 				return nil, fmt.Errorf("tsr.RegisterFunc %s: bad parameter name %q", name, names[i])
 			}
 			if variadic && i == nparams-1 {
@@ -310,6 +311,17 @@ func recoverGo(name string, err *error) {
 		}
 		*err = runtime.Errorf("InternalError", "panic in Go function %s: %s", name, msg)
 	}
+}
+
+// isKeyword reports whether s is a reserved word of the language (the
+// lexer's list, LANGUAGE.md §1-3), which a program cannot use as a name.
+func isKeyword(s string) bool {
+	switch s {
+	case "fn", "if", "else", "for", "in", "while", "break", "continue", "return", "try", "catch",
+		"assert", "import", "as", "and", "or", "not", "true", "false", "none":
+		return true
+	}
+	return false
 }
 
 func isIdent(s string) bool {

@@ -87,8 +87,38 @@ func (in *Interpreter) guard(ctx context.Context, f func() (runtime.Value, error
 	if memDone != nil {
 		close(memDone)
 		<-memExited
+		// The watcher samples every memPoll: a program whose last
+		// statements allocate past the limit can end before it looks,
+		// or before it notices the watcher's Cancel.
+		if err == nil {
+			switch reason.Load() {
+			case stopNone:
+				if used, over := in.overMemory(); over {
+					peak.Store(used)
+					reason.Store(stopMemory)
+					err = &Error{Kind: "Cancelled", Msg: "memory limit exceeded"}
+				}
+			case stopMemory:
+				err = &Error{Kind: "Cancelled", Msg: "memory limit exceeded"}
+			}
+		}
 	}
 	return v, in.classify(err, ctx, reason.Load(), peak.Load())
+}
+
+// overMemory reports whether the tensor storage counted against the
+// interpreter exceeds Options.MaxMemory, after a garbage collection (only
+// when the first look says so) so that dropped tensors do not count.
+func (in *Interpreter) overMemory() (int64, bool) {
+	limit := in.opts.MaxMemory
+	used := in.MemoryInUse()
+	if used <= limit {
+		return used, false
+	}
+	goruntime.GC()
+	time.Sleep(time.Millisecond) // let the cleanup goroutine run
+	used = in.MemoryInUse()
+	return used, used > limit
 }
 
 // watchMemory cancels the thread when the tensor storage live since New

@@ -37,7 +37,8 @@ type Options struct {
 	// once while this interpreter runs (0 = unlimited), counted as the
 	// growth of tensor.LiveBytes since New. Exceeding it stops the program
 	// within a few milliseconds with an *Error of kind "MemoryError" for
-	// which errors.Is(err, ErrMemoryLimit) holds. See the package
+	// which errors.Is(err, ErrMemoryLimit) holds; a run that ends with
+	// more than the limit live fails the same way. See the package
 	// documentation for what this bound can and cannot catch.
 	MaxMemory int64
 	// AllowDirs grants the program read and write access, through io.load,
@@ -85,14 +86,18 @@ func (p *Program) Name() string { return p.prog.Filename }
 
 // Compile parses and compiles src; name is used in error messages and
 // tracebacks (and as the directory that relative imports start from).
-// Errors are *SyntaxError values.
+// A leading UTF-8 byte order mark (as some Windows editors write) is
+// ignored. Errors are *SyntaxError values.
 func Compile(name, src string) (*Program, error) {
-	p, err := lang.Compile(name, src)
+	p, err := lang.Compile(name, stripBOM(src))
 	if err != nil {
 		return nil, err
 	}
 	return &Program{prog: p}, nil
 }
+
+// stripBOM drops a leading UTF-8 byte order mark.
+func stripBOM(src string) string { return strings.TrimPrefix(src, "\ufeff") }
 
 // Interpreter runs tsr programs sharing one set of global variables, one
 // thread (random generator, grad mode) and the limits of its Options. It is
@@ -223,12 +228,12 @@ func (in *Interpreter) Call(ctx context.Context, name string, args ...any) (runt
 	if n := len(args); n > 0 {
 		if k, ok := args[n-1].(Kwargs); ok {
 			args = args[:n-1]
-			for _, name := range sortedKeys(k) {
-				v, err := in.ToValue(k[name])
+			for _, key := range sortedKeys(k) {
+				v, err := in.ToValue(k[key])
 				if err != nil {
-					return nil, fmt.Errorf("tsr: Call %s: keyword argument %s: %w", name, name, err)
+					return nil, fmt.Errorf("tsr: Call %s: keyword argument %s: %w", name, key, err)
 				}
-				kw = append(kw, runtime.Kwarg{Name: name, Value: v})
+				kw = append(kw, runtime.Kwarg{Name: key, Value: v})
 			}
 		}
 	}
@@ -252,8 +257,11 @@ type Kwargs map[string]any
 // SetGlobal binds a global variable to a Go value converted by ToValue:
 // nil, bool, integers, floats, string, slices and maps of those, a
 // *tensor.Tensor, a gonum mat.Matrix (an f64 tensor [r, c]) or a
-// runtime.Value.
+// runtime.Value. name must be a tsr identifier that is not a keyword.
 func (in *Interpreter) SetGlobal(name string, v any) error {
+	if !isIdent(name) || isKeyword(name) {
+		return fmt.Errorf("tsr.SetGlobal: %q is not a valid tsr name", name)
+	}
 	val, err := in.ToValue(v)
 	if err != nil {
 		return err
@@ -381,7 +389,7 @@ func (in *Interpreter) load(th *runtime.Thread, path string) (*runtime.Module, e
 	if err != nil {
 		return nil, runtime.Errorf("ImportError", "cannot import %q: %v", path, errors.Unwrap(err))
 	}
-	prog, err := lang.Compile(full, string(src))
+	prog, err := lang.Compile(full, stripBOM(string(src)))
 	if err != nil {
 		return nil, err
 	}
