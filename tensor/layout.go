@@ -216,6 +216,9 @@ func iterStrides(shape []int, ops []iterOperand) []int {
 	if nd == 0 {
 		return []int{}
 	}
+	if plainContiguous(shape, ops) {
+		return contiguousStrides(shape)
+	}
 	allC := true
 	for _, o := range ops {
 		if !isContiguous(o.shape, o.strides) {
@@ -247,16 +250,17 @@ func iterStrides(shape []int, ops []iterOperand) []int {
 			return append([]int(nil), ops[0].strides...)
 		}
 	}
-	// compute_strides: broadcast dims (and missing leading dims) get 0
-	var buf [4][8]int
-	st := make([][]int, len(ops))
+	// compute_strides: broadcast dims (and missing leading dims) get 0;
+	// operand k's strides are st[k*nd : (k+1)*nd]
+	var buf [32]int
+	st := buf[:0]
+	if len(ops)*nd > len(buf) {
+		st = make([]int, 0, len(ops)*nd)
+	}
+	st = st[:len(ops)*nd]
 	for k, o := range ops {
-		var s []int
-		if k < len(buf) && nd <= len(buf[k]) {
-			s = buf[k][:nd]
-		} else {
-			s = make([]int, nd)
-		}
+		s := st[k*nd : (k+1)*nd]
+		clear(s)
 		off := nd - len(o.shape)
 		for i := range o.shape {
 			if o.shape[i] == 1 && shape[off+i] != 1 {
@@ -265,7 +269,6 @@ func iterStrides(shape []int, ops []iterOperand) []int {
 				s[off+i] = o.strides[i]
 			}
 		}
-		st[k] = s
 	}
 	// reorder_dimensions: perm lists dims fastest first
 	var pbuf [8]int
@@ -276,26 +279,10 @@ func iterStrides(shape []int, ops []iterOperand) []int {
 	for i := nd - 1; i >= 0; i-- {
 		perm = append(perm, i)
 	}
-	shouldSwap := func(d0, d1 int) int {
-		for _, s := range st {
-			s0, s1 := s[d0], s[d1]
-			switch {
-			case s0 == 0 || s1 == 0:
-				continue
-			case s0 < s1:
-				return -1
-			case s0 > s1:
-				return 1
-			case shape[d0] > shape[d1]:
-				return 1
-			}
-		}
-		return 0
-	}
 	for i := 1; i < nd; i++ {
 		d1 := i
 		for d0 := i - 1; d0 >= 0; d0-- {
-			c := shouldSwap(perm[d0], perm[d1])
+			c := shouldSwap(st, shape, perm[d0], perm[d1])
 			if c > 0 {
 				perm[d0], perm[d1] = perm[d1], perm[d0]
 				d1 = d0
@@ -321,6 +308,52 @@ func iterStrides(shape []int, ops []iterOperand) []int {
 		acc *= shape[d]
 	}
 	return out
+}
+
+// shouldSwap is reorder_dimensions' comparison: 1 when dim d0 should come
+// after (be slower than) d1, -1 when before, 0 when no input decides. The
+// inputs are asked in order; one with a zero (broadcast) stride on either
+// dim is skipped; equal strides put the smaller size first.
+func shouldSwap(st, shape []int, d0, d1 int) int {
+	nd := len(shape)
+	for k := 0; k < len(st); k += nd {
+		s0, s1 := st[k+d0], st[k+d1]
+		switch {
+		case s0 == 0 || s1 == 0:
+			continue
+		case s0 < s1:
+			return -1
+		case s0 > s1:
+			return 1
+		case shape[d0] > shape[d1]:
+			return 1
+		}
+	}
+	return 0
+}
+
+// plainContiguous reports whether the operands are all 0-d or of the
+// result's (non-empty) shape with exactly contiguousStrides: then both
+// fast_set_up and reorder_dimensions give a contiguous result (a 0-d
+// input has zero strides and never decides the order), and iterStrides
+// needs no further work (the common case x + 1 with a contiguous x).
+func plainContiguous(shape []int, ops []iterOperand) bool {
+	for _, o := range ops {
+		if len(o.shape) == 0 {
+			continue
+		}
+		if !shapeEq(o.shape, shape) {
+			return false
+		}
+		acc := 1
+		for i := len(shape) - 1; i >= 0; i-- {
+			if shape[i] == 0 || o.strides[i] != acc {
+				return false
+			}
+			acc *= shape[i]
+		}
+	}
+	return true
 }
 
 // isChannelsLast is PyTorch's is_contiguous(memory_format=channels_last):

@@ -91,3 +91,21 @@ func BenchmarkLayoutAddMixedFirstTransposed(b *testing.B) {
 	xt, _ := x.T()
 	benchLayoutBin(b, xt, y, Add)
 }
+
+// Small operands: the per-op cost of choosing the layout.
+func BenchmarkLayoutAddSmallContiguous(b *testing.B) {
+	x, _ := Rand(NewGenerator(0), []int{3, 4}, F32)
+	for b.Loop() {
+		z, _ := Add(x, ScalarFloat(1))
+		z.Release()
+	}
+}
+
+func BenchmarkLayoutAddSmallTransposed(b *testing.B) {
+	x, _ := Rand(NewGenerator(0), []int{3, 4}, F32)
+	xt, _ := x.T()
+	for b.Loop() {
+		z, _ := Add(xt, ScalarFloat(1))
+		z.Release()
+	}
+}
