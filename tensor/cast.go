@@ -1,11 +1,16 @@
 package tensor
 
-// Dtype conversion. Floats convert to integers by truncation toward zero,
-// anything converts to bool as value != 0, and f64 -> f16/bf16 goes through
+// Dtype conversion. Floats convert to integers by truncation toward zero
+// (NaN and out-of-range values as PyTorch's x86 build: see toI32 and
+// f64ToI64), anything converts to bool as value != 0, and f64 -> f16/bf16 goes through
 // f32 (round to nearest even at each step), which is what PyTorch's CPU
 // conversions do.
 
-import "github.com/tsrlang/tsr/backends/cpu"
+import (
+	"math"
+
+	"github.com/tsrlang/tsr/backends/cpu"
+)
 
 type num interface {
 	~float32 | ~float64 | ~int8 | ~int16 | ~int32 | ~int64 | ~uint8
@@ -85,11 +90,11 @@ func castFrom[S num](dst, src *Tensor, s []S) {
 	case F64:
 		castLoop(ds.F64(), s, dst, src)
 	case I8:
-		castLoopFn(ds.I8(), s, dst, src, func(v S) int8 { return int8(toI64(v)) })
+		castLoopFn(ds.I8(), s, dst, src, func(v S) int8 { return int8(toI32(v)) })
 	case I16:
-		castLoopFn(ds.I16(), s, dst, src, func(v S) int16 { return int16(toI64(v)) })
+		castLoopFn(ds.I16(), s, dst, src, func(v S) int16 { return int16(toI32(v)) })
 	case I32:
-		castLoopFn(ds.I32(), s, dst, src, func(v S) int32 { return int32(toI64(v)) })
+		castLoopFn(ds.I32(), s, dst, src, toI32[S])
 	case I64:
 		castLoopFn(ds.I64(), s, dst, src, toI64[S])
 	case U8:
@@ -115,6 +120,22 @@ func toI64[S num](v S) int64 {
 		return f64ToI64(float64(v))
 	}
 	return int64(v)
+}
+
+// toI32 converts to int32 as PyTorch's x86 build does for i32, i16 and i8
+// targets (CVTTSS2SI/CVTTSD2SI): floats truncate, NaN and values outside
+// [-2^31, 2^31) give MinInt32; integers wrap. Narrower targets then wrap
+// the int32 (3e9 -> i16 is 0, as in PyTorch; u8 goes through int64).
+func toI32[S num](v S) int32 {
+	switch any(v).(type) {
+	case float32, float64:
+		f := float64(v)
+		if f != f || f >= 2147483648 || f <= -2147483649 {
+			return math.MinInt32
+		}
+		return int32(f)
+	}
+	return int32(v)
 }
 
 func castLoop[D, S num](d []D, s []S, dst, src *Tensor) {
