@@ -1,12 +1,17 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	goruntime "runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestCommand(t *testing.T) {
@@ -45,7 +50,6 @@ func TestCommand(t *testing.T) {
 		{[]string{"repl"}, "print(6 * 7)\n", 0, "42\n", ""},
 	} {
 		var out, errb bytes.Buffer
-		errOut = &errb
 		code := run(tc.args, strings.NewReader(tc.stdin), &out, &errb)
 		if code != tc.code || !strings.Contains(out.String(), tc.stdout) || !strings.Contains(errb.String(), tc.stderr) {
 			t.Errorf("%v: code %d stdout %q stderr %q", tc.args, code, out.String(), errb.String())
@@ -68,5 +72,104 @@ func TestBadTSRCPUWarns(t *testing.T) {
 	}
 	if out.String() != "1\n" || !strings.Contains(errb.String(), `warning: backends: unknown CPU tier "avx3"`) {
 		t.Fatalf("stdout %q stderr %q", out.String(), errb.String())
+	}
+}
+
+// TestInputsAndFiles: `tsr -` reads the program from standard input with
+// argv[0] "-"; files that cannot be read, directories included, are
+// reported as "tsr: cannot open ..." with status 2; stray arguments to
+// repl are a usage error; a UTF-8 byte order mark is ignored.
+func TestInputsAndFiles(t *testing.T) {
+	dir := t.TempDir()
+	bom := filepath.Join(dir, "bom.tsr")
+	if err := os.WriteFile(bom, []byte("\ufeffprint(\"bom\")\r\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args           []string
+		stdin          string
+		code           int
+		stdout, stderr string
+	}{
+		{[]string{"-", "a"}, "print(argv)\n", 0, "['-', 'a']\n", ""},
+		{[]string{"run", "-"}, "print(argv)\n", 0, "['-']\n", ""},
+		{[]string{"-"}, "1 // 0\n", 1, "", "<stdin>:1:3: in <toplevel>\nZeroDivisionError"},
+		{nil, "print(argv)\n", 0, "['-']\n", ""},
+		{[]string{dir}, "", 2, "", "tsr: cannot open " + dir + ": is a directory"},
+		{[]string{"disasm", dir}, "", 2, "", "tsr: cannot open " + dir + ": is a directory"},
+		{[]string{filepath.Join(dir, "nope.tsr")}, "", 2, "", "tsr: cannot open " + filepath.Join(dir, "nope.tsr") + ": no such file or directory"},
+		{[]string{"repl", "x"}, "", 2, "", "repl takes no arguments"},
+		{[]string{bom}, "", 0, "bom\n", ""},
+	} {
+		var out, errb bytes.Buffer
+		code := run(tc.args, strings.NewReader(tc.stdin), &out, &errb)
+		if code != tc.code || !strings.Contains(out.String(), tc.stdout) || !strings.Contains(errb.String(), tc.stderr) {
+			t.Errorf("%v: code %d stdout %q stderr %q", tc.args, code, out.String(), errb.String())
+		}
+	}
+}
+
+// TestCtrlC: Ctrl-C stops a running program with a KeyboardInterrupt
+// traceback and status 130, and a second Ctrl-C ends a process whose
+// program does not stop (a long tensor kernel) at once. Both run the test
+// binary again as a child.
+func TestCtrlC(t *testing.T) {
+	switch os.Getenv("TSR_TEST_CHILD") {
+	case "loop":
+		os.Exit(run([]string{"-c", "print('ready')\nwhile true { }"}, strings.NewReader(""), os.Stdout, os.Stderr))
+	case "stuck":
+		_, _, stop := interruptible()
+		defer stop()
+		fmt.Println("ready")
+		time.Sleep(time.Minute) // a kernel that never looks at the context
+		os.Exit(0)
+	}
+	if goruntime.GOOS == "windows" {
+		t.Skip("no SIGINT to send on windows")
+	}
+	child := func(mode string, signals int) (*exec.ExitError, string) {
+		cmd := exec.Command(os.Args[0], "-test.run", "^TestCtrlC$")
+		cmd.Env = append(os.Environ(), "TSR_TEST_CHILD="+mode)
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		line, err := bufio.NewReader(stdout).ReadString('\n')
+		if err != nil || line != "ready\n" {
+			t.Fatalf("%s: child said %q, %v", mode, line, err)
+		}
+		for i := 0; i < signals; i++ {
+			time.Sleep(50 * time.Millisecond)
+			if err := cmd.Process.Signal(os.Interrupt); err != nil {
+				t.Fatal(err)
+			}
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) {
+				t.Fatalf("%s: child ended with %v, stderr %s", mode, err, errb.String())
+			}
+			return ee, errb.String()
+		case <-time.After(20 * time.Second):
+			_ = cmd.Process.Kill()
+			t.Fatalf("%s: child did not stop; stderr %s", mode, errb.String())
+		}
+		return nil, ""
+	}
+	ee, stderr := child("loop", 1)
+	if ee.ExitCode() != exitInterrupted || !strings.Contains(stderr, "<string>:2:1: in <toplevel>\nKeyboardInterrupt: interrupted") {
+		t.Errorf("loop: exit %d, stderr %q", ee.ExitCode(), stderr)
+	}
+	ee, _ = child("stuck", 2)
+	if ee.ExitCode() != -1 || !strings.Contains(ee.Error(), "interrupt") {
+		t.Errorf("stuck: %v, want killed by SIGINT", ee)
 	}
 }
