@@ -128,6 +128,10 @@ func runChunks(bounds []int, fn func(i, lo, hi int)) {
 
 // parallelAligned runs fn over the chunks of alignedBounds.
 func parallelAligned(n, grain int, base unsafe.Pointer, isz int, fn func(lo, hi int)) {
+	if n < grain || GetNumThreads() <= 1 {
+		fn(0, n) // one chunk: no bounds slice, goroutine or WaitGroup
+		return
+	}
 	runChunks(alignedBounds(n, grain, base, isz), func(_, lo, hi int) { fn(lo, hi) })
 }
 

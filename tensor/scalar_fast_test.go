@@ -1,0 +1,107 @@
+package tensor
+
+import (
+	"math"
+	"testing"
+)
+
+// binaryScalarFast (tensor op Python number) returns exactly what the
+// general path returns, with the vector kernels off, for both operand
+// orders, every dtype/scalar kind it takes, special values and sizes on
+// both sides of the parallel threshold.
+func TestBinaryScalarFastMatchesGeneral(t *testing.T) {
+	scalars := []*Tensor{
+		ScalarFloat(2.5), ScalarFloat(-0.0), ScalarFloat(math.Inf(1)), ScalarFloat(math.NaN()),
+		ScalarFloat(1e-40), ScalarFloat(3.0000001192092896), ScalarInt(3), ScalarInt(-7),
+		ScalarInt(1<<53 + 1), ScalarInt(1<<24 + 1), ScalarBool(true),
+	}
+	ops := []binOp{opAdd, opSub, opMul, opDiv}
+	for _, dt := range []DType{F32, F64} {
+		for _, n := range []int{1, 5, 33, grainMem + 7} {
+			data := make([]float64, n)
+			for i := range data {
+				data[i] = float64(i%11-5) * 0.37
+			}
+			data[0] = math.Inf(-1)
+			if n > 2 {
+				data[1], data[2] = math.NaN(), 0
+			}
+			x, err := FromFloat64s(data, []int{n}, dt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range scalars {
+				for _, op := range ops {
+					for _, left := range []bool{false, true} {
+						a, b := x, s
+						if left {
+							a, b = s, x
+						}
+						got := binaryScalarFast(op, a, b)
+						if op == opSub && s.dtype == Bool {
+							if got != nil {
+								t.Fatal("x - true must raise, not take the fast path")
+							}
+							continue
+						}
+						if got == nil {
+							t.Fatalf("%s %v: fast path not taken", dt, binNames[op])
+						}
+						fastPathsOff.Store(true)
+						want, err := binary(op, a, b)
+						fastPathsOff.Store(false)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if got.dtype != want.dtype || !sameInts(got.shape, want.shape) || !sameInts(got.strides, want.strides) {
+							t.Fatalf("layout/dtype: got %s %v %v, want %s %v %v", got.dtype, got.shape, got.strides, want.dtype, want.shape, want.strides)
+						}
+						g, w := got.ToFloat64s(), want.ToFloat64s()
+						for i := range g {
+							if math.Float64bits(g[i]) != math.Float64bits(w[i]) && !(g[i] != g[i] && w[i] != w[i]) {
+								t.Fatalf("%s n=%d %v left=%v scalar %v: [%d] = %v, general path %v", dt, n, binNames[op], left, s.FlatFloat64(0), i, g[i], w[i])
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// Operands the fast path must leave to the general one.
+func TestBinaryScalarFastDeclines(t *testing.T) {
+	x, _ := FromFloat64s([]float64{1, 2, 3, 4, 5, 6}, []int{2, 3}, F32)
+	xt, _ := x.T()
+	i, _ := FromInt64s([]int64{1, 2}, []int{2}, I64)
+	h, _ := FromFloat64s([]float64{1, 2}, []int{2}, F16)
+	y, _ := FromFloat64s([]float64{1, 2, 3}, []int{3}, F32)
+	cases := []struct {
+		op   binOp
+		a, b *Tensor
+	}{
+		{opAdd, xt, ScalarFloat(1)},           // not contiguous
+		{opAdd, i, ScalarFloat(1)},            // int tensor: promotes to float
+		{opAdd, h, ScalarFloat(1)},            // half
+		{opAdd, x, y},                         // no wrapped number
+		{opPow, x, ScalarFloat(2)},            // not + - * /
+		{opAdd, ScalarFloat(1), ScalarInt(2)}, // two numbers
+	}
+	for k, c := range cases {
+		if binaryScalarFast(c.op, c.a, c.b) != nil {
+			t.Fatalf("case %d: fast path taken", k)
+		}
+	}
+}
+
+func sameInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
