@@ -32,7 +32,7 @@ func init() {
 		{"vars", "", "the global variables of the session", (*Session).cmdVars},
 		{"load", "FILE", "run a file in the session (its globals stay)", (*Session).cmdLoad},
 		{"reset", "", "forget all variables (a fresh interpreter)", (*Session).cmdReset},
-		{"quit", "", "leave (also Ctrl-D)", (*Session).cmdQuit},
+		{"quit", "", "leave (also exit, quit or Ctrl-D)", (*Session).cmdQuit},
 	}
 }
 

@@ -11,7 +11,8 @@
 // an entry that ends with an expression statement is printed (its repr;
 // none is not printed) and bound to _. Globals persist from entry to
 // entry. Ctrl-C at the prompt discards the current entry; during an
-// evaluation it stops the program (the session continues); Ctrl-D exits.
+// evaluation it stops the program (the session continues); Ctrl-D, :quit,
+// exit and quit (when not defined by the user) leave.
 package repl
 
 import (
@@ -69,8 +70,8 @@ type Session struct {
 
 // New creates a session: the interpreter, the history (loaded from its
 // file), and, when cfg.Editor is nil, a readline editor on the terminal.
-// A history file that cannot be read is reported on stderr and the
-// session continues without it.
+// A history file that cannot be read or written is reported once on
+// stderr and the session continues without saving history.
 func New(cfg Config) (*Session, error) {
 	if cfg.Options.Stdout == nil {
 		cfg.Options.Stdout = os.Stdout
@@ -96,7 +97,8 @@ func New(cfg Config) (*Session, error) {
 	}
 	h, err := LoadHistory(path)
 	if err != nil {
-		fmt.Fprintf(s.stderr, "tsr: history: %v\n", err)
+		fmt.Fprintf(s.stderr, "tsr: history: %v (history is not saved in this session)\n", err)
+		h.path = ""
 	}
 	s.hist = h
 	s.ed = cfg.Editor
@@ -174,7 +176,10 @@ func (s *Session) Run(ctx context.Context) error {
 		buf.Reset()
 		s.ed.AddHistory(entry)
 		if err := s.hist.Add(entry); err != nil {
-			fmt.Fprintf(s.stderr, "tsr: history: %v\n", err)
+			// Once: an unwritable history (read-only $HOME, full disk)
+			// must not repeat its error after every entry.
+			fmt.Fprintf(s.stderr, "tsr: history: %v (history is not saved in this session)\n", err)
+			s.hist.path = ""
 		}
 		s.Eval(ctx, entry)
 	}
@@ -194,9 +199,14 @@ func (s *Session) IsComplete(entry string) bool {
 // Eval evaluates one complete entry (source or a ':' command), printing
 // its result or error. It reports whether the session should go on.
 func (s *Session) Eval(ctx context.Context, entry string) bool {
-	if t := strings.TrimSpace(entry); strings.HasPrefix(t, ":") {
+	t := strings.TrimSpace(entry)
+	if strings.HasPrefix(t, ":") {
 		s.command(ctx, t)
 		return !s.quit
+	}
+	if s.isExit(t) {
+		s.quit = true
+		return false
 	}
 	s.entries++
 	name := fmt.Sprintf("<stdin:%d>", s.entries)
@@ -212,6 +222,17 @@ func (s *Session) Eval(ctx context.Context, entry string) bool {
 	}
 	s.show(v)
 	return true
+}
+
+// isExit reports whether entry is exit, quit, exit() or quit() with that
+// name not bound in the session: what Python's REPL users type to leave.
+func (s *Session) isExit(entry string) bool {
+	name := strings.TrimSpace(strings.TrimSuffix(entry, "()"))
+	if name != "exit" && name != "quit" {
+		return false
+	}
+	_, bound := s.in.Global(name)
+	return !bound
 }
 
 // show prints a value's repr and binds it to _ (none is neither).

@@ -270,3 +270,45 @@ func TestRunScript(t *testing.T) {
 		t.Errorf("code %d err %q", code, errb.String())
 	}
 }
+
+// TestUnwritableHistory: a history file that cannot be written (a
+// read-only or missing $HOME) is reported once, not after every entry,
+// and the session goes on.
+func TestUnwritableHistory(t *testing.T) {
+	blocker := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(blocker, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A directory cannot be made under a regular file, even by root.
+	s, _, out, errb := newTest(t, filepath.Join(blocker, "tsr", "history"), "x = 1", "x + 1", "x + 2", "x + 3")
+	if err := s.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != "2\n3\n4\n" {
+		t.Errorf("stdout %q", out.String())
+	}
+	if n := strings.Count(errb.String(), "tsr: history:"); n != 1 {
+		t.Errorf("history error reported %d times:\n%s", n, errb.String())
+	}
+}
+
+// TestExitWords: exit, quit, exit() and quit() leave the session as
+// :quit does, unless the user bound the name.
+func TestExitWords(t *testing.T) {
+	for _, word := range []string{"exit", "quit", "exit()", " quit() "} {
+		s, ed, out, errb := newTest(t, "", "print(1)", word, "print(2)")
+		if err := s.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != "1\n" || errb.Len() != 0 || len(ed.lines) != 1 {
+			t.Errorf("%q: stdout %q stderr %q, left %q", word, out.String(), errb.String(), ed.lines)
+		}
+	}
+	s, _, out, _ := newTest(t, "", "fn exit() { 7 }", "exit()", "exit", "quit", "print(2)")
+	if err := s.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != "7\n<function exit>\n" {
+		t.Errorf("a user's exit function: stdout %q", out.String())
+	}
+}
