@@ -53,7 +53,10 @@
 // MaxMemory is enforced by a watcher that samples the process-wide
 // tensor.LiveBytes counter every 2 ms while a program runs and compares its
 // growth since New with the limit (forcing a garbage collection before it
-// gives up, since dropped tensors count until collected). It therefore
+// gives up, since dropped tensors count until collected). Storages of
+// 64 KiB and more count exactly; smaller ones are sampled (an unbiased
+// estimate, a few percent off over tens of MiB of small tensors), so a
+// limit of a few hundred KiB is too fine for it. It therefore
 // counts the tensors of every interpreter running at the same time, and it
 // cannot refuse a single allocation before it happens: a program asking for
 // more memory than the machine has in one op can still exhaust it. Hosts
