@@ -175,9 +175,14 @@ func listCount(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, err
 	if err := nargs(b, args, kwargs, 1, 1); err != nil {
 		return nil, err
 	}
+	return countEqual(b.Receiver().(*List).Elems, args[0])
+}
+
+// countEqual is list.count / tuple.count: how many elems == x.
+func countEqual(elems []Value, x Value) (Value, error) {
 	n := 0
-	for _, e := range b.Receiver().(*List).Elems {
-		eq, err := Equal(e, args[0])
+	for _, e := range elems {
+		eq, err := Equal(e, x)
 		if err != nil {
 			return nil, err
 		}

@@ -317,15 +317,5 @@ func tupleCount(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, er
 	if err := nargs(b, args, kwargs, 1, 1); err != nil {
 		return nil, err
 	}
-	n := 0
-	for _, e := range b.Receiver().(Tuple) {
-		eq, err := Equal(e, args[0])
-		if err != nil {
-			return nil, err
-		}
-		if eq {
-			n++
-		}
-	}
-	return MakeInt(int64(n)), nil
+	return countEqual(b.Receiver().(Tuple), args[0])
 }

@@ -77,20 +77,8 @@ func inferDenseStrides(shape, strides []int) []int {
 	for i := range perm {
 		perm[i] = n - 1 - i
 	}
-	swap := func(d0, d1 int) int {
-		s0, s1 := strides[d0], strides[d1]
-		switch {
-		case s0 == 0 || s1 == 0:
-			return 0
-		case s0 < s1:
-			return -1
-		case s0 > s1:
-			return 1
-		case shape[d0] > shape[d1]:
-			return 1
-		}
-		return 0
-	}
+	// one input: shouldSwap's comparison with ambiguity (a zero stride) as 0
+	swap := func(d0, d1 int) int { return shouldSwap(strides, shape, d0, d1) }
 	for i := 1; i < n; i++ {
 		d1 := i
 		for d0 := i - 1; d0 >= 0; d0-- {

@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -53,7 +54,7 @@ func TestBinaryScalarFastMatchesGeneral(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						if got.dtype != want.dtype || !sameInts(got.shape, want.shape) || !sameInts(got.strides, want.strides) {
+						if got.dtype != want.dtype || !slices.Equal(got.shape, want.shape) || !slices.Equal(got.strides, want.strides) {
 							t.Fatalf("layout/dtype: got %s %v %v, want %s %v %v", got.dtype, got.shape, got.strides, want.dtype, want.shape, want.strides)
 						}
 						g, w := got.ToFloat64s(), want.ToFloat64s()
@@ -92,16 +93,4 @@ func TestBinaryScalarFastDeclines(t *testing.T) {
 			t.Fatalf("case %d: fast path taken", k)
 		}
 	}
-}
-
-func sameInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
