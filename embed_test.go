@@ -469,7 +469,7 @@ func TestErrors(t *testing.T) {
 	if p := e.Position(); p.File != "main.tsr" || p.Pos.Line != 2 || p.Pos.Col != 3 {
 		t.Errorf("position %v", p)
 	}
-	if !strings.Contains(err.Error(), "Traceback (most recent call last):\n  main.tsr:4:1: in <toplevel>\n  main.tsr:2:3: in f\nIndexError") {
+	if !strings.Contains(err.Error(), "Traceback (most recent call last):\n  main.tsr:4:1: in <toplevel>\n    f([1, 2])\n    ^\n  main.tsr:2:3: in f\n    x[5]\n    ^\nIndexError") {
 		t.Errorf("traceback:\n%s", err)
 	}
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Frame is one entry of a tsr call stack: where a function was executing.
@@ -11,10 +12,50 @@ type Frame struct {
 	File string
 	Pos  Pos
 	Func string // "<toplevel>" for the module body
+	src  string // the file's source text, for SourceLine ("" if unknown)
 }
 
 func (f Frame) String() string {
 	return fmt.Sprintf("%s:%d:%d: in %s", f.File, f.Pos.Line, f.Pos.Col, f.Func)
+}
+
+// SourceLine returns the text of the frame's source line without its line
+// break, or "" when the source is not known (a frame built by hand).
+func (f Frame) SourceLine() string {
+	line, src := int(f.Pos.Line), f.src
+	for ; line > 1 && src != ""; line-- {
+		i := strings.IndexByte(src, '\n')
+		if i < 0 {
+			return ""
+		}
+		src = src[i+1:]
+	}
+	if line != 1 {
+		return ""
+	}
+	if i := strings.IndexByte(src, '\n'); i >= 0 {
+		src = src[:i]
+	}
+	return strings.TrimRight(src, "\r")
+}
+
+// writeSource writes the frame's source line, its indentation removed, and
+// a caret under the column, as Python's traceback does:
+//
+//	y = x @ zeros(4, 5)
+//	      ^
+func (f Frame) writeSource(b *strings.Builder) {
+	line := strings.ReplaceAll(f.SourceLine(), "\t", " ")
+	text := strings.TrimLeft(line, " ")
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	// Columns count characters (runes) from 1; the indentation is spaces.
+	col := min(int(f.Pos.Col)-1, utf8.RuneCountInString(line)) - (len(line) - len(text))
+	b.WriteString("    " + text + "\n")
+	if col >= 0 && col <= utf8.RuneCountInString(text) {
+		b.WriteString("    " + strings.Repeat(" ", col) + "^\n")
+	}
 }
 
 // EvalError is a tsr runtime error: its kind ("TypeError", "IndexError",
@@ -29,11 +70,16 @@ type EvalError struct {
 }
 
 // Error prints the error like Python (the kind alone when the message is
-// empty, as for a bare assert):
+// empty, as for a bare assert), each frame with its source line and a caret
+// under the column when the source is known:
 //
 //	Traceback (most recent call last):
 //	  main.tsr:7:1: in <toplevel>
-//	  main.tsr:3:5: in f
+//	    f(0)
+//	    ^
+//	  main.tsr:3:12: in f
+//	    return 1 / x
+//	             ^
 //	ZeroDivisionError: division by zero
 func (e *EvalError) Error() string {
 	var b strings.Builder
@@ -48,6 +94,7 @@ func (e *EvalError) Error() string {
 				continue
 			}
 			b.WriteString("  " + f.String() + "\n")
+			f.writeSource(&b)
 		}
 	}
 	b.WriteString(e.Kind)
@@ -110,7 +157,7 @@ func (th *Thread) traceback() []Frame {
 	out := make([]Frame, 0, vm.depth)
 	for _, fr := range vm.frames[:vm.depth] {
 		fc := fr.fn.code
-		out = append(out, Frame{File: fc.Prog.Filename, Pos: fc.Position(fr.pc), Func: fc.Name})
+		out = append(out, Frame{File: fc.Prog.Filename, Pos: fc.Position(fr.pc), Func: fc.Name, src: fc.Prog.Src})
 	}
 	return out
 }

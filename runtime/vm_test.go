@@ -68,7 +68,7 @@ func TestErrorsAndTraceback(t *testing.T) {
 	if e.Kind != "IndexError" || len(e.Frames) != 3 {
 		t.Fatalf("kind %s frames %v", e.Kind, e.Frames)
 	}
-	want := "Traceback (most recent call last):\n  t.tsr:7:1: in <toplevel>\n  t.tsr:2:5: in f\n  t.tsr:5:5: in g\nIndexError: list index 5 out of range (length 1)"
+	want := "Traceback (most recent call last):\n  t.tsr:7:1: in <toplevel>\n    f([1])\n    ^\n  t.tsr:2:5: in f\n    g(x)\n    ^\n  t.tsr:5:5: in g\n    y[5]\n    ^\nIndexError: list index 5 out of range (length 1)"
 	if err.Error() != want {
 		t.Errorf("got\n%s\nwant\n%s", err, want)
 	}
@@ -328,5 +328,23 @@ func TestGlobalsPersist(t *testing.T) {
 	}
 	if env["y"] != runtime.Int(5) {
 		t.Errorf("y = %v", env["y"])
+	}
+}
+
+// The traceback's caret counts characters, not bytes, and ignores the
+// line's indentation (tabs included); a frame without source prints none.
+func TestTracebackCaret(t *testing.T) {
+	src := "fn f() {\n\t  s = \"héllo\" + 1\n}\nf()\n"
+	_, err := run(t, &runtime.Thread{}, src)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	want := "  t.tsr:2:16: in f\n    s = \"héllo\" + 1\n                ^\nTypeError"
+	if !strings.Contains(err.Error(), want) {
+		t.Fatalf("got\n%s\nwant it to contain\n%s", err, want)
+	}
+	e := &runtime.EvalError{Kind: "ValueError", Msg: "m", Frames: []runtime.Frame{{File: "x.tsr", Pos: runtime.Pos{Line: 3, Col: 2}, Func: "g"}}}
+	if got := e.Error(); got != "Traceback (most recent call last):\n  x.tsr:3:2: in g\nValueError: m" {
+		t.Fatalf("hand-built frame: %q", got)
 	}
 }

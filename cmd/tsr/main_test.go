@@ -34,7 +34,7 @@ func TestCommand(t *testing.T) {
 		{[]string{"run", script}, "", 0, "[] 42\n", ""},
 		{[]string{"-c", "print(1 + 1)"}, "", 0, "2\n", ""},
 		{[]string{"-c", "1 // 0"}, "", 1, "", "ZeroDivisionError: integer division or modulo by zero"},
-		{[]string{bad}, "", 1, "", "bad.tsr:2:1: in <toplevel>\nAttributeError: 'int' object has no attribute 'nope'"},
+		{[]string{bad}, "", 1, "", "bad.tsr:2:1: in <toplevel>\n    x.nope\n    ^\nAttributeError: 'int' object has no attribute 'nope'"},
 		{[]string{"-c", "x = (1"}, "", 1, "", "'(' was never closed"},
 		{[]string{"disasm", script}, "", 0, "CALL", ""},
 		{[]string{"version"}, "", 0, "tsr ", ""},
@@ -46,7 +46,7 @@ func TestCommand(t *testing.T) {
 		// Piped standard input is one script: no prompts, values of
 		// expression statements are not echoed.
 		{nil, "x = [1,\n2]\nx\nprint(x)\n", 0, "[1, 2]\n", ""},
-		{nil, "x = 1\nx.nope\n", 1, "", "<stdin>:2:1: in <toplevel>\nAttributeError"},
+		{nil, "x = 1\nx.nope\n", 1, "", "<stdin>:2:1: in <toplevel>\n    x.nope\n    ^\nAttributeError"},
 		{[]string{"repl"}, "print(6 * 7)\n", 0, "42\n", ""},
 	} {
 		var out, errb bytes.Buffer
@@ -93,7 +93,7 @@ func TestInputsAndFiles(t *testing.T) {
 	}{
 		{[]string{"-", "a"}, "print(argv)\n", 0, "['-', 'a']\n", ""},
 		{[]string{"run", "-"}, "print(argv)\n", 0, "['-']\n", ""},
-		{[]string{"-"}, "1 // 0\n", 1, "", "<stdin>:1:3: in <toplevel>\nZeroDivisionError"},
+		{[]string{"-"}, "1 // 0\n", 1, "", "<stdin>:1:3: in <toplevel>\n    1 // 0\n      ^\nZeroDivisionError"},
 		{nil, "print(argv)\n", 0, "['-']\n", ""},
 		{[]string{dir}, "", 2, "", "tsr: cannot open " + dir + ": is a directory"},
 		{[]string{"disasm", dir}, "", 2, "", "tsr: cannot open " + dir + ": is a directory"},
@@ -165,7 +165,7 @@ func TestCtrlC(t *testing.T) {
 		return nil, ""
 	}
 	ee, stderr := child("loop", 1)
-	if ee.ExitCode() != exitInterrupted || !strings.Contains(stderr, "<string>:2:1: in <toplevel>\nKeyboardInterrupt: interrupted") {
+	if ee.ExitCode() != exitInterrupted || !strings.Contains(stderr, "<string>:2:1: in <toplevel>\n    while true { }\n    ^\nKeyboardInterrupt: interrupted") {
 		t.Errorf("loop: exit %d, stderr %q", ee.ExitCode(), stderr)
 	}
 	ee, _ = child("stuck", 2)
