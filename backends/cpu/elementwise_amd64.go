@@ -41,7 +41,7 @@ func registerKernelsAsm() {
 		mul: vecBin(16, mulF32AVX512, g32.mul), div: vecBin(16, divF32AVX512, g32.div),
 		addScalar: vecScalar(16, addScalarF32AVX512, g32.addScalar), mulScalar: vecScalar(16, mulScalarF32AVX512, g32.mulScalar),
 		axpy:        vecAxpy(16, axpyF32AVX512, g32.axpy),
-		expShiftSum: vecExp(16, expShiftSumF32AVX512, g32.expShiftSum),
+		expShiftSum: vecExp(16, expShiftSumF32AVX512),
 		sum:         vecSum(16, sumF32AVX512), max: vecMax(16, maxF32AVX512), dot: vecDot(16, dotF32AVX512),
 		maximum: vecBin(16, maximumF32AVX512, g32.maximum), minimum: vecBin(16, minimumF32AVX512, g32.minimum),
 		sqrt: masked(sqrtF32AVX512), tanh: masked(tanhF32AVX512),
@@ -53,7 +53,7 @@ func registerKernelsAsm() {
 		mul: vecBin(8, mulF64AVX512, g64.mul), div: vecBin(8, divF64AVX512, g64.div),
 		addScalar: vecScalar(8, addScalarF64AVX512, g64.addScalar), mulScalar: vecScalar(8, mulScalarF64AVX512, g64.mulScalar),
 		axpy:        vecAxpy(8, axpyF64AVX512, g64.axpy),
-		expShiftSum: vecExp(8, expShiftSumF64AVX512, g64.expShiftSum),
+		expShiftSum: vecExp(8, expShiftSumF64AVX512),
 		sum:         vecSum(8, sumF64AVX512), max: vecMax(8, maxF64AVX512), dot: vecDot(8, dotF64AVX512),
 		maximum: vecBin(8, maximumF64AVX512, g64.maximum), minimum: vecBin(8, minimumF64AVX512, g64.minimum),
 		sqrt: masked(sqrtF64AVX512), tanh: masked(tanhF64AVX512),
@@ -159,21 +159,37 @@ func vecAxpy[T float](lanes int, vec func(dst, x *T, n int, alpha T), tail axpyF
 	}
 }
 
-func vecExp[T float](lanes int, vec func(dst, x *T, n int, shift T, sum *T), tail expShiftFn[T]) expShiftFn[T] {
+// vecExp adapts the exp-shift-sum kernel. The tail of fewer than one
+// vector also goes through the kernel, on a one-vector buffer padded with
+// copies of its first element (the padding lanes are discarded), so every
+// element is computed by the same code whatever its position, and a tensor
+// of a few elements costs one vector instead of the scalar SLEEF emulation
+// (~50 ns an element). The tail's sum adds its values in order in float64,
+// as the scalar path did.
+func vecExp[T float](lanes int, vec func(dst, x *T, n int, shift T, sum *T)) expShiftFn[T] {
 	return func(dst, x []T, shift T) T {
 		n := len(dst)
 		x = x[:n]
 		nv := n - n%lanes
 		var s float64
+		var out [16]T
 		if nv > 0 {
-			var out [16]T
 			vec(&dst[0], &x[0], nv, shift, &out[0])
 			for _, v := range out[:lanes] {
 				s += float64(v)
 			}
 		}
-		if nv < n {
-			s += float64(tail(dst[nv:], x[nv:], shift))
+		if m := n - nv; m > 0 {
+			var xb, db [16]T
+			copy(xb[:m], x[nv:])
+			for i := m; i < lanes; i++ {
+				xb[i] = xb[0]
+			}
+			vec(&db[0], &xb[0], lanes, shift, &out[0])
+			copy(dst[nv:], db[:m])
+			for _, v := range db[:m] {
+				s += float64(v)
+			}
 		}
 		return T(s)
 	}

@@ -421,3 +421,39 @@ func TestSumAndDotPropagateInfinity(t *testing.T) {
 		t.Fatalf("DotF64 with -Inf = %v", got)
 	}
 }
+
+// Every exp_shift_sum candidate computes each element the same whatever
+// its position (a tail shorter than one vector included) — bit-identical
+// to ExpSleefF32/F64 — and its sum adds the tail in order.
+func TestExpShiftSumTailPositionIndependent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for n := 1; n <= 40; n++ {
+		x32 := randVec[float32](rng, n, -110, 95)
+		for _, c := range candidatesFor(t, "exp_shift_sum", "float32") {
+			f := c.Impl.(expShiftFn[float32])
+			dst := make([]float32, n)
+			f(dst, x32, 0.5)
+			for i, v := range x32 {
+				if w := ExpSleefF32(v - 0.5); math.Float32bits(dst[i]) != math.Float32bits(w) {
+					t.Fatalf("%s n=%d [%d]: exp(%v - 0.5) = %v, SLEEF %v", c.Name, n, i, v, dst[i], w)
+				}
+			}
+		}
+		x64 := randVec[float64](rng, n, -750, 705)
+		for _, c := range candidatesFor(t, "exp_shift_sum", "float64") {
+			f := c.Impl.(expShiftFn[float64])
+			dst := make([]float64, n)
+			s := f(dst, x64, 0)
+			var want float64
+			for i, v := range x64 {
+				if w := ExpSleefF64(v); math.Float64bits(dst[i]) != math.Float64bits(w) {
+					t.Fatalf("%s n=%d [%d]: exp(%v) = %v, SLEEF %v", c.Name, n, i, v, dst[i], w)
+				}
+				want += dst[i]
+			}
+			if n < 8 && s != want {
+				t.Fatalf("%s n=%d: tail sum %v, in-order sum %v", c.Name, n, s, want)
+			}
+		}
+	}
+}
