@@ -1,0 +1,254 @@
+package lang
+
+import (
+	"flag"
+	"fmt"
+	"math/big"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+)
+
+var updateGolden = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+// dumpNode renders a syntax tree deterministically: every node with its
+// concrete type and all its fields, positions included.
+func dumpNode(b *strings.Builder, v reflect.Value, indent string) {
+	switch v.Kind() {
+	case reflect.Invalid:
+		b.WriteString("nil")
+	case reflect.Interface:
+		if v.IsNil() {
+			b.WriteString("nil")
+			return
+		}
+		dumpNode(b, v.Elem(), indent)
+	case reflect.Pointer:
+		if v.IsNil() {
+			b.WriteString("nil")
+			return
+		}
+		if v.Type() == reflect.TypeOf((*big.Int)(nil)) && v.CanInterface() {
+			fmt.Fprintf(b, "big.Int(%s)", v.Interface().(*big.Int).String())
+			return
+		}
+		b.WriteString("&")
+		dumpNode(b, v.Elem(), indent)
+	case reflect.Struct:
+		t := v.Type()
+		if t == reflect.TypeOf(Pos{}) {
+			fmt.Fprintf(b, "%d:%d", v.FieldByName("Line").Int(), v.FieldByName("Col").Int())
+			return
+		}
+		if t == reflect.TypeOf(span{}) {
+			st, en := v.Field(0), v.Field(1)
+			fmt.Fprintf(b, "%d:%d-%d:%d", st.FieldByName("Line").Int(), st.FieldByName("Col").Int(),
+				en.FieldByName("Line").Int(), en.FieldByName("Col").Int())
+			return
+		}
+		b.WriteString(t.Name() + "{")
+		in := indent + "  "
+		for i := 0; i < v.NumField(); i++ {
+			if t.Field(i).Name == "Src" {
+				continue
+			}
+			b.WriteString("\n" + in + t.Field(i).Name + ": ")
+			dumpNode(b, v.Field(i), in)
+		}
+		b.WriteString("\n" + indent + "}")
+	case reflect.Slice:
+		if v.IsNil() {
+			b.WriteString("nil")
+			return
+		}
+		if v.Len() == 0 {
+			b.WriteString("[]")
+			return
+		}
+		b.WriteString("[")
+		in := indent + "  "
+		for i := 0; i < v.Len(); i++ {
+			b.WriteString("\n" + in)
+			dumpNode(b, v.Index(i), in)
+		}
+		b.WriteString("\n" + indent + "]")
+	case reflect.String:
+		fmt.Fprintf(b, "%q", v.String())
+	default:
+		fmt.Fprintf(b, "%s(%v)", v.Type(), v)
+	}
+}
+
+// dumpParse parses src and renders its syntax tree, or its error and
+// whether the error asks for more input.
+func dumpParse(name, src string) string {
+	f, err := Parse(name, src)
+	if err != nil {
+		return fmt.Sprintf("ERROR incomplete=%v\n%s\n", IsIncomplete(err), err)
+	}
+	var b strings.Builder
+	dumpNode(&b, reflect.ValueOf(f), "")
+	b.WriteString("\n")
+	return b.String()
+}
+
+// checkGolden compares got with testdata/golden/name (or rewrites it).
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *updateGolden {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
+		for i := 0; i < len(gl) && i < len(wl); i++ {
+			if gl[i] != wl[i] {
+				t.Fatalf("%s differs at line %d:\n got %s\nwant %s", path, i+1, gl[i], wl[i])
+			}
+		}
+		t.Fatalf("%s differs in length: got %d lines, want %d", path, len(gl), len(wl))
+	}
+}
+
+// goldenSources returns every .tsr file in the repository (examples,
+// testdata directories, bench programs) and the fuzz corpus entries.
+func goldenSources(t *testing.T) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	root := ".."
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case ".git", "xscratch", "out":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(path, ".tsr") {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			out[filepath.ToSlash(path)] = string(b)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	corpus, _ := filepath.Glob("testdata/fuzz/*/*")
+	for _, path := range corpus {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.SplitN(string(b), "\n", 3)
+		if len(lines) < 2 {
+			continue
+		}
+		var s string
+		if _, err := fmt.Sscanf(strings.TrimSpace(lines[1]), "string(%q)", &s); err == nil {
+			out[filepath.ToSlash(path)] = s
+		}
+	}
+	for i, s := range seedSources {
+		out[fmt.Sprintf("seed#%02d", i)] = s
+	}
+	return out
+}
+
+// TestGoldenFiles parses every source in the repository and compares the
+// syntax trees with testdata/golden/files.txt; it also parses every prefix
+// of whole lines of each file (most of them unfinished input) and compares
+// the errors with testdata/golden/prefixes.txt.
+func TestGoldenFiles(t *testing.T) {
+	srcs := goldenSources(t)
+	names := make([]string, 0, len(srcs))
+	for name := range srcs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var trees, prefixes strings.Builder
+	for _, name := range names {
+		src := srcs[name]
+		fmt.Fprintf(&trees, "==== %s\n%s", name, dumpParse(name, src))
+		lines := strings.SplitAfter(src, "\n")
+		for k := 1; k < len(lines); k++ {
+			pre := strings.Join(lines[:k], "")
+			res := "ok"
+			if _, err := Parse(name, pre); err != nil {
+				res = fmt.Sprintf("ERROR incomplete=%v %s", IsIncomplete(err), err)
+			}
+			fmt.Fprintf(&prefixes, "==== %s[:%d] %s\n", name, k, res)
+		}
+	}
+	checkGolden(t, "files.txt", trees.String())
+	checkGolden(t, "prefixes.txt", prefixes.String())
+}
+
+// goldenSnippets are small inputs, most of them malformed: unclosed
+// brackets, bad literals, stray tokens, unfinished input.
+var goldenSnippets = []string{
+	// unclosed brackets and unfinished input
+	"x = (1 +", "x = (1,\n", "f(", "f(a,", "f(a, b", "x[", "x[1:", "x[1, ", "[1, 2", "{", "{\"a\": 1",
+	"fn f() {", "fn f() {\n  x = 1\n", "fn f(", "fn f(a, b=", "if x {", "if x { } else {", "if x { } else",
+	"for i in xs {", "while x {\n", "try { x }", "try { x } catch", "try { x } catch e", "try { x } catch e {",
+	"no_grad {", "g = grad(w) {", "g = grad(w", "x = 1 +", "x = 1 +\n", "x = ", "x =\n", "a.", "a.\n",
+	"x = not", "x = a and", "x = a or\n", "a in", "s = \"abc", "s = 'abc\n", "f\"{x", "f\"abc", "ein\"ij",
+	"x = 1 \\\n", "return", "assert", "assert x,", "import", "import \"m.tsr\"", "import \"m.tsr\" as",
+	"fn", "fn (", "fn f", "if", "for", "for i", "for i in", "while", "x = [1,\n2,\n", "y = [1, (2)\n",
+	// stray and unexpected tokens
+	"a b", "x = )", "x = ]", "}", ")", "]", "x = 1)", "x = [1)", "x = (1]", "f(a b)", "x = 1 2",
+	"1 = x", "f() = 1", "a + b = 3", "(a, b) += 1", "a, b += 1", "x = = 1", "x == = 1", "x +* 2",
+	"x = 1;;", ";", ";;x", "x = 1; y =", "$", "x = 1 ? 2", "x = `a`", "@", "x @", "x ** ", "x = ...",
+	"x[...] = 1", "x[:,::,:::]", "x[]", "f(,)", "f(a,,b)", "f(x=1, 2)", "f(x=1, x=2)", "f(1=2)",
+	"[,]", "(,)", "{,}", "{1}", "{1: 2, 3}", "{a: }", "fn f(a=1, b) { }", "fn f(a, a) { }", "fn 1() {}",
+	"fn f() x", "if x y", "if x { } else y", "if x { } elif y { }", "for 1 in x { }", "for (a, 1) in x { }",
+	"for a, in x { }", "while { }", "break 1", "continue x", "return return", "try x catch e { }",
+	"try { } catch 1 { }", "try { } catch (e) { }", "import x as y", "import \"a\" as 1", "import \"a\" y",
+	"no_grad x", "detect_anomaly", "grad() { x }", "grad(w) x", "value_and_grad(w) { }", "x.1", "x..y",
+	"x.(y)", "not", "- ", "~", "a not b", "a not in", "a is b", "else { }", "catch e { }", "in x",
+	"x = true = 1", "none = 1", "true()", "fn() { }()", "x = fn { }", "lambda x: x",
+	// literals
+	"0x", "0xg", "1__0", "1_", "1e", "1e+", "1.e5", "1.5.2", "1..2", "..", ".5", "5.", "123abc", "0x_1",
+	"99999999999999999999999", "1e999", "1e-999", "x = 'a\\qb'", "x = \"\\x4\"", "x = \"\\u12\"",
+	"x = \"\\\"", "x = 'it''s'", "x = \"a\" \"b\"", "ein\"ij,jk\"", "ein\"i...->\"", "ein\"ij->k\"",
+	"ein\"ij,jk->ik\"(a, b)", "ein\"\"", "ein\"->\"", "ein\"ii\"", "ein\"i j->ij\"", "ein\"IJ->J\"",
+	"ein\"ab..c->\"", "ein'ij->ji'(x)", "ein\"ij->ij\" + 1",
+	// f-strings
+	"f\"{}\"", "f\"{ }\"", "f\"}\"", "f\"{x}}\"", "f\"{{x}}\"", "f\"{x!r}\"", "f\"{x!q}\"", "f\"{x:>{w}}\"",
+	"f\"{a:{b:{c}}}\"", "f\"{(}\"", "f\"{x y}\"", "f\"{x = }\"", "f\"{'a'}\"", "f\"{\"a\"}\"", "f\"\\q{x}\"",
+	"f\"{x}\\q\"", "f\"{1 +}\"", "f\"{x:{}}\"", "f'{x[\"k\"]}'", "f\"{$}\"", "f\"{x}\" f\"{y}\"",
+	// valid odds and ends (trees are checked too)
+	"x = 1\ny = 2", "a, b = b, a", "x[1:, 0] = v", "x[..., none, ::2]", "a < b <= c != d",
+	"not not a", "-2 ** -2", "x = fn(a, b=2,) { a + b }", "f(*x)", "f(**x)", "a if b else c",
+	"x = {}", "x = {1: 2,}", "x = []", "x = ()", "x = (1,)", "x = (1)", "for (a, b), c in z { }",
+	"if a { } else if b { } else { }", "try {\n x\n}\ncatch e {\n y\n}", "if a {\n}\nelse {\n}",
+	"x = grad(w, b) { loss }", "grad = 1\ngrad(w)", "x.grad(w) { }", "no_grad = 3", "x = no_grad",
+	"return 1, 2", "fn f() { return }", "x = 1 # c\n# d\n", "\n\n\n", "", "   ", "#", "x = 1\r\ny = 2\r\n",
+	"x = \"\\u00e9\\x41\"", "é = 1", "x = 'é'", "\tx = 1", "x = [\n1,\n2\n]", "x = 1 +\n  2",
+	"x = a\n.b", "x = a.\nb", "x = {\n'a':\n1\n}", "f(\na\n=\n1\n)", "a; b; c", "a;\nb",
+}
+
+// TestGoldenSnippets compares the trees and errors of goldenSnippets with
+// testdata/golden/snippets.txt.
+func TestGoldenSnippets(t *testing.T) {
+	var b strings.Builder
+	for _, src := range goldenSnippets {
+		fmt.Fprintf(&b, "==== %q\n%s", src, dumpParse("t.tsr", src))
+	}
+	checkGolden(t, "snippets.txt", b.String())
+}
