@@ -13,8 +13,14 @@ type rowFunc func(p0, p1, p2, n, s0, s1, s2 int)
 
 // coalesce returns the reduced shape and strides for the operands.
 func coalesce(shape []int, st [3][]int, nops int) ([]int, [3][]int) {
-	var outShape []int
+	// one allocation for the four results (they never outgrow len(shape))
+	nd := len(shape)
+	buf := make([]int, (1+nops)*nd)
+	outShape := buf[:0:nd]
 	var outSt [3][]int
+	for o := 0; o < nops; o++ {
+		outSt[o] = buf[(1+o)*nd : (1+o)*nd : (2+o)*nd]
+	}
 	for d := 0; d < len(shape); d++ {
 		if shape[d] == 1 {
 			continue
