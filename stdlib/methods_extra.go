@@ -3,6 +3,7 @@ package stdlib
 import (
 	"github.com/tsrlang/tsr/tensor/autograd"
 	"math"
+	"slices"
 
 	"github.com/tsrlang/tsr/runtime"
 	"github.com/tsrlang/tsr/tensor"
@@ -446,10 +447,11 @@ func newFactory(th *runtime.Thread, x *TensorValue, name string, args []runtime.
 
 // ---- fmod and lerp ----
 
-// methodFmod computes the C fmod (math.Mod for floats, Go's truncated %
-// for integers) in float64/int64 and converts to the promoted dtype, which
-// is exact: the result is representable wherever the operands are. The
-// gradient is g for self and -trunc(self/other) * g for other, as PyTorch.
+// methodFmod computes the C fmod (tensor.Fmod: math.Mod for floats,
+// truncated % for integers) in the promoted dtype, laid out as PyTorch's
+// TensorIterator lays out an elementwise result (x.t().fmod(2) keeps
+// x.t()'s strides). The gradient is g for self and -trunc(self/other) * g
+// for other, as PyTorch.
 func methodFmod(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 	var o operandArg
 	if err := runtime.UnpackArgs("fmod", args, kwargs, "other", &o); err != nil {
@@ -462,42 +464,8 @@ func methodFmod(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs
 // FmodBackward1 for a tensor, as PyTorch's overloads).
 func fmodOp(e *Engine, self, other *T) (*T, error) {
 	a, b := castWrapped(self, other)
-	dt := tensor.ResultType(a, b)
-	if dt == tensor.Bool {
-		return nil, runtime.Errorf("RuntimeError", "\"fmod_cpu\" not implemented for 'Bool'")
-	}
-	shape, err := tensor.BroadcastShapes(a.Shape(), b.Shape())
-	if err != nil {
-		return nil, err
-	}
-	ae, err := a.Expand(shape...)
-	if err != nil {
-		return nil, err
-	}
-	be, err := b.Expand(shape...)
-	if err != nil {
-		return nil, err
-	}
-	forward := func() (*T, error) {
-		if !dt.IsFloat() {
-			av, bv := ae.ToInt64s(), be.ToInt64s()
-			out := make([]int64, len(av))
-			for i := range av {
-				if bv[i] == 0 {
-					return nil, runtime.Errorf("RuntimeError", "ZeroDivisionError")
-				}
-				out[i] = av[i] % bv[i]
-			}
-			return tensor.FromInt64s(out, shape, dt)
-		}
-		av, bv := roundedFloats(ae, dt), roundedFloats(be, dt)
-		out := make([]float64, len(av))
-		for i := range av {
-			out[i] = math.Mod(av[i], bv[i])
-		}
-		return tensor.FromFloat64s(out, shape, dt)
-	}
-	if !dt.IsFloat() {
+	forward := func() (*T, error) { return tensor.Fmod(a, b) }
+	if dt := tensor.ResultType(a, b); !dt.IsFloat() {
 		return forward()
 	}
 	aShape, bShape := a.Shape(), b.Shape()
@@ -506,16 +474,23 @@ func fmodOp(e *Engine, self, other *T) (*T, error) {
 		if err != nil {
 			return nil, err
 		}
-		av, bv, gv := roundedFloats(ae, dt), roundedFloats(be, dt), g.ToFloat64s()
-		q := make([]float64, len(gv))
-		for i := range q {
-			q[i] = -math.Trunc(av[i]/bv[i]) * gv[i]
-		}
-		qt, err := tensor.FromFloat64s(q, shape, g.DType())
+		// other: -grad * self.div(other, rounding_mode="trunc")
+		q, err := tensor.TruncDivide(a, b)
 		if err != nil {
 			return nil, err
 		}
-		gb, err := sumToShape(qt, bShape)
+		if q, err = tensor.Mul(q, g); err != nil {
+			return nil, err
+		}
+		if q, err = tensor.Neg(q); err != nil {
+			return nil, err
+		}
+		if q.DType() != g.DType() {
+			if q, err = q.To(g.DType()); err != nil {
+				return nil, err
+			}
+		}
+		gb, err := sumToShape(q, bShape)
 		if err != nil {
 			return nil, err
 		}
@@ -526,18 +501,6 @@ func fmodOp(e *Engine, self, other *T) (*T, error) {
 		name = "FmodBackward0"
 	}
 	return e.ApplyCustom(name, []*T{a, b}, forward, backward)
-}
-
-// roundedFloats returns t's elements as float64 after conversion to the
-// float dtype dt (the op's computation dtype).
-func roundedFloats(t *T, dt tensor.DType) []float64 {
-	v := t.ToFloat64s()
-	if t.DType() != dt && dt != tensor.F64 {
-		for i := range v {
-			v[i] = tensor.RoundToDType(v[i], dt)
-		}
-	}
-	return v
 }
 
 // sumToShape sums g (of a broadcast shape) down to shape: the leading
@@ -586,11 +549,29 @@ func lerpArgs(e *Engine, x, end, weight *T) (*T, error) {
 		}
 		return nil, notImplementedFor(kernel, x.DType())
 	}
+	var r *T
+	var err error
 	if dt := x.DType(); dt.IsHalf() {
 		// PyTorch's kernel computes in float (opmath) and rounds once
-		return lerpHalf(e, x, end, weight, dt)
+		r, err = lerpHalf(e, x, end, weight, dt)
+	} else {
+		r, err = lerpOp(e, x, end, weight)
 	}
-	return lerpOp(e, x, end, weight)
+	if err != nil {
+		return nil, err
+	}
+	// The steps lay out their results by their own operands; the result
+	// takes TensorIterator's layout over (self, end, weight), as PyTorch's
+	// lerp kernel (a transposed self gives a transposed result).
+	if st := tensor.ElementwiseStrides(r.Shape(), x, end, weight); !slices.Equal(st, r.Strides()) {
+		if r, err = e.Apply("clone", []*T{r}, nil, func() (*T, error) { return r.WithStrides(st) }); err != nil {
+			return nil, err
+		}
+	}
+	if r.GradFn() != nil {
+		autograd.SetGradFnName(r, overload("LerpBackward", weight))
+	}
+	return r, nil
 }
 
 // lerpHalf is lerp of f16/bf16 tensors computed in f32 and rounded to dt
@@ -728,7 +709,7 @@ func isclose(a, b *T, rtol, atol float64, equalNan bool) (*T, error) {
 			}
 			out[i] = math.Abs(float64(av[i])-float64(bv[i])) <= atol+math.Abs(rtol*float64(bv[i]))
 		}
-		return tensor.FromBools(out, shape)
+		return iscloseResult(out, shape, a, b)
 	}
 	r := func(v float64) float64 { return tensor.RoundToDType(v, dt) }
 	rt, at := r(rtol), r(atol)
@@ -746,7 +727,18 @@ func isclose(a, b *T, rtol, atol float64, equalNan bool) (*T, error) {
 			out[i] = !math.IsInf(diff, 0) && diff <= allowed
 		}
 	}
-	return tensor.FromBools(out, shape)
+	return iscloseResult(out, shape, a, b)
+}
+
+// iscloseResult is the bool tensor of isclose's values (in row-major
+// order) laid out as PyTorch's isclose result, self == other's
+// TensorIterator layout (isclose(x.t(), y.t()) is transposed).
+func iscloseResult(vals []bool, shape []int, a, b *T) (*T, error) {
+	r, err := tensor.FromBools(vals, shape)
+	if err != nil {
+		return nil, err
+	}
+	return r.WithStrides(tensor.ElementwiseStrides(shape, a, b))
 }
 
 // ---- unique ----

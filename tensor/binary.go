@@ -1,6 +1,10 @@
 package tensor
 
-import "math"
+import (
+	"math"
+
+	"github.com/tsrlang/tsr/backends/cpu"
+)
 
 // Broadcasting binary ops. Each takes two tensors (use ScalarFloat /
 // ScalarInt / ScalarBool for Python numbers), broadcasts their shapes,
@@ -29,6 +33,10 @@ const (
 	opFmin
 	opLogAddExp
 	opTruncDiv
+	opFmod
+	opCopysign
+	opXlogy
+	opHeaviside
 	opEq
 	opNe
 	opLt
@@ -44,6 +52,7 @@ const (
 )
 
 var binNames = [...]string{"add", "sub", "mul", "div", "floor_divide", "remainder", "pow", "maximum", "minimum", "atan2", "hypot", "fmax", "fmin", "logaddexp", "div_trunc",
+	"fmod", "copysign", "xlogy", "heaviside",
 	"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor"}
 
 func (op binOp) isCmp() bool     { return op >= opEq && op <= opGe }
@@ -64,7 +73,7 @@ func binaryTypes(op binOp, rt DType) (ct, ot DType, err error) {
 			return 0, 0, errorf(RuntimeError, "\"%s_cpu\" not implemented for '%s'", binNames[op], pyTypeName(rt))
 		}
 		return
-	case op == opDiv || op == opAtan2:
+	case op == opDiv || op == opAtan2 || op == opCopysign || op == opXlogy:
 		if !rt.IsFloat() {
 			ct, ot = DefaultFloat, DefaultFloat
 		}
@@ -74,7 +83,7 @@ func binaryTypes(op binOp, rt DType) (ct, ot DType, err error) {
 		}
 	case op == opSub && rt == Bool:
 		return 0, 0, errorf(RuntimeError, "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.")
-	case (op == opFloorDiv || op == opRem || op == opPow || op == opTruncDiv) && rt == Bool:
+	case (op == opFloorDiv || op == opRem || op == opPow || op == opTruncDiv || op == opFmod) && rt == Bool:
 		return 0, 0, errorf(RuntimeError, "\"%s_cpu\" not implemented for 'Bool'", binNames[op])
 	}
 	if ct.IsHalf() {
@@ -110,7 +119,7 @@ func binary(op binOp, a, b *Tensor) (*Tensor, error) {
 	// The layout is TensorIterator's over the inputs converted to the
 	// common dtype (integers to the default float for div and atan2).
 	common := rt
-	if (op == opDiv || op == opAtan2) && !rt.IsFloat() {
+	if (op == opDiv || op == opAtan2 || op == opCopysign || op == opXlogy) && !rt.IsFloat() {
 		common = DefaultFloat
 	}
 	ac := broadcastTo(a.toDType(ct), shape)
@@ -362,6 +371,40 @@ func binT[T num](op binOp, out, a, b *Tensor, x, y []T) error {
 				return T(r)
 			}
 		}
+	case opFmod: // C fmod: the sign of the dividend
+		if fl {
+			f = func(p, q T) T { return T(math.Mod(float64(p), float64(q))) }
+		} else {
+			f = func(p, q T) T {
+				if q == 0 {
+					zeroDiv = true
+					return 0
+				}
+				return T(int64(p) % int64(q))
+			}
+		}
+	case opCopysign: // float dtypes only (binaryTypes)
+		f = func(p, q T) T { return T(math.Copysign(float64(p), float64(q))) }
+	case opXlogy: // ATen's xlogy kernel, in the dtype's own arithmetic
+		f = func(p, q T) T {
+			if q != q {
+				return T(math.NaN())
+			}
+			if p == 0 {
+				return 0
+			}
+			return p * T(cpu.Log64(float64(q)))
+		}
+	case opHeaviside: // ATen: a == 0 ? b : (a > 0); NaN gives 0
+		f = func(p, q T) T {
+			if p == 0 {
+				return q
+			}
+			if p > 0 {
+				return 1
+			}
+			return 0
+		}
 	default:
 		return errorf(RuntimeError, "%s: not supported for %T", binNames[op], x)
 	}
@@ -476,6 +519,8 @@ func binBool(op binOp, out, a, b *Tensor) error {
 		f = func(p, q bool) bool { return p || q }
 	case opMul, opMin, opLAnd, opBAnd:
 		f = func(p, q bool) bool { return p && q }
+	case opHeaviside: // a == 0 ? b : a > 0
+		f = func(p, q bool) bool { return p || q }
 	case opLXor, opBXor, opNe:
 		f = func(p, q bool) bool { return p != q }
 	case opEq:

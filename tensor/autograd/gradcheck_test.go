@@ -255,6 +255,7 @@ func gradCases() []gradCase {
 	}
 	cs = append(cs, linalgGradCases()...)
 	cs = append(cs, newGradCases()...)
+	cs = append(cs, torchMoreGradCases()...)
 	return cs
 }
 
@@ -365,8 +366,9 @@ func TestGradcheckAllOps(t *testing.T) {
 	}
 	// zero, fill, copy and index_put are in-place entries, checked in
 	// version_test.go against PyTorch's values; the rounding ops have zero
-	// gradients almost everywhere.
-	for _, name := range []string{"zero", "fill", "copy", "index_put", "floor_divide", "sign", "floor", "ceil", "round", "trunc"} {
+	// gradients almost everywhere; heaviside's backward is an error, as
+	// PyTorch's (torch_more_test.go).
+	for _, name := range []string{"zero", "fill", "copy", "index_put", "floor_divide", "sign", "floor", "ceil", "round", "trunc", "heaviside"} {
 		covered[name] = true
 	}
 	for _, op := range Ops() {
