@@ -95,7 +95,9 @@ func ToValue(v any) (runtime.Value, error) { return toValue(nil, v) }
 //	nil                          → none
 //	bool, ints, uints, floats    → bool, int (uint64 above MaxInt64 is an error), float
 //	string                       → str
-//	*tensor.Tensor               → the tensor (shared, not copied)
+//	*tensor.Tensor               → the tensor (shared, not copied); a typed nil is none,
+//	                               an invalid one (the zero tensor.Tensor{}, see
+//	                               Tensor.CheckValid) a ValueError
 //	mat.Vector (*mat.VecDense)   → f64 tensor [n] (copied)
 //	mat.Matrix (*mat.Dense, ...) → f64 tensor [r, c] (copied)
 //	[]float32, []float64         → f32 / f64 tensor [n] (copied)
@@ -125,6 +127,11 @@ func toValueDepth(th *runtime.Thread, v any, depth int) (runtime.Value, error) {
 	case nil:
 		return runtime.None, nil
 	case *tensor.Tensor:
+		// A zero tensor.Tensor{} (or one with inconsistent metadata)
+		// would crash the first op that reads it.
+		if err := x.CheckValid(); err != nil {
+			return nil, runtime.Errorf("ValueError", "tsr: cannot convert an invalid *tensor.Tensor: %s", err)
+		}
 		return stdlib.NewTensorValue(th, x), nil
 	case runtime.Value:
 		return x, nil
