@@ -127,11 +127,49 @@ type scanner struct {
 }
 
 func tokenize(file, src string) ([]lexer.Token, error) {
-	s := &scanner{file: file, src: src, line: 1, col: 1}
+	if !utf8.ValidString(src) {
+		return nil, invalidUTF8(file, src)
+	}
+	// Source text averages well over two bytes a token: one allocation
+	// (rather than a chain of growing copies) holds the tokens.
+	s := &scanner{file: file, src: src, line: 1, col: 1, toks: make([]lexer.Token, 0, len(src)/2+4)}
 	if err := s.run(); err != nil {
 		return nil, err
 	}
 	return s.toks, nil
+}
+
+// invalidUTF8 returns the error for a source that is not valid UTF-8
+// (LANGUAGE.md section 1): it points at the first bad byte and shows it as
+// \xHH; the quoted source line shows each bad byte as U+FFFD, so that the
+// caret stays under it.
+func invalidUTF8(file, src string) *SyntaxError {
+	off := 0
+	for off < len(src) {
+		r, size := utf8.DecodeRuneInString(src[off:])
+		if r == utf8.RuneError && size == 1 {
+			break
+		}
+		off += size
+	}
+	if off == len(src) {
+		off = 0 // not reached: src is invalid
+	}
+	start := strings.LastIndexByte(src[:off], '\n') + 1
+	p := Pos{Line: int32(1 + strings.Count(src[:off], "\n")), Col: int32(1 + utf8.RuneCountInString(src[start:off]))}
+	e := newSyntaxError(src, p, file, false, "invalid UTF-8 encoding (byte \\x%02x)", src[off])
+	var b strings.Builder
+	for i := 0; i < len(e.Line); {
+		r, size := utf8.DecodeRuneInString(e.Line[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteString(e.Line[i : i+size])
+		}
+		i += size
+	}
+	e.Line = b.String()
+	return e
 }
 
 func (s *scanner) pos() lexer.Position {
@@ -264,7 +302,10 @@ func (s *scanner) run() error {
 				}
 			}
 			if op == "" {
-				r, _ := utf8.DecodeRuneInString(rest)
+				r, size := utf8.DecodeRuneInString(rest)
+				if r == utf8.RuneError && size == 1 {
+					return invalidUTF8(s.file, s.src)
+				}
 				return s.errAt(p, false, "unexpected character %q", r)
 			}
 			if err := s.punct(op, p); err != nil {

@@ -81,6 +81,12 @@ func Parse(filename, src string) (f *File, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if f, ok, err := fastParse(filename, src, toks); ok {
+		return f, err
+	}
+	// The fast parser gave up: the input has a syntax error (or is one of
+	// the odd inputs only participle accepts), and participle's parse
+	// decides the outcome and the message.
 	pf, err := parseTokens(fileParser, toks)
 	if err != nil {
 		return nil, convertParseError(filename, src, err)
@@ -97,6 +103,51 @@ func Parse(filename, src string) (f *File, err error) {
 	}()
 	f = &File{Name: filename, Src: src, Stmts: lw.stmts(pf.Stmts)}
 	return f, nil
+}
+
+// fastParse parses toks with the fast parser, lowering each top-level
+// statement as soon as it is parsed so that its parse tree is garbage at
+// once. ok is false where the fast parser gives up (Parse then uses
+// participle). After a lowering error it parses the rest of the input
+// without lowering: a syntax error there takes precedence (the fast parser
+// gives up and participle reports it), as it does when the whole file is
+// parsed before it is lowered.
+func fastParse(filename, src string, toks []lexer.Token) (f *File, ok bool, err error) {
+	if !fastParsable(toks) {
+		return nil, false, nil
+	}
+	lw := &lowerer{file: filename, src: src}
+	var stmts []Stmt
+	var lowerErr error
+	lower := func(s *pStmt) {
+		defer func() {
+			if r := recover(); r != nil {
+				se, ok := r.(*SyntaxError)
+				if !ok {
+					panic(r)
+				}
+				lowerErr = se
+			}
+		}()
+		stmts = append(stmts, lw.stmt(s))
+	}
+	p := &fparser{toks: toks}
+	if !p.run(func() {
+		p.file(func(s *pStmt) {
+			if lowerErr == nil {
+				lower(s)
+			}
+		})
+	}) {
+		return nil, false, nil
+	}
+	if lowerErr != nil {
+		return nil, true, lowerErr
+	}
+	if stmts == nil {
+		stmts = []Stmt{}
+	}
+	return &File{Name: filename, Src: src, Stmts: stmts}, true, nil
 }
 
 func parseTokens[G any](p *participle.Parser[G], toks []lexer.Token) (g *G, err error) {
@@ -747,7 +798,10 @@ func (lw *lowerer) fieldExpr(text string, at Pos) Expr {
 		}
 		lw.fail(at, "f-string: %v", err)
 	}
-	pf, err := parseTokens(fieldParser, toks)
+	pf, ok := fastParseField(toks)
+	if !ok {
+		pf, err = parseTokens(fieldParser, toks)
+	}
 	if err != nil {
 		var perr participle.Error
 		if errors.As(err, &perr) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/tsrlang/tsr/runtime"
 )
@@ -275,5 +276,38 @@ fn outer(a) {
 		if !strings.Contains(dis, want) {
 			t.Errorf("disassembly lacks %s:\n%s", want, dis)
 		}
+	}
+}
+
+// TestInvalidUTF8 checks that a source that is not valid UTF-8 is a syntax
+// error at its first bad byte, wherever that byte is.
+func TestInvalidUTF8(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"print(\"\xff\xfe\")\n", "t.tsr:1:8: invalid UTF-8 encoding (byte \\xff)\n    print(\"\ufffd\ufffd\")\n           ^"},
+		{"x = 1\n# caf\xe9\n", "t.tsr:2:6: invalid UTF-8 encoding (byte \\xe9)\n    # caf\ufffd\n         ^"},
+		{"\xff = 1", "t.tsr:1:1: invalid UTF-8 encoding (byte \\xff)\n    \ufffd = 1\n    ^"},
+		{"é = 'ü\xc3'", "t.tsr:1:7: invalid UTF-8 encoding (byte \\xc3)\n    é = 'ü\ufffd'\n          ^"},
+		{"x = f\"{a\x80}\"", "t.tsr:1:9: invalid UTF-8 encoding (byte \\x80)"},
+		{"s = \"\xed\xa0\x80\"", "t.tsr:1:6: invalid UTF-8 encoding (byte \\xed)"}, // a surrogate
+		{"x = (1,\n\xff", "t.tsr:2:1: invalid UTF-8 encoding (byte \\xff)"},
+	} {
+		_, err := Parse("t.tsr", tc.src)
+		if err == nil {
+			t.Errorf("%q: no error", tc.src)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%q:\n got %s\nwant %s", tc.src, err, tc.want)
+		}
+		if IsIncomplete(err) {
+			t.Errorf("%q: reported as incomplete input", tc.src)
+		}
+		if se, ok := err.(*SyntaxError); !ok || !utf8.ValidString(se.Error()) {
+			t.Errorf("%q: error is %T or not valid UTF-8", tc.src, err)
+		}
+	}
+	// U+FFFD itself is valid text
+	if _, err := Parse("t.tsr", "x = '\ufffd'"); err != nil {
+		t.Errorf("U+FFFD in a string: %v", err)
 	}
 }

@@ -1,0 +1,688 @@
+package lang
+
+import (
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// This file is a hand-written recursive-descent parser for the grammar in
+// grammar.go. It builds the same parse tree (p* types) as the participle
+// parser, in time linear in the input and without participle's branching
+// and reflection, and it is the parser used first.
+//
+// It is exact on the inputs it accepts: each choice it makes is the one
+// participle makes when that choice succeeds (it matches grammar literals
+// by token value, as participle does, and tries alternatives in the
+// grammar's order), and it gives up on anything it does not accept rather
+// than reporting an error itself. Parse then falls back to the participle
+// parser, whose errors (and the rare inputs it accepts by backtracking) are
+// therefore unchanged. TestFastParseMatchesParticiple and FuzzFastParse
+// check this property.
+
+// fastBail is the panic value with which the fast parser gives up.
+type fastBail struct{}
+
+// fparser is the state of one fast parse over a token slice that ends with
+// an EOF token.
+type fparser struct {
+	toks []lexer.Token
+	i    int
+}
+
+func (p *fparser) bail() { panic(fastBail{}) }
+
+func (p *fparser) peek() *lexer.Token { return &p.toks[p.i] }
+
+// peekAt returns the token k places ahead (the final EOF past the end).
+func (p *fparser) peekAt(k int) *lexer.Token {
+	j := p.i + k
+	if j >= len(p.toks) {
+		j = len(p.toks) - 1
+	}
+	return &p.toks[j]
+}
+
+func (p *fparser) pos() lexer.Position { return p.toks[p.i].Pos }
+
+func (p *fparser) is(v string) bool { return p.toks[p.i].Value == v }
+
+// advance consumes the current token (never the final EOF).
+func (p *fparser) advance() {
+	if p.toks[p.i].Type == tokEOF {
+		p.bail()
+	}
+	p.i++
+}
+
+// expect consumes a token with value v, as a grammar literal "v" does.
+func (p *fparser) expect(v string) {
+	if p.toks[p.i].Value != v || p.toks[p.i].Type == tokEOF {
+		p.bail()
+	}
+	p.i++
+}
+
+// expectType consumes a token of type typ and returns its value.
+func (p *fparser) expectType(typ lexer.TokenType) string {
+	t := &p.toks[p.i]
+	if t.Type != typ {
+		p.bail()
+	}
+	p.i++
+	return t.Value
+}
+
+// count bumps a repetition counter: participle fails a group that matches
+// MaxIterations times, so the fast parser gives up there too.
+func (p *fparser) count(n *int) {
+	*n++
+	if *n >= participle.MaxIterations {
+		p.bail()
+	}
+}
+
+// seps consumes Sep* and returns how many it consumed.
+func (p *fparser) seps() int {
+	n := 0
+	for p.toks[p.i].Type == tokSep {
+		p.count(&n)
+		p.i++
+	}
+	return n
+}
+
+// grammarLiterals holds every literal of the grammar. participle matches an
+// untyped literal by value alone, so an f-string or ein token whose text is
+// one of these can act as that literal; the fast parser leaves such input
+// to participle.
+var grammarLiterals = func() map[string]bool {
+	m := map[string]bool{"no_grad": true, "detect_anomaly": true, "grad": true, "value_and_grad": true}
+	for k := range keywords {
+		m[k] = true
+	}
+	for _, op := range operators {
+		m[op] = true
+	}
+	return m
+}()
+
+// fastParsable reports whether the fast parser may handle toks.
+func fastParsable(toks []lexer.Token) bool {
+	if len(toks) == 0 || toks[len(toks)-1].Type != tokEOF {
+		return false
+	}
+	for i := range toks {
+		if t := &toks[i]; (t.Type == tokFString || t.Type == tokEin) && grammarLiterals[t.Value] {
+			return false
+		}
+	}
+	return true
+}
+
+// run calls f and reports whether it finished without giving up.
+func (p *fparser) run(f func()) (ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, bail := r.(fastBail); !bail {
+				panic(r)
+			}
+			ok = false
+		}
+	}()
+	f()
+	return true
+}
+
+// file parses pFile, `Sep* ( @@ Sep+ )*` up to EOF, handing each top-level
+// statement to each as soon as it is parsed.
+func (p *fparser) file(each func(*pStmt)) {
+	p.seps()
+	n := 0
+	for p.peek().Type != tokEOF {
+		p.count(&n)
+		s := p.stmt()
+		if p.seps() == 0 {
+			p.bail()
+		}
+		each(s)
+	}
+}
+
+// field parses pFieldExpr, `@@ Sep*` up to EOF.
+func (p *fparser) field() *pFieldExpr {
+	f := &pFieldExpr{X: p.exprList()}
+	p.seps()
+	if p.peek().Type != tokEOF {
+		p.bail()
+	}
+	return f
+}
+
+func (p *fparser) stmt() *pStmt {
+	s := &pStmt{Pos: p.pos()}
+	t := p.peek()
+	switch {
+	case t.Value == "fn" && p.peekAt(1).Type == tokIdent:
+		s.Fn = p.fnDef()
+	case t.Value == "if":
+		s.If = p.ifStmt()
+	case t.Value == "for":
+		s.For = p.forStmt()
+	case t.Value == "while":
+		w := &pWhile{Pos: p.pos()}
+		p.advance()
+		w.Cond = p.expr()
+		w.Body = p.block()
+		w.EndPos = p.pos()
+		s.While = w
+	case t.Value == "break" || t.Value == "continue":
+		s.Branch = &pBranch{Pos: p.pos(), Kw: t.Value}
+		p.advance()
+		s.Branch.EndPos = p.pos()
+	case t.Value == "return":
+		r := &pReturn{Pos: p.pos(), Kw: t.Value}
+		p.advance()
+		if canStartExpr(p.peek()) {
+			r.X = p.exprList()
+		}
+		r.EndPos = p.pos()
+		s.Return = r
+	case t.Value == "try":
+		tr := &pTry{Pos: p.pos()}
+		p.advance()
+		tr.Body = p.block()
+		p.expect("catch")
+		tr.Name = p.expectType(tokIdent)
+		tr.Catch = p.block()
+		tr.EndPos = p.pos()
+		s.Try = tr
+	case t.Value == "assert":
+		a := &pAssert{Pos: p.pos()}
+		p.advance()
+		a.Cond = p.expr()
+		if p.is(",") {
+			p.advance()
+			a.Msg = p.expr()
+		}
+		a.EndPos = p.pos()
+		s.Assert = a
+	case t.Value == "import":
+		im := &pImport{Pos: p.pos()}
+		p.advance()
+		im.Path = p.expectType(tokString)
+		p.expect("as")
+		im.Name = p.expectType(tokIdent)
+		im.EndPos = p.pos()
+		s.Import = im
+	case t.Type == tokKeyword && (t.Value == "no_grad" || t.Value == "detect_anomaly"):
+		b := &pBlockStmt{Pos: p.pos(), Kind: t.Value}
+		p.advance()
+		b.Body = p.block()
+		b.EndPos = p.pos()
+		s.Block = b
+	default:
+		s.Simple = p.simple()
+	}
+	return s
+}
+
+func (p *fparser) fnDef() *pFnDef {
+	f := &pFnDef{Pos: p.pos()}
+	p.expect("fn")
+	f.Name = p.expectType(tokIdent)
+	f.Params = p.params()
+	f.Body = p.block()
+	f.EndPos = p.pos()
+	return f
+}
+
+// params parses `"(" ( @@ ( "," @@ )* ","? )? ")"` of pParam.
+func (p *fparser) params() []*pParam {
+	p.expect("(")
+	var out []*pParam
+	if p.peek().Type == tokIdent {
+		out = append(out, p.param())
+		n := 0
+		for p.is(",") && p.peekAt(1).Type == tokIdent {
+			p.count(&n)
+			p.advance()
+			out = append(out, p.param())
+		}
+		if p.is(",") {
+			p.advance()
+		}
+	}
+	p.expect(")")
+	return out
+}
+
+func (p *fparser) param() *pParam {
+	prm := &pParam{Pos: p.pos(), Name: p.expectType(tokIdent)}
+	if p.is("=") {
+		p.advance()
+		prm.Default = p.expr()
+	}
+	return prm
+}
+
+func (p *fparser) block() *pBlock {
+	b := &pBlock{Pos: p.pos()}
+	p.expect("{")
+	b.Open = true
+	p.seps()
+	n := 0
+	for !p.is("}") {
+		p.count(&n)
+		b.Stmts = append(b.Stmts, p.stmt())
+		if p.seps() == 0 {
+			p.bail()
+		}
+	}
+	p.expect("}")
+	b.EndPos = p.pos()
+	return b
+}
+
+func (p *fparser) ifStmt() *pIf {
+	s := &pIf{Pos: p.pos()}
+	p.expect("if")
+	s.Cond = p.expr()
+	s.Then = p.block()
+	if p.is("else") {
+		p.advance()
+		if p.is("if") {
+			s.ElseIf = p.ifStmt()
+		} else {
+			s.Else = p.block()
+		}
+	}
+	s.EndPos = p.pos()
+	return s
+}
+
+func (p *fparser) forStmt() *pFor {
+	f := &pFor{Pos: p.pos()}
+	p.expect("for")
+	f.Targets = append(f.Targets, p.target())
+	n := 0
+	for p.is(",") {
+		p.count(&n)
+		p.advance()
+		f.Targets = append(f.Targets, p.target())
+	}
+	p.expect("in")
+	f.X = p.expr()
+	f.Body = p.block()
+	f.EndPos = p.pos()
+	return f
+}
+
+func (p *fparser) target() *pTarget {
+	t := &pTarget{Pos: p.pos()}
+	switch {
+	case p.peek().Type == tokIdent:
+		t.Name = p.peek().Value
+		p.advance()
+	case p.is("("):
+		p.advance()
+		t.Sub = append(t.Sub, p.target())
+		n := 0
+		for p.is(",") && (p.peekAt(1).Type == tokIdent || p.peekAt(1).Value == "(") {
+			p.count(&n)
+			p.advance()
+			t.Sub = append(t.Sub, p.target())
+		}
+		if p.is(",") {
+			p.advance()
+		}
+		p.expect(")")
+	default:
+		p.bail()
+	}
+	t.EndPos = p.pos()
+	return t
+}
+
+func isAssignOp(v string) bool {
+	switch v {
+	case "=", "+=", "-=", "*=", "/=", "//=", "%=", "@=", "**=":
+		return true
+	}
+	return false
+}
+
+func (p *fparser) simple() *pSimple {
+	s := &pSimple{Pos: p.pos(), LHS: p.exprList()}
+	if t := p.peek(); t.Type != tokEOF && isAssignOp(t.Value) {
+		s.Op = t.Value
+		p.advance()
+		s.RHS = p.exprList()
+	}
+	s.EndPos = p.pos()
+	return s
+}
+
+// canStartExpr reports whether t may begin a pExpr (a superset is fine: the
+// fast parser then commits to an expression and gives up if it fails).
+func canStartExpr(t *lexer.Token) bool {
+	switch t.Type {
+	case tokFloat, tokInt, tokString, tokFString, tokEin, tokIdent:
+		return true
+	case tokEOF:
+		return false
+	}
+	switch t.Value {
+	case "not", "-", "+", "~", "true", "false", "none", "fn", "(", "[", "{", "grad", "value_and_grad":
+		return true
+	}
+	return false
+}
+
+func (p *fparser) exprList() *pExprList {
+	l := &pExprList{Pos: p.pos()}
+	l.Elems = append(l.Elems, p.expr())
+	n := 0
+	for p.is(",") && canStartExpr(p.peekAt(1)) {
+		p.count(&n)
+		p.advance()
+		l.Elems = append(l.Elems, p.expr())
+	}
+	if p.is(",") {
+		p.advance()
+		l.Trailing = true
+	}
+	l.EndPos = p.pos()
+	return l
+}
+
+// binaryOp returns the operator at the current token ("notin" for the two
+// tokens `not in`) and how many tokens it spans, or 0.
+func (p *fparser) binaryOp() (string, int) {
+	t := p.peek()
+	switch t.Value {
+	case "or", "and", "==", "!=", "<=", ">=", "<", ">", "in", "|", "^", "&", "+", "-", "*", "//", "/", "%", "@", "**":
+		if t.Type != tokEOF {
+			return t.Value, 1
+		}
+	case "not":
+		if p.peekAt(1).Value == "in" {
+			return "notin", 2
+		}
+	}
+	return "", 0
+}
+
+func (p *fparser) expr() *pExpr {
+	e := &pExpr{Pos: p.pos(), Head: p.unary()}
+	n := 0
+	for {
+		op, k := p.binaryOp()
+		if k == 0 {
+			break
+		}
+		p.count(&n)
+		b := &pBinary{Pos: p.pos(), Op: op}
+		p.i += k
+		b.X = p.unary()
+		e.Tail = append(e.Tail, b)
+	}
+	e.EndPos = p.pos()
+	return e
+}
+
+func (p *fparser) unary() *pUnary {
+	u := &pUnary{Pos: p.pos()}
+	n := 0
+	for {
+		t := p.peek()
+		if t.Value != "not" && t.Value != "-" && t.Value != "+" && t.Value != "~" {
+			break
+		}
+		p.count(&n)
+		u.Ops = append(u.Ops, &pPrefix{Pos: t.Pos, Op: t.Value})
+		p.i++
+	}
+	u.X = p.postfix()
+	u.EndPos = p.pos()
+	return u
+}
+
+func (p *fparser) postfix() *pPostfix {
+	x := &pPostfix{Pos: p.pos(), X: p.primary()}
+	n := 0
+	for {
+		var s *pSuffix
+		switch {
+		case p.is("("):
+			s = &pSuffix{Pos: p.pos(), Call: true}
+			p.advance()
+			if canStartExpr(p.peek()) {
+				s.Args = append(s.Args, p.arg())
+				m := 0
+				for p.is(",") && canStartExpr(p.peekAt(1)) {
+					p.count(&m)
+					p.advance()
+					s.Args = append(s.Args, p.arg())
+				}
+				if p.is(",") {
+					p.advance()
+				}
+			}
+			p.expect(")")
+		case p.is("["):
+			s = &pSuffix{Pos: p.pos(), Index: true}
+			p.advance()
+			s.Subs = append(s.Subs, p.sub())
+			m := 0
+			for p.is(",") && canStartSub(p.peekAt(1)) {
+				p.count(&m)
+				p.advance()
+				s.Subs = append(s.Subs, p.sub())
+			}
+			if p.is(",") {
+				p.advance()
+			}
+			p.expect("]")
+		case p.is("."):
+			s = &pSuffix{Pos: p.pos()}
+			p.advance()
+			s.Attr = p.expectType(tokIdent)
+		}
+		if s == nil {
+			break
+		}
+		p.count(&n)
+		s.EndPos = p.pos()
+		x.Suffix = append(x.Suffix, s)
+	}
+	x.EndPos = p.pos()
+	return x
+}
+
+func (p *fparser) arg() *pArg {
+	a := &pArg{Pos: p.pos()}
+	if p.peek().Type == tokIdent && p.peekAt(1).Value == "=" {
+		a.Name = p.peek().Value
+		p.i += 2
+	}
+	a.X = p.expr()
+	return a
+}
+
+func canStartSub(t *lexer.Token) bool {
+	return canStartExpr(t) || (t.Type != tokEOF && (t.Value == "..." || t.Value == ":"))
+}
+
+func (p *fparser) sub() *pSub {
+	s := &pSub{Pos: p.pos()}
+	switch {
+	case p.is("..."):
+		p.advance()
+		s.Ellipsis = true
+	case canStartExpr(p.peek()):
+		s.Lo = p.expr()
+		if p.is(":") {
+			p.advance()
+			s.Colon = true
+			if canStartExpr(p.peek()) {
+				s.Hi = p.expr()
+			}
+			if p.is(":") {
+				p.advance()
+				s.Colon2 = true
+				if canStartExpr(p.peek()) {
+					s.Step = p.expr()
+				}
+			}
+		}
+	case p.is(":"):
+		p.advance()
+		s.SColon = true
+		if canStartExpr(p.peek()) {
+			s.SHi = p.expr()
+		}
+		if p.is(":") {
+			p.advance()
+			s.SColon2 = true
+			if canStartExpr(p.peek()) {
+				s.SStep = p.expr()
+			}
+		}
+	default:
+		p.bail()
+	}
+	s.EndPos = p.pos()
+	return s
+}
+
+// exprs parses `( @@ ( "," @@ )* ","? )?` of pExpr and reports whether it
+// ended with a comma.
+func (p *fparser) exprs() ([]*pExpr, bool) {
+	if !canStartExpr(p.peek()) {
+		return nil, false
+	}
+	out := []*pExpr{p.expr()}
+	n := 0
+	for p.is(",") && canStartExpr(p.peekAt(1)) {
+		p.count(&n)
+		p.advance()
+		out = append(out, p.expr())
+	}
+	if p.is(",") {
+		p.advance()
+		return out, true
+	}
+	return out, false
+}
+
+func (p *fparser) primary() *pPrimary {
+	x := &pPrimary{Pos: p.pos()}
+	t := p.peek()
+	v := t.Value
+	switch {
+	case t.Type == tokFloat:
+		x.Float = &v
+		p.i++
+	case t.Type == tokInt:
+		x.Int = &v
+		p.i++
+	case t.Type == tokString:
+		x.Str = &v
+		p.i++
+	case t.Type == tokFString:
+		x.FStr = &v
+		p.i++
+	case t.Type == tokEin:
+		x.Ein = &v
+		p.i++
+	case t.Type == tokEOF:
+		p.bail()
+	case v == "true" || v == "false" || v == "none":
+		x.Const = v
+		p.i++
+	case v == "fn":
+		l := &pLambda{Pos: p.pos()}
+		p.advance()
+		l.Params = p.params()
+		l.Body = p.block()
+		l.EndPos = p.pos()
+		x.Lambda = l
+	case t.Type == tokKeyword && (v == "grad" || v == "value_and_grad"):
+		g := &pGrad{Pos: p.pos(), Kind: v}
+		p.advance()
+		p.expect("(")
+		g.Wrt, _ = p.exprs()
+		p.expect(")")
+		g.Body = p.block()
+		g.EndPos = p.pos()
+		x.Grad = g
+	case t.Type == tokIdent:
+		x.Ident = v
+		p.i++
+	case v == "(":
+		pr := &pParen{Pos: p.pos(), Open: true}
+		p.advance()
+		pr.Elems, pr.Comma = p.exprs()
+		p.expect(")")
+		pr.EndPos = p.pos()
+		x.Paren = pr
+	case v == "[":
+		l := &pList{Pos: p.pos(), Open: true}
+		p.advance()
+		l.Elems, _ = p.exprs()
+		p.expect("]")
+		l.EndPos = p.pos()
+		x.List = l
+	case v == "{":
+		d := &pDict{Pos: p.pos(), Open: true}
+		p.advance()
+		if canStartExpr(p.peek()) {
+			d.Entries = append(d.Entries, p.entry())
+			n := 0
+			for p.is(",") && canStartExpr(p.peekAt(1)) {
+				p.count(&n)
+				p.advance()
+				d.Entries = append(d.Entries, p.entry())
+			}
+			if p.is(",") {
+				p.advance()
+			}
+		}
+		p.expect("}")
+		d.EndPos = p.pos()
+		x.Dict = d
+	default:
+		p.bail()
+	}
+	x.EndPos = p.pos()
+	return x
+}
+
+func (p *fparser) entry() *pEntry {
+	e := &pEntry{Pos: p.pos(), K: p.expr()}
+	p.expect(":")
+	e.V = p.expr()
+	return e
+}
+
+// fastParseFile parses toks into a pFile with the fast parser; ok is false
+// where it gives up.
+func fastParseFile(toks []lexer.Token) (f *pFile, ok bool) {
+	if !fastParsable(toks) {
+		return nil, false
+	}
+	p := &fparser{toks: toks}
+	f = &pFile{}
+	ok = p.run(func() { p.file(func(s *pStmt) { f.Stmts = append(f.Stmts, s) }) })
+	return f, ok
+}
+
+// fastParseField parses an f-string field's tokens with the fast parser.
+func fastParseField(toks []lexer.Token) (f *pFieldExpr, ok bool) {
+	if !fastParsable(toks) {
+		return nil, false
+	}
+	p := &fparser{toks: toks}
+	ok = p.run(func() { f = p.field() })
+	return f, ok
+}
