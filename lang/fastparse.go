@@ -25,16 +25,17 @@ type fastBail struct{}
 // fparser is the state of one fast parse over a token slice that ends with
 // an EOF token.
 type fparser struct {
-	toks []lexer.Token
-	i    int
+	filename string
+	toks     []token
+	i        int
 }
 
 func (p *fparser) bail() { panic(fastBail{}) }
 
-func (p *fparser) peek() *lexer.Token { return &p.toks[p.i] }
+func (p *fparser) peek() *token { return &p.toks[p.i] }
 
 // peekAt returns the token k places ahead (the final EOF past the end).
-func (p *fparser) peekAt(k int) *lexer.Token {
+func (p *fparser) peekAt(k int) *token {
 	j := p.i + k
 	if j >= len(p.toks) {
 		j = len(p.toks) - 1
@@ -42,7 +43,7 @@ func (p *fparser) peekAt(k int) *lexer.Token {
 	return &p.toks[j]
 }
 
-func (p *fparser) pos() lexer.Position { return p.toks[p.i].Pos }
+func (p *fparser) pos() lexer.Position { return p.toks[p.i].pos(p.filename) }
 
 func (p *fparser) is(v string) bool { return p.toks[p.i].Value == v }
 
@@ -63,7 +64,7 @@ func (p *fparser) expect(v string) {
 }
 
 // expectType consumes a token of type typ and returns its value.
-func (p *fparser) expectType(typ lexer.TokenType) string {
+func (p *fparser) expectType(typ int32) string {
 	t := &p.toks[p.i]
 	if t.Type != typ {
 		p.bail()
@@ -107,7 +108,7 @@ var grammarLiterals = func() map[string]bool {
 }()
 
 // fastParsable reports whether the fast parser may handle toks.
-func fastParsable(toks []lexer.Token) bool {
+func fastParsable(toks []token) bool {
 	if len(toks) == 0 || toks[len(toks)-1].Type != tokEOF {
 		return false
 	}
@@ -364,7 +365,7 @@ func (p *fparser) simple() *pSimple {
 
 // canStartExpr reports whether t may begin a pExpr (a superset is fine: the
 // fast parser then commits to an expression and gives up if it fails).
-func canStartExpr(t *lexer.Token) bool {
+func canStartExpr(t *token) bool {
 	switch t.Type {
 	case tokFloat, tokInt, tokString, tokFString, tokEin, tokIdent:
 		return true
@@ -439,7 +440,7 @@ func (p *fparser) unary() *pUnary {
 			break
 		}
 		p.count(&n)
-		u.Ops = append(u.Ops, &pPrefix{Pos: t.Pos, Op: t.Value})
+		u.Ops = append(u.Ops, &pPrefix{Pos: t.pos(p.filename), Op: t.Value})
 		p.i++
 	}
 	u.X = p.postfix()
@@ -509,7 +510,7 @@ func (p *fparser) arg() *pArg {
 	return a
 }
 
-func canStartSub(t *lexer.Token) bool {
+func canStartSub(t *token) bool {
 	return canStartExpr(t) || (t.Type != tokEOF && (t.Value == "..." || t.Value == ":"))
 }
 
@@ -667,22 +668,22 @@ func (p *fparser) entry() *pEntry {
 
 // fastParseFile parses toks into a pFile with the fast parser; ok is false
 // where it gives up.
-func fastParseFile(toks []lexer.Token) (f *pFile, ok bool) {
+func fastParseFile(file string, toks []token) (f *pFile, ok bool) {
 	if !fastParsable(toks) {
 		return nil, false
 	}
-	p := &fparser{toks: toks}
+	p := &fparser{filename: file, toks: toks}
 	f = &pFile{}
 	ok = p.run(func() { p.file(func(s *pStmt) { f.Stmts = append(f.Stmts, s) }) })
 	return f, ok
 }
 
 // fastParseField parses an f-string field's tokens with the fast parser.
-func fastParseField(toks []lexer.Token) (f *pFieldExpr, ok bool) {
+func fastParseField(file string, toks []token) (f *pFieldExpr, ok bool) {
 	if !fastParsable(toks) {
 		return nil, false
 	}
-	p := &fparser{toks: toks}
+	p := &fparser{filename: file, toks: toks}
 	ok = p.run(func() { f = p.field() })
 	return f, ok
 }

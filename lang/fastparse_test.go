@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // checkFastParse compares the fast parser with the participle parser on
@@ -16,11 +18,11 @@ func checkFastParse(t *testing.T, src string) bool {
 	if err != nil {
 		return false
 	}
-	fast, ok := fastParseFile(toks)
+	fast, ok := fastParseFile("d.tsr", toks)
 	if !ok {
 		return false
 	}
-	slow, err := parseTokens(fileParser, toks)
+	slow, err := parseTokens(fileParser, "d.tsr", toks)
 	if err != nil {
 		t.Fatalf("%q: the fast parser accepts what participle rejects: %v", src, err)
 	}
@@ -62,7 +64,7 @@ func TestFastParseMatchesParticiple(t *testing.T) {
 		// (Inputs whose f-strings or ein literals read as grammar
 		// literals are participle's by design.)
 		if toks, err := tokenize("d.tsr", src); err == nil && fastParsable(toks) {
-			if _, err := parseTokens(fileParser, toks); err == nil {
+			if _, err := parseTokens(fileParser, "d.tsr", toks); err == nil {
 				t.Errorf("%q: participle accepts what the fast parser gives up on", src)
 			}
 		}
@@ -78,8 +80,8 @@ func TestFastParseFields(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		fast, ok := fastParseField(toks)
-		slow, err := parseTokens(fieldParser, toks)
+		fast, ok := fastParseField("f.tsr", toks)
+		slow, err := parseTokens(fieldParser, "f.tsr", toks)
 		if ok != (err == nil) {
 			t.Errorf("%q: fast ok=%v, participle err=%v", text, ok, err)
 			continue
@@ -99,4 +101,12 @@ func FuzzFastParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src string) {
 		checkFastParse(t, src)
 	})
+}
+
+// TestTokenTypes checks that the untyped token constants agree with
+// participle's EOF.
+func TestTokenTypes(t *testing.T) {
+	if tokEOF != lexer.EOF {
+		t.Fatalf("tokEOF is %d, lexer.EOF %d", tokEOF, lexer.EOF)
+	}
 }

@@ -11,17 +11,20 @@ import (
 
 // Token types produced by the tsr lexer. The names are the symbols the
 // participle grammar refers to (@Ident, @Int, ...).
+//
+// They are untyped so that they compare with both lexer.TokenType and the
+// int32 Type of the lexer's own compact token.
 const (
-	tokEOF     = lexer.EOF
-	tokIdent   = lexer.TokenType(-2 - iota) // identifier
-	tokKeyword                              // reserved word (also the contextual grad/no_grad forms)
-	tokInt                                  // integer literal
-	tokFloat                                // float literal
-	tokString                               // "text" (Value holds the raw source text, quotes included)
-	tokFString                              // f"..." (Value holds the raw text between the quotes)
-	tokEin                                  // ein"..." (Value holds the equation)
-	tokPunct                                // operator or punctuation
-	tokSep                                  // newline or ';'
+	tokEOF     = -1        // lexer.EOF
+	tokIdent   = -2 - iota // identifier
+	tokKeyword             // reserved word (also the contextual grad/no_grad forms)
+	tokInt                 // integer literal
+	tokFloat               // float literal
+	tokString              // "text" (Value holds the raw source text, quotes included)
+	tokFString             // f"..." (Value holds the raw text between the quotes)
+	tokEin                 // ein"..." (Value holds the equation)
+	tokPunct               // operator or punctuation
+	tokSep                 // newline or ';'
 )
 
 // tokenSymbols returns the symbol table (a function, not a variable, so that
@@ -58,7 +61,7 @@ var operators = []string{
 
 // continuesLine reports whether a line ending in token t continues on the
 // next line (binary operators, assignment operators, '.').
-func continuesLine(t lexer.Token) bool {
+func continuesLine(t token) bool {
 	switch t.Type {
 	case tokPunct:
 		switch t.Value {
@@ -93,7 +96,31 @@ func (lexDef) LexString(filename, src string) (lexer.Lexer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &sliceLexer{toks: toks}, nil
+	return &sliceLexer{toks: participleTokens(filename, toks)}, nil
+}
+
+// token is the lexer's compact token (32 bytes against lexer.Token's 64):
+// the fast parser reads these, and participleTokens converts them for
+// participle.
+type token struct {
+	Value          string
+	Off, Line, Col int32
+	Type           int32
+}
+
+// pos returns t's position in file.
+func (t *token) pos(file string) lexer.Position {
+	return lexer.Position{Filename: file, Offset: int(t.Off), Line: int(t.Line), Column: int(t.Col)}
+}
+
+// participleTokens converts toks to participle's tokens.
+func participleTokens(file string, toks []token) []lexer.Token {
+	out := make([]lexer.Token, len(toks))
+	for i := range toks {
+		t := &toks[i]
+		out[i] = lexer.Token{Type: lexer.TokenType(t.Type), Value: t.Value, Pos: t.pos(file)}
+	}
+	return out
 }
 
 type sliceLexer struct {
@@ -119,20 +146,20 @@ type scanner struct {
 	off   int
 	line  int
 	col   int
-	toks  []lexer.Token
+	toks  []token
 	stack []byte // open brackets: '(', '[', '{' (block) or 'd' (dict brace)
 	// opened holds the source position of each bracket on stack, so that an
 	// unclosed one is reported where it was opened (as Python 3.10+ does).
 	opened []lexer.Position
 }
 
-func tokenize(file, src string) ([]lexer.Token, error) {
+func tokenize(file, src string) ([]token, error) {
 	if !utf8.ValidString(src) {
 		return nil, invalidUTF8(file, src)
 	}
 	// Source text averages well over two bytes a token: one allocation
 	// (rather than a chain of growing copies) holds the tokens.
-	s := &scanner{file: file, src: src, line: 1, col: 1, toks: make([]lexer.Token, 0, len(src)/2+4)}
+	s := &scanner{file: file, src: src, line: 1, col: 1, toks: make([]token, 0, len(src)/2+4)}
 	if err := s.run(); err != nil {
 		return nil, err
 	}
@@ -187,12 +214,12 @@ func (s *scanner) advance(n int) {
 }
 
 func (s *scanner) emit(typ lexer.TokenType, val string, p lexer.Position) {
-	s.toks = append(s.toks, lexer.Token{Type: typ, Value: val, Pos: p})
+	s.toks = append(s.toks, token{Type: int32(typ), Value: val, Off: int32(p.Offset), Line: int32(p.Line), Col: int32(p.Column)})
 }
 
-func (s *scanner) last() (lexer.Token, bool) {
+func (s *scanner) last() (token, bool) {
 	if len(s.toks) == 0 {
-		return lexer.Token{}, false
+		return token{}, false
 	}
 	return s.toks[len(s.toks)-1], true
 }
@@ -214,7 +241,7 @@ func (s *scanner) newlineSignificant() bool {
 
 // endsOperand reports whether t can end an operand, which makes a following
 // '{' a block brace rather than a dict literal.
-func endsOperand(t lexer.Token) bool {
+func endsOperand(t token) bool {
 	switch t.Type {
 	case tokIdent, tokInt, tokFloat, tokString, tokFString, tokEin:
 		return true

@@ -87,7 +87,7 @@ func Parse(filename, src string) (f *File, err error) {
 	// The fast parser gave up: the input has a syntax error (or is one of
 	// the odd inputs only participle accepts), and participle's parse
 	// decides the outcome and the message.
-	pf, err := parseTokens(fileParser, toks)
+	pf, err := parseTokens(fileParser, filename, toks)
 	if err != nil {
 		return nil, convertParseError(filename, src, err)
 	}
@@ -112,7 +112,7 @@ func Parse(filename, src string) (f *File, err error) {
 // without lowering: a syntax error there takes precedence (the fast parser
 // gives up and participle reports it), as it does when the whole file is
 // parsed before it is lowered.
-func fastParse(filename, src string, toks []lexer.Token) (f *File, ok bool, err error) {
+func fastParse(filename, src string, toks []token) (f *File, ok bool, err error) {
 	if !fastParsable(toks) {
 		return nil, false, nil
 	}
@@ -131,7 +131,7 @@ func fastParse(filename, src string, toks []lexer.Token) (f *File, ok bool, err 
 		}()
 		stmts = append(stmts, lw.stmt(s))
 	}
-	p := &fparser{toks: toks}
+	p := &fparser{filename: filename, toks: toks}
 	if !p.run(func() {
 		p.file(func(s *pStmt) {
 			if lowerErr == nil {
@@ -150,7 +150,7 @@ func fastParse(filename, src string, toks []lexer.Token) (f *File, ok bool, err 
 	return &File{Name: filename, Src: src, Stmts: stmts}, true, nil
 }
 
-func parseTokens[G any](p *participle.Parser[G], toks []lexer.Token) (g *G, err error) {
+func parseTokens[G any](p *participle.Parser[G], file string, toks []token) (g *G, err error) {
 	defer func() {
 		// Safety net: participle may panic on grammar corner cases; report
 		// them as syntax errors rather than crashing the host.
@@ -158,7 +158,7 @@ func parseTokens[G any](p *participle.Parser[G], toks []lexer.Token) (g *G, err 
 			g, err = nil, fmt.Errorf("cannot parse this input (%v)", r)
 		}
 	}()
-	pl, err := lexer.Upgrade(&sliceLexer{toks: toks})
+	pl, err := lexer.Upgrade(&sliceLexer{toks: participleTokens(file, toks)})
 	if err != nil {
 		return nil, err
 	}
@@ -798,9 +798,9 @@ func (lw *lowerer) fieldExpr(text string, at Pos) Expr {
 		}
 		lw.fail(at, "f-string: %v", err)
 	}
-	pf, ok := fastParseField(toks)
+	pf, ok := fastParseField(lw.file, toks)
 	if !ok {
-		pf, err = parseTokens(fieldParser, toks)
+		pf, err = parseTokens(fieldParser, lw.file, toks)
 	}
 	if err != nil {
 		var perr participle.Error
