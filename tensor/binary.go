@@ -311,16 +311,16 @@ func binT[T num](op binOp, out, a, b *Tensor, x, y []T) error {
 		f = func(p, q T) T { return T(math.Hypot(float64(p), float64(q))) }
 	case opLogAddExp:
 		f = func(p, q T) T { return T(logAddExp(float64(p), float64(q))) }
-	case opFmax: // NaN only when both are NaN
+	case opFmax: // NaN only when both are NaN; a tie (-0 vs 0) keeps p, as PyTorch's vector kernel
 		f = func(p, q T) T {
-			if q != q || p > q {
+			if q != q || p >= q {
 				return p
 			}
 			return q
 		}
 	case opFmin:
 		f = func(p, q T) T {
-			if q != q || p < q {
+			if q != q || p <= q {
 				return p
 			}
 			return q

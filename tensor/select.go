@@ -143,5 +143,12 @@ func binaryClamp(op binOp, x, bound, t, other *Tensor) (*Tensor, error) {
 	if bound.wrapped {
 		bb.wrapped = true
 	}
+	if bound.Dim() == 0 {
+		// max(bound, x): our maximum/minimum return the second operand on a
+		// tie, so x is kept, as PyTorch's clamp keeps -0.0 against a 0 bound
+		// (vec::clamp: VMAXPS(min, x), VMINPS(max, ·)). A 0-d bound has no
+		// say in the output layout, so the operand order does not change it.
+		return binary(op, bb, xx)
+	}
 	return binary(op, xx, bb)
 }
