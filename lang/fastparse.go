@@ -92,32 +92,12 @@ func (p *fparser) seps() int {
 	return n
 }
 
-// grammarLiterals holds every literal of the grammar. participle matches an
-// untyped literal by value alone, so an f-string or ein token whose text is
-// one of these can act as that literal; the fast parser leaves such input
-// to participle.
-var grammarLiterals = func() map[string]bool {
-	m := map[string]bool{"no_grad": true, "detect_anomaly": true, "grad": true, "value_and_grad": true}
-	for k := range keywords {
-		m[k] = true
-	}
-	for _, op := range operators {
-		m[op] = true
-	}
-	return m
-}()
-
 // fastParsable reports whether the fast parser may handle toks.
 func fastParsable(toks []token) bool {
-	if len(toks) == 0 || toks[len(toks)-1].Type != tokEOF {
-		return false
-	}
-	for i := range toks {
-		if t := &toks[i]; (t.Type == tokFString || t.Type == tokEin) && grammarLiterals[t.Value] {
-			return false
-		}
-	}
-	return true
+	// f-string and ein tokens keep their quotes, so no token but an
+	// operator, keyword or name can match one of participle's untyped
+	// grammar literals.
+	return len(toks) > 0 && toks[len(toks)-1].Type == tokEOF
 }
 
 // run calls f and reports whether it finished without giving up.

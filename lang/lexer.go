@@ -21,8 +21,8 @@ const (
 	tokInt                 // integer literal
 	tokFloat               // float literal
 	tokString              // "text" (Value holds the raw source text, quotes included)
-	tokFString             // f"..." (Value holds the raw text between the quotes)
-	tokEin                 // ein"..." (Value holds the equation)
+	tokFString             // f"..." (Value holds the raw text with its quotes, so that it never matches a grammar literal)
+	tokEin                 // ein"..." (Value holds the equation with its quotes, likewise)
 	tokPunct               // operator or punctuation
 	tokSep                 // newline or ';'
 )
@@ -303,14 +303,14 @@ func (s *scanner) run() error {
 			if err != nil {
 				return err
 			}
-			s.emit(tokFString, raw[1:len(raw)-1], p)
+			s.emit(tokFString, raw, p)
 		case strings.HasPrefix(rest, `ein"`) || strings.HasPrefix(rest, `ein'`):
 			s.advance(3)
 			raw, err := s.stringLit(p, 'e')
 			if err != nil {
 				return err
 			}
-			s.emit(tokEin, raw[1:len(raw)-1], p)
+			s.emit(tokEin, raw, p)
 		case isIdentStart(rest):
 			n := identLen(rest)
 			word := rest[:n]

@@ -215,6 +215,9 @@ func describeToken(t lexer.Token) string {
 	return strconv.Quote(t.Value)
 }
 
+// unquote1 drops the quotes around an f-string or einsum token's text.
+func unquote1(raw string) string { return raw[1 : len(raw)-1] }
+
 // ---- lowering: parse tree -> AST ----
 
 type lowerer struct {
@@ -622,9 +625,9 @@ func (lw *lowerer) primary(p *pPrimary) Expr {
 		s, _ := lw.stringValue(*p.Str, sp.Start)
 		return &Literal{span: sp, Value: s}
 	case p.FStr != nil:
-		return lw.fstring(*p.FStr, sp)
+		return lw.fstring(unquote1(*p.FStr), sp)
 	case p.Ein != nil:
-		eq := *p.Ein
+		eq := unquote1(*p.Ein)
 		if _, err := einsum.Parse(eq); err != nil {
 			msg := err.Error()
 			if !strings.HasPrefix(msg, "einsum") {

@@ -311,3 +311,19 @@ func TestInvalidUTF8(t *testing.T) {
 		t.Errorf("U+FFFD in a string: %v", err)
 	}
 }
+
+// An f-string or einsum literal whose text is an operator or keyword is a
+// literal, never that token (participle matches untyped grammar literals by
+// value; the lexer keeps the quotes in those tokens' values).
+func TestFStringTextIsNotAnOperator(t *testing.T) {
+	for _, src := range []string{`print(f"-")`, `print(f"+")`, `print(f"if")`, `x = f"="`, `print(f"(")`} {
+		if _, err := Parse("t.tsr", src); err != nil {
+			t.Errorf("%s: %v", src, err)
+		}
+	}
+	for _, src := range []string{`x = 1 f"+" 2`, `x = 1 ein"-" 2`} {
+		if _, err := Parse("t.tsr", src); err == nil {
+			t.Errorf("%s parsed: a literal acted as an operator", src)
+		}
+	}
+}
