@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 )
@@ -170,34 +169,9 @@ func goldenSources(t *testing.T) map[string]string {
 	return out
 }
 
-// TestGoldenFiles parses every source in the repository and compares the
-// syntax trees with testdata/golden/files.txt; it also parses every prefix
-// of whole lines of each file (most of them unfinished input) and compares
-// the errors with testdata/golden/prefixes.txt.
-func TestGoldenFiles(t *testing.T) {
-	srcs := goldenSources(t)
-	names := make([]string, 0, len(srcs))
-	for name := range srcs {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	var trees, prefixes strings.Builder
-	for _, name := range names {
-		src := srcs[name]
-		fmt.Fprintf(&trees, "==== %s\n%s", name, dumpParse(name, src))
-		lines := strings.SplitAfter(src, "\n")
-		for k := 1; k < len(lines); k++ {
-			pre := strings.Join(lines[:k], "")
-			res := "ok"
-			if _, err := Parse(name, pre); err != nil {
-				res = fmt.Sprintf("ERROR incomplete=%v %s", IsIncomplete(err), err)
-			}
-			fmt.Fprintf(&prefixes, "==== %s[:%d] %s\n", name, k, res)
-		}
-	}
-	checkGolden(t, "files.txt", trees.String())
-	checkGolden(t, "prefixes.txt", prefixes.String())
-}
+// The repository's own .tsr files are not pinned by a golden file (editing
+// an example must not break the parser's tests): TestFastParseMatchesParticiple
+// parses each of them with both parsers and compares the trees.
 
 // goldenSnippets are small inputs, most of them malformed: unclosed
 // brackets, bad literals, stray tokens, unfinished input.
