@@ -85,3 +85,22 @@ func TestAssignStripsLeadingOnes(t *testing.T) {
 		t.Errorf("after index_put: %v", got)
 	}
 }
+
+// In-place subtraction with a bool operand raises as x - true does
+// (PyTorch's sub_check applies to sub_ too): x -= true, x.sub_(mask) and
+// mask.sub_(1) are RuntimeErrors and leave x unchanged.
+func TestSubInplaceBoolRaises(t *testing.T) {
+	x, _ := FromFloat64s([]float64{1, 2, 3}, []int{3}, F32)
+	mask, _ := FromFloat64s([]float64{1, 0, 1}, []int{3}, Bool)
+	for i, c := range []struct{ dst, other *Tensor }{
+		{x, ScalarBool(true)}, {x, mask}, {mask, ScalarInt(1)}, {mask, mask},
+	} {
+		err := c.dst.SubInplace(c.other)
+		if err == nil || !strings.Contains(err.Error(), "Subtraction, the `-` operator, with") {
+			t.Errorf("case %d: SubInplace: err %v, want the bool subtraction RuntimeError", i, err)
+		}
+	}
+	if got := x.ToFloat64s(); got[0] != 1 || got[1] != 2 || got[2] != 3 {
+		t.Errorf("x changed to %v", got)
+	}
+}

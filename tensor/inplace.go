@@ -42,6 +42,10 @@ func (t *Tensor) binaryInplace(op binOp, other *Tensor) error {
 	if err != nil {
 		return err
 	}
+	if op == opSub && (t.dtype == Bool || other.dtype == Bool) {
+		// as binary: x -= true and x.sub_(mask) raise like x - true
+		return errorf(RuntimeError, "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+	}
 	if !canCast(ot, t.dtype) {
 		return errCast(ot, t.dtype)
 	}
