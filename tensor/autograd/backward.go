@@ -351,7 +351,7 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 				}
 				g = s
 			} else if !create {
-				g = g.Clone()
+				g = cloneObeyContract(g, leaf)
 			}
 			leaf.SetGrad(g)
 		}
@@ -367,6 +367,22 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 		}
 	}
 	return results, nil
+}
+
+// cloneObeyContract copies a leaf's first gradient as PyTorch's
+// AccumulateGrad does (torch/csrc/autograd/utils/grad_layout_contract.h,
+// clone_obey_contract): with the leaf's own strides when the leaf is
+// non-overlapping and dense (a permuted or transposed leaf gets a grad
+// laid out like it, whatever layout backward produced), else contiguous.
+func cloneObeyContract(g, leaf *T) *T {
+	if !leaf.IsNonOverlappingAndDense() || !sameShape(g.Shape(), leaf.Shape()) {
+		return g.Clone()
+	}
+	out := tensor.EmptyPreserve(leaf, g.DType())
+	if err := out.CopyInplace(g); err != nil {
+		return g.Clone()
+	}
+	return out
 }
 
 func sameShape(a, b []int) bool {

@@ -78,3 +78,30 @@ func TestGradcheckPermutedLayouts(t *testing.T) {
 		})
 	}
 }
+
+// A leaf's .grad follows PyTorch's gradient layout contract
+// (AccumulateGrad's clone_obey_contract): a non-overlapping, dense leaf
+// gets a grad with its own strides, whatever layout backward produced; a
+// second backward accumulates into that layout.
+func TestLeafGradObeysLayoutContract(t *testing.T) {
+	e := NewEngine()
+	x := must(tensor.FromFloat64s([]float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23}, []int{2, 3, 4}, tensor.F64))
+	leaf := must(x.Permute(2, 0, 1)).ClonePreserve() // [4, 2, 3] strides (1, 12, 4)
+	leaf.SetRequiresGrad(true)
+	c := must(tensor.Ones([]int{4, 2, 3}, tensor.F64)) // contiguous
+	for round := 1; round <= 2; round++ {
+		out := must(ap(e, "mul", []*T{leaf, c}, nil, func() (*T, error) { return tensor.Mul(c, leaf) }))
+		if err := e.Backward(out, c, false, false); err != nil {
+			t.Fatal(err)
+		}
+		g := leaf.Grad()
+		if got, want := fmt.Sprint(g.Strides()), fmt.Sprint(leaf.Strides()); got != want {
+			t.Fatalf("round %d: leaf.grad strides %s, want the leaf's %s (PyTorch's layout contract)", round, got, want)
+		}
+		for _, v := range g.ToFloat64s() {
+			if v != float64(round) {
+				t.Fatalf("round %d: grad value %v, want %d", round, v, round)
+			}
+		}
+	}
+}
