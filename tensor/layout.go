@@ -117,6 +117,20 @@ func (t *Tensor) ClonePreserve() *Tensor {
 	return out
 }
 
+// CloneLayoutOf returns a copy of t (version 0, like Clone) laid out as
+// EmptyPreserve(like, ...) would be: like's strides when like is
+// non-overlapping and dense. like must have t's shape. Autograd uses it
+// for PyTorch's gradient layout contract (a leaf's .grad has the leaf's
+// strides).
+func (t *Tensor) CloneLayoutOf(like *Tensor) *Tensor {
+	if !shapeEq(t.shape, like.shape) {
+		panic("tensor: CloneLayoutOf: shapes differ")
+	}
+	out := EmptyPreserve(like, t.dtype)
+	copySame(out, t)
+	return out
+}
+
 // ToPreserve is To with preserve_format: t itself when the dtype already
 // matches, else a converted copy laid out like t (see EmptyPreserve).
 func (t *Tensor) ToPreserve(dt DType) (*Tensor, error) {

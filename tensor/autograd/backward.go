@@ -378,11 +378,7 @@ func cloneObeyContract(g, leaf *T) *T {
 	if !leaf.IsNonOverlappingAndDense() || !sameShape(g.Shape(), leaf.Shape()) {
 		return g.Clone()
 	}
-	out := tensor.EmptyPreserve(leaf, g.DType())
-	if err := out.CopyInplace(g); err != nil {
-		return g.Clone()
-	}
-	return out
+	return g.CloneLayoutOf(leaf)
 }
 
 func sameShape(a, b []int) bool {

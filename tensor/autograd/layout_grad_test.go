@@ -98,6 +98,9 @@ func TestLeafGradObeysLayoutContract(t *testing.T) {
 		if got, want := fmt.Sprint(g.Strides()), fmt.Sprint(leaf.Strides()); got != want {
 			t.Fatalf("round %d: leaf.grad strides %s, want the leaf's %s (PyTorch's layout contract)", round, got, want)
 		}
+		if round == 1 && g.Version() != 0 {
+			t.Fatalf("leaf.grad._version %d after the first backward, want 0 as PyTorch", g.Version())
+		}
 		for _, v := range g.ToFloat64s() {
 			if v != float64(round) {
 				t.Fatalf("round %d: grad value %v, want %d", round, v, round)
