@@ -150,7 +150,7 @@ func binaryScalarFast(op binOp, a, b *Tensor) *Tensor {
 	if a.wrapped {
 		t, s, left = b, a, true
 	}
-	if !s.wrapped || t.wrapped || t.dtype != F32 && t.dtype != F64 || !t.IsContiguous() || t.Numel() == 0 ||
+	if !s.wrapped || t.wrapped || t.dtype != F32 && t.dtype != F64 || !rowMajor(t.shape, t.strides) || t.Numel() == 0 ||
 		op == opSub && s.dtype == Bool { // an error, from the general path
 		return nil
 	}
@@ -176,6 +176,24 @@ func binaryScalarFast(op binOp, a, b *Tensor) *Tensor {
 		scalarRun(opsF64, op, out.storage.F64()[:n], t.storage.F64()[t.offset:t.offset+n], v, left)
 	}
 	return out
+}
+
+// rowMajor reports whether strides are exactly the row-major strides of
+// shape, size-1 dims included. binaryScalarFast needs this rather than
+// IsContiguous: a contiguous tensor whose size-1 dim has another stride
+// (x.unsqueeze(1).permute(0, 2, 1, 3)) gets TensorIterator's layout from
+// the general path (shapes differ from the 0-d number's, so no fast
+// set-up), e.g. (12, 4, 12, 1) for [2, 3, 1, 4] as in PyTorch, not (12,
+// 4, 4, 1).
+func rowMajor(shape, strides []int) bool {
+	exp := 1
+	for i := len(shape) - 1; i >= 0; i-- {
+		if strides[i] != exp {
+			return false
+		}
+		exp *= shape[i]
+	}
+	return true
 }
 
 // scalarRun sets o = x op s (or s op x when left), split over workers.

@@ -94,3 +94,39 @@ func TestBinaryScalarFastDeclines(t *testing.T) {
 		}
 	}
 }
+
+// A contiguous tensor whose size-1 dim has a stride other than the
+// row-major one is not a fast-path operand: tensor op number then has
+// TensorIterator's layout, (12, 4, 12, 1) for y.unsqueeze(1).permute(0,
+// 2, 1, 3) with y [2, 3, 4], as PyTorch 1.13 gives for x + 1, 2 * x, 1 - x
+// and x / 3 (the general path with a 0-d tensor already did).
+func TestBinaryScalarFastSizeOneStrides(t *testing.T) {
+	data := make([]float64, 24)
+	for i := range data {
+		data[i] = float64(i)
+	}
+	for _, dt := range []DType{F32, F64} {
+		y, _ := FromFloat64s(data, []int{2, 3, 4}, dt)
+		u, _ := y.Unsqueeze(1)
+		x, _ := u.Permute(0, 2, 1, 3) // [2, 3, 1, 4] strides (12, 4, 12, 1): contiguous
+		if !x.IsContiguous() {
+			t.Fatal("setup: x should be contiguous")
+		}
+		want := []int{12, 4, 12, 1}
+		for _, op := range []binOp{opAdd, opSub, opMul, opDiv} {
+			for _, left := range []bool{false, true} {
+				a, b := x, ScalarFloat(2)
+				if left {
+					a, b = b, a
+				}
+				out, err := binary(op, a, b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(out.Strides(), want) {
+					t.Errorf("%s %s left=%v: strides %v, want %v", dt, binNames[op], left, out.Strides(), want)
+				}
+			}
+		}
+	}
+}
