@@ -18,3 +18,17 @@ func TestElementwiseOutputLayout(t *testing.T) {
 		{"a = arange(12.).reshape(3, 4).requires_grad_()\nb = a.t().exp()\nprint(b.stride())\n(b * arange(12.).reshape(4, 3)).sum().backward()\nprint(allclose(a.grad, a.detach().exp() * arange(12.).reshape(4, 3).t()), a.grad.shape)", "(1, 4)\ntrue [3, 4]"},
 	})
 }
+
+// TestCompositeOpsLayoutLikeTorch: ops that PyTorch computes into a fresh
+// contiguous tensor stay contiguous when tsr builds them from elementwise
+// ops, whatever the input's layout: tril/triu (a where) and layer_norm
+// (torch normalizes input.contiguous()); view(-1) on the result works as
+// in PyTorch 1.13.
+func TestCompositeOpsLayoutLikeTorch(t *testing.T) {
+	const p = "p = arange(24.).reshape(2, 3, 4).permute(2, 0, 1)\n"
+	checkPrints(t, []printCase{
+		{p + "print(p.tril().stride(), p.triu(1).stride(), p.transpose(1, 2).tril().stride(), p.tril().view(-1).shape)", "(6, 3, 1) (6, 3, 1) (6, 2, 1) [24]"},
+		{p + "print(nn.layer_norm(p, [3]).stride(), nn.layer_norm(p, [2, 3]).stride(), nn.layer_norm(p, [3]).view(-1).shape)", "(6, 3, 1) (6, 3, 1) [24]"},
+		{"a = arange(24.).reshape(2, 3, 4).requires_grad_()\nb = nn.layer_norm(a.permute(2, 0, 1), [3])\n(b * arange(24.).reshape(4, 2, 3)).sum().backward()\nc = a.detach().clone().requires_grad_()\nd = nn.layer_norm(c.permute(2, 0, 1).contiguous(), [3])\n(d * arange(24.).reshape(4, 2, 3)).sum().backward()\nprint(allclose(a.grad, c.grad), allclose(b, d))", "true true"},
+	})
+}

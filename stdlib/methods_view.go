@@ -482,5 +482,11 @@ func triangleOp(e *Engine, x *T, k int, upper bool) (*T, error) {
 	if x.DType() == tensor.Bool {
 		zero = tensor.ScalarBool(false)
 	}
-	return whereOp(e, mask, x, zero)
+	r, err := whereOp(e, mask, x, zero)
+	if err != nil {
+		return nil, err
+	}
+	// PyTorch's tril/triu return a contiguous tensor whatever x's layout
+	// (where would keep a transposed x transposed).
+	return contiguousOp(e, r)
 }

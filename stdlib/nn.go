@@ -356,6 +356,14 @@ func layerNorm(e *Engine, x *T, ns []int, w, b *T, eps float64) (*T, error) {
 			return nil, runtime.Errorf("RuntimeError", "layer_norm: weight and bias must have shape %s, got %s", intList(ns), intList(p.Shape()))
 		}
 	}
+	// PyTorch normalizes input.contiguous() (layer_norm_cpu's
+	// expect_contiguous) and returns a contiguous result; without this a
+	// permuted x would give a permuted result (elementwise ops keep their
+	// inputs' layout), on which view(-1) fails where PyTorch's succeeds.
+	x, err := contiguousOp(e, x)
+	if err != nil {
+		return nil, err
+	}
 	dims := make([]int, k)
 	for i := range dims {
 		dims[i] = x.Dim() - k + i
