@@ -405,25 +405,50 @@ func (e *Engine) CheckInplace(self *T) error {
 	return nil
 }
 
-// geometry is a view's (size, stride, offset) relative to its contiguous base.
+// geometry is a view's (size, stride, offset) relative to its base, a
+// non-overlapping, dense tensor (contiguous, or permuted like the result
+// of an elementwise op on a transposed input): offsets count storage
+// elements from the base's storage offset, so a buffer of baseNumel
+// elements laid out with baseStrides (baseLayout) holds the base's
+// elements at exactly the view's positions.
 type geometry struct {
 	size, stride []int
 	offset       int
 	baseShape    []int
+	baseStrides  []int
 	baseNumel    int
 }
 
 func viewGeometry(v, base *T) (geometry, error) {
-	if !base.IsContiguous() {
+	if !base.IsNonOverlappingAndDense() {
 		return geometry{}, errorf("in-place operation on a view of a non-contiguous base is not supported by autograd; clone() the base first")
 	}
 	return geometry{
-		size:      append([]int(nil), v.Shape()...),
-		stride:    append([]int(nil), v.Strides()...),
-		offset:    v.StorageOffset() - base.StorageOffset(),
-		baseShape: append([]int(nil), base.Shape()...),
-		baseNumel: base.Numel(),
+		size:        append([]int(nil), v.Shape()...),
+		stride:      append([]int(nil), v.Strides()...),
+		offset:      v.StorageOffset() - base.StorageOffset(),
+		baseShape:   append([]int(nil), base.Shape()...),
+		baseStrides: append([]int(nil), base.Strides()...),
+		baseNumel:   base.Numel(),
 	}, nil
+}
+
+// baseLayout returns a fresh flat buffer of the base's storage span and a
+// base-shaped view of it with the base's strides, holding a copy of g
+// when g is not nil (else zeros).
+func baseLayout(geo geometry, dt tensor.DType, g *T) (flat, base *T, err error) {
+	if flat, err = tensor.Zeros([]int{geo.baseNumel}, dt); err != nil {
+		return nil, nil, err
+	}
+	if base, err = flat.AsStrided(geo.baseShape, geo.baseStrides, 0); err != nil {
+		return nil, nil, err
+	}
+	if g != nil {
+		if err = base.CopyInplace(g); err != nil {
+			return nil, nil, err
+		}
+	}
+	return flat, base, nil
 }
 
 // asStridedScatter returns a gradient of the base's shape that holds g
@@ -445,13 +470,15 @@ func asStridedScatter(e *Engine, geo geometry, g *T) (*T, error) {
 		acc[off] += vals[i]
 		i++
 	})
-	out, err := tensor.FromFloat64s(acc, geo.baseShape, g.DType())
-	return out, err
+	out, err := tensor.FromFloat64s(acc, []int{geo.baseNumel}, g.DType())
+	if err != nil {
+		return nil, err
+	}
+	return out.AsStrided(geo.baseShape, geo.baseStrides, 0)
 }
 
 func copySlicesBackward(e *Engine, geo geometry, g *T) ([]*T, error) {
-	gc := g.Contiguous()
-	gcv, err := gc.Reshape(geo.baseNumel)
+	gcv, _, err := baseLayout(geo, g.DType(), g)
 	if err != nil {
 		return nil, err
 	}
@@ -460,8 +487,7 @@ func copySlicesBackward(e *Engine, geo geometry, g *T) ([]*T, error) {
 		return nil, err
 	}
 	gRes := region.Clone()
-	gBase := gc.Clone()
-	gbv, err := gBase.Reshape(geo.baseNumel)
+	gbv, gBase, err := baseLayout(geo, g.DType(), g)
 	if err != nil {
 		return nil, err
 	}

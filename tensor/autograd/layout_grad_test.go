@@ -108,3 +108,53 @@ func TestLeafGradObeysLayoutContract(t *testing.T) {
 		}
 	}
 }
+
+// An in-place op on a view of a permuted (non-overlapping, dense) non-leaf
+// is recorded through CopySlices as on a contiguous one: z =
+// x.permute(2, 0, 1) * 2 is laid out like the permute since elementwise
+// results follow TensorIterator, and z[1] *= 10 then backward must work
+// (it raised "view of a non-contiguous base") with PyTorch's gradients.
+func TestInplaceViewOfPermutedResult(t *testing.T) {
+	e := NewEngine()
+	vals := make([]float64, 24)
+	for i := range vals {
+		vals[i] = float64(i)
+	}
+	x := must(tensor.FromFloat64s(vals, []int{2, 3, 4}, tensor.F64))
+	x.SetRequiresGrad(true)
+	p := must(e.permute(x, []int{2, 0, 1}))
+	z := must(e.mulScalar(p, 2)) // [4, 2, 3], strides (1, 12, 4)
+	if z.IsContiguous() {
+		t.Fatalf("setup: z has strides %v, want a permuted layout", z.Strides())
+	}
+	v := must(e.Apply("select", []*T{z}, nil, func() (*T, error) { return z.Select(0, 1) }))
+	ten := tensor.ScalarFloat(10)
+	if err := e.ApplyInplace("mul", v, []*T{ten}, nil, func() error { return v.MulInplace(ten) }); err != nil {
+		t.Fatal(err)
+	}
+	// loss = sum(z * w), w[i, j, k] = i*6 + j*3 + k
+	w := must(tensor.FromFloat64s(vals, []int{4, 2, 3}, tensor.F64))
+	if err := e.Backward(sumAll(e, must(e.mul(z, w))), nil, false, false); err != nil {
+		t.Fatal(err)
+	}
+	// d loss / d x[a, b, c] = 2 * w[c, a, b] * (10 if c == 1 else 1)
+	g := x.Grad().ToFloat64s()
+	for a := 0; a < 2; a++ {
+		for b := 0; b < 3; b++ {
+			for c := 0; c < 4; c++ {
+				want := 2 * float64(c*6+a*3+b)
+				if c == 1 {
+					want *= 10
+				}
+				if got := g[(a*3+b)*4+c]; got != want {
+					t.Fatalf("x.grad[%d, %d, %d] = %v, want %v", a, b, c, got, want)
+				}
+			}
+		}
+	}
+	// and the forward values: z[1] was scaled in place
+	zv := must(z.Contiguous(), nil).ToFloat64s()
+	if zv[6] != 2*1*10 || zv[0] != 0 || zv[7] != 2*5*10 {
+		t.Fatalf("z after z[1] *= 10: %v", zv[:8])
+	}
+}
