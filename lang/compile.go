@@ -158,7 +158,7 @@ func stackEffect(op runtime.Opcode, arg int) int {
 	switch op {
 	case runtime.POP, runtime.STORE_LOCAL, runtime.STORE_CELL, runtime.STORE_GLOBAL,
 		runtime.ADD, runtime.SUB, runtime.MUL, runtime.CMP_LT, runtime.CMP_LE, runtime.CMP_GT, runtime.CMP_GE,
-		runtime.CMP_EQ, runtime.CMP_NE, runtime.BINARY, runtime.INPLACE, runtime.NOTIN,
+		runtime.CMP_EQ, runtime.CMP_NE, runtime.BINARY, runtime.BINARY_TMP, runtime.INPLACE, runtime.NOTIN,
 		runtime.JMP_FALSE, runtime.JMP_TRUE, runtime.RETURN, runtime.INDEX, runtime.RAISE:
 		return -1
 	case runtime.POPN:
@@ -827,7 +827,32 @@ func (fc *fcomp) binary(x *Binary) {
 	fc.expr(x.X)
 	fc.expr(x.Y)
 	fc.pos = x.OpAt
+	if operatorTemp(x.X) {
+		switch x.Op {
+		case runtime.PLUS, runtime.MINUS, runtime.STAR, runtime.SLASH:
+			fc.emit(runtime.BINARY_TMP, int(x.Op))
+			return
+		}
+	}
 	fc.binop(x.Op)
+}
+
+// operatorTemp reports whether e's value is a temporary that only the
+// enclosing operator sees: the result of an arithmetic binary operator or
+// of unary minus (both build a new value; and/or return an operand, unary
+// plus returns its operand, so they do not qualify).
+func operatorTemp(e Expr) bool {
+	switch e := e.(type) {
+	case *Binary:
+		switch e.Op {
+		case runtime.PLUS, runtime.MINUS, runtime.STAR, runtime.SLASH, runtime.SLASHSLASH,
+			runtime.PERCENT, runtime.STARSTAR, runtime.AT:
+			return true
+		}
+	case *Unary:
+		return e.Op == runtime.UMINUS
+	}
+	return false
 }
 
 func (fc *fcomp) binop(op runtime.Op) {

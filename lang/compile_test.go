@@ -75,3 +75,33 @@ fn guarded(x) { try { 1 / x } catch e { e.kind } }
 		t.Error("grad block ending in an assignment compiled")
 	}
 }
+
+// BINARY_TMP marks + - * / whose left operand is another arithmetic
+// operator's result (or unary minus): only then may the VM compute into it.
+func TestBinaryTmpEmitted(t *testing.T) {
+	for src, want := range map[string]int{
+		"y = (a * b) + c":       1,
+		"y = a * b + c":         1,
+		"y = ((a * 2) + 1) / 3": 2,
+		"y = -a * 2":            1,
+		"y = (a @ b) - c":       1,
+		"y = a + b":             0, // a name
+		"y = (a or b) + c":      0, // or returns an operand
+		"y = (+a) + c":          0, // unary plus returns its operand
+		"y = f(a) + c":          0, // a call's result may be reachable elsewhere
+		"y = a[0] * 2 + 1":      1, // a[0] is a view, but a[0] * 2 is new
+		"y = c + (a * b)":       0, // only the left operand
+		"y = (a * b) % c":       0, // only + - * /
+		"y = (a < b) + c":       0, // a comparison
+	} {
+		prog, err := Compile("t.tsr", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		DisassembleFunc(&b, prog.Toplevel)
+		if got := strings.Count(b.String(), "BINARY_TMP"); got != want {
+			t.Errorf("%s: %d BINARY_TMP, want %d\n%s", src, got, want, b.String())
+		}
+	}
+}

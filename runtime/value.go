@@ -62,6 +62,17 @@ type HasBinary interface {
 	Binary(op Op, y Value, side Side) (Value, error)
 }
 
+// HasBinaryTemp is implemented by values that can compute x op y (op one
+// of + - * /) into x's own storage when the VM knows x is a temporary: the
+// result of another arithmetic operator, still on the VM stack and
+// reachable from nowhere else (BINARY_TMP). BinaryTemp must return exactly
+// what Binary(op, x, y, Left) would, or (nil, nil) to decline, after which
+// the VM calls Binary.
+type HasBinaryTemp interface {
+	Value
+	BinaryTemp(op Op, y Value) (Value, error)
+}
+
 // HasInplace is implemented by values with in-place augmented assignment:
 // for a tensor, x += y is add_ (it bumps x's version counter) rather than a
 // rebinding. Inplace returns (nil, nil) when unsupported; the VM then falls

@@ -634,6 +634,22 @@ loop:
 			}
 			sp--
 			stack[sp-1], stack[sp] = z, nil
+		case BINARY_TMP:
+			x, y = stack[sp-2], stack[sp-1]
+			fr.pc = pc - 1
+			z = nil
+			if ht, ok := x.(HasBinaryTemp); ok {
+				if z, err = ht.BinaryTemp(Op(insn>>8), y); err != nil {
+					goto fail
+				}
+			}
+			if z == nil {
+				if z, err = Binary(Op(insn>>8), x, y); err != nil {
+					goto fail
+				}
+			}
+			sp--
+			stack[sp-1], stack[sp] = z, nil
 		case INPLACE:
 			x, y = stack[sp-2], stack[sp-1]
 			if a, ok := x.(Int); ok {

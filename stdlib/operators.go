@@ -1,6 +1,8 @@
 package stdlib
 
 import (
+	"slices"
+
 	"github.com/tsrlang/tsr/runtime"
 	"github.com/tsrlang/tsr/tensor"
 	"github.com/tsrlang/tsr/tensor/autograd"
@@ -40,6 +42,53 @@ func (x *TensorValue) Binary(op runtime.Op, y runtime.Value, side runtime.Side) 
 		return nil, err
 	}
 	return wrap(x.eng, r), nil
+}
+
+// BinaryTemp computes x op y (+ - * /) into x when the VM knows x is an
+// operator's temporary (runtime.HasBinaryTemp): (a * b) + c then allocates
+// one result instead of two, as NumPy elides temporaries. It declines
+// (nil, nil) unless the in-place result is exactly Binary's: f32/f64 x and
+// a result of x's dtype and shape (no promotion, no broadcast growth), no
+// gradient on either side, x the sole owner of its storage in row-major
+// order (so the result's layout is Binary's contiguous one), y not
+// overlapping x, and not the bool subtraction that raises.
+func (x *TensorValue) BinaryTemp(op runtime.Op, y runtime.Value) (runtime.Value, error) {
+	t := x.t
+	if dt := t.DType(); dt != tensor.F32 && dt != tensor.F64 || t.RequiresGrad() {
+		return nil, nil
+	}
+	other, ok := operand(y)
+	if !ok || other.RequiresGrad() || op == runtime.MINUS && other.DType() == tensor.Bool {
+		return nil, nil
+	}
+	if tensor.ResultType(t, other) != t.DType() || !t.OwnsStorage() {
+		return nil, nil
+	}
+	if shape, err := tensor.BroadcastShapes(t.Shape(), other.Shape()); err != nil || !slices.Equal(shape, t.Shape()) {
+		return nil, nil
+	}
+	if !other.IsWrappedNumber() && tensor.SharesMemory(t, other) {
+		return nil, nil
+	}
+	// (castWrapped is not needed: for f32/f64 the kernel's conversion of a
+	// number is the rounding castWrapped would apply.)
+	var err error
+	switch op {
+	case runtime.PLUS:
+		err = t.AddInplace(other)
+	case runtime.MINUS:
+		err = t.SubInplace(other)
+	case runtime.STAR:
+		err = t.MulInplace(other)
+	case runtime.SLASH:
+		err = t.DivInplace(other)
+	default:
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return x, nil
 }
 
 func anyTrue(t *T) bool {

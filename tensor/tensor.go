@@ -224,6 +224,25 @@ func isContiguous(shape, strides []int) bool {
 	return true
 }
 
+// OwnsStorage reports whether t is the only tensor ever created over its
+// storage (no views, not a view) and covers all of it in row-major order:
+// offset 0, C-order strides, as many elements of t's dtype as the storage
+// holds. Writing into such a tensor changes no other tensor.
+func (t *Tensor) OwnsStorage() bool {
+	if t.base != nil || t.storage == nil || t.storage.refs.Load() != 1 || t.offset != 0 ||
+		t.storage.dtype != t.dtype || t.storage.Len() != t.Numel() {
+		return false
+	}
+	st := 1
+	for d := len(t.shape) - 1; d >= 0; d-- {
+		if t.strides[d] != st {
+			return false
+		}
+		st *= t.shape[d]
+	}
+	return true
+}
+
 // Release hands t's storage buffer back to the allocator pool when t is the
 // only tensor ever created over that storage (no views, not a view) and
 // reports whether it did. The caller asserts that t, and any slice obtained
