@@ -361,19 +361,27 @@ func canStartExpr(t *token) bool {
 
 func (p *fparser) exprList() *pExprList {
 	l := &pExprList{Pos: p.pos()}
-	l.Elems = append(l.Elems, p.expr())
+	l.Elems, l.Trailing = sepList(p, canStartExpr, p.expr)
+	l.EndPos = p.pos()
+	return l
+}
+
+// sepList parses the grammar's `@@ ("," @@)* ","?`: an item, then one more
+// after each comma followed by a token canStart accepts, and reports
+// whether a trailing comma ended the list.
+func sepList[T any](p *fparser, canStart func(*token) bool, item func() T) ([]T, bool) {
+	out := []T{item()}
 	n := 0
-	for p.is(",") && canStartExpr(p.peekAt(1)) {
+	for p.is(",") && canStart(p.peekAt(1)) {
 		p.count(&n)
 		p.advance()
-		l.Elems = append(l.Elems, p.expr())
+		out = append(out, item())
 	}
 	if p.is(",") {
 		p.advance()
-		l.Trailing = true
+		return out, true
 	}
-	l.EndPos = p.pos()
-	return l
+	return out, false
 }
 
 // binaryOp returns the operator at the current token ("notin" for the two
@@ -438,31 +446,13 @@ func (p *fparser) postfix() *pPostfix {
 			s = &pSuffix{Pos: p.pos(), Call: true}
 			p.advance()
 			if canStartExpr(p.peek()) {
-				s.Args = append(s.Args, p.arg())
-				m := 0
-				for p.is(",") && canStartExpr(p.peekAt(1)) {
-					p.count(&m)
-					p.advance()
-					s.Args = append(s.Args, p.arg())
-				}
-				if p.is(",") {
-					p.advance()
-				}
+				s.Args, _ = sepList(p, canStartExpr, p.arg)
 			}
 			p.expect(")")
 		case p.is("["):
 			s = &pSuffix{Pos: p.pos(), Index: true}
 			p.advance()
-			s.Subs = append(s.Subs, p.sub())
-			m := 0
-			for p.is(",") && canStartSub(p.peekAt(1)) {
-				p.count(&m)
-				p.advance()
-				s.Subs = append(s.Subs, p.sub())
-			}
-			if p.is(",") {
-				p.advance()
-			}
+			s.Subs, _ = sepList(p, canStartSub, p.sub)
 			p.expect("]")
 		case p.is("."):
 			s = &pSuffix{Pos: p.pos()}
@@ -542,18 +532,7 @@ func (p *fparser) exprs() ([]*pExpr, bool) {
 	if !canStartExpr(p.peek()) {
 		return nil, false
 	}
-	out := []*pExpr{p.expr()}
-	n := 0
-	for p.is(",") && canStartExpr(p.peekAt(1)) {
-		p.count(&n)
-		p.advance()
-		out = append(out, p.expr())
-	}
-	if p.is(",") {
-		p.advance()
-		return out, true
-	}
-	return out, false
+	return sepList(p, canStartExpr, p.expr)
 }
 
 func (p *fparser) primary() *pPrimary {
@@ -618,16 +597,7 @@ func (p *fparser) primary() *pPrimary {
 		d := &pDict{Pos: p.pos(), Open: true}
 		p.advance()
 		if canStartExpr(p.peek()) {
-			d.Entries = append(d.Entries, p.entry())
-			n := 0
-			for p.is(",") && canStartExpr(p.peekAt(1)) {
-				p.count(&n)
-				p.advance()
-				d.Entries = append(d.Entries, p.entry())
-			}
-			if p.is(",") {
-				p.advance()
-			}
+			d.Entries, _ = sepList(p, canStartExpr, p.entry)
 		}
 		p.expect("}")
 		d.EndPos = p.pos()
