@@ -366,6 +366,15 @@ func (p *fparser) exprList() *pExprList {
 	return l
 }
 
+// optExpr parses an expression if one starts here (the grammar's `@@?`),
+// else returns nil.
+func (p *fparser) optExpr() *pExpr {
+	if canStartExpr(p.peek()) {
+		return p.expr()
+	}
+	return nil
+}
+
 // sepList parses the grammar's `@@ ("," @@)* ","?`: an item, then one more
 // after each comma followed by a token canStart accepts, and reports
 // whether a trailing comma ended the list.
@@ -495,29 +504,21 @@ func (p *fparser) sub() *pSub {
 		if p.is(":") {
 			p.advance()
 			s.Colon = true
-			if canStartExpr(p.peek()) {
-				s.Hi = p.expr()
-			}
+			s.Hi = p.optExpr()
 			if p.is(":") {
 				p.advance()
 				s.Colon2 = true
-				if canStartExpr(p.peek()) {
-					s.Step = p.expr()
-				}
+				s.Step = p.optExpr()
 			}
 		}
 	case p.is(":"):
 		p.advance()
 		s.SColon = true
-		if canStartExpr(p.peek()) {
-			s.SHi = p.expr()
-		}
+		s.SHi = p.optExpr()
 		if p.is(":") {
 			p.advance()
 			s.SColon2 = true
-			if canStartExpr(p.peek()) {
-				s.SStep = p.expr()
-			}
+			s.SStep = p.optExpr()
 		}
 	default:
 		p.bail()
