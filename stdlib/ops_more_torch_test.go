@@ -171,3 +171,22 @@ func TestWithStrides(t *testing.T) {
 		t.Error("WithStrides accepted overlapping strides")
 	}
 }
+
+// TestSpecialOpsProgram runs sgn, erfinv, lgamma, digamma and nn.mish
+// through the interpreter (outputs from PyTorch 1.13).
+func TestSpecialOpsProgram(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`x = tensor([-2., 0.5, 0.], requires_grad=true)
+print(sgn(x), erfinv(tensor([0.5, 1., -1., 2.])), lgamma(tensor([0., -1., 0.5])), digamma(tensor([0., -0.0, 1.])))
+y = tensor([0.1, 0.5], requires_grad=true)
+lgamma(y).sum().backward()
+print(y.grad)
+z = tensor([-1., 0.5], requires_grad=true)
+nn.mish(z).sum().backward()
+print(z.grad)`, "tensor([-1.,  1.,  0.], grad_fn=<SgnBackward0>) tensor([0.4769,    inf,   -inf,    nan]) tensor([   inf,    inf, 0.5724]) tensor([   -inf,     inf, -0.5772])\ntensor([-10.4238,  -1.9635])\ntensor([0.0592, 0.8864])"},
+		{`x = tensor([0.5, 4.])
+x.lgamma_()
+x.digamma_()
+print(x, x._version, tensor([-3, 0, 2]).sgn_())`, "tensor([-1.6451,  0.2789]) 2 tensor([-1,  0,  1])"},
+	})
+}

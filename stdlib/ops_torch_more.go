@@ -213,3 +213,52 @@ func floatPowerOp(e *Engine, a, b *T) (*T, error) {
 	}
 	return r, err
 }
+
+// sgn, erfinv, lgamma and digamma (functions, methods and in-place
+// methods through unaryFns and inplaceUnaryNames, added during package
+// variable initialization as ops_more.go's) and nn.mish. The kernels are
+// tensor.Sgn, Erfinv, Lgamma, Digamma and Mish; derivatives are in
+// tensor/autograd/derivatives_torch_more.go.
+var specialOpsAdded = addSpecialOps()
+
+func addSpecialOps() bool {
+	for name, f := range map[string]func(*T) (*T, error){
+		"sgn": tensor.Sgn, "erfinv": tensor.Erfinv, "lgamma": tensor.Lgamma, "digamma": tensor.Digamma,
+	} {
+		unaryFns[name] = f
+	}
+	inplaceUnaryNames = append(inplaceUnaryNames, "sgn", "erfinv", "lgamma", "digamma")
+	return true
+}
+
+func init() {
+	m := modules["nn"]
+	if m == nil {
+		panic("stdlib: ops_torch_more.go initialised before nn.go")
+	}
+	m.Members["mish"] = moduleFunc("nn", "mish", "mish(input, inplace=false): input * tanh(softplus(input)) (torch.nn.functional.mish), float inputs only (f16/bf16 computed in f32; integer and bool inputs are a RuntimeError, as PyTorch). grad_fn MishBackward0.", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+		var x tensorArg
+		inplace := false
+		if err := runtime.UnpackArgs("mish", args, kwargs, "input", &x, "inplace?", &inplace); err != nil {
+			return nil, err
+		}
+		e := engineOf(th)
+		if !inplace {
+			r, err := mishOp(e, x.t)
+			return tensorResult(th, r, err)
+		}
+		if err := inplaceVia(e, x.t, "MishBackward0", func(self *T) (*T, error) { return mishOp(e, self) }); err != nil {
+			return nil, err
+		}
+		return NewTensorValue(th, x.t), nil
+	})
+}
+
+// mishOp is tensor.Mish, recorded (MishBackward0); integer and bool
+// inputs are PyTorch's "mish_cpu" not implemented error.
+func mishOp(e *Engine, x *T) (*T, error) {
+	if err := floatInput("mish_cpu", x); err != nil {
+		return nil, err
+	}
+	return e.Apply("mish", []*T{x}, nil, func() (*T, error) { return tensor.Mish(x) })
+}

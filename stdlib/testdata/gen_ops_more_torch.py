@@ -2,7 +2,7 @@
 """Generate stdlib/testdata/ops_more_torch.json for stdlib/ops_more_torch_test.go.
 
 Golden values from PyTorch 1.13 for nn.hardtanh, copysign, xlogy,
-float_power, logit and heaviside (functions, methods, in-place forms,
+float_power, logit, heaviside, sgn, erfinv, lgamma, digamma and nn.mish (functions, methods, in-place forms,
 gradients, grad_fn names, errors), and for the result layout (strides)
 of these ops and of lerp, fmod and isclose. Each case is written once in
 tsr; to_torch() spells it for PyTorch. Kinds of case:
@@ -30,7 +30,7 @@ DTYPES = {"f16": "torch.float16", "bf16": "torch.bfloat16", "f32": "torch.float3
           "i8": "torch.int8", "u8": "torch.uint8", "i16": "torch.int16", "i32": "torch.int32",
           "i64": "torch.int64", "bool": "torch.bool"}
 FUNCS = ["tensor", "arange", "zeros", "ones", "copysign", "xlogy", "float_power", "logit", "heaviside",
-         "lerp", "fmod", "isclose"]
+         "lerp", "fmod", "isclose", "sgn", "erfinv", "lgamma", "digamma"]
 
 
 def to_torch(src):
@@ -202,6 +202,76 @@ CASES = [
     ("isclose_other_t", f"r = isclose({Y43}, {X34}.t())"),
     ("isclose_permuted", "r = isclose(arange(24.).reshape(2, 3, 4).permute(2, 0, 1), tensor(5.))"),
     ("isclose_int_t", f"r = isclose(arange(12).reshape(3, 4).t(), arange(12).reshape(4, 3))"),
+
+    # ---- sgn, erfinv, lgamma, digamma, nn.mish ----
+    ("sgn_special", f"r = sgn({SPECIAL})"),
+    ("sgn_method", "r = tensor([[-3., 0.], [2., -0.0]]).sgn()"),
+    ("sgn_int", "r = sgn(tensor([-3, 0, 4]))"),
+    ("sgn_u8", "r = sgn(tensor([0, 7], dtype=u8))"),
+    ("sgn_bool", "r = sgn(tensor([true, false]))"),
+    ("sgn_bf16", "r = sgn(tensor([-0.5, 0., 2.], dtype=bf16))"),
+    ("sgn_f16", "r = sgn(tensor([-0.5, 0., 2.], dtype=f16))"),
+    ("sgn_transposed", f"r = sgn({X34}.t() - 5)"),
+    ("sgn_", "r = tensor([-2., 0., 3.])\nr.sgn_()"),
+    ("sgn_grad", "x = tensor([nan, inf, -inf, -0.0, 0., 2., -3.], requires_grad=true)\n"
+                 "sgn(x).sum().backward()\nr = x.grad"),
+    ("erfinv_special", "r = erfinv(tensor([0., -0.0, 1., -1., 1.5, -2., nan, inf, -inf, 0.5, -0.25]))"),
+    ("erfinv_tails", "r = erfinv(tensor([0.9, 0.99, 0.999999, -0.9999999, 1e-6, -1e-30]))"),
+    ("erfinv_f64", "r = erfinv(tensor([0.3, -0.7, 0.999999999999, 1e-300, -1.], dtype=f64))"),
+    ("erfinv_int", "r = erfinv(tensor([0, 1, -1, 2]))"),
+    ("erfinv_bool", "r = erfinv(tensor([true, false]))"),
+    ("erfinv_bf16", "r = erfinv(tensor([0.25, -0.5, 0.75, 1.], dtype=bf16))"),
+    ("erfinv_f16", "r = erfinv(tensor([0.25, -0.5, 0.75, 1.], dtype=f16))",
+     "r = torch.erfinv(torch.tensor([0.25, -0.5, 0.75, 1.], dtype=torch.float16).float()).half()"),
+    ("erfinv_method", "r = (arange(12.).reshape(3, 4).t() / 12.).erfinv()"),
+    ("erfinv_", "r = tensor([0.1, -0.9, 0.5])\nr.erfinv_()"),
+    ("erfinv_grad", "x = tensor([nan, 1., -1., 0., 0.5, 1.5, -0.95], requires_grad=true)\n"
+                    "(erfinv(x) * arange(1., 8.)).sum().backward()\nr = x.grad"),
+    ("erfinv_grad_f64", "x = tensor([0.1, -0.6, 0.99], dtype=f64, requires_grad=true)\n"
+                        "erfinv(x).sum().backward()\nr = x.grad"),
+    ("lgamma_poles", "r = lgamma(tensor([0., -0.0, -1., -2., -100., 1., 2., inf, -inf, nan]))"),
+    ("lgamma_values", "r = lgamma(tensor([0.5, -0.5, -2.5, 3., 10., 0.001, -0.001, 171.5, 1e10]))"),
+    ("lgamma_large", "r = lgamma(tensor([1e30, 1e38, 3e38, -1e30, 4e36]))"),
+    ("lgamma_f64", "r = lgamma(tensor([0.5, -0.5, 1e-300, 1e300, 171.6, -3.75, 2.], dtype=f64))"),
+    ("lgamma_int", "r = lgamma(tensor([0, 1, 2, 5, -3]))"),
+    ("lgamma_bool", "r = lgamma(tensor([true, false]))"),
+    ("lgamma_bf16", "r = lgamma(tensor([0.5, 3., -2.5, 0.], dtype=bf16))"),
+    ("lgamma_f16", "r = lgamma(tensor([0.5, 3., -2.5, 0.], dtype=f16))",
+     "r = torch.lgamma(torch.tensor([0.5, 3., -2.5, 0.], dtype=torch.float16).float()).half()"),
+    ("lgamma_method", f"r = ({X34}.t() + 0.5).lgamma()"),
+    ("lgamma_", "r = tensor([0.5, 4., -1.5])\nr.lgamma_()"),
+    ("lgamma_grad", "x = tensor([nan, 0., -1., -0.5, 1., 2., 0.25, 7.5, inf, -inf], requires_grad=true)\n"
+                    "lgamma(x).sum().backward()\nr = x.grad"),
+    ("lgamma_grad_f64", "x = tensor([0.3, -1.7, 12.], dtype=f64, requires_grad=true)\n"
+                        "(lgamma(x) * tensor([1., 2., 3.], dtype=f64)).sum().backward()\nr = x.grad"),
+    ("digamma_poles", "r = digamma(tensor([0., -0.0, -1., -2., 1., 2., 10., inf, -inf, nan]))"),
+    ("digamma_values", "r = digamma(tensor([0.5, -0.5, -2.5, 1e-3, -1e-3, 9.99, 10.01, 1e10, 1e20, 1e-30]))"),
+    ("digamma_f64", "r = digamma(tensor([0.5, -0.5, -2.5, 1e-3, 9.99, 10., 1e10, 1e20, 1e-300], dtype=f64))"),
+    ("digamma_int", "r = digamma(tensor([0, 1, 2, -3]))"),
+    ("digamma_bool", "r = digamma(tensor([true, false]))"),
+    ("digamma_bf16", "r = digamma(tensor([0.5, 3., -2.5, 0.], dtype=bf16))"),
+    ("digamma_f16", "r = digamma(tensor([0.5, 3., -2.5, 0.], dtype=f16))",
+     "r = torch.digamma(torch.tensor([0.5, 3., -2.5, 0.], dtype=torch.float16).float()).half()"),
+    ("digamma_method", f"r = ({X34}.t() - 5.5).digamma()"),
+    ("digamma_", "r = tensor([0.5, 4., -1.5])\nr.digamma_()"),
+    ("digamma_grad", "x = tensor([nan, 0., -1., -0.5, 1., 0.25, 7.5, 20., inf, 1e-3], requires_grad=true)\n"
+                     "digamma(x).sum().backward()\nr = x.grad"),
+    ("digamma_grad_f64", "x = tensor([0.3, -1.7, 12., 1e-5], dtype=f64, requires_grad=true)\n"
+                         "digamma(x).sum().backward()\nr = x.grad"),
+    ("mish_special", "r = nn.mish(tensor([-100., -20., -1., -0.0, 0., 1., 20., 100., inf, -inf, nan]))"),
+    ("mish_f64", "r = nn.mish(tensor([-800., -30., -0.5, 0.5, 30., 800.], dtype=f64))"),
+    ("mish_bf16", "r = nn.mish(tensor([-2., 0.3, 3.], dtype=bf16))",
+     "r = F.mish(torch.tensor([-2., 0.3, 3.], dtype=torch.bfloat16).float()).bfloat16()"),
+    ("mish_f16", "r = nn.mish(tensor([-2., 0.3, 3.], dtype=f16))",
+     "r = F.mish(torch.tensor([-2., 0.3, 3.], dtype=torch.float16).float()).half()"),
+    ("mish_transposed", f"r = nn.mish({X34}.t() - 5)"),
+    ("mish_inplace", "r = tensor([-2., 0.5, 3.])\nnn.mish(r, inplace=true)"),
+    ("mish_grad", "x = tensor([nan, -inf, inf, -100., -20., -1., 0., 0.5, 1., 20., 100.], requires_grad=true)\n"
+                  "(nn.mish(x) * arange(1., 12.)).sum().backward()\nr = x.grad"),
+    ("mish_grad_f64", "x = tensor([-3., -0.2, 0.7, 4.], dtype=f64, requires_grad=true)\n"
+                      "nn.mish(x).sum().backward()\nr = x.grad"),
+    ("mish_grad_inplace", "x = tensor([-2., 0.5, 3.], requires_grad=true)\ny = x * 2\n"
+                          "nn.mish(y, inplace=true)\n(y * tensor([1., 2., 3.])).sum().backward()\nr = x.grad"),
 ]
 
 GRADFN = [
@@ -229,6 +299,17 @@ GRADFN = [
     ("lerp_tensor", "r = tensor([0.5, 2.], requires_grad=true).lerp(tensor([1., 1.]), tensor([0.3, 0.9]))"),
     ("fmod_scalar", "r = tensor([0.5, 2.], requires_grad=true).fmod(1.5)"),
     ("fmod_tensor", "r = fmod(tensor([0.5, 2.], requires_grad=true), tensor([1.5, 0.7]))"),
+
+    ("sgn", "r = sgn(tensor([0.5, -2.], requires_grad=true))"),
+    ("sgn_", "r = tensor([0.5, -2.], requires_grad=true) * 1\nr.sgn_()"),
+    ("erfinv", "r = erfinv(tensor([0.5, -0.2], requires_grad=true))"),
+    ("erfinv_", "r = tensor([0.5, -0.2], requires_grad=true) * 1\nr.erfinv_()"),
+    ("lgamma", "r = tensor([0.5, 2.], requires_grad=true).lgamma()"),
+    ("lgamma_", "r = tensor([0.5, 2.], requires_grad=true) * 1\nr.lgamma_()"),
+    ("digamma", "r = digamma(tensor([0.5, 2.], requires_grad=true))"),
+    ("digamma_", "r = tensor([0.5, 2.], requires_grad=true) * 1\nr.digamma_()"),
+    ("mish", "r = nn.mish(tensor([0.5, 2.], requires_grad=true))"),
+    ("mish_inplace", "r = tensor([0.5, 2.], requires_grad=true) * 1\nnn.mish(r, inplace=true)"),
 ]
 
 ERRORS = [
@@ -247,27 +328,37 @@ ERRORS = [
     ("xlogy_inplace_bcast", "tensor([1.]).xlogy_(ones(3))", False),
     ("fmod_bool", "fmod(tensor([true]), tensor([true]))", True),
     ("fmod_int_zero", "fmod(tensor([1, 2]), 0)", False),
+
+    ("mish_int", "nn.mish(tensor([1, 2]))", True),
+    ("mish_bool", "nn.mish(tensor([true]))", True),
+    ("erfinv__int", "tensor([1, 2]).erfinv_()", True),
+    ("lgamma__int", "tensor([1, 2]).lgamma_()", True),
+    ("digamma__bool", "tensor([true]).digamma_()", True),
+    ("mish_inplace_leaf", "nn.mish(tensor([1., 2.], requires_grad=true), inplace=true)", True),
 ]
 
 DTYPE_NAMES = {getattr(torch, v.split(".")[1]): k for k, v in DTYPES.items()}
 
 
-def run(src):
+def run(src, torch_src=None):
     env = {"torch": torch, "F": F}
-    exec(to_torch(src), env)
+    exec(torch_src or to_torch(src), env)
     return env
 
 
 def main():
     cases = []
-    for name, tsr in CASES:
-        r = run(tsr)["r"].detach()
+    for name, tsr, *override in CASES:
+        # an override spells the case for PyTorch where tsr differs on
+        # purpose (f16/bf16 ops PyTorch 1.13's CPU lacks: computed in f32)
+        src = override[0] if override else to_torch(tsr)
+        r = run(tsr, src)["r"].detach()
         flat = r.reshape(-1)
         if r.dtype.is_floating_point:
             values = [repr(float(v)) for v in flat.double().tolist()]
         else:
             values = [str(v) for v in flat.tolist()]
-        cases.append({"name": name, "tsr": tsr, "torch": to_torch(tsr), "dtype": DTYPE_NAMES[r.dtype],
+        cases.append({"name": name, "tsr": tsr, "torch": src, "dtype": DTYPE_NAMES[r.dtype],
                       "shape": list(r.shape), "strides": list(r.stride()), "values": values})
     gradfn = []
     for name, tsr in GRADFN:

@@ -151,3 +151,37 @@ func init() {
 		return nil, errorf(errHeavisideBackward)
 	}})
 }
+
+// Derivatives of sgn, erfinv, lgamma, digamma and mish (PyTorch 1.13's
+// derivatives.yaml): sgn's is zero for real tensors (sgn_backward's
+// masked formula vanishes), erfinv's 0.5 * sqrt(pi) * exp(erfinv(x)²) *
+// grad (from the saved result), lgamma's grad * digamma(x) (recorded, so
+// differentiable again), digamma's grad * polygamma(1, x) and mish's
+// grad * (tanh(sp) + x * sigmoid(x) * (1 - tanh(sp)²)), sp = softplus(x)
+// (the last two computed unrecorded, as tensor.Trigamma / MishGrad).
+func init() {
+	unaryDef("sgn", false, false, zeroGrad)
+	unaryDef("erfinv", false, true, func(c *Ctx, g *T) (*T, error) {
+		k := &calc{e: c.E}
+		out := k.output(c)
+		r := k.mul(k.scale(k.un("exp", tensor.Exp, k.mul(out, out)), 0.5*math.Sqrt(math.Pi)), g)
+		return r, k.err
+	})
+	unaryDef("lgamma", true, false, func(c *Ctx, g *T) (*T, error) {
+		k := &calc{e: c.E}
+		r := k.mul(g, k.un("digamma", tensor.Digamma, k.input(c, 0)))
+		return r, k.err
+	})
+	unaryDef("digamma", true, false, func(c *Ctx, g *T) (*T, error) {
+		k := &calc{e: c.E}
+		x := k.input(c, 0)
+		r := k.mul(g, k.do(func() (*T, error) { return tensor.Trigamma(x) }))
+		return r, k.err
+	})
+	unaryDef("mish", true, false, func(c *Ctx, g *T) (*T, error) {
+		k := &calc{e: c.E}
+		x := k.input(c, 0)
+		r := k.mul(g, k.do(func() (*T, error) { return tensor.MishGrad(x) }))
+		return r, k.err
+	})
+}

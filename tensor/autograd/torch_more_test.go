@@ -35,6 +35,14 @@ func torchMoreGradCases() []gradCase {
 		affine("logit", Attrs{"eps": 0.25}, 0.45, 0.5, func(x *T) (*T, error) { return tensor.Logit(x, 0.25) }),
 		affine("hardtanh", Attrs{"min_val": -0.5, "max_val": 1.2}, 2, 0, func(x *T) (*T, error) { return tensor.Hardtanh(x, -0.5, 1.2) }),
 		affine("hardtanh", Attrs{"min_val": -1.0, "max_val": 1.0}, 1.5, 0.1, func(x *T) (*T, error) { return tensor.Hardtanh(x, -1, 1) }),
+		affine("sgn", nil, 0.1, 2, tensor.Sgn),
+		affine("sgn", nil, 0.1, -2, tensor.Sgn),
+		affine("erfinv", nil, 0.8, 0, tensor.Erfinv),
+		affine("lgamma", nil, 1, 2.5, tensor.Lgamma),
+		affine("lgamma", nil, 0.2, -0.5, tensor.Lgamma),
+		affine("digamma", nil, 1, 2.5, tensor.Digamma),
+		affine("digamma", nil, 0.2, -1.5, tensor.Digamma),
+		affine("mish", nil, 3, 0, tensor.Mish),
 	}
 }
 
@@ -167,4 +175,70 @@ func TestTorchMoreDoubleBackward(t *testing.T) {
 			t.Errorf("d²xlogy/dy² = %v, want %v", got, want)
 		}
 	}
+}
+
+// TestSpecialDoubleBackward: lgamma's derivative is recorded digamma, so a
+// create_graph backward gives d²/dx² lgamma(x) = trigamma(x) (checked
+// against the series sum 1/(x+k)²), and the special values at the poles
+// match PyTorch 1.13's.
+func TestSpecialDoubleBackward(t *testing.T) {
+	e := NewEngine()
+	x, _ := tensor.FromFloat64s([]float64{0.3, 2.5}, []int{2}, tensor.F64)
+	x.SetRequiresGrad(true)
+	out, err := e.Apply("lgamma", []*T{x}, nil, func() (*T, error) { return tensor.Lgamma(x) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := e.sum(out, nil, false)
+	g, err := e.Grad([]*T{s}, []*T{x}, nil, true, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, _ := e.sum(g[0], nil, false)
+	g2, err := e.Grad([]*T{s2}, []*T{x}, nil, false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range []float64{0.3, 2.5} {
+		want := 0.0
+		for k := 0; k < 2000000; k++ {
+			want += 1 / ((v + float64(k)) * (v + float64(k)))
+		}
+		want += 1 / (v + 2000000) // the tail of the series
+		if got := g2[0].ToFloat64s()[i]; math.Abs(got-want) > 1e-9*want {
+			t.Errorf("lgamma'' at %v = %v, want %v", v, got, want)
+		}
+	}
+	// PyTorch 1.13: lgamma's gradient at 0 is digamma(0) = -inf, NaN at
+	// the negative integers; digamma's at 0 is trigamma(0) = inf;
+	// erfinv's is inf at ±1; sgn's is 0 everywhere, NaN included.
+	grad := func(op string, f func(*T) (*T, error), v ...float64) []float64 {
+		t.Helper()
+		x, _ := tensor.FromFloat64s(v, []int{len(v)}, tensor.F64)
+		x.SetRequiresGrad(true)
+		out, err := e.Apply(op, []*T{x}, nil, func() (*T, error) { return f(x) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := e.sum(out, nil, false)
+		g, err := e.Grad([]*T{s}, []*T{x}, nil, false, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g[0].ToFloat64s()
+	}
+	inf, nan := math.Inf(1), math.NaN()
+	check := func(what string, got, want []float64) {
+		t.Helper()
+		for i := range want {
+			if !(got[i] == want[i] || math.IsNaN(got[i]) && math.IsNaN(want[i])) {
+				t.Errorf("%s: grad %v, want %v", what, got, want)
+				return
+			}
+		}
+	}
+	check("lgamma", grad("lgamma", tensor.Lgamma, 0, -1, 1), []float64{-inf, nan, -0.5772156649015328})
+	check("digamma", grad("digamma", tensor.Digamma, 0, math.Inf(1)), []float64{inf, 0})
+	check("erfinv", grad("erfinv", tensor.Erfinv, 1, -1, 0), []float64{inf, inf, 0.8862269254527579})
+	check("sgn", grad("sgn", tensor.Sgn, nan, 0, -2, inf), []float64{0, 0, 0, 0})
 }
