@@ -713,23 +713,7 @@ func (fc *fcomp) expr(x Expr) {
 	case *Compare:
 		fc.compare(x)
 	case *Call:
-		fc.expr(x.Fn)
-		for _, a := range x.Args {
-			fc.expr(a)
-		}
-		for _, kw := range x.Kwargs {
-			fc.constant(runtime.String(kw.Name))
-			fc.expr(kw.Value)
-		}
-		fc.at(x)
-		if len(x.Kwargs) == 0 {
-			fc.emit(runtime.CALL, len(x.Args))
-		} else {
-			if len(x.Args) > 0xfff || len(x.Kwargs) > 0xfff {
-				fc.c.fail(x.Start, "too many arguments")
-			}
-			fc.emit(runtime.CALL_KW, len(x.Args)|len(x.Kwargs)<<12)
-		}
+		fc.call(x, false)
 	case *Index:
 		fc.expr(x.X)
 		fc.subscript(x.Key)
@@ -824,17 +808,50 @@ func (fc *fcomp) binary(x *Binary) {
 		fc.patch(j)
 		return
 	}
-	fc.expr(x.X)
-	fc.expr(x.Y)
-	fc.pos = x.OpAt
-	if operatorTemp(x.X) {
-		switch x.Op {
-		case runtime.PLUS, runtime.MINUS, runtime.STAR, runtime.SLASH:
-			fc.emit(runtime.BINARY_TMP, int(x.Op))
-			return
-		}
+	elide := x.Op == runtime.PLUS || x.Op == runtime.MINUS || x.Op == runtime.STAR || x.Op == runtime.SLASH
+	call, isCall := x.X.(*Call)
+	switch {
+	case elide && operatorTemp(x.X):
+		fc.expr(x.X)
+		fc.expr(x.Y)
+		fc.pos = x.OpAt
+		fc.emit(runtime.BINARY_TMP, int(x.Op))
+	case elide && isCall:
+		fc.call(call, true)
+		fc.expr(x.Y)
+		fc.pos = x.OpAt
+		fc.emit(runtime.BINARY_TMP, int(x.Op)|1<<16)
+	default:
+		fc.expr(x.X)
+		fc.expr(x.Y)
+		fc.pos = x.OpAt
+		fc.binop(x.Op)
 	}
-	fc.binop(x.Op)
+}
+
+// call compiles a call; fresh marks its result as a candidate temporary
+// for the BINARY_TMP that consumes it (FRESH_MARK just before the CALL).
+func (fc *fcomp) call(x *Call, fresh bool) {
+	fc.expr(x.Fn)
+	for _, a := range x.Args {
+		fc.expr(a)
+	}
+	for _, kw := range x.Kwargs {
+		fc.constant(runtime.String(kw.Name))
+		fc.expr(kw.Value)
+	}
+	fc.at(x)
+	if fresh {
+		fc.emit(runtime.FRESH_MARK, len(x.Args)+2*len(x.Kwargs))
+	}
+	if len(x.Kwargs) == 0 {
+		fc.emit(runtime.CALL, len(x.Args))
+	} else {
+		if len(x.Args) > 0xfff || len(x.Kwargs) > 0xfff {
+			fc.c.fail(x.Start, "too many arguments")
+		}
+		fc.emit(runtime.CALL_KW, len(x.Args)|len(x.Kwargs)<<12)
+	}
 }
 
 // operatorTemp reports whether e's value is a temporary that only the

@@ -88,7 +88,8 @@ func TestBinaryTmpEmitted(t *testing.T) {
 		"y = a + b":             0, // a name
 		"y = (a or b) + c":      0, // or returns an operand
 		"y = (+a) + c":          0, // unary plus returns its operand
-		"y = f(a) + c":          0, // a call's result may be reachable elsewhere
+		"y = f(a) + c":          1, // a call: FRESH_MARK decides at run time
+		"y = a.exp() * 2 - 1":   2,
 		"y = a[0] * 2 + 1":      1, // a[0] is a view, but a[0] * 2 is new
 		"y = c + (a * b)":       0, // only the left operand
 		"y = (a * b) % c":       0, // only + - * /
@@ -102,6 +103,10 @@ func TestBinaryTmpEmitted(t *testing.T) {
 		DisassembleFunc(&b, prog.Toplevel)
 		if got := strings.Count(b.String(), "BINARY_TMP"); got != want {
 			t.Errorf("%s: %d BINARY_TMP, want %d\n%s", src, got, want, b.String())
+		}
+		// every call feeding a BINARY_TMP is preceded by its FRESH_MARK
+		if marks, calls := strings.Count(b.String(), "FRESH_MARK"), strings.Count(b.String(), "a call's result"); marks != calls {
+			t.Errorf("%s: %d FRESH_MARK for %d call temporaries\n%s", src, marks, calls, b.String())
 		}
 	}
 }

@@ -48,7 +48,12 @@ func DisassembleFunc(b *strings.Builder, fc *runtime.Funcode) {
 			fmt.Fprintf(b, " %d\t# %s", arg, nameAt(prog.Globals, arg))
 		case runtime.ATTR, runtime.SETATTR:
 			fmt.Fprintf(b, " %d\t# .%s", arg, nameAt(prog.Names, arg))
-		case runtime.BINARY, runtime.BINARY_TMP, runtime.INPLACE, runtime.UNARY:
+		case runtime.BINARY_TMP:
+			fmt.Fprintf(b, " %s", runtime.Op(arg&0xffff))
+			if arg>>16 != 0 {
+				b.WriteString("\t# a call's result")
+			}
+		case runtime.BINARY, runtime.INPLACE, runtime.UNARY:
 			fmt.Fprintf(b, " %s", runtime.Op(arg))
 		case runtime.CALL_KW:
 			fmt.Fprintf(b, " %d\t# %d positional, %d keyword", arg, arg&0xfff, arg>>12)

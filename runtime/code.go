@@ -48,24 +48,30 @@ const (
 	STORE_GLOBAL // x --
 
 	// operators (int/float fast paths inline, then the generic path)
-	ADD       // x y -- x+y
-	SUB       // x y -- x-y
-	MUL       // x y -- x*y
-	CMP_LT    // x y -- x<y
-	CMP_LE    // x y -- x<=y
-	CMP_GT    // x y -- x>y
-	CMP_GE    // x y -- x>=y
-	CMP_EQ    // x y -- x==y
-	CMP_NE    // x y -- x!=y
-	BINARY    // x y -- x op y ; arg = Op
+	ADD    // x y -- x+y
+	SUB    // x y -- x-y
+	MUL    // x y -- x*y
+	CMP_LT // x y -- x<y
+	CMP_LE // x y -- x<=y
+	CMP_GT // x y -- x>y
+	CMP_GE // x y -- x>=y
+	CMP_EQ // x y -- x==y
+	CMP_NE // x y -- x!=y
+	BINARY // x y -- x op y ; arg = Op
 	// BINARY_TMP is BINARY where x is the result of another arithmetic
 	// operator, a temporary nothing else can reach: a value implementing
 	// HasBinaryTemp may compute x op y into x (NumPy's temporary elision).
-	BINARY_TMP // x y -- x op y ; arg = Op (+ - * /)
-	INPLACE   // x y -- x op= y ; arg = Op (HasInplace first)
-	UNARY     // x -- op x ; arg = Op (UMINUS, UPLUS, TILDE)
-	UNARY_NOT // x -- not x
-	NOTIN     // x y -- x not in y
+	BINARY_TMP // x y -- x op y ; arg = Op (+ - * /), | 1<<16 when x is a call's result (see FRESH_MARK)
+	// FRESH_MARK precedes a CALL whose result feeds BINARY_TMP: when the
+	// callee (arg slots below the top) is a builtin or an einsum literal,
+	// it records Thread.FreshMark(), so that only a value the call created
+	// counts as a temporary; any other callee (a tsr function may return a
+	// value it also stored) records a mark nothing passes.
+	FRESH_MARK // -- ; arg = number of argument slots above the callee
+	INPLACE    // x y -- x op= y ; arg = Op (HasInplace first)
+	UNARY      // x -- op x ; arg = Op (UMINUS, UPLUS, TILDE)
+	UNARY_NOT  // x -- not x
+	NOTIN      // x y -- x not in y
 
 	// control flow (arg = target pc)
 	JMP
@@ -129,7 +135,7 @@ var opcodeNames = [...]string{
 	STORE_CELL: "STORE_CELL", LOAD_FREE: "LOAD_FREE", LOAD_CELLREF: "LOAD_CELLREF",
 	LOAD_FREEREF: "LOAD_FREEREF", LOAD_GLOBAL: "LOAD_GLOBAL", STORE_GLOBAL: "STORE_GLOBAL",
 	ADD: "ADD", SUB: "SUB", MUL: "MUL", CMP_LT: "CMP_LT", CMP_LE: "CMP_LE", CMP_GT: "CMP_GT", CMP_GE: "CMP_GE", CMP_EQ: "CMP_EQ", CMP_NE: "CMP_NE",
-	BINARY: "BINARY", BINARY_TMP: "BINARY_TMP", INPLACE: "INPLACE", UNARY: "UNARY", UNARY_NOT: "UNARY_NOT", NOTIN: "NOTIN",
+	BINARY: "BINARY", BINARY_TMP: "BINARY_TMP", FRESH_MARK: "FRESH_MARK", INPLACE: "INPLACE", UNARY: "UNARY", UNARY_NOT: "UNARY_NOT", NOTIN: "NOTIN",
 	JMP: "JMP", JMP_FALSE: "JMP_FALSE", JMP_TRUE: "JMP_TRUE", JMP_FALSE_OR_POP: "JMP_FALSE_OR_POP",
 	JMP_TRUE_OR_POP: "JMP_TRUE_OR_POP", ITER_PUSH: "ITER_PUSH", ITER_NEXT: "ITER_NEXT", RETURN: "RETURN",
 	CALL: "CALL", CALL_KW: "CALL_KW", MAKE_FUNC: "MAKE_FUNC", LIST: "LIST", TUPLE: "TUPLE", DICT: "DICT",

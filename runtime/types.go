@@ -361,6 +361,11 @@ type Thread struct {
 	// Einsum evaluates an ein"..." literal called on operands; stdlib
 	// installs it. Nil makes calling an einsum literal an error.
 	Einsum func(th *Thread, eq string, args []Value, kwargs []Kwarg) (Value, error)
+	// FreshMark returns a mark such that a value created later can be told
+	// from one that existed before (stdlib installs tensor.AllocSeq). With
+	// it, an operator applied to a builtin call's result may compute into
+	// that result (BINARY_TMP after FRESH_MARK); nil turns this off.
+	FreshMark func() int64
 	// MaxDepth bounds the tsr call depth (0 = DefaultMaxDepth); exceeding
 	// it is a RecursionError.
 	MaxDepth int

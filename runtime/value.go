@@ -63,14 +63,16 @@ type HasBinary interface {
 }
 
 // HasBinaryTemp is implemented by values that can compute x op y (op one
-// of + - * /) into x's own storage when the VM knows x is a temporary: the
-// result of another arithmetic operator, still on the VM stack and
-// reachable from nowhere else (BINARY_TMP). BinaryTemp must return exactly
-// what Binary(op, x, y, Left) would, or (nil, nil) to decline, after which
-// the VM calls Binary.
+// of + - * /) into x's own storage when the VM knows x is a temporary:
+// still on the VM stack and reachable from nowhere else (BINARY_TMP). x is
+// the result of another arithmetic operator (after == 0), or of a builtin
+// call, in which case x is a temporary only if it was created after the
+// mark after (Thread.FreshMark, taken just before the call). BinaryTemp
+// must return exactly what Binary(op, x, y, Left) would, or (nil, nil) to
+// decline, after which the VM calls Binary.
 type HasBinaryTemp interface {
 	Value
-	BinaryTemp(op Op, y Value) (Value, error)
+	BinaryTemp(op Op, y Value, after int64) (Value, error)
 }
 
 // HasInplace is implemented by values with in-place augmented assignment:

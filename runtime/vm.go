@@ -24,6 +24,9 @@ type vmState struct {
 	depth     int
 	// entered counts nested VM entries from Go (Exec, Call from a host).
 	entered int
+	// fresh is the last FRESH_MARK's mark (math.MaxInt64: the callee was
+	// not a builtin, so its result may be reachable elsewhere).
+	fresh int64
 }
 
 // frame is one active tsr function call, for tracebacks.
@@ -634,17 +637,29 @@ loop:
 			}
 			sp--
 			stack[sp-1], stack[sp] = z, nil
+		case FRESH_MARK:
+			vm.fresh = math.MaxInt64
+			if th.FreshMark != nil {
+				switch stack[sp-1-int(insn>>8)].(type) {
+				case *Builtin, *Einsum:
+					vm.fresh = th.FreshMark()
+				}
+			}
 		case BINARY_TMP:
 			x, y = stack[sp-2], stack[sp-1]
 			fr.pc = pc - 1
 			z = nil
+			op, after := Op(insn>>8&0xffff), int64(0)
+			if insn>>24 != 0 {
+				after = vm.fresh
+			}
 			if ht, ok := x.(HasBinaryTemp); ok {
-				if z, err = ht.BinaryTemp(Op(insn>>8), y); err != nil {
+				if z, err = ht.BinaryTemp(op, y, after); err != nil {
 					goto fail
 				}
 			}
 			if z == nil {
-				if z, err = Binary(Op(insn>>8), x, y); err != nil {
+				if z, err = Binary(op, x, y); err != nil {
 					goto fail
 				}
 			}

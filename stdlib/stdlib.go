@@ -12,7 +12,10 @@
 // with registerModule from init.
 package stdlib
 
-import "github.com/tsrlang/tsr/runtime"
+import (
+	"github.com/tsrlang/tsr/runtime"
+	"github.com/tsrlang/tsr/tensor"
+)
 
 // Predeclared returns the global names stdlib adds to every program
 // (tensor creation functions, dtypes, modules, tensor-aware versions of
@@ -37,5 +40,6 @@ func Setup(th *runtime.Thread) {
 	st := stateOf(th)
 	th.Hooks = hooks{}
 	th.Einsum = einsumHook
+	th.FreshMark = tensor.AllocSeq
 	_ = st
 }

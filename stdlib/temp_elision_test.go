@@ -22,10 +22,10 @@ func TestTempElisionSameResults(t *testing.T) {
 		{"a @ b.transpose(1, 2)", "+ 1"}, {"a * b", "+ c"}, // c broadcasts without growing
 		{"a * b", "+ a.reshape(2, 1, 3, 4)"}, // grows: declined
 		{"a * b", "+ d"},                     // promotes to f64: declined
-		{"i * 2", "+ 1"}, {"i * 2", "/ 4"}, // ints: declined
-		{"h * 2", "+ 1"},  // f16: declined
-		{"a * 2", "+ m"},  // bool tensor
-		{"a * 2", "- 7"},  // int number
+		{"i * 2", "+ 1"}, {"i * 2", "/ 4"},   // ints: declined
+		{"h * 2", "+ 1"}, // f16: declined
+		{"a * 2", "+ m"}, // bool tensor
+		{"a * 2", "- 7"}, // int number
 		{"a * 2", "* true"},
 		{"a * 2", "+ 16777217"},
 		{"a * b", "+ bt.transpose(0, 2)"}, // transposed operand
@@ -77,4 +77,35 @@ func TestTempElisionAllocatesOnce(t *testing.T) {
 		// the operand is never the temporary's alias: x stays untouched
 		{"x = tensor([1.0, 2.0])\ny = (x + 0) * 10\nprint(x, y)", "tensor([1., 2.]) tensor([10., 20.])"},
 	})
+}
+
+// A call's result is computed into only when a builtin created it during
+// the call: a tsr function's result (it may be a global), a builtin
+// returning its receiver or an existing value, and an einsum that returns
+// its operand are never overwritten.
+func TestTempElisionCalls(t *testing.T) {
+	checkPrints(t, []printCase{
+		{"x = tensor([1.0, 2.0])\nfn f() { return x }\ny = f() + 1\nprint(x, y)", "tensor([1., 2.]) tensor([2., 3.])"},
+		{"x = tensor([1.0, 2.0])\ncache = []\nfn g() { t = x * 2\ncache.append(t)\nreturn t }\ny = g() + 1\nprint(cache[0], y)", "tensor([2., 4.]) tensor([3., 5.])"},
+		{"x = tensor([1.0, 2.0])\ny = x.contiguous() * 10\nz = x.float() - 1\nw = x.detach() / 2\nprint(x, y, z, w)", "tensor([1., 2.]) tensor([10., 20.]) tensor([0., 1.]) tensor([0.5000, 1.0000])"},
+		{"x = tensor([[1.0, 2.0], [3.0, 4.0]])\ne = ein\"ij->ij\"(x) - 1\nprint(x.tolist(), e.tolist())", "[[1.0, 2.0], [3.0, 4.0]] [[0.0, 1.0], [2.0, 3.0]]"},
+		{"x = tensor([1.0, 2.0])\nl = [x * 1]\nd = {\"k\": x * 1}\nv = l.pop() * 3\nu = d.get(\"k\") * 3\nprint(v, u, d[\"k\"])", "tensor([3., 6.]) tensor([3., 6.]) tensor([1., 2.])"},
+		{"x = tensor([1.0, 2.0])\nd = {}\nv = d.setdefault(\"k\", x * 1) + 5\nprint(v, d[\"k\"])", "tensor([6., 7.]) tensor([1., 2.])"},
+		{"x = tensor([1.0, 2.0], requires_grad=true)\ny = (x.exp() * 2).sum()\ny.backward()\nprint(x.grad)", "tensor([ 5.4366, 14.7781])"},
+		{"x = tensor([1.0, 2.0])\ny = x.exp() * 2\nprint(x, y)", "tensor([1., 2.]) tensor([ 5.4366, 14.7781])"},
+	})
+	// x.exp() * 2 allocates one result (the exp's), not two
+	count := func(src string) int64 {
+		t.Helper()
+		_, b0, _ := tensor.PoolStats()
+		runPrint(t, src)
+		_, b1, _ := tensor.PoolStats()
+		return b1 - b0
+	}
+	const x = "x = zeros(100000)\n"
+	elided := count(x + "y = x.exp() * 2 - ein\"i->i\"(x)\n")
+	bound := count(x + "t1 = x.exp()\nt2 = t1 * 2\ny = t2 - ein\"i->i\"(x)\n")
+	if d := bound - elided; d < 2*400000-100 || d > 2*400000+100 {
+		t.Errorf("x.exp() * 2 - x allocated %d bytes, the bound form %d: want 2 results fewer", elided, bound)
+	}
 }

@@ -23,6 +23,7 @@ type Storage struct {
 	dtype   DType          // dtype the storage was created for (Len counts these)
 	version atomic.Int64
 	refs    atomic.Int32 // tensors created over this storage (for Release)
+	seq     int64        // allocation number: AllocSeq just after this storage was made
 	pooled  bool         // buffer came from / may return to the pool
 	freed   bool
 	tok     *liveToken // nil when LiveBytes does not track this storage (liveCredit)
@@ -130,6 +131,15 @@ func PoolStats() (allocs, bytes, hits int64) {
 	return statAllocs.Load(), statBytes.Load(), statHits.Load()
 }
 
+// AllocSeq returns the number of storages allocated so far in the process.
+// A storage allocated after a call returned n has (*Tensor).StorageSeq > n:
+// the VM uses it to tell a builtin's fresh result from a tensor that
+// existed before the call.
+func AllocSeq() int64 { return statAllocs.Load() }
+
+// StorageSeq returns the allocation number of t's storage (see AllocSeq).
+func (t *Tensor) StorageSeq() int64 { return t.storage.seq }
+
 // LiveBytes returns the bytes held by storages that are still reachable
 // (or not yet collected) and not released: exact for storages of at least
 // 64 KiB, an unbiased sampled estimate for smaller ones (see liveCredit;
@@ -155,7 +165,7 @@ type pooledBuf struct{ words []uint64 }
 func newStorage(dt DType, n int, zero bool) *Storage {
 	nb := checkAlloc(dt, n)
 	s := &Storage{dtype: dt, nbytes: nb}
-	statAllocs.Add(1)
+	s.seq = statAllocs.Add(1)
 	statBytes.Add(int64(nb))
 	if nb == 0 {
 		return s
