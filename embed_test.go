@@ -598,3 +598,24 @@ print(greet("bo"), greet("bo", loud=true, times=2))
 		t.Errorf("Globals() = %v", got)
 	}
 }
+
+// A host function's result is never computed into by the operator that
+// consumes it (temporary elision): the host may keep what it returns.
+func TestHostResultNotElided(t *testing.T) {
+	in := tsr.New(tsr.Options{})
+	var kept *tensor.Tensor
+	if err := in.RegisterFunc("weights", func() *tensor.Tensor {
+		if kept == nil {
+			kept, _ = tensor.FromFloat64s([]float64{1, 2, 3}, []int{3}, tensor.F32)
+		}
+		return kept
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.Eval(context.Background(), "t.tsr", "y = weights() * 10\nz = weights() + 1"); err != nil {
+		t.Fatal(err)
+	}
+	if got := kept.ToFloat64s(); got[0] != 1 || got[1] != 2 || got[2] != 3 {
+		t.Fatalf("the host's tensor was overwritten: %v", got)
+	}
+}

@@ -63,10 +63,11 @@ const (
 	// HasBinaryTemp may compute x op y into x (NumPy's temporary elision).
 	BINARY_TMP // x y -- x op y ; arg = Op (+ - * /), | 1<<16 when x is a call's result (see FRESH_MARK)
 	// FRESH_MARK precedes a CALL whose result feeds BINARY_TMP: when the
-	// callee (arg slots below the top) is a builtin or an einsum literal,
-	// it records Thread.FreshMark(), so that only a value the call created
-	// counts as a temporary; any other callee (a tsr function may return a
-	// value it also stored) records a mark nothing passes.
+	// callee (arg slots below the top) is a builtin with FreshResults or an
+	// einsum literal, it records Thread.FreshMark(), so that only a value
+	// the call created counts as a temporary; any other callee (a tsr or
+	// host function may return a value it also stored) records a mark
+	// nothing passes.
 	FRESH_MARK // -- ; arg = number of argument slots above the callee
 	INPLACE    // x y -- x op= y ; arg = Op (HasInplace first)
 	UNARY      // x -- op x ; arg = Op (UMINUS, UPLUS, TILDE)

@@ -313,6 +313,14 @@ type Builtin struct {
 	recv Value
 	// Doc is the help text shown by the REPL's :help.
 	Doc string
+	// FreshResults promises that a value the builtin creates during a call
+	// and returns is kept nowhere else, so that the operator consuming it
+	// may compute into it (temporary elision, FRESH_MARK). A value that
+	// existed before the call is never treated as fresh, so returning a
+	// receiver or an argument is fine; caching a new result and returning
+	// it is not. False (the default, e.g. for host functions) turns the
+	// elision off for the builtin's results.
+	FreshResults bool
 }
 
 // NewBuiltin returns a builtin named name that calls fn.
@@ -322,7 +330,7 @@ func NewBuiltin(name string, fn func(th *Thread, b *Builtin, args []Value, kwarg
 
 // BindReceiver returns a copy of b bound to recv (for methods).
 func (b *Builtin) BindReceiver(recv Value) *Builtin {
-	return &Builtin{name: b.name, fn: b.fn, recv: recv, Doc: b.Doc}
+	return &Builtin{name: b.name, fn: b.fn, recv: recv, Doc: b.Doc, FreshResults: b.FreshResults}
 }
 
 // Receiver returns the bound receiver, or nil.

@@ -640,8 +640,12 @@ loop:
 		case FRESH_MARK:
 			vm.fresh = math.MaxInt64
 			if th.FreshMark != nil {
-				switch stack[sp-1-int(insn>>8)].(type) {
-				case *Builtin, *Einsum:
+				switch f := stack[sp-1-int(insn>>8)].(type) {
+				case *Builtin:
+					if f.FreshResults {
+						vm.fresh = th.FreshMark()
+					}
+				case *Einsum:
 					vm.fresh = th.FreshMark()
 				}
 			}

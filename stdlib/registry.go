@@ -31,6 +31,7 @@ var (
 func defGlobal(name, doc string, fn builtinFn) *runtime.Builtin {
 	b := runtime.NewBuiltin(name, fn)
 	b.Doc = doc
+	b.FreshResults = true // stdlib functions keep nothing they return
 	globals[name] = b
 	return b
 }
@@ -46,6 +47,7 @@ func defMethod(name, doc string, fn methodFn) {
 		return fn(th, x, args, kwargs)
 	})
 	b.Doc = doc
+	b.FreshResults = true
 	tensorMethods[name] = b
 }
 
@@ -124,6 +126,7 @@ func registerModule(name, doc string, members map[string]runtime.Value) *runtime
 func moduleFunc(mod, name, doc string, fn builtinFn) *runtime.Builtin {
 	b := runtime.NewBuiltin(mod+"."+name, fn)
 	b.Doc = doc
+	b.FreshResults = true
 	return b
 }
 
