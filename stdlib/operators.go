@@ -72,8 +72,12 @@ func (x *TensorValue) BinaryTemp(op runtime.Op, y runtime.Value, after int64) (r
 	if !other.IsWrappedNumber() && tensor.SharesMemory(t, other) {
 		return nil, nil
 	}
-	// (castWrapped is not needed: for f32/f64 the kernel's conversion of a
-	// number is the rounding castWrapped would apply.)
+	// A number is rounded as Binary rounds it (castWrapped): the kernel's
+	// own conversion of a large int (2**60 + 2**36 + 1 into f32) rounds
+	// once, castWrapped through f64 twice, and the results must agree.
+	_, other = castWrapped(t, other)
+	// The result must look new: its version stays as Binary's (0).
+	version := t.Version()
 	var err error
 	switch op {
 	case runtime.PLUS:
@@ -90,6 +94,7 @@ func (x *TensorValue) BinaryTemp(op runtime.Op, y runtime.Value, after int64) (r
 	if err != nil {
 		return nil, err
 	}
+	t.RestoreVersion(version)
 	return x, nil
 }
 

@@ -140,6 +140,12 @@ func AllocSeq() int64 { return statAllocs.Load() }
 // StorageSeq returns the allocation number of t's storage (see AllocSeq).
 func (t *Tensor) StorageSeq() int64 { return t.storage.seq }
 
+// RestoreVersion sets the version counter of t's storage back to v (a
+// value Version returned). Only for an in-place computation into a
+// temporary nothing else has seen (temporary elision), which must look
+// like the out-of-place op it replaces: a new result has version 0.
+func (t *Tensor) RestoreVersion(v int64) { t.storage.version.Store(v) }
+
 // LiveBytes returns the bytes held by storages that are still reachable
 // (or not yet collected) and not released: exact for storages of at least
 // 64 KiB, an unbiased sampled estimate for smaller ones (see liveCredit;
