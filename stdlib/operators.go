@@ -72,6 +72,13 @@ func (x *TensorValue) BinaryTemp(op runtime.Op, y runtime.Value, after int64) (r
 	if !other.IsWrappedNumber() && tensor.SharesMemory(t, other) {
 		return nil, nil
 	}
+	// Binary's result layout follows TensorIterator, which may give a
+	// size-1 dim of a row-major x another stride when other is a strided
+	// tensor ([1, 3, 1, 2] + a permuted one: (6, 2, 6, 1), not (6, 2, 2, 1)):
+	// with a size-1 dim, only a 0-d other (or a number) keeps x's layout.
+	if other.Dim() > 0 && slices.Contains(t.Shape(), 1) {
+		return nil, nil
+	}
 	// A number is rounded as Binary rounds it (castWrapped): the kernel's
 	// own conversion of a large int (2**60 + 2**36 + 1 into f32) rounds
 	// once, castWrapped through f64 twice, and the results must agree.

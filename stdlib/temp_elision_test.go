@@ -119,3 +119,12 @@ func TestTempElisionVersionAndNumbers(t *testing.T) {
 		{"z = zeros(3)\nn = 1152921573326323713\ny1 = (z * 1) + n\nt = z * 1\ny2 = t + n\nprint(y1.tolist() == y2.tolist(), (z.exp() - n).tolist() == (t.exp() - n).tolist())", "true true"},
 	})
 }
+
+// A row-major temporary with a size-1 dim meeting a strided operand: the
+// result's strides are Binary's (TensorIterator's layout), not the
+// temporary's ((6, 2, 6, 1) here, not (6, 2, 2, 1)).
+func TestTempElisionSizeOneStrides(t *testing.T) {
+	checkPrints(t, []printCase{
+		{"a = ones(1, 3, 1, 2)\ny = ones(2, 1, 3, 1).permute(3, 2, 1, 0)\nz1 = (a * 1) + y\nt = a * 1\nz2 = t + y\nz3 = a.exp() * y\nt = a.exp()\nz4 = t * y\nprint(z1.stride() == z2.stride(), z3.stride() == z4.stride(), z2.stride())", "true true (6, 2, 6, 1)"},
+	})
+}
