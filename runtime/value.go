@@ -57,6 +57,8 @@ const (
 // Binary returns (nil, nil) if the operation is not supported for y, so that
 // the other operand may be tried. op is one of the binary Op constants,
 // including the comparisons EQL..GE (returning any Value, e.g. a bool tensor).
+// An arithmetic result must be a new value that nothing else references:
+// the VM may let the next operator compute into it (BINARY_TMP).
 type HasBinary interface {
 	Value
 	Binary(op Op, y Value, side Side) (Value, error)

@@ -99,7 +99,16 @@ func roundWrapped(s *T, dt tensor.DType) *T {
 		return s
 	}
 	v := s.FlatFloat64(0)
-	r := tensor.RoundToDType(v, dt)
+	var r float64
+	if s.DType() == tensor.I64 {
+		// an int converts to the float type once (c10::Scalar::to<float>
+		// is static_cast<float>(int64)), not through float64: 2**60 + 2**36
+		// + 1 rounds up to 2**60 + 2**37 in f32, where float64's 2**60 +
+		// 2**36 is a tie that rounds down to 2**60
+		r = tensor.RoundToDType(float64(float32(s.FlatInt64(0))), dt)
+	} else {
+		r = tensor.RoundToDType(v, dt)
+	}
 	if r == v || r != r {
 		return s
 	}

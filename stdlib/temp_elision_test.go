@@ -128,3 +128,15 @@ func TestTempElisionSizeOneStrides(t *testing.T) {
 		{"a = ones(1, 3, 1, 2)\ny = ones(2, 1, 3, 1).permute(3, 2, 1, 0)\nz1 = (a * 1) + y\nt = a * 1\nz2 = t + y\nz3 = a.exp() * y\nt = a.exp()\nz4 = t * y\nprint(z1.stride() == z2.stride(), z3.stride() == z4.stride(), z2.stride())", "true true (6, 2, 6, 1)"},
 	})
 }
+
+// A Python int meets a float tensor converted once to the tensor's dtype,
+// as PyTorch's c10::Scalar::to<float>: (torch.zeros(3) + (2**60 + 2**36 +
+// 1)).tolist()[0] is 1.1529216420458004e+18 (2**60 + 2**37), in the elided
+// and the bound form alike.
+func TestIntScalarRoundsOnce(t *testing.T) {
+	checkPrints(t, []printCase{
+		{"n = 2**60 + 2**36 + 1\nt = zeros(3) * 1\nprint((zeros(3) + n).tolist()[0], ((zeros(3) * 1) + n).tolist()[0], (t + n).tolist()[0], (zeros(1, dtype=f64) + n).tolist()[0])",
+			"1.1529216420458004e+18 1.1529216420458004e+18 1.1529216420458004e+18 1.1529215733263237e+18"},
+		{"print((zeros(2, dtype=f16) + 65519).tolist(), (zeros(2, dtype=bf16) + 16777217).tolist())", "[65504.0, 65504.0] [16777216.0, 16777216.0]"},
+	})
+}
