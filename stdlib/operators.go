@@ -79,9 +79,8 @@ func (x *TensorValue) BinaryTemp(op runtime.Op, y runtime.Value, after int64) (r
 	if other.Dim() > 0 && slices.Contains(t.Shape(), 1) {
 		return nil, nil
 	}
-	// A number is rounded as Binary rounds it (castWrapped): the kernel's
-	// own conversion of a large int (2**60 + 2**36 + 1 into f32) rounds
-	// once, castWrapped through f64 twice, and the results must agree.
+	// A number is rounded as Binary rounds it (castWrapped), so that both
+	// paths agree whatever the kernels' own conversions do.
 	_, other = castWrapped(t, other)
 	// The result must look new: its version stays as Binary's (0).
 	version := t.Version()
