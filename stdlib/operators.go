@@ -48,12 +48,12 @@ func (x *TensorValue) Binary(op runtime.Op, y runtime.Value, side runtime.Side) 
 // operator's or a builtin call's temporary (runtime.HasBinaryTemp; for a
 // call, x's storage must have been allocated by the call): (a * b) + c and
 // x.exp() * 2 then allocate one result instead of two, as NumPy elides
-// temporaries. It declines
-// (nil, nil) unless the in-place result is exactly Binary's: f32/f64 x and
-// a result of x's dtype and shape (no promotion, no broadcast growth), no
-// gradient on either side, x the sole owner of its storage in row-major
-// order (so the result's layout is Binary's contiguous one), y not
-// overlapping x, and not the bool subtraction that raises.
+// temporaries. It declines (nil, nil) unless the in-place result is
+// exactly Binary's: f32/f64 x and a result of x's dtype and shape (no
+// promotion, no broadcast growth), no gradient on either side, x the sole
+// owner of its storage in row-major order (so the result's layout is
+// Binary's contiguous one), y not overlapping x, and not the bool
+// subtraction that raises.
 func (x *TensorValue) BinaryTemp(op runtime.Op, y runtime.Value, after int64) (runtime.Value, error) {
 	t := x.t
 	if dt := t.DType(); dt != tensor.F32 && dt != tensor.F64 || t.RequiresGrad() || t.StorageSeq() <= after {
