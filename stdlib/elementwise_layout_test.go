@@ -32,3 +32,15 @@ func TestCompositeOpsLayoutLikeTorch(t *testing.T) {
 		{"a = arange(24.).reshape(2, 3, 4).requires_grad_()\nb = nn.layer_norm(a.permute(2, 0, 1), [3])\n(b * arange(24.).reshape(4, 2, 3)).sum().backward()\nc = a.detach().clone().requires_grad_()\nd = nn.layer_norm(c.permute(2, 0, 1).contiguous(), [3])\n(d * arange(24.).reshape(4, 2, 3)).sum().backward()\nprint(allclose(a.grad, c.grad), allclose(b, d))", "true true"},
 	})
 }
+
+// sort and flip keep a dense input's layout (PyTorch allocates their
+// results with empty_like); topk, and non-dense inputs, give contiguous
+// results. Strides from PyTorch 1.13.
+func TestSortFlipLayoutLikeTorch(t *testing.T) {
+	checkPrints(t, []printCase{
+		{"x = arange(24.).reshape(2, 3, 4).permute(2, 0, 1)\nprint(x.flip(0).stride(), x.flip(2).stride(), x.sort(0).values.stride(), x.sort(-1).indices.stride())", "(1, 12, 4) (1, 12, 4) (1, 12, 4) (1, 12, 4)"},
+		{"y = arange(12.).reshape(3, 4).t()\nprint(y.flip(0, 1).stride(), y.sort(1).values.stride(), y.argsort(1).stride(), y.topk(2, 1).values.stride())", "(1, 4) (1, 4) (1, 4) (2, 1)"},
+		{"z = arange(12.).reshape(3, 4)[:, ::2]\nprint(z.flip(0).stride(), z.sort(1).values.stride())", "(2, 1) (2, 1)"},
+		{"y = arange(12.).reshape(3, 4).t()\nprint(y.sort(1, descending=true).values.tolist(), y.flip(0).tolist())", "[[8.0, 4.0, 0.0], [9.0, 5.0, 1.0], [10.0, 6.0, 2.0], [11.0, 7.0, 3.0]] [[3.0, 7.0, 11.0], [2.0, 6.0, 10.0], [1.0, 5.0, 9.0], [0.0, 4.0, 8.0]]"},
+	})
+}

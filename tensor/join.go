@@ -169,7 +169,8 @@ func (t *Tensor) Chunk(n, dim int) ([]*Tensor, error) {
 
 // Sort sorts t along dim (negative wraps; a 0-d t is one element),
 // returning the values (t's dtype) and their i64 indices along dim, both
-// new contiguous tensors of t's shape. The sort is stable: equal values
+// new tensors of t's shape laid out like a dense t (else contiguous), as
+// PyTorch's. The sort is stable: equal values
 // keep their input order, also when descending. NaN sorts last ascending
 // and first descending, and -0.0 equals 0.0, as PyTorch's
 // sort(stable=True). Algorithm: each row is mapped to integer order keys
@@ -185,7 +186,18 @@ func Sort(t *Tensor, dim int, descending bool) (*Tensor, *Tensor, error) {
 		n = t.shape[d]
 	}
 	v, i := sortedSelect(t, d, n, descending)
-	return v, i, nil
+	return layoutLike(v, t), layoutLike(i, t), nil
+}
+
+// layoutLike returns r, a new contiguous result of t's shape, laid out as
+// PyTorch lays out ops that keep their input's memory format (sort, flip:
+// they allocate with empty_like): r itself when t is contiguous or not
+// dense, else a copy with t's strides (x.t().sort(1) is transposed).
+func layoutLike(r, t *Tensor) *Tensor {
+	if t.IsContiguous() || !t.IsNonOverlappingAndDense() {
+		return r
+	}
+	return r.CloneLayoutOf(t)
 }
 
 // Argsort returns the i64 indices that sort t along dim (Sort's order).
@@ -218,7 +230,8 @@ func Topk(t *Tensor, k, dim int, largest bool) (*Tensor, *Tensor, error) {
 	return v, i, nil
 }
 
-// Flip reverses the order of elements along dims (a copy).
+// Flip reverses the order of elements along dims: a copy laid out like a
+// dense t (else contiguous), as PyTorch's.
 func Flip(t *Tensor, dims []int) (*Tensor, error) {
 	w, err := wrapDims(dims, len(t.shape))
 	if err != nil {
@@ -254,7 +267,7 @@ func Flip(t *Tensor, dims []int) (*Tensor, error) {
 		}
 		copy(dst[i*isz:(i+1)*isz], src[(so+off)*isz:(so+off+1)*isz])
 	}
-	return out, nil
+	return layoutLike(out, t), nil
 }
 
 // Roll shifts elements along dims by shifts (wrapping around); with no
