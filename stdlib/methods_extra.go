@@ -753,7 +753,11 @@ func methodUnique(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwar
 		return nil, err
 	}
 	if dim != runtime.None {
-		return nil, runtime.Errorf("NotImplementedError", "unique(dim=...) is not supported; use unique() on the flattened tensor")
+		d, ok := runtime.AsInt(dim)
+		if !ok {
+			return nil, runtime.Errorf("TypeError", "unique(): argument 'dim' must be int, not %s", dim.Type())
+		}
+		return uniqueDim(x, int(d), inverse, counts)
 	}
 	flat, err := x.t.Reshape(-1)
 	if err != nil {
@@ -800,6 +804,97 @@ func methodUnique(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwar
 			inv[i] = group[p]
 		}
 		it, err := tensor.FromInt64s(inv, x.t.Shape(), tensor.I64)
+		if err != nil {
+			return nil, err
+		}
+		res = append(res, wrap(x.eng, it))
+	}
+	if counts {
+		ct, err := tensor.FromInt64s(cnt, []int{len(cnt)}, tensor.I64)
+		if err != nil {
+			return nil, err
+		}
+		res = append(res, wrap(x.eng, ct))
+	}
+	return res, nil
+}
+
+// uniqueDim is torch.unique(x, dim=d): the distinct slices along d (each
+// slice is x.select(d, i)), in lexicographic order of their elements in C
+// order, stacked along d; inverse maps each i to its slice's position,
+// counts gives how often each occurs. As PyTorch, a 0-d x is an
+// IndexError and a zero-size dim other than d a RuntimeError.
+func uniqueDim(x *TensorValue, dim int, inverse, counts bool) (runtime.Value, error) {
+	t := x.t
+	if t.Dim() == 0 {
+		return nil, runtime.Errorf("IndexError", "Dimension specified as %d but tensor has no dimensions", dim)
+	}
+	d, err := normDim(dim, t.Dim())
+	if err != nil {
+		return nil, err
+	}
+	for k, s := range t.Shape() {
+		if s == 0 && k != d {
+			return nil, runtime.Errorf("RuntimeError", "There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
+		}
+	}
+	n := t.Shape()[d]
+	moved, err := t.Movedim([]int{d}, []int{0})
+	if err != nil {
+		return nil, err
+	}
+	w := 1 // elements per slice
+	for k, s := range t.Shape() {
+		if k != d {
+			w *= s
+		}
+	}
+	rows, err := moved.Contiguous().Reshape(n, w)
+	if err != nil {
+		return nil, err
+	}
+	var cmp func(i, j int) int
+	if t.DType().IsFloat() {
+		v := rows.ToFloat64s()
+		cmp = func(i, j int) int { return slices.Compare(v[i*w:(i+1)*w], v[j*w:(j+1)*w]) }
+	} else {
+		v := rows.ToInt64s()
+		cmp = func(i, j int) int { return slices.Compare(v[i*w:(i+1)*w], v[j*w:(j+1)*w]) }
+	}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, cmp)
+	var firsts, cnt []int64
+	inv := make([]int64, n)
+	for p, i := range order {
+		if p == 0 || cmp(order[p-1], i) != 0 {
+			firsts = append(firsts, int64(i))
+			cnt = append(cnt, 0)
+		}
+		cnt[len(cnt)-1]++
+		inv[i] = int64(len(firsts) - 1)
+	}
+	idx, err := tensor.FromInt64s(firsts, []int{len(firsts)}, tensor.I64)
+	if err != nil {
+		return nil, err
+	}
+	items := make([]tensor.Index, d+1)
+	for i := 0; i < d; i++ {
+		items[i] = tensor.AllSlice()
+	}
+	items[d] = tensor.Adv(idx)
+	out, err := t.Index(items...)
+	if err != nil {
+		return nil, err
+	}
+	if !inverse && !counts {
+		return wrap(x.eng, out), nil
+	}
+	res := runtime.Tuple{wrap(x.eng, out)}
+	if inverse {
+		it, err := tensor.FromInt64s(inv, []int{n}, tensor.I64)
 		if err != nil {
 			return nil, err
 		}
