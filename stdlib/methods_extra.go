@@ -109,7 +109,7 @@ func init() {
 		}
 		return runtime.Bool(true), nil
 	})
-	defMethodFunc("unique", "unique(sorted=true, return_inverse=false, return_counts=false): the distinct elements, sorted (a 1-D tensor), or the tuple (values, inverse?, counts?).", methodUnique)
+	defMethodFunc("unique", "unique(sorted=true, return_inverse=false, return_counts=false, dim=none): the distinct elements, sorted (a 1-D tensor), or with dim the distinct slices along dim in lexicographic order; or the tuple (values, inverse?, counts?).", methodUnique)
 	defGlobal("meshgrid", "meshgrid(*tensors, indexing=\"ij\"): coordinate grids of 0-D/1-D tensors as expanded views (\"xy\": the first two dims swapped, as numpy).", builtinMeshgrid)
 	defGlobal("tensordot", "tensordot(a, b, dims=2): contract the last dims of a with the first dims of b (or the listed dims [[da...], [db...]]).", builtinTensordot)
 	defGlobal("kron", "kron(a, b): the Kronecker product (shape a.shape[i] * b.shape[i], the shorter shape padded with leading 1s).", builtinKron)
