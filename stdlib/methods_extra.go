@@ -853,13 +853,39 @@ func uniqueDim(x *TensorValue, dim int, inverse, counts bool) (runtime.Value, er
 	if err != nil {
 		return nil, err
 	}
+	if t.DType() == tensor.F16 {
+		return nil, runtime.Errorf("RuntimeError", "\"unique_dim\" not implemented for 'Half'")
+	}
+	// As PyTorch's kernel: slices ordered by < and > of their elements (a
+	// NaN is neither, so it ties with anything), a new group wherever a
+	// slice is not == the group's first slice (so NaN slices never merge).
 	var cmp func(i, j int) int
+	var equal func(i, j int) bool
 	if t.DType().IsFloat() {
 		v := rows.ToFloat64s()
-		cmp = func(i, j int) int { return slices.Compare(v[i*w:(i+1)*w], v[j*w:(j+1)*w]) }
+		cmp = func(i, j int) int {
+			for k := 0; k < w; k++ {
+				a, b := v[i*w+k], v[j*w+k]
+				if a < b {
+					return -1
+				} else if a > b {
+					return 1
+				}
+			}
+			return 0
+		}
+		equal = func(i, j int) bool {
+			for k := 0; k < w; k++ {
+				if v[i*w+k] != v[j*w+k] {
+					return false
+				}
+			}
+			return true
+		}
 	} else {
 		v := rows.ToInt64s()
 		cmp = func(i, j int) int { return slices.Compare(v[i*w:(i+1)*w], v[j*w:(j+1)*w]) }
+		equal = func(i, j int) bool { return cmp(i, j) == 0 }
 	}
 	order := make([]int, n)
 	for i := range order {
@@ -869,7 +895,7 @@ func uniqueDim(x *TensorValue, dim int, inverse, counts bool) (runtime.Value, er
 	var firsts, cnt []int64
 	inv := make([]int64, n)
 	for p, i := range order {
-		if p == 0 || cmp(order[p-1], i) != 0 {
+		if p == 0 || !equal(int(firsts[len(firsts)-1]), i) {
 			firsts = append(firsts, int64(i))
 			cnt = append(cnt, 0)
 		}

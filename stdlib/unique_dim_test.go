@@ -17,3 +17,15 @@ func TestUniqueDimLikeTorch(t *testing.T) {
 		{catchOf("tensor(3).unique(dim=0)"), "IndexError: Dimension specified as 0 but tensor has no dimensions"},
 	})
 }
+
+// NaN and -0.0 as PyTorch 1.13's unique_dim: slices compare by < and >
+// (NaN ties), and a NaN slice never equals another, so it is never merged;
+// f16 is not implemented there.
+func TestUniqueDimNaNLikeTorch(t *testing.T) {
+	checkPrints(t, []printCase{
+		{"v, i, c = unique(tensor([0.0, -0.0, nan, nan, 1.0]), dim=0, return_inverse=true, return_counts=true)\nprint(v, i.tolist(), c.tolist())", "tensor([0., nan, nan, 1.]) [0, 0, 1, 2, 3] [2, 1, 1, 1]"},
+		{"v, i, c = unique(tensor([[0.0, nan], [-0.0, nan], [0.0, 1.0], [-inf, 2.0]]), dim=0, return_inverse=true, return_counts=true)\nprint(v.tolist(), i.tolist(), c.tolist())", "[[-inf, 2.0], [0.0, nan], [-0.0, nan], [0.0, 1.0]] [1, 2, 3, 0] [1, 1, 1, 1]"},
+		{"v, i = unique(tensor([[0.0, nan], [-0.0, nan], [0.0, 1.0], [-inf, 2.0]]), dim=1, return_inverse=true)\nprint(i.tolist())", "[0, 1]"},
+		{catchOf("ones(2, 2, dtype=f16).unique(dim=0)"), "RuntimeError: \"unique_dim\" not implemented for 'Half'"},
+	})
+}
