@@ -339,7 +339,7 @@ func methodGather(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwar
 	if err != nil {
 		return nil, err
 	}
-	if max(index.t.Dim(), 1) != max(x.t.Dim(), 1) {
+	if index.t.Numel() != 0 && max(index.t.Dim(), 1) != max(x.t.Dim(), 1) { // an empty index: empty result, as PyTorch
 		return nil, runtime.Errorf("RuntimeError", "Index tensor must have the same number of dimensions as input tensor")
 	}
 	return x.result(takeAlongOp(engineOf(th), "GatherBackward", x.t, d, index.t, nil))

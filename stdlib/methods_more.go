@@ -311,12 +311,12 @@ func scatterPositions(name string, dst []int, dim int, index *T, src []int) (dpo
 	if index.DType() != tensor.I64 {
 		return nil, nil, runtime.Errorf("RuntimeError", "%s(): Expected dtype int64 for index", name)
 	}
+	if index.Numel() == 0 { // nothing to scatter: PyTorch checks no shapes then
+		return nil, nil, nil
+	}
 	is := index.Shape()
 	if max(len(is), 1) != max(len(dst), 1) {
 		return nil, nil, runtime.Errorf("RuntimeError", "Index tensor must have the same number of dimensions as self tensor")
-	}
-	if index.Numel() == 0 {
-		return nil, nil, nil
 	}
 	if len(dst) == 0 { // 0-d self: treat as [1]
 		dst, is = []int{1}, []int{1}
@@ -503,7 +503,7 @@ func scatterArgs(e *Engine, name string, x *T, add bool, args []runtime.Value, k
 		if s.t.DType() != x.DType() {
 			return nil, runtime.Errorf("RuntimeError", "%s(): Expected self.dtype to be equal to src.dtype", base)
 		}
-		if max(s.t.Dim(), 1) != max(x.Dim(), 1) {
+		if index.t.Numel() != 0 && max(s.t.Dim(), 1) != max(x.Dim(), 1) { // an empty index is a no-op, as PyTorch's
 			return nil, runtime.Errorf("RuntimeError", "Index tensor must have the same number of dimensions as src tensor")
 		}
 		dpos, spos, err := scatterPositions(base, x.Shape(), d, index.t, s.t.Shape())

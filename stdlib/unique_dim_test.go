@@ -29,3 +29,13 @@ func TestUniqueDimNaNLikeTorch(t *testing.T) {
 		{catchOf("ones(2, 2, dtype=f16).unique(dim=0)"), "RuntimeError: \"unique_dim\" not implemented for 'Half'"},
 	})
 }
+
+// An empty index scatters and gathers nothing and checks no shapes, as
+// PyTorch 1.13 (zeros(2, 3).scatter(0, zeros(0).long(), zeros(0)) is self).
+func TestEmptyIndexScatterGather(t *testing.T) {
+	const z = "z = zeros(2, 3)\ni = zeros(0, dtype=i64)\n"
+	checkPrints(t, []printCase{
+		{z + "print(z.scatter(0, i, zeros(0)).tolist(), z.scatter_add(0, i, zeros(0)).tolist(), z.scatter_reduce(0, i, zeros(0), \"sum\").tolist())", "[[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]] [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]] [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]"},
+		{z + "print(z.gather(0, i).shape, z.gather(1, zeros(2, 0, dtype=i64)).shape, z.gather(0, zeros(1, 1, 0, dtype=i64)).shape)", "[0] [2, 0] [1, 1, 0]"},
+	})
+}

@@ -363,12 +363,12 @@ func Gather(t *Tensor, dim int, index *Tensor) (*Tensor, error) {
 	if index.dtype.IsFloat() || index.dtype == Bool {
 		return nil, errorf(RuntimeError, "gather(): Expected dtype int64 for index")
 	}
+	out := empty(index.shape, t.dtype)
+	if index.Numel() == 0 { // checks no shapes, as PyTorch's gather
+		return out, nil
+	}
 	if len(index.shape) != len(t.shape) && t.Numel() > 0 {
 		return nil, errorf(RuntimeError, "Index tensor must have the same number of dimensions as input tensor")
-	}
-	out := empty(index.shape, t.dtype)
-	if index.Numel() == 0 {
-		return out, nil
 	}
 	for k := range index.shape {
 		if k != d && index.shape[k] > t.shape[k] {
