@@ -794,16 +794,25 @@ func methodUnique(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwar
 	if err != nil {
 		return nil, err
 	}
+	var inv []int64
+	if inverse {
+		inv = make([]int64, n)
+		for p, i := range idx.ToInt64s() {
+			inv[i] = group[p]
+		}
+	}
+	return uniqueResult(x, out, inverse, inv, x.t.Shape(), counts, cnt)
+}
+
+// uniqueResult is unique's return value: out alone, or the tuple (out,
+// inverse?, counts?) with inv shaped invShape and cnt 1-D, both i64.
+func uniqueResult(x *TensorValue, out *T, inverse bool, inv []int64, invShape []int, counts bool, cnt []int64) (runtime.Value, error) {
 	if !inverse && !counts {
 		return wrap(x.eng, out), nil
 	}
 	res := runtime.Tuple{wrap(x.eng, out)}
 	if inverse {
-		inv := make([]int64, n)
-		for p, i := range idx.ToInt64s() {
-			inv[i] = group[p]
-		}
-		it, err := tensor.FromInt64s(inv, x.t.Shape(), tensor.I64)
+		it, err := tensor.FromInt64s(inv, invShape, tensor.I64)
 		if err != nil {
 			return nil, err
 		}
@@ -915,25 +924,7 @@ func uniqueDim(x *TensorValue, dim int, inverse, counts bool) (runtime.Value, er
 	if err != nil {
 		return nil, err
 	}
-	if !inverse && !counts {
-		return wrap(x.eng, out), nil
-	}
-	res := runtime.Tuple{wrap(x.eng, out)}
-	if inverse {
-		it, err := tensor.FromInt64s(inv, []int{n}, tensor.I64)
-		if err != nil {
-			return nil, err
-		}
-		res = append(res, wrap(x.eng, it))
-	}
-	if counts {
-		ct, err := tensor.FromInt64s(cnt, []int{len(cnt)}, tensor.I64)
-		if err != nil {
-			return nil, err
-		}
-		res = append(res, wrap(x.eng, ct))
-	}
-	return res, nil
+	return uniqueResult(x, out, inverse, inv, []int{n}, counts, cnt)
 }
 
 // ---- meshgrid, tensordot, kron ----
