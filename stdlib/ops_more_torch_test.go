@@ -40,9 +40,12 @@ type opsMoreTorchGolden struct {
 	} `json:"errors"`
 }
 
-func loadOpsMoreTorch(t *testing.T) *opsMoreTorchGolden {
+// loadTorchGolden reads a golden file of the opsMoreTorchGolden format and
+// fails unless it holds at least the given numbers of value cases,
+// grad_fn names and errors (a truncated file must not pass quietly).
+func loadTorchGolden(t *testing.T, path string, cases, gradFns, errs int) *opsMoreTorchGolden {
 	t.Helper()
-	data, err := os.ReadFile("testdata/ops_more_torch.json")
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,14 +53,26 @@ func loadOpsMoreTorch(t *testing.T) *opsMoreTorchGolden {
 	if err := json.Unmarshal(data, &g); err != nil {
 		t.Fatal(err)
 	}
-	if len(g.Cases) < 100 || len(g.GradFn) < 20 || len(g.Errors) < 10 {
-		t.Fatalf("only %d cases, %d grad_fn names, %d errors", len(g.Cases), len(g.GradFn), len(g.Errors))
+	if len(g.Cases) < cases || len(g.GradFn) < gradFns || len(g.Errors) < errs {
+		t.Fatalf("%s: only %d cases, %d grad_fn names, %d errors", path, len(g.Cases), len(g.GradFn), len(g.Errors))
 	}
 	return &g
 }
 
-func TestOpsMoreTorchGolden(t *testing.T) {
-	for _, c := range loadOpsMoreTorch(t).Cases {
+func loadOpsMoreTorch(t *testing.T) *opsMoreTorchGolden {
+	t.Helper()
+	return loadTorchGolden(t, "testdata/ops_more_torch.json", 100, 20, 10)
+}
+
+func TestOpsMoreTorchGolden(t *testing.T) { checkTorchCases(t, loadOpsMoreTorch(t)) }
+func TestOpsMoreTorchGradFn(t *testing.T) { checkTorchGradFns(t, loadOpsMoreTorch(t)) }
+func TestOpsMoreTorchErrors(t *testing.T) { checkTorchErrors(t, loadOpsMoreTorch(t)) }
+
+// checkTorchCases evaluates each value case and compares dtype, shape,
+// strides and values (floats within a dtype-scaled tolerance, signs of
+// zero and NaN exactly; other dtypes exactly).
+func checkTorchCases(t *testing.T, g *opsMoreTorchGolden) {
+	for _, c := range g.Cases {
 		t.Run(c.Name, func(t *testing.T) {
 			r := evalTensor(t, c.Tsr)
 			if r.DType().String() != c.DType || !slices.Equal(r.Shape(), c.Shape) {
@@ -96,8 +111,9 @@ func TestOpsMoreTorchGolden(t *testing.T) {
 	}
 }
 
-func TestOpsMoreTorchGradFn(t *testing.T) {
-	for _, c := range loadOpsMoreTorch(t).GradFn {
+// checkTorchGradFns compares each case's grad_fn name.
+func checkTorchGradFns(t *testing.T, g *opsMoreTorchGolden) {
+	for _, c := range g.GradFn {
 		r := evalTensor(t, c.Tsr)
 		fn := r.GradFn()
 		if fn == nil {
@@ -110,8 +126,9 @@ func TestOpsMoreTorchGradFn(t *testing.T) {
 	}
 }
 
-func TestOpsMoreTorchErrors(t *testing.T) {
-	for _, c := range loadOpsMoreTorch(t).Errors {
+// checkTorchErrors compares each case's error kind (and message when exact).
+func checkTorchErrors(t *testing.T, g *opsMoreTorchGolden) {
+	for _, c := range g.Errors {
 		_, err := runTsr(t, c.Tsr)
 		var ee *runtime.EvalError
 		if !errors.As(err, &ee) {

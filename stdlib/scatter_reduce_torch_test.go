@@ -1,17 +1,12 @@
 package stdlib_test
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/tsrlang/tsr/runtime"
 )
 
 // scatter_reduce / scatter_reduce_ against PyTorch 1.13 through
@@ -23,87 +18,12 @@ import (
 
 func loadScatterReduceTorch(t *testing.T) *opsMoreTorchGolden {
 	t.Helper()
-	data, err := os.ReadFile("testdata/scatter_reduce_torch.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var g opsMoreTorchGolden
-	if err := json.Unmarshal(data, &g); err != nil {
-		t.Fatal(err)
-	}
-	if len(g.Cases) < 100 || len(g.GradFn) < 10 || len(g.Errors) < 10 {
-		t.Fatalf("only %d cases, %d grad_fn names, %d errors", len(g.Cases), len(g.GradFn), len(g.Errors))
-	}
-	return &g
+	return loadTorchGolden(t, "testdata/scatter_reduce_torch.json", 100, 10, 10)
 }
 
-func TestScatterReduceTorchGolden(t *testing.T) {
-	for _, c := range loadScatterReduceTorch(t).Cases {
-		t.Run(c.Name, func(t *testing.T) {
-			r := evalTensor(t, c.Tsr)
-			if r.DType().String() != c.DType || !slices.Equal(r.Shape(), c.Shape) {
-				t.Fatalf("%s\ndtype %s shape %v, want %s %v", c.Tsr, r.DType(), r.Shape(), c.DType, c.Shape)
-			}
-			if !slices.Equal(r.Strides(), c.Strides) {
-				t.Errorf("%s\nstrides %v, want %v", c.Tsr, r.Strides(), c.Strides)
-			}
-			if !r.DType().IsFloat() {
-				checkTensor(t, c.extraCase, r)
-				return
-			}
-			got := r.ToFloat64s()
-			scale := 0.0
-			want := make([]float64, len(c.Values))
-			for i, w := range c.Values {
-				v, err := strconv.ParseFloat(w, 64)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want[i] = v
-				if !math.IsInf(v, 0) && !math.IsNaN(v) {
-					scale = math.Max(scale, math.Abs(v))
-				}
-			}
-			tol := map[string]float64{"f32": 2 * 0x1p-23 * scale, "f64": 1e-12 * scale}[c.DType]
-			for i, w := range want {
-				g := got[i]
-				ok := g == w && math.Signbit(g) == math.Signbit(w) || math.IsNaN(g) && math.IsNaN(w) ||
-					w != 0 && !math.IsInf(w, 0) && math.Abs(g-w) <= tol
-				if !ok {
-					t.Errorf("%s\nelement %d = %v, want %v (all: %v)", c.Tsr, i, g, w, c.Values)
-				}
-			}
-		})
-	}
-}
-
-func TestScatterReduceTorchGradFn(t *testing.T) {
-	for _, c := range loadScatterReduceTorch(t).GradFn {
-		r := evalTensor(t, c.Tsr)
-		fn := r.GradFn()
-		if fn == nil {
-			t.Errorf("%s: %s\nno grad_fn, want %s", c.Name, c.Tsr, c.GradFn)
-			continue
-		}
-		if fn.Name() != c.GradFn {
-			t.Errorf("%s: %s\ngrad_fn %s, want %s", c.Name, c.Tsr, fn.Name(), c.GradFn)
-		}
-	}
-}
-
-func TestScatterReduceTorchErrors(t *testing.T) {
-	for _, c := range loadScatterReduceTorch(t).Errors {
-		_, err := runTsr(t, c.Tsr)
-		var ee *runtime.EvalError
-		if !errors.As(err, &ee) {
-			t.Errorf("%s: %s: got %v, want %s", c.Name, c.Tsr, err, c.Kind)
-			continue
-		}
-		if ee.Kind != c.Kind || (c.Exact && ee.Msg != c.Msg) {
-			t.Errorf("%s: %s\ngot  %s: %s\nwant %s: %s", c.Name, c.Tsr, ee.Kind, ee.Msg, c.Kind, c.Msg)
-		}
-	}
-}
+func TestScatterReduceTorchGolden(t *testing.T) { checkTorchCases(t, loadScatterReduceTorch(t)) }
+func TestScatterReduceTorchGradFn(t *testing.T) { checkTorchGradFns(t, loadScatterReduceTorch(t)) }
+func TestScatterReduceTorchErrors(t *testing.T) { checkTorchErrors(t, loadScatterReduceTorch(t)) }
 
 // TestScatterReduceFiniteDifference checks the analytic gradients of
 // every reduction (self and src, include_self true and false) against
