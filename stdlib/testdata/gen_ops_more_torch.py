@@ -346,9 +346,13 @@ def run(src, torch_src=None):
     return env
 
 
-def main():
+def write_golden(filename, generator, cases_in, gradfn_in, errors_in, to_torch=None):
+    """Runs the (name, tsr[, torch override]) value cases, (name, tsr) grad_fn
+    cases and (name, tsr, exact) error cases through PyTorch and writes the
+    golden JSON beside this script (read by stdlib's checkTorch* tests)."""
+    to_torch = to_torch or globals()["to_torch"]
     cases = []
-    for name, tsr, *override in CASES:
+    for name, tsr, *override in cases_in:
         # an override spells the case for PyTorch where tsr differs on
         # purpose (f16/bf16 ops PyTorch 1.13's CPU lacks: computed in f32)
         src = override[0] if override else to_torch(tsr)
@@ -361,24 +365,28 @@ def main():
         cases.append({"name": name, "tsr": tsr, "torch": src, "dtype": DTYPE_NAMES[r.dtype],
                       "shape": list(r.shape), "strides": list(r.stride()), "values": values})
     gradfn = []
-    for name, tsr in GRADFN:
-        r = run(tsr)["r"]
+    for name, tsr in gradfn_in:
+        r = run(tsr, to_torch(tsr))["r"]
         gradfn.append({"name": name, "tsr": tsr, "torch": to_torch(tsr), "grad_fn": type(r.grad_fn).__name__})
     errors = []
-    for name, tsr, exact in ERRORS:
+    for name, tsr, exact in errors_in:
         try:
-            run(tsr)
+            run(tsr, to_torch(tsr))
         except Exception as e:  # noqa: BLE001 - recording the kind is the point
             errors.append({"name": name, "tsr": tsr, "torch": to_torch(tsr), "kind": type(e).__name__,
                            "msg": str(e).split("\n")[0], "exact": exact})
             continue
         raise SystemExit(f"{name}: torch did not raise")
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ops_more_torch.json")
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), filename)
     with open(path, "w") as f:
-        json.dump({"generator": "gen_ops_more_torch.py", "torch": torch.__version__,
+        json.dump({"generator": generator, "torch": torch.__version__,
                    "cases": cases, "gradfn": gradfn, "errors": errors}, f, indent=1)
         f.write("\n")
     print(f"wrote {len(cases)} cases, {len(gradfn)} grad_fn names, {len(errors)} errors to {path}")
+
+
+def main():
+    write_golden("ops_more_torch.json", "gen_ops_more_torch.py", CASES, GRADFN, ERRORS)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,6 @@ Run with /usr/bin/python3 (torch installed):
 
     /usr/bin/python3 stdlib/testdata/gen_scatter_reduce_torch.py
 """
-import json
 import os
 import sys
 import warnings
@@ -19,7 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch  # noqa: E402
 import re  # noqa: E402
 
-from gen_ops_more_torch import DTYPE_NAMES, run  # noqa: E402
+from gen_ops_more_torch import write_golden  # noqa: E402
 from gen_ops_more_torch import to_torch as base_to_torch  # noqa: E402
 
 
@@ -100,37 +99,7 @@ ERRORS = [
 
 
 def main():
-    cases = []
-    for name, tsr in CASES:
-        src = to_torch(tsr)
-        r = run(tsr, src)["r"].detach()
-        flat = r.reshape(-1)
-        if r.dtype.is_floating_point:
-            values = [repr(float(v)) for v in flat.double().tolist()]
-        else:
-            values = [str(v) for v in flat.tolist()]
-        cases.append({"name": name, "tsr": tsr, "torch": src, "dtype": DTYPE_NAMES[r.dtype],
-                      "shape": list(r.shape), "strides": list(r.stride()), "values": values})
-    gradfn = []
-    for name, tsr in GRADFN:
-        r = run(tsr)["r"]
-        gradfn.append({"name": name, "tsr": tsr, "torch": to_torch(tsr), "grad_fn": type(r.grad_fn).__name__})
-    errors = []
-    for name, tsr, exact in ERRORS:
-        try:
-            run(tsr)
-        except Exception as e:  # noqa: BLE001 - recording the kind is the point
-            errors.append({"name": name, "tsr": tsr, "torch": to_torch(tsr), "kind": type(e).__name__,
-                           "msg": str(e).split("\n")[0], "exact": exact})
-            continue
-        raise SystemExit(f"{name}: torch did not raise")
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scatter_reduce_torch.json")
-    with open(path, "w") as f:
-        json.dump({"generator": "gen_scatter_reduce_torch.py", "torch": torch.__version__,
-                   "cases": cases, "gradfn": gradfn, "errors": errors}, f, indent=1)
-        f.write("\n")
-    print(f"wrote {len(cases)} cases, {len(gradfn)} grad_fn names, {len(errors)} errors to {path}")
-
+    write_golden("scatter_reduce_torch.json", "gen_scatter_reduce_torch.py", CASES, GRADFN, ERRORS, to_torch)
 
 if __name__ == "__main__":
     main()
