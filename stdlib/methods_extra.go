@@ -374,11 +374,7 @@ func methodIndexSelect(th *runtime.Thread, x *TensorValue, args []runtime.Value,
 			return nil, runtime.Errorf("IndexError", "index out of range in self")
 		}
 	}
-	items := make([]tensor.Index, d+1)
-	for i := 0; i < d; i++ {
-		items[i] = tensor.AllSlice()
-	}
-	items[d] = tensor.Adv(idx)
+	items := indexAlong(d, idx)
 	return x.result(advancedIndex(engineOf(th), x.t, items))
 }
 
@@ -828,6 +824,17 @@ func uniqueResult(x *TensorValue, out *T, inverse bool, inv []int64, invShape []
 	return res, nil
 }
 
+// indexAlong returns the index items that select the entries idx (a 1-D
+// integer tensor) along dim d: x[:, ..., :, idx] with d full slices first.
+func indexAlong(d int, idx *T) []tensor.Index {
+	items := make([]tensor.Index, d+1)
+	for i := 0; i < d; i++ {
+		items[i] = tensor.AllSlice()
+	}
+	items[d] = tensor.Adv(idx)
+	return items
+}
+
 // uniqueDim is torch.unique(x, dim=d): the distinct slices along d (each
 // slice is x.select(d, i)), in lexicographic order of their elements in C
 // order, stacked along d; inverse maps each i to its slice's position,
@@ -915,11 +922,7 @@ func uniqueDim(x *TensorValue, dim int, inverse, counts bool) (runtime.Value, er
 	if err != nil {
 		return nil, err
 	}
-	items := make([]tensor.Index, d+1)
-	for i := 0; i < d; i++ {
-		items[i] = tensor.AllSlice()
-	}
-	items[d] = tensor.Adv(idx)
+	items := indexAlong(d, idx)
 	out, err := t.Index(items...)
 	if err != nil {
 		return nil, err

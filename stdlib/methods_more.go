@@ -704,11 +704,7 @@ func methodRepeatInterleave(th *runtime.Thread, x *TensorValue, args []runtime.V
 	if err != nil {
 		return nil, err
 	}
-	items := make([]tensor.Index, d+1)
-	for i := 0; i < d; i++ {
-		items[i] = tensor.AllSlice()
-	}
-	items[d] = tensor.Adv(idx)
+	items := indexAlong(d, idx)
 	return x.result(advancedIndex(e, t, items))
 }
 
