@@ -55,17 +55,9 @@ func TestTempElisionSameResults(t *testing.T) {
 // The elision happens (one storage for (x * 2) + 1 instead of two), never
 // when autograd needs the temporary, and x - true still raises.
 func TestTempElisionAllocatesOnce(t *testing.T) {
-	// bytes of storage allocated by a program
-	count := func(src string) int64 {
-		t.Helper()
-		_, b0, _ := tensor.PoolStats()
-		runPrint(t, src)
-		_, b1, _ := tensor.PoolStats()
-		return b1 - b0
-	}
 	const x = "x = zeros(100000)\n" // 400 kB
-	elided := count(x + "y = ((x * 2) + 1) / 3 - x\n")
-	bound := count(x + "t1 = x * 2\nt2 = t1 + 1\nt3 = t2 / 3\ny = t3 - x\n")
+	elided := storageBytes(t, x + "y = ((x * 2) + 1) / 3 - x\n")
+	bound := storageBytes(t, x + "t1 = x * 2\nt2 = t1 + 1\nt3 = t2 / 3\ny = t3 - x\n")
 	if d := bound - elided; d < 3*400000-100 || d > 3*400000+100 { // give or take the numbers' 0-d storages
 		t.Errorf("((x * 2) + 1) / 3 - x allocated %d bytes, the bound form %d: want 3 results fewer", elided, bound)
 	}
@@ -95,16 +87,9 @@ func TestTempElisionCalls(t *testing.T) {
 		{"x = tensor([1.0, 2.0])\ny = x.exp() * 2\nprint(x, y)", "tensor([1., 2.]) tensor([ 5.4366, 14.7781])"},
 	})
 	// x.exp() * 2 allocates one result (the exp's), not two
-	count := func(src string) int64 {
-		t.Helper()
-		_, b0, _ := tensor.PoolStats()
-		runPrint(t, src)
-		_, b1, _ := tensor.PoolStats()
-		return b1 - b0
-	}
 	const x = "x = zeros(100000)\n"
-	elided := count(x + "y = x.exp() * 2 - ein\"i->i\"(x)\n")
-	bound := count(x + "t1 = x.exp()\nt2 = t1 * 2\ny = t2 - ein\"i->i\"(x)\n")
+	elided := storageBytes(t, x + "y = x.exp() * 2 - ein\"i->i\"(x)\n")
+	bound := storageBytes(t, x + "t1 = x.exp()\nt2 = t1 * 2\ny = t2 - ein\"i->i\"(x)\n")
 	if d := bound - elided; d < 2*400000-100 || d > 2*400000+100 {
 		t.Errorf("x.exp() * 2 - x allocated %d bytes, the bound form %d: want 2 results fewer", elided, bound)
 	}
@@ -139,4 +124,13 @@ func TestIntScalarRoundsOnce(t *testing.T) {
 			"1.1529216420458004e+18 1.1529216420458004e+18 1.1529216420458004e+18 1.1529215733263237e+18"},
 		{"print((zeros(2, dtype=f16) + 65519).tolist(), (zeros(2, dtype=bf16) + 16777217).tolist())", "[65504.0, 65504.0] [16777216.0, 16777216.0]"},
 	})
+}
+
+// storageBytes returns the bytes of tensor storage a program allocates.
+func storageBytes(t *testing.T, src string) int64 {
+	t.Helper()
+	_, b0, _ := tensor.PoolStats()
+	runPrint(t, src)
+	_, b1, _ := tensor.PoolStats()
+	return b1 - b0
 }
