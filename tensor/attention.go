@@ -3,6 +3,7 @@ package tensor
 import (
 	"math"
 	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/tsrlang/tsr/backends/cpu"
@@ -152,6 +153,30 @@ var (
 // keys): small enough to stay in L2 next to one head's k and v.
 const attnBlockBytes = 256 << 10
 
+// attnScratch holds one worker's buffers for attnRun: the score block,
+// the row normalisers and the packed kᵀ and v of a head. Every element
+// is written before it is read, so reused buffers need no clearing.
+type attnScratch[T vfloat] struct{ buf, inv, kbuf, vbuf []T }
+
+// grow returns (*s)[:n], reallocating when its capacity is short.
+func (*attnScratch[T]) grow(s *[]T, n int) []T {
+	if cap(*s) < n {
+		*s = make([]T, n)
+	}
+	return (*s)[:n]
+}
+
+// attnScratchPool recycles attnScratch values (of either dtype) across
+// workers and calls.
+var attnScratchPool sync.Pool
+
+func getAttnScratch[T vfloat]() *attnScratch[T] {
+	if ws, ok := attnScratchPool.Get().(*attnScratch[T]); ok {
+		return ws
+	}
+	return new(attnScratch[T])
+}
+
 func attnRun[T vfloat](a *attnArgs, qd, kd, vd, od []T, gemm attnGemm[T], expRows func(dst, x []T, rows, cols int, inv []T), scal func(dst, x []T, s T)) {
 	nb := len(a.batch)
 	heads := 1
@@ -223,11 +248,13 @@ func attnRun[T vfloat](a *attnArgs, qd, kd, vd, od []T, gemm attnGemm[T], expRow
 	// head's kᵀ (E×S) and v (S×Ev) into GEMM panels once, when it starts on
 	// that head, and every block of query rows reuses them.
 	cost := rows * S * (E + Ev) * 2
-	parallelTasks(heads*nblk, cost, parallelGrain, func(t0, t1 int) {
-		buf := make([]T, rows*S)
-		inv := make([]T, rows)
-		kbuf := make([]T, gemm.packSize(E, S))
-		vbuf := make([]T, gemm.packSize(S, Ev))
+	parallelTasksAligned(heads*nblk, nblk, cost, parallelGrain, func(t0, t1 int) {
+		ws := getAttnScratch[T]()
+		defer attnScratchPool.Put(ws)
+		buf := ws.grow(&ws.buf, rows*S)
+		inv := ws.grow(&ws.inv, rows)
+		kbuf := ws.grow(&ws.kbuf, gemm.packSize(E, S))
+		vbuf := ws.grow(&ws.vbuf, gemm.packSize(S, Ev))
 		var kp, vp cpu.PackedB[T]
 		packed := -1
 		for t := t0; t < t1; t++ {

@@ -146,7 +146,21 @@ func parallelSlice[T vfloat](s []T, grain int, fn func(lo, hi int)) {
 
 // parallelTasks runs fn over task ranges [t0, t1) of n tasks, each task
 // costing about cost elements of work, on up to GetNumThreads goroutines.
+// It is parallelTasksAligned with align 1.
 func parallelTasks(n, cost, grain int, fn func(t0, t1 int)) {
+	parallelTasksAligned(n, 1, cost, grain, fn)
+}
+
+// parallelTasksAligned runs fn over disjoint task ranges [t0, t1) covering
+// the n tasks, each task costing about cost elements of work, on up to
+// GetNumThreads goroutines. The ranges are chunks of about a quarter of a
+// goroutine's share (each at least grain/2 of work; a multiple of align
+// tasks when a chunk holds at least align), which the goroutines take from
+// a shared counter: a core slowed by another job takes fewer chunks
+// instead of holding up the result (dynamic scheduling). fn may be called
+// several times on one goroutine, never concurrently with itself on the
+// same range.
+func parallelTasksAligned(n, align, cost, grain int, fn func(t0, t1 int)) {
 	k := GetNumThreads()
 	if n <= 1 || k <= 1 || n*cost < grain {
 		fn(0, n)
@@ -157,16 +171,31 @@ func parallelTasks(n, cost, grain int, fn func(t0, t1 int)) {
 		fn(0, n)
 		return
 	}
-	var wg sync.WaitGroup
-	per := (n + k - 1) / k
-	for t0 := per; t0 < n; t0 += per {
-		wg.Add(1)
-		go func(t0, t1 int) {
-			defer wg.Done()
-			fn(t0, t1)
-		}(t0, min(t0+per, n))
+	per := max((n+4*k-1)/(4*k), (grain/2+cost-1)/max(cost, 1))
+	if align > 1 && per >= align {
+		per -= per % align
 	}
-	fn(0, min(per, n))
+	chunks := (n + per - 1) / per
+	k = min(k, chunks)
+	var next atomic.Int64
+	work := func() {
+		for {
+			c := int(next.Add(1)) - 1
+			if c >= chunks {
+				return
+			}
+			fn(c*per, min(c*per+per, n))
+		}
+	}
+	var wg sync.WaitGroup
+	for range k - 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+	}
+	work()
 	wg.Wait()
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"unsafe"
 )
@@ -556,5 +558,43 @@ func TestFastSumOverflowingChunks(t *testing.T) {
 	s, _ = Sum(x, nil, false)
 	if v := s.ToFloat64s()[0]; !math.IsInf(v, 1) {
 		t.Fatalf("sum with +Inf = %v, want +Inf", v)
+	}
+}
+
+// TestParallelTasksCoversOnce checks the dynamic task scheduler: every
+// task in exactly one range, ranges on multiples of align once a chunk
+// holds align tasks, for several thread counts and costs.
+func TestParallelTasksCoversOnce(t *testing.T) {
+	old := GetNumThreads()
+	defer SetNumThreads(old)
+	for _, k := range []int{1, 2, 3, 8} {
+		SetNumThreads(k)
+		for _, c := range []struct{ n, align, cost int }{
+			{640, 5, 100000}, {641, 5, 100000}, {7, 1, 1 << 20}, {1000, 1, 10}, {100000, 1, 64}, {3, 4, 1 << 20}, {1, 1, 1 << 30},
+		} {
+			cover := make([]int32, c.n)
+			var mu sync.Mutex
+			var ranges [][2]int
+			parallelTasksAligned(c.n, c.align, c.cost, parallelGrain, func(t0, t1 int) {
+				mu.Lock()
+				ranges = append(ranges, [2]int{t0, t1})
+				mu.Unlock()
+				for i := t0; i < t1; i++ {
+					atomic.AddInt32(&cover[i], 1)
+				}
+			})
+			for i, v := range cover {
+				if v != 1 {
+					t.Fatalf("threads %d %+v: task %d run %d times", k, c, i, v)
+				}
+			}
+			if len(ranges) > 1 && ranges[0][1]-ranges[0][0] >= c.align {
+				for _, r := range ranges {
+					if r[0]%c.align != 0 {
+						t.Errorf("threads %d %+v: range %v not aligned", k, c, r)
+					}
+				}
+			}
+		}
 	}
 }

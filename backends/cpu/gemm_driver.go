@@ -3,6 +3,7 @@ package cpu
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 type float interface{ ~float32 | ~float64 }
@@ -49,6 +50,15 @@ var smallGemm = 4 * 4 * 4
 // A variable so tests can force the parallel split on small shapes.
 var parallelFlops = float64(2 * 96 * 96 * 96)
 
+// gemmChunkCols is the target width (columns, or rows when the rows are
+// split) of one multi-threaded work item (splitGemm). An item packs its own
+// panels of the operand it does not split: for a chunk of w columns that is
+// all of A (m×k elements) for 2·m·k·w FLOPs, one element per 2·w FLOPs, so
+// 512 keeps the repacking near 2% of the item's time on the development
+// machine. A row-major A read in place is not packed, and there the column
+// items are the driver's NCRowA blocks.
+var gemmChunkCols = 512
+
 type gemmArgs[T float] struct {
 	m, n, k       int
 	alpha, beta   T
@@ -94,33 +104,49 @@ func gemmBatched[T float](kern *GemmKernel[T], axpy func(dst []T, alpha T, x []T
 	// only, so the serial path does not allocate.
 	gp := new(gemmArgs[T])
 	*gp = g
-	splitGemm(nt, batch, gp.m, gp.n, kern.MR, kern.NR, gp.one)
+	wc := gemmChunkCols
+	if gp.csA == 1 && directA && kern.MicroRowA != nil {
+		wc = kern.NCRowA
+	}
+	splitGemm(nt, batch, gp.m, gp.n, kern.MR, kern.NR, wc, gemmChunkCols, gp.one)
 }
 
 // splitGemm runs one(q, i0, i1, j0, j1) over batch GEMMs of m×n on nt
-// goroutines: whole batch entries per worker when batch >= nt, else each
-// entry's larger side split in whole MR×NR register tiles; each worker
-// packs its own panels, so no barriers are needed.
-func splitGemm(nt, batch, m, n, MR, NR int, one func(q, i0, i1, j0, j1 int)) {
+// goroutines that take work items from a shared counter (dynamic
+// scheduling): a core slowed by another job, or a slower core, takes fewer
+// items instead of holding up the result, as it would with one static
+// share per goroutine. Items are whole batch entries (about 8 per
+// goroutine) when batch >= nt, else chunks of each entry's larger side of
+// about wc columns or wr rows in whole MR×NR register tiles (at least nt
+// of them). Each item packs its own panels, so no barriers are needed; the
+// chunk sizes keep that repacking small (see gemmChunkCols).
+func splitGemm(nt, batch, m, n, MR, NR, wc, wr int, one func(q, i0, i1, j0, j1 int)) {
 	if batch >= nt {
-		parallelFor(nt, func(w int) {
-			for q := w * batch / nt; q < (w+1)*batch/nt; q++ {
+		g := max(1, batch/(8*nt))
+		items := (batch + g - 1) / g
+		parallelDynamic(nt, items, func(it int) {
+			for q := it * g; q < min((it+1)*g, batch); q++ {
 				one(q, 0, m, 0, n)
 			}
 		})
 		return
 	}
-	for q := 0; q < batch; q++ {
-		if n >= m {
-			tiles := (n + NR - 1) / NR
-			w := min(nt, tiles)
-			parallelFor(w, func(t int) { one(q, 0, m, t*tiles/w*NR, min((t+1)*tiles/w*NR, n)) })
-		} else {
-			tiles := (m + MR - 1) / MR
-			w := min(nt, tiles)
-			parallelFor(w, func(t int) { one(q, t*tiles/w*MR, min((t+1)*tiles/w*MR, m), 0, n) })
-		}
+	byCols := n >= m
+	size, unit, w := m, MR, wr
+	if byCols {
+		size, unit, w = n, NR, wc
 	}
+	tiles := (size + unit - 1) / unit
+	chunks := min(tiles, max(nt, (size+w/2)/w))
+	parallelDynamic(nt, batch*chunks, func(it int) {
+		q, ch := it/chunks, it%chunks
+		lo, hi := ch*tiles/chunks*unit, min((ch+1)*tiles/chunks*unit, size)
+		if byCols {
+			one(q, 0, m, lo, hi)
+		} else {
+			one(q, lo, hi, 0, n)
+		}
+	})
 }
 
 // one computes rows [i0,i1) × columns [j0,j1) of batch entry q.
@@ -493,6 +519,22 @@ func startPool() {
 			}
 		}()
 	}
+}
+
+// parallelDynamic runs f(0..items-1) on up to nt goroutines (the caller's
+// and pool workers), each taking the next item from a shared counter until
+// none is left, and waits for all.
+func parallelDynamic(nt, items int, f func(item int)) {
+	var next atomic.Int64
+	parallelFor(min(nt, items), func(int) {
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= items {
+				return
+			}
+			f(i)
+		}
+	})
 }
 
 // parallelFor runs f(0..n-1), f(0) on the calling goroutine and the rest on

@@ -49,7 +49,7 @@ func GemmHalfBatched(format Half, batch, m, n, k int, alpha float32,
 		}
 		return
 	}
-	splitGemm(nt, batch, m, n, kern.MR, kern.NR, one)
+	splitGemm(nt, batch, m, n, kern.MR, kern.NR, gemmChunkCols, gemmChunkCols, one)
 }
 
 // gemmHalf is gemmPacked with both operands widened while packing (k >= 1).

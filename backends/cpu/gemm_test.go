@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"sync/atomic"
 	"testing"
 
 	"github.com/tsrlang/tsr/backends"
@@ -364,5 +365,38 @@ func TestGemmSerialPathDoesNotAllocate(t *testing.T) {
 	f()
 	if n := testing.AllocsPerRun(100, f); n > 0 {
 		t.Fatalf("a 16³ SGEMM allocates %v times per call", n)
+	}
+}
+
+// TestSplitGemmCoversOnce checks that the dynamic multi-threaded split hands
+// every element of every batch entry to exactly one work item, in whole
+// register tiles except at the edges.
+func TestSplitGemmCoversOnce(t *testing.T) {
+	for _, c := range []struct{ nt, batch, m, n, wc, wr int }{
+		{2, 1, 2048, 2048, 256, 512}, {2, 1, 100, 3000, 512, 512}, {3, 1, 3000, 100, 512, 512},
+		{4, 1, 37, 41, 8, 8}, {2, 3, 50, 70, 32, 32}, {3, 2, 13, 1, 512, 512},
+		{2, 7, 9, 9, 512, 512}, {2, 100, 5, 6, 512, 512}, {5, 1, 12, 16, 512, 512},
+	} {
+		const MR, NR = 12, 16
+		cover := make([]int32, c.batch*c.m*c.n)
+		var bad atomic.Value
+		splitGemm(c.nt, c.batch, c.m, c.n, MR, NR, c.wc, c.wr, func(q, i0, i1, j0, j1 int) {
+			if (i0%MR != 0 || j0%NR != 0) || (i1 != c.m && i1%MR != 0) || (j1 != c.n && j1%NR != 0) {
+				bad.Store(fmt.Sprintf("item [%d,%d)x[%d,%d) not on tile bounds", i0, i1, j0, j1))
+			}
+			for i := i0; i < i1; i++ {
+				for j := j0; j < j1; j++ {
+					atomic.AddInt32(&cover[(q*c.m+i)*c.n+j], 1)
+				}
+			}
+		})
+		if msg := bad.Load(); msg != nil {
+			t.Errorf("%+v: %v", c, msg)
+		}
+		for idx, v := range cover {
+			if v != 1 {
+				t.Fatalf("%+v: element %d covered %d times", c, idx, v)
+			}
+		}
 	}
 }
