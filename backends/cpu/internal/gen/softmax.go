@@ -29,7 +29,9 @@ import (
 //
 // which stops after pass 2 and stores 1/sum to inv[r]: the caller folds
 // the normalisation into a smaller product (attention scales its m×Ev
-// output rather than the m×S probabilities).
+// output rather than the m×S probabilities). Its sums use two independent
+// full-width accumulators instead of PyTorch's order, which only softmax
+// itself reproduces (a fused attention is not bit-comparable anyway).
 func softmaxRows(t vt, unnorm bool) {
 	name := "softmaxRows" + t.sfx
 	if unnorm {
@@ -123,7 +125,7 @@ func softmaxRows(t vt, unnorm bool) {
 		t.load(src, v)
 		e := expOf(v)
 		t.store(e, dst)
-		if t.f64 {
+		if t.f64 || unnorm {
 			t.bin("add", e, sum[u], sum[u])
 		} else {
 			addChunks(e, nil, nil)
@@ -141,9 +143,12 @@ func softmaxRows(t vt, unnorm bool) {
 		e := expOf(v)
 		storeMasked(t, e, kt, Mem{Base: off})
 		// masked-off lanes computed exp(0 - m): add only the live lanes
-		if t.f64 {
+		switch {
+		case t.f64:
 			VADDPD(e, sum[0], kt, sum[0])
-		} else {
+		case unnorm:
+			VADDPS(e, sum[0], kt, sum[0])
+		default:
 			khi := K()
 			KSHIFTRW(U8(8), kt, khi)
 			addChunks(e, kt, khi)
