@@ -47,17 +47,19 @@
 // or call, within milliseconds of the trigger; a tensor kernel that is
 // already running finishes first, and try/catch in the program cannot
 // intercept them. A run that ends with more tensor storage live than
-// MaxMemory (its last allocation came after the watcher's last look) also
-// returns the MemoryError. The interpreter remains usable afterwards.
+// MaxMemory also returns the MemoryError. The interpreter remains usable
+// afterwards.
 //
-// MaxMemory is enforced by a watcher that samples the process-wide
-// tensor.LiveBytes counter every 2 ms while a program runs and compares its
-// growth since New with the limit (forcing a garbage collection before it
-// gives up, since dropped tensors count until collected). Storages of
-// 64 KiB and more count exactly; smaller ones are sampled (an unbiased
-// estimate, a few percent off over tens of MiB of small tensors), so a
-// limit of a few hundred KiB is too fine for it. It therefore
-// counts the tensors of every interpreter running at the same time, and it
+// MaxMemory compares the growth of the process-wide tensor.LiveBytes
+// counter since New with the limit. It is checked on the allocating
+// goroutine when an allocation crosses the limit (tensor.SetLiveBytesAlarm;
+// a garbage collection runs first, since dropped tensors count until
+// collected), so a program stops within the operation that crossed it, and
+// by a watcher every 2 ms while a program runs. Storages of 64 KiB and more
+// count exactly; smaller ones are sampled (an unbiased estimate, a few
+// percent off over tens of MiB of small tensors), so a limit of a few
+// hundred KiB is too fine for it. It therefore counts the tensors of every
+// interpreter running at the same time, and it
 // cannot refuse a single allocation before it happens: a program asking for
 // more memory than the machine has in one op can still exhaust it. Hosts
 // running untrusted programs should also bound the process (cgroups,

@@ -194,3 +194,29 @@ func TestMaxMemoryAtTheEnd(t *testing.T) {
 		t.Errorf("Call returning a tensor over the limit: %v", err)
 	}
 }
+
+// TestMaxMemoryStopsAtTheCrossing: the limit is checked when an allocation
+// crosses it, not only by the periodic watcher, so a fast loop of
+// 400 kB tensors kept alive stops at the iteration that crosses 16 MiB
+// (the 2 ms poll alone let such a loop reach 60-440 MB).
+func TestMaxMemoryStopsAtTheCrossing(t *testing.T) {
+	ctx := context.Background()
+	goruntime.GC()
+	time.Sleep(5 * time.Millisecond)
+	const limit = 16 << 20
+	in := tsr.New(tsr.Options{MaxMemory: limit})
+	_, err := in.Eval(ctx, "hog.tsr", "xs = []\nwhile true { xs.append(zeros(100000)) }")
+	if !errors.Is(err, tsr.ErrMemoryLimit) {
+		t.Fatalf("err = %v, want a MemoryError", err)
+	}
+	var n int
+	in.Eval(ctx, "n.tsr", "n = len(xs)") // fails too (still over the limit), after assigning n
+	if err := in.GlobalTo("n", &n); err != nil {
+		t.Fatal(err)
+	}
+	// Crossing happens at tensor limit/400000 + 1 = 42; allow a few more
+	// for storages of earlier tests collected during the run.
+	if max := limit/400000 + 4; n < limit/400000 || n > max {
+		t.Errorf("stopped after %d tensors (%d bytes), want %d..%d", n, n*400000, limit/400000, max)
+	}
+}

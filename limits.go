@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	goruntime "runtime"
+	"slices"
 	"sort"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -17,12 +20,6 @@ import (
 // program with a MaxMemory runs. The VM notices the resulting Cancel at the
 // next loop back edge or call, so a program stops well within 100 ms.
 const memPoll = 2 * time.Millisecond
-
-// gcSpacing is the least time between two collections forced by the memory
-// watcher: storages that are garbage but not yet collected still count in
-// tensor.LiveBytes, so before declaring the budget exceeded the watcher
-// collects once and looks again.
-const gcSpacing = 20 * time.Millisecond
 
 // Stop reasons recorded before the interpreter cancels its thread.
 const (
@@ -74,9 +71,12 @@ func (in *Interpreter) guard(ctx context.Context, f func() (runtime.Value, error
 	var memDone chan struct{}
 	var memExited chan struct{}
 	if in.opts.MaxMemory > 0 {
+		r := &memRun{in: in, reason: &reason, peak: &peak}
+		addMemRun(r)
+		defer removeMemRun(r)
 		memDone = make(chan struct{})
 		memExited = make(chan struct{})
-		go in.watchMemory(memDone, memExited, &reason, &peak)
+		go r.watch(memDone, memExited)
 	}
 
 	v, err := f()
@@ -121,32 +121,91 @@ func (in *Interpreter) overMemory() (int64, bool) {
 	return used, used > limit
 }
 
-// watchMemory cancels the thread when the tensor storage live since New
-// exceeds Options.MaxMemory.
-func (in *Interpreter) watchMemory(done <-chan struct{}, exited chan<- struct{}, reason *atomic.Int32, peak *atomic.Int64) {
+// memRun is a guarded run with a MaxMemory. Its limit is checked on the
+// allocating goroutine whenever an allocation brings tensor.LiveBytes past
+// the lowest level at which some run's limit is crossed (the tensor
+// package's live-bytes alarm), so a program stops within the operation
+// that crossed it. A watcher goroutine also checks every memPoll and
+// resets the alarm's level, which follows the runs' baselines (they move
+// down when storages that were garbage at New are collected).
+type memRun struct {
+	in     *Interpreter
+	reason *atomic.Int32
+	peak   *atomic.Int64
+	busy   sync.Mutex // one check at a time
+}
+
+// memRuns are the runs with a MaxMemory in progress, in all interpreters.
+var memRuns struct {
+	sync.Mutex
+	list []*memRun
+}
+
+func addMemRun(r *memRun) {
+	memRuns.Lock()
+	defer memRuns.Unlock()
+	memRuns.list = append(memRuns.list, r)
+	setMemAlarm()
+}
+
+func removeMemRun(r *memRun) {
+	memRuns.Lock()
+	defer memRuns.Unlock()
+	memRuns.list = slices.DeleteFunc(memRuns.list, func(x *memRun) bool { return x == r })
+	setMemAlarm()
+}
+
+// setMemAlarm (memRuns locked) points the live-bytes alarm at the runs in
+// progress, at the lowest live-bytes level that crosses one's limit.
+func setMemAlarm() {
+	if len(memRuns.list) == 0 {
+		tensor.SetLiveBytesAlarm(0, nil)
+		return
+	}
+	runs := slices.Clone(memRuns.list)
+	level := int64(math.MaxInt64)
+	for _, r := range runs {
+		level = min(level, r.in.memBase.Load()+r.in.opts.MaxMemory)
+	}
+	tensor.SetLiveBytesAlarm(level, func() {
+		for _, r := range runs {
+			r.check()
+		}
+	})
+}
+
+// check cancels the run's thread when the tensor storage live since New
+// exceeds Options.MaxMemory after a garbage collection (dropped tensors
+// count until collected). A check already under way elsewhere makes it
+// return at once.
+func (r *memRun) check() {
+	if r.reason.Load() != stopNone || r.in.MemoryInUse() <= r.in.opts.MaxMemory || !r.busy.TryLock() {
+		return
+	}
+	defer r.busy.Unlock()
+	if used, over := r.in.overMemory(); over {
+		r.peak.Store(used)
+		if r.reason.CompareAndSwap(stopNone, stopMemory) {
+			r.in.th.Cancel("memory limit exceeded")
+		}
+	}
+}
+
+// watch checks the run every memPoll until done is closed or the run is
+// stopped.
+func (r *memRun) watch(done <-chan struct{}, exited chan<- struct{}) {
 	defer close(exited)
-	limit := in.opts.MaxMemory
 	tick := time.NewTicker(memPoll)
 	defer tick.Stop()
-	var lastGC time.Time
 	for {
-		if used := in.MemoryInUse(); used > limit {
-			if time.Since(lastGC) > gcSpacing {
-				// Garbage storages count until collected: collect, give
-				// the cleanup goroutine a moment, and look again.
-				goruntime.GC()
-				lastGC = time.Now()
-				time.Sleep(time.Millisecond)
-				used = in.MemoryInUse()
-			}
-			if used > limit {
-				peak.Store(used)
-				if reason.CompareAndSwap(stopNone, stopMemory) {
-					in.th.Cancel("memory limit exceeded")
-				}
-				return
-			}
+		r.check()
+		if r.reason.Load() != stopNone {
+			return
 		}
+		// The baselines may have moved down since the alarm was set.
+		memRuns.Lock()
+		setMemAlarm()
+		memRuns.Unlock()
 		select {
 		case <-done:
 			return

@@ -36,7 +36,7 @@ type Options struct {
 	// MaxMemory bounds, in bytes, the tensor storage that may be live at
 	// once while this interpreter runs (0 = unlimited), counted as the
 	// growth of tensor.LiveBytes since New. Exceeding it stops the program
-	// within a few milliseconds with an *Error of kind "MemoryError" for
+	// after the operation that crossed it with an *Error of kind "MemoryError" for
 	// which errors.Is(err, ErrMemoryLimit) holds; a run that ends with
 	// more than the limit live fails the same way. See the package
 	// documentation for what this bound can and cannot catch.

@@ -56,8 +56,8 @@ func TestTempElisionSameResults(t *testing.T) {
 // when autograd needs the temporary, and x - true still raises.
 func TestTempElisionAllocatesOnce(t *testing.T) {
 	const x = "x = zeros(100000)\n" // 400 kB
-	elided := storageBytes(t, x + "y = ((x * 2) + 1) / 3 - x\n")
-	bound := storageBytes(t, x + "t1 = x * 2\nt2 = t1 + 1\nt3 = t2 / 3\ny = t3 - x\n")
+	elided := storageBytes(t, x+"y = ((x * 2) + 1) / 3 - x\n")
+	bound := storageBytes(t, x+"t1 = x * 2\nt2 = t1 + 1\nt3 = t2 / 3\ny = t3 - x\n")
 	if d := bound - elided; d < 3*400000-100 || d > 3*400000+100 { // give or take the numbers' 0-d storages
 		t.Errorf("((x * 2) + 1) / 3 - x allocated %d bytes, the bound form %d: want 3 results fewer", elided, bound)
 	}
@@ -88,8 +88,8 @@ func TestTempElisionCalls(t *testing.T) {
 	})
 	// x.exp() * 2 allocates one result (the exp's), not two
 	const x = "x = zeros(100000)\n"
-	elided := storageBytes(t, x + "y = x.exp() * 2 - ein\"i->i\"(x)\n")
-	bound := storageBytes(t, x + "t1 = x.exp()\nt2 = t1 * 2\ny = t2 - ein\"i->i\"(x)\n")
+	elided := storageBytes(t, x+"y = x.exp() * 2 - ein\"i->i\"(x)\n")
+	bound := storageBytes(t, x+"t1 = x.exp()\nt2 = t1 * 2\ny = t2 - ein\"i->i\"(x)\n")
 	if d := bound - elided; d < 2*400000-100 || d > 2*400000+100 {
 		t.Errorf("x.exp() * 2 - x allocated %d bytes, the bound form %d: want 2 results fewer", elided, bound)
 	}

@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"math"
 	"math/bits"
 	"math/rand/v2"
 	"runtime"
@@ -196,11 +197,42 @@ func newStorage(dt DType, n int, zero bool) *Storage {
 	}
 	s.ptr = unsafe.Pointer(&s.words[0])
 	if credit := liveCredit(nb); credit > 0 {
-		liveBytes.Add(credit)
+		live := liveBytes.Add(credit)
 		s.tok = &liveToken{nb: credit}
 		runtime.AddCleanup(s, (*liveToken).drop, s.tok)
+		if live > liveAlarm.Load() {
+			if fn := liveAlarmFn.Load(); fn != nil {
+				(*fn)()
+			}
+		}
 	}
 	return s
+}
+
+// The live-bytes alarm (SetLiveBytesAlarm).
+var (
+	liveAlarm   atomic.Int64 // the level; math.MaxInt64 when no alarm is set
+	liveAlarmFn atomic.Pointer[func()]
+)
+
+func init() { liveAlarm.Store(math.MaxInt64) }
+
+// SetLiveBytesAlarm makes every storage allocation that brings LiveBytes
+// above level call fn on the allocating goroutine, once the storage is
+// counted and before the allocating operation goes on; it replaces the
+// alarm set before, and fn == nil removes it. fn may block (the
+// interpreter's memory limit forces a garbage collection in it) but must
+// not allocate tensors, and it runs on whichever goroutine allocates,
+// possibly several at once. Allocations that LiveBytes does not track (see
+// LiveBytes) never call it.
+func SetLiveBytesAlarm(level int64, fn func()) {
+	if fn == nil {
+		liveAlarm.Store(math.MaxInt64)
+		liveAlarmFn.Store(nil)
+		return
+	}
+	liveAlarmFn.Store(&fn)
+	liveAlarm.Store(level)
 }
 
 // liveSample is the mean number of small-storage bytes per storage that

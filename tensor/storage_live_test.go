@@ -3,6 +3,7 @@ package tensor
 import (
 	"math"
 	"runtime"
+	"sync/atomic"
 	"testing"
 )
 
@@ -64,4 +65,35 @@ func TestLiveBytesExactLargeStorages(t *testing.T) {
 		t.Fatalf("after Release LiveBytes is %d off", d)
 	}
 	runtime.KeepAlive(x)
+}
+
+// TestLiveBytesAlarm: the alarm runs on the allocation that brings
+// LiveBytes past its level, for every such allocation, and no longer once
+// removed.
+func TestLiveBytesAlarm(t *testing.T) {
+	var calls atomic.Int32
+	defer SetLiveBytesAlarm(0, nil)
+	SetLiveBytesAlarm(LiveBytes()+(1<<20), func() { calls.Add(1) })
+	small, err := Zeros([]int{1 << 17}, F32) // 512 KiB: below the level
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls.Load() != 0 {
+		t.Fatalf("alarm ran %d times below its level", calls.Load())
+	}
+	big, err := Zeros([]int{1 << 18}, F32) // 1 MiB more: past it
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls.Load() != 1 {
+		t.Fatalf("alarm ran %d times, want 1", calls.Load())
+	}
+	SetLiveBytesAlarm(0, nil)
+	more, _ := Zeros([]int{1 << 18}, F32)
+	if calls.Load() != 1 {
+		t.Fatalf("removed alarm ran (%d calls)", calls.Load())
+	}
+	runtime.KeepAlive(small)
+	runtime.KeepAlive(big)
+	runtime.KeepAlive(more)
 }
