@@ -280,6 +280,7 @@ type expConsts struct {
 	hi, lo, log2e, c1, c2 reg.VecVirtual
 	p, q                  []reg.VecVirtual // f32: p is the degree-5 polynomial; f64: the Padé P and Q
 	one                   reg.VecVirtual
+	rint                  reg.VecVirtual // 1.5·2^23 (f32) or 1.5·2^52 (f64), for rounding
 }
 
 // newExpConsts materialises the exp constants; hi and lo, the clamp
@@ -313,6 +314,11 @@ func newExpConsts(t vt, hi, lo bool) expConsts {
 		}
 	}
 	c.one = constVec(t, 1)
+	rint := 1.5 * (1 << 23)
+	if t.f64 {
+		rint = 1.5 * (1 << 52)
+	}
+	c.rint = constVec(t, rint)
 	return c
 }
 
@@ -336,11 +342,12 @@ func expReduce(t vt, c expConsts, v reg.VecVirtual) (kk reg.VecVirtual, km reg.R
 	}
 	kk = t.vec()
 	t.bin("mul", c.log2e, v, kk)
-	if t.f64 {
-		VRNDSCALEPD(Imm(0), kk, kk)
-	} else {
-		VRNDSCALEPS(Imm(0), kk, kk)
-	}
+	// rint(kk) as (kk + M) - M with M = 1.5·2^(mantissa bits): exact
+	// round-to-nearest-even for |kk| < 2^22 (f32; 2^51 f64), far past the
+	// clamp, NaN kept; the same value as VRNDSCALE(0), whose two µops
+	// both need port 0 on Intel cores.
+	t.bin("add", c.rint, kk, kk)
+	t.bin("sub", c.rint, kk, kk)
 	t.fnma231(kk, c.c1, v)
 	t.fnma231(kk, c.c2, v)
 	return kk, km

@@ -268,7 +268,7 @@ func hreduce(t vt, op string, v reg.VecVirtual) reg.VecVirtual {
 	if t.f64 {
 		VEXTRACTF64X4(U8(1), v, y.AsY())
 		t.bin(op, y.AsY(), v.AsY(), v.AsY())
-		VEXTRACTF128(U8(1), v.AsY(), x.AsX())
+		VEXTRACTF32X4(U8(1), v.AsY(), x.AsX()) // EVEX: x may be X16-X31
 		t.bin(op, x.AsX(), v.AsX(), v.AsX())
 		VPERMILPD(U8(1), v.AsX(), x.AsX())
 		t.bin(op, x.AsX(), v.AsX(), v.AsX())
@@ -278,7 +278,7 @@ func hreduce(t vt, op string, v reg.VecVirtual) reg.VecVirtual {
 	}
 	VEXTRACTF32X8(U8(1), v, y.AsY())
 	t.bin(op, y.AsY(), v.AsY(), v.AsY())
-	VEXTRACTF128(U8(1), v.AsY(), x.AsX())
+	VEXTRACTF32X4(U8(1), v.AsY(), x.AsX()) // EVEX: x may be X16-X31
 	t.bin(op, x.AsX(), v.AsX(), v.AsX())
 	VPERMILPS(U8(0x4E), v.AsX(), x.AsX())
 	t.bin(op, x.AsX(), v.AsX(), v.AsX())
