@@ -361,24 +361,24 @@ func fillTensor(shape []int, v runtime.Value, dt tensor.DType) (*T, error) {
 	if err := checkSizes(shape); err != nil {
 		return nil, err
 	}
+	if err := numberFits(v, dt); err != nil {
+		return nil, err
+	}
 	switch f := v.(type) {
 	case runtime.Int:
 		if !dt.IsFloat() {
-			if intOverflows(dt, int64(f), 0, false) {
-				return nil, errIntOverflow(dt, true)
-			}
 			return tensor.FullInt(shape, int64(f), dt)
 		}
 		return tensor.Full(shape, float64(f), dt)
 	case runtime.Bool:
 		return tensor.FullInt(shape, boolInt(bool(f)), dt)
 	case runtime.Float:
-		if !dt.IsFloat() && intOverflows(dt, 0, float64(f), true) {
-			return nil, errIntOverflow(dt, true)
-		}
 		return tensor.Full(shape, float64(f), dt)
 	case *TensorValue:
 		if f.t.Numel() == 1 {
+			if err := valueFits(f.t, dt); err != nil {
+				return nil, err
+			}
 			return tensor.Full(shape, f.t.FlatFloat64(0), dt)
 		}
 	}
@@ -478,6 +478,11 @@ func builtinLinspace(th *runtime.Thread, b *runtime.Builtin, args []runtime.Valu
 	var o creationOpts
 	if err := runtime.UnpackArgs("linspace", args, kwargs, append([]any{"start", &start, "end", &end, "steps", &steps}, o.pairs()...)...); err != nil {
 		return nil, err
+	}
+	for _, v := range []float64{start, end} {
+		if err := numberFits(runtime.Float(v), o.dt(tensor.DefaultFloat)); err != nil {
+			return nil, err
+		}
 	}
 	t, err := tensor.Linspace(start, end, steps, o.dt(tensor.DefaultFloat))
 	if err != nil {

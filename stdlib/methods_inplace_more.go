@@ -260,7 +260,7 @@ func init() {
 		e := engineOf(th)
 		s, ok := mode.(runtime.String)
 		if !ok {
-			if err := inplaceWithAlpha(e, "div", x.t, o.t, 1); err != nil {
+			if err := inplaceWithAlpha(e, "div", x.t, o.t, nil); err != nil {
 				return nil, err
 			}
 			return x, nil
@@ -397,6 +397,9 @@ func indexFillOp(e *Engine, x *T, dim int, index, value *T) (*T, error) {
 	}
 	if !value.IsWrappedNumber() && value.Dim() != 0 {
 		return nil, runtime.Errorf("RuntimeError", "index_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", value.Dim())
+	}
+	if err := valueFits(value, x.DType()); err != nil {
+		return nil, err
 	}
 	size := 1
 	mshape := make([]int, x.Dim())

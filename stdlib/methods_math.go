@@ -56,7 +56,7 @@ func init() {
 		name, d := name, d
 		defMethodFunc(name, name+"(other): elementwise "+name+" with broadcasting and type promotion.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 			var o operandArg
-			alpha := 1.0
+			var alpha runtime.Value
 			pairs := []any{"other", &o}
 			if name == "add" || name == "sub" {
 				pairs = append(pairs, "alpha?", &alpha)
@@ -69,12 +69,9 @@ func init() {
 				return nil, err
 			}
 			e := engineOf(th)
-			other := o.t
-			if alpha != 1 {
-				var err error
-				if other, err = scaleAlpha(e, other, alpha); err != nil {
-					return nil, err
-				}
+			other, err := scaleAlpha(e, x.t, o.t, alpha)
+			if err != nil {
+				return nil, err
 			}
 			if s, ok := mode.(runtime.String); ok {
 				return x.result(divRounding(e, x.t, other, string(s)))
@@ -194,6 +191,9 @@ func init() {
 		}
 		if lo == nil && hi == nil {
 			return nil, runtime.Errorf("RuntimeError", "torch.clamp: At least one of 'min' or 'max' must not be None")
+		}
+		if err := clampBoundsFit(x.t, lo, hi); err != nil {
+			return nil, err
 		}
 		attrs := autograd.Attrs{}
 		if lo != nil {
@@ -346,7 +346,7 @@ func init() {
 		name := name
 		defMethod(name+"_", name+"_(other): in place "+name+"; bumps the version counter and returns self.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 			var o operandArg
-			alpha := 1.0
+			var alpha runtime.Value
 			pairs := []any{"other", &o}
 			if name == "add" || name == "sub" {
 				pairs = append(pairs, "alpha?", &alpha)
@@ -377,6 +377,9 @@ func init() {
 		if v.t.Numel() != 1 {
 			return nil, runtime.Errorf("RuntimeError", "fill_ only supports 0-dimension value tensor but got tensor with %d dimensions.", v.t.Dim())
 		}
+		if err := valueFits(v.t, x.t.DType()); err != nil {
+			return nil, err
+		}
 		err := engineOf(th).ApplyInplace("fill", x.t, nil, autograd.Attrs{"value": v.t.FlatFloat64(0)}, func() error { return x.t.FillInplace(v.t) })
 		if err != nil {
 			return nil, err
@@ -405,6 +408,9 @@ func init() {
 		}
 		if v.t.Numel() != 1 {
 			return nil, runtime.Errorf("RuntimeError", "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", v.t.Dim())
+		}
+		if err := valueFits(v.t, x.t.DType()); err != nil {
+			return nil, err
 		}
 		err := engineOf(th).ApplyInplace("masked_fill", x.t, []*T{m.t}, autograd.Attrs{"value": v.t.FlatFloat64(0)}, func() error { return x.t.MaskedFillInplace(m.t, v.t) })
 		if err != nil {

@@ -521,6 +521,9 @@ func scatterArgs(e *Engine, name string, x *T, add bool, args []runtime.Value, k
 	if !ok {
 		return nil, runtime.Errorf("TypeError", "%s(): src must be a tensor or a number, not %s", name, src.Type())
 	}
+	if err := numberFits(src, x.DType()); err != nil {
+		return nil, err
+	}
 	dpos, _, err := scatterPositions(base, x.Shape(), d, index.t, nil)
 	if err != nil {
 		return nil, err

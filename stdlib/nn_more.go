@@ -488,7 +488,11 @@ func bceOp(e *Engine, x, y *T) (*T, error) {
 		for i, v := range xv {
 			out[i] = -(tv[i]*clog(v) + (1-tv[i])*clog(1-v))
 		}
-		return tensor.FromFloat64s(out, shape, dt)
+		r, err := tensor.FromFloat64s(out, shape, dt)
+		if err != nil {
+			return nil, err
+		}
+		return preserveLayout(x, r) // at::empty_like(input): a transposed input gives a transposed loss
 	}
 	backward := func(g *T) ([]*T, error) {
 		gv := g.ToFloat64s()
@@ -500,6 +504,9 @@ func bceOp(e *Engine, x, y *T) (*T, error) {
 		}
 		a, err := tensor.FromFloat64s(gx, shape, g.DType())
 		if err != nil {
+			return nil, err
+		}
+		if a, err = preserveLayout(x, a); err != nil {
 			return nil, err
 		}
 		c, err := tensor.FromFloat64s(gt, shape, g.DType())

@@ -152,6 +152,11 @@ func (x *TensorValue) Inplace(op runtime.Op, y runtime.Value) (runtime.Value, er
 
 // inplaceBinary runs self op= other through the engine.
 func inplaceBinary(e *Engine, name string, self, other *T) error {
+	if name == "pow" {
+		if err := powExponentFits(self, other); err != nil {
+			return err
+		}
+	}
 	_, other = castWrapped(self, other)
 	var fwd func() error
 	switch name {
@@ -195,12 +200,10 @@ func (x *TensorValue) Unary(op runtime.Op) (runtime.Value, error) {
 
 // inplaceValue runs an in-place op given by name with a tensor or number
 // other (the add_/sub_/... methods).
-func inplaceWithAlpha(e *Engine, name string, self, other *T, alpha float64) error {
-	if alpha != 1 {
-		var err error
-		if other, err = scaleAlpha(e, other, alpha); err != nil {
-			return err
-		}
+func inplaceWithAlpha(e *Engine, name string, self, other *T, alpha runtime.Value) error {
+	other, err := scaleAlpha(e, self, other, alpha)
+	if err != nil {
+		return err
 	}
 	return inplaceBinary(e, name, self, other)
 }

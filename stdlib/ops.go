@@ -56,6 +56,11 @@ func binaryOp(e *Engine, op runtime.Op, a, b *T) (*T, error) {
 	if !ok {
 		return nil, nil
 	}
+	if op == runtime.STARSTAR {
+		if err := powExponentFits(a, b); err != nil {
+			return nil, err
+		}
+	}
 	a, b = castWrapped(a, b)
 	if !d.grad {
 		return d.fn(a, b)
@@ -67,6 +72,11 @@ func binaryOp(e *Engine, op runtime.Op, a, b *T) (*T, error) {
 }
 
 func applyBinary(e *Engine, name string, fn binFn, a, b *T) (*T, error) {
+	if name == "pow" {
+		if err := powExponentFits(a, b); err != nil {
+			return nil, err
+		}
+	}
 	a, b = castWrapped(a, b)
 	return e.Apply(name, []*T{a, b}, nil, func() (*T, error) { return fn(a, b) })
 }
@@ -470,13 +480,13 @@ func whereOp(e *Engine, cond, a, b *T) (*T, error) {
 	if cond.DType() != tensor.Bool {
 		return nil, runtime.Errorf("RuntimeError", "where expected condition to be a boolean tensor, but got a tensor with dtype %s", cond.DType())
 	}
-	// a Python number converts to an integer result dtype with PyTorch's
-	// overflow check: where(m, i8_tensor, 1000) is a RuntimeError
-	if rt := tensor.ResultType(a, b); !rt.IsFloat() && rt != tensor.Bool {
-		for _, s := range []*T{a, b} {
-			if s.IsWrappedNumber() && !s.DType().IsFloat() && intOverflows(rt, s.FlatInt64(0), 0, false) {
-				return nil, errIntOverflow(rt, true)
-			}
+	// a Python number converts to the result dtype with PyTorch's overflow
+	// check: where(m, i8_tensor, 1000) and where(m, f16_tensor, 70000.) are
+	// RuntimeErrors
+	rt := tensor.ResultType(a, b)
+	for _, s := range []*T{a, b} {
+		if err := wrappedFits(s, rt); err != nil {
+			return nil, err
 		}
 	}
 	return e.Apply("where", []*T{cond, a, b}, nil, func() (*T, error) { return tensor.Where(cond, a, b) })
@@ -488,6 +498,9 @@ func maskedFillOp(e *Engine, x, mask *T, value *T) (*T, error) {
 	}
 	if value.Numel() != 1 {
 		return nil, runtime.Errorf("RuntimeError", "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", value.Dim())
+	}
+	if err := valueFits(value, x.DType()); err != nil {
+		return nil, err
 	}
 	v := value.FlatFloat64(0)
 	return e.Apply("masked_fill", []*T{x, mask}, autograd.Attrs{"value": v}, func() (*T, error) { return tensor.MaskedFill(x, mask, value) })
@@ -501,6 +514,9 @@ func clampOp(e *Engine, x, lo, hi *T) (*T, error) {
 		return nil, runtime.Errorf("RuntimeError", "torch.clamp: At least one of 'min' or 'max' must not be None")
 	}
 	scalar := func(b *T) bool { return b == nil || b.IsWrappedNumber() }
+	if err := clampBoundsFit(x, lo, hi); err != nil {
+		return nil, err
+	}
 	if scalar(lo) && scalar(hi) {
 		attrs := autograd.Attrs{}
 		if lo != nil {
@@ -533,11 +549,154 @@ func mulScalar(e *Engine, x *T, v float64) (*T, error) {
 	return applyBinary(e, "mul", tensor.Mul, x, scalarOf(v))
 }
 
-// scaleAlpha returns other * alpha for add/sub's alpha= argument; an
-// integral alpha keeps an integer operand integral, as PyTorch does.
-func scaleAlpha(e *Engine, other *T, alpha float64) (*T, error) {
-	if alpha == math.Trunc(alpha) && !other.DType().IsFloat() {
-		return applyBinary(e, "mul", tensor.Mul, other, tensor.ScalarInt(int64(alpha)))
+// scaleAlpha returns alpha * other for self.add(other, alpha=) and sub,
+// following ATen's add: alpha (a runtime.Int, Float or Bool; nil when
+// absent) is checked against the op's result dtype rt (alloc_sub_check:
+// a bool alpha needs a bool result, a float alpha a float one) and
+// converted to rt with c10's overflow check; other is converted to rt and
+// multiplied there, so an integer result wraps (i64 2**62 * 4 is 0) and a
+// float one does not (f32 + 2**62 * 4 adds 1.8e19).
+func scaleAlpha(e *Engine, self, other *T, alpha runtime.Value) (*T, error) {
+	if alpha == nil {
+		return other, nil
 	}
-	return mulScalar(e, other, alpha)
+	rt := tensor.ResultType(self, other)
+	switch a := alpha.(type) {
+	case runtime.Bool:
+		if rt != tensor.Bool {
+			return nil, runtime.Errorf("RuntimeError", "Boolean alpha only supported for Boolean results.")
+		}
+		if a {
+			return other, nil
+		}
+		return tensor.ZerosLike(other), nil
+	case runtime.Float:
+		if !rt.IsFloat() {
+			return nil, runtime.Errorf("RuntimeError", "For integral input tensors, argument alpha must not be a floating point number.")
+		}
+	case runtime.Int:
+	default:
+		return nil, runtime.Errorf("TypeError", "add(): argument 'alpha' must be Number, not %s", alpha.Type())
+	}
+	if err := numberFits(alpha, rt); err != nil {
+		return nil, err
+	}
+	if rt == tensor.Bool { // an int alpha: b + b * alpha is b or (b and alpha != 0)
+		if alpha.(runtime.Int) != 0 {
+			return other, nil
+		}
+		return tensor.ZerosLike(other), nil
+	}
+	if f, ok := alpha.(runtime.Float); ok && f == 1 || alpha == runtime.Int(1) {
+		return other, nil
+	}
+	o := other
+	if o.DType() != rt {
+		var err error
+		if o, err = toOp(e, o, rt); err != nil {
+			return nil, err
+		}
+	}
+	s, _ := operand(alpha)
+	return applyBinary(e, "mul", tensor.Mul, o, s)
+}
+
+// numberFits is c10::checked_convert of the Python number v (a
+// runtime.Int, Float or Bool) to dtype dt, as Scalar.to<T>() does for
+// alpha=, where's and fill's values and a half/bf16 pow exponent: nil when
+// it fits (infinities and NaN fit every float dtype; any number fits bool
+// and f64), else PyTorch's RuntimeError naming the C type.
+func numberFits(v runtime.Value, dt tensor.DType) error {
+	var f float64
+	isFloat := false
+	switch x := v.(type) {
+	case runtime.Int:
+		if !dt.IsFloat() {
+			if intOverflows(dt, int64(x), 0, false) {
+				return errIntOverflow(dt, true)
+			}
+			return nil
+		}
+		f = float64(x)
+	case runtime.Float:
+		f, isFloat = float64(x), true
+	default:
+		return nil
+	}
+	switch dt {
+	case tensor.F64, tensor.Bool:
+		return nil
+	case tensor.F16, tensor.BF16, tensor.F32:
+		fi, _ := tensor.Finfo(dt)
+		if !math.IsInf(f, 0) && math.Abs(f) > fi.Max {
+			return runtime.Errorf("RuntimeError", "value cannot be converted to type %s without overflow",
+				map[tensor.DType]string{tensor.F16: "at::Half", tensor.BF16: "at::BFloat16", tensor.F32: "float"}[dt])
+		}
+		return nil
+	}
+	if isFloat && (math.IsNaN(f) || intOverflows(dt, 0, f, true)) {
+		return errIntOverflow(dt, true)
+	}
+	return nil
+}
+
+// wrappedFits is numberFits for a wrapped number (tensor.ScalarInt and
+// friends); other tensors always fit.
+func wrappedFits(s *T, dt tensor.DType) error {
+	if !s.IsWrappedNumber() {
+		return nil
+	}
+	switch s.DType() {
+	case tensor.I64:
+		return numberFits(runtime.Int(s.FlatInt64(0)), dt)
+	case tensor.F64:
+		return numberFits(runtime.Float(s.FlatFloat64(0)), dt)
+	}
+	return nil
+}
+
+// valueFits is numberFits for a fill value given as a wrapped number or a
+// one-element tensor (masked_fill, fill_, index_fill convert its item()).
+func valueFits(v *T, dt tensor.DType) error {
+	if v.IsWrappedNumber() {
+		return wrappedFits(v, dt)
+	}
+	switch {
+	case v.Numel() != 1:
+		return nil
+	case v.DType().IsFloat():
+		return numberFits(runtime.Float(v.FlatFloat64(0)), dt)
+	case v.DType() != tensor.Bool:
+		return numberFits(runtime.Int(v.FlatInt64(0)), dt)
+	}
+	return nil
+}
+
+// powExponentFits is ATen's pow(Tensor, Scalar) check: a Python-number
+// exponent is converted to the result dtype with c10's overflow check when
+// that is f16, bf16 or an integer dtype (f32 and f64 take it as a double):
+// f16.pow(70000.) and i8.pow(300) are RuntimeErrors, f32.pow(1e39) is not.
+func powExponentFits(base, exp *T) error {
+	if base.IsWrappedNumber() || !exp.IsWrappedNumber() {
+		return nil
+	}
+	rt := tensor.ResultType(base, exp)
+	if rt == tensor.F32 || rt == tensor.F64 || rt == tensor.Bool {
+		return nil
+	}
+	return wrappedFits(exp, rt)
+}
+
+// clampBoundsFit checks clamp's number bounds (nil when absent): each
+// converts to the result dtype with c10's overflow check, so
+// bf16.clamp(max=1e39) and i8.clamp(min=300) are RuntimeErrors.
+func clampBoundsFit(x, lo, hi *T) error {
+	for _, b := range []*T{lo, hi} {
+		if b != nil && b.IsWrappedNumber() {
+			if err := wrappedFits(b, tensor.ResultType(x, b)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

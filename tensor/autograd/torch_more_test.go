@@ -43,6 +43,13 @@ func torchMoreGradCases() []gradCase {
 		affine("digamma", nil, 1, 2.5, tensor.Digamma),
 		affine("digamma", nil, 0.2, -1.5, tensor.Digamma),
 		affine("mish", nil, 3, 0, tensor.Mish),
+		// derivatives_special.go: erfc, special_ndtr, special_entr, polygamma
+		affine("erfc", nil, 1.5, 0, tensor.Erfc),
+		affine("special_ndtr", nil, 2, 0, tensor.Ndtr),
+		affine("special_entr", nil, 0.4, 1, tensor.Entr),
+		affine("polygamma", Attrs{"n": 0}, 1, 2.5, func(x *T) (*T, error) { return tensor.Polygamma(0, x) }),
+		affine("polygamma", Attrs{"n": 2}, 1, 2.5, func(x *T) (*T, error) { return tensor.Polygamma(2, x) }),
+		affine("polygamma", Attrs{"n": 3}, 0.2, -1.5, func(x *T) (*T, error) { return tensor.Polygamma(3, x) }),
 	}
 }
 
