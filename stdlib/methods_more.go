@@ -149,18 +149,7 @@ func builtinRandperm(th *runtime.Thread, b *runtime.Builtin, args []runtime.Valu
 	if err := tensor.CheckAlloc(tensor.I64, n); err != nil {
 		return nil, err
 	}
-	g := stateOf(th).gen
-	perm := make([]int64, n)
-	for i := range perm {
-		perm[i] = int64(i)
-	}
-	for i := n - 1; i > 0; i-- {
-		j := int(g.Float64() * float64(i+1))
-		if j > i { // guards a Float64 of exactly 1 (never, for [0, 1))
-			j = i
-		}
-		perm[i], perm[j] = perm[j], perm[i]
-	}
+	perm := tensor.Randperm(stateOf(th).gen, n)
 	t, err := tensor.FromInt64s(perm, []int{n}, o.dt(tensor.I64))
 	if err != nil {
 		return nil, err
@@ -949,17 +938,12 @@ func methodUniform(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwa
 	if from > to {
 		return nil, runtime.Errorf("RuntimeError", "uniform_ expects to return a [from, to) range, but found from=%v > to=%v", from, to)
 	}
-	u, err := tensor.Rand(stateOf(th).gen, x.t.Shape(), tensor.F64)
+	if !x.t.DType().IsFloat() {
+		return nil, notImplementedFor("uniform_cpu", x.t.DType())
+	}
+	u, err := tensor.Uniform(stateOf(th).gen, x.t.Shape(), x.t.DType(), from, to)
 	if err != nil {
 		return nil, err
-	}
-	if from != 0 || to != 1 {
-		if u, err = tensor.Mul(u, tensor.ScalarFloat(to-from)); err != nil {
-			return nil, err
-		}
-		if u, err = tensor.Add(u, tensor.ScalarFloat(from)); err != nil {
-			return nil, err
-		}
 	}
 	return randomFill(engineOf(th), x, "uniform", u)
 }
@@ -972,7 +956,10 @@ func methodNormalInplace(th *runtime.Thread, x *TensorValue, args []runtime.Valu
 	if std < 0 {
 		return nil, runtime.Errorf("RuntimeError", "normal expects std >= 0.0, but found std %v", std)
 	}
-	r, err := normalSamples(stateOf(th).gen, x.t.Shape(), tensor.ScalarFloat(mean), tensor.ScalarFloat(std))
+	if !x.t.DType().IsFloat() {
+		return nil, notImplementedFor("normal_cpu", x.t.DType())
+	}
+	r, err := tensor.Normal(stateOf(th).gen, x.t.Shape(), x.t.DType(), mean, std)
 	if err != nil {
 		return nil, err
 	}

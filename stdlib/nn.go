@@ -672,28 +672,25 @@ func newLinear(th *runtime.Thread, args []runtime.Value, kwargs []runtime.Kwarg)
 	if !dtype.IsFloat() {
 		return nil, runtime.Errorf("TypeError", "Linear: dtype must be a floating-point dtype, got %s", dtype)
 	}
-	bound := 0.0
+	// PyTorch's reset_parameters: kaiming_uniform_(weight, a=sqrt(5))
+	// (bound = sqrt(3) * gain / sqrt(fan_in), gain = sqrt(2 / (1 + a^2))),
+	// then bias uniform_(-1/sqrt(fan_in), 1/sqrt(fan_in)); drawn in the
+	// layer's dtype from the interpreter's generator, as PyTorch's.
+	wBound, bBound := 0.0, 0.0
 	if in > 0 {
-		bound = 1 / math.Sqrt(float64(in))
+		gain := math.Sqrt(2.0 / (1 + 5.0))
+		wBound = math.Sqrt(3.0) * (gain / math.Sqrt(float64(in)))
+		bBound = 1 / math.Sqrt(float64(in))
 	}
 	g := stateOf(th).gen
-	uniform := func(shape []int) (*T, error) {
-		u, err := tensor.Rand(g, shape, tensor.F64)
+	uniform := func(shape []int, bound float64) (*T, error) {
+		u, err := tensor.Uniform(g, shape, dtype, -bound, bound)
 		if err != nil {
-			return nil, err
-		}
-		if u, err = tensor.Mul(u, tensor.ScalarFloat(2*bound)); err != nil {
-			return nil, err
-		}
-		if u, err = tensor.Sub(u, tensor.ScalarFloat(bound)); err != nil {
-			return nil, err
-		}
-		if u, err = u.To(dtype); err != nil {
 			return nil, err
 		}
 		return u, autograd.RequiresGrad_(u, true)
 	}
-	w, err := uniform([]int{out, in})
+	w, err := uniform([]int{out, in}, wBound)
 	if err != nil {
 		return nil, err
 	}
@@ -706,7 +703,7 @@ func newLinear(th *runtime.Thread, args []runtime.Value, kwargs []runtime.Kwarg)
 			"bias":         runtime.None,
 		}}
 	if bias {
-		bt, err := uniform([]int{out})
+		bt, err := uniform([]int{out}, bBound)
 		if err != nil {
 			return nil, err
 		}

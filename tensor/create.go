@@ -2,7 +2,6 @@ package tensor
 
 import (
 	"math"
-	"math/rand/v2"
 )
 
 // Creation functions. All return new contiguous tensors; shapes with a
@@ -283,50 +282,138 @@ func Eye(n, m int, dt DType) (*Tensor, error) {
 	return t, nil
 }
 
-// Generator is a seeded random source (PCG from math/rand/v2), one per
-// interpreter. It is not safe for concurrent use. Streams are reproducible
-// for a seed but not bit-compatible with PyTorch's mt19937.
+// Generator is a seeded random source, one per interpreter: PyTorch's
+// CPUGeneratorImpl (mt19937 seeded as at::mt19937, plus the cached second
+// Box-Muller sample), so manual_seed(s) followed by rand, randn, randint,
+// randperm, uniform_ or normal_ gives PyTorch's values. It is not safe for
+// concurrent use.
 type Generator struct {
-	pcg *rand.PCG
-	r   *rand.Rand
+	mt         mt19937
+	nextNormal float64 // cached r*sin(theta) of normal_distribution<double>
+	hasNormal  bool
 }
 
 // NewGenerator returns a generator seeded with seed.
 func NewGenerator(seed uint64) *Generator {
-	g := &Generator{pcg: rand.NewPCG(seed, 0x9e3779b97f4a7c15)}
-	g.r = rand.New(g.pcg)
+	g := &Generator{}
+	g.ManualSeed(seed)
 	return g
 }
 
-// ManualSeed reseeds g (PyTorch's manual_seed).
-func (g *Generator) ManualSeed(seed uint64) { g.pcg.Seed(seed, 0x9e3779b97f4a7c15) }
+// ManualSeed reseeds g (PyTorch's manual_seed: the engine is seeded with
+// the low 32 bits and the cached normal sample is dropped).
+func (g *Generator) ManualSeed(seed uint64) {
+	g.mt.seed(uint32(seed))
+	g.hasNormal = false
+}
 
-// Float64 returns a uniform value in [0, 1).
-func (g *Generator) Float64() float64 { return g.r.Float64() }
+// random is CPUGeneratorImpl::random (32 bits).
+func (g *Generator) random() uint32 { return g.mt.next() }
+
+// random64 is CPUGeneratorImpl::random64: two draws, the first the high half.
+func (g *Generator) random64() uint64 {
+	hi := g.mt.next()
+	lo := g.mt.next()
+	return uint64(hi)<<32 | uint64(lo)
+}
+
+// Float64 returns a uniform value in [0, 1) (53 bits, as
+// uniform_real_distribution<double>).
+func (g *Generator) Float64() float64 {
+	return float64(g.random64()&(1<<53-1)) * 0x1p-53
+}
+
+// uniformBits is the dtype's mantissa width (std::numeric_limits::digits).
+func uniformBits(dt DType) uint {
+	switch dt {
+	case F64:
+		return 53
+	case F16:
+		return 11
+	case BF16:
+		return 8
+	}
+	return 24
+}
+
+// uniform01 is uniform_real_distribution<dt>(0, 1): one 32-bit draw (two
+// for f64) masked to the mantissa width and scaled, exact in the dtype.
+func (g *Generator) uniform01(dt DType) float64 {
+	if dt == F64 {
+		return g.Float64()
+	}
+	bits := uniformBits(dt)
+	return float64(g.random()&(1<<bits-1)) * math.Ldexp(1, -int(bits))
+}
+
+// uniform is uniform_real_distribution<dt>(from, to): x * (to - from) +
+// from with from, to cast to the dtype, computed in the dtype's
+// accumulation type (f64 for f64, else f32) as one fused multiply-add, as
+// PyTorch's CPU build (compiled with FMA contraction) does.
+func (g *Generator) uniform(dt DType, from, to float64) float64 {
+	x := g.uniform01(dt)
+	if dt == F64 {
+		return math.FMA(x, to-from, from)
+	}
+	f, t := float32(RoundToDType(from, dt)), float32(RoundToDType(to, dt))
+	w := t - f
+	if dt != F32 {
+		w = float32(RoundToDType(float64(w), dt))
+	}
+	return RoundToDType(float64(fma32(float32(x), w, f)), dt)
+}
+
+// normal is at::normal_distribution<double>: Box-Muller on two f64
+// uniforms, returning r*cos(theta) and caching r*sin(theta) for the next
+// call.
+func (g *Generator) normal(mean, std float64) float64 {
+	if g.hasNormal {
+		g.hasNormal = false
+		return g.nextNormal*std + mean
+	}
+	u1 := g.Float64()
+	u2 := g.Float64()
+	r := math.Sqrt(-2 * math.Log(1-u2))
+	theta := 2 * math.Pi * u1
+	g.nextNormal, g.hasNormal = r*math.Sin(theta), true
+	return r*math.Cos(theta)*std + mean
+}
 
 // Rand returns uniform samples in [0, 1) of float dtype dt (a non-float
 // dtype is a RuntimeError, as PyTorch's).
 func Rand(g *Generator, shape []int, dt DType) (*Tensor, error) {
+	return Uniform(g, shape, dt, 0, 1)
+}
+
+// Uniform returns samples of uniform_(from, to) in float dtype dt, drawn
+// in row-major order as PyTorch's serial CPU kernel.
+func Uniform(g *Generator, shape []int, dt DType, from, to float64) (*Tensor, error) {
 	if !dt.IsFloat() {
 		return nil, errorf(RuntimeError, "\"check_uniform_bounds\" not implemented for '%s'", pyTypeName(dt))
 	}
 	if err := checkShape(shape); err != nil {
 		return nil, err
 	}
-	// PyTorch's rule: a uniform integer of the dtype's mantissa width
-	// (digits+1 bits) scaled by 2^-digits, so results lie in [0, 1) exactly.
-	bits := map[DType]uint{F64: 53, F32: 24, F16: 11, BF16: 8}[dt]
 	t := empty(shape, F64)
 	d := t.storage.F64()
-	scale := math.Ldexp(1, -int(bits))
 	for i := range d[:t.Numel()] {
-		d[i] = float64(g.r.Uint64()>>(64-bits)) * scale
+		d[i] = g.uniform(dt, from, to)
 	}
 	return t.toDType(dt), nil
 }
 
 // Randn returns standard normal samples of float dtype dt.
 func Randn(g *Generator, shape []int, dt DType) (*Tensor, error) {
+	return Normal(g, shape, dt, 0, 1)
+}
+
+// Normal returns samples of normal_(mean, std) in float dtype dt for a
+// contiguous tensor of the given shape, as PyTorch's CPU normal_kernel:
+// with 16 or more elements, normal_fill (all uniforms of the dtype first,
+// then Box-Muller on blocks of 16: u1 = 1 - d[j], u2 = d[j+8]; a ragged
+// tail redraws and transforms the last 16); below 16, one
+// normal_distribution<double> sample per element.
+func Normal(g *Generator, shape []int, dt DType, mean, std float64) (*Tensor, error) {
 	if !dt.IsFloat() {
 		return nil, errorf(RuntimeError, "\"normal_kernel_cpu\" not implemented for '%s'", pyTypeName(dt))
 	}
@@ -334,15 +421,51 @@ func Randn(g *Generator, shape []int, dt DType) (*Tensor, error) {
 		return nil, err
 	}
 	t := empty(shape, F64)
-	d := t.storage.F64()
-	for i := range d[:t.Numel()] {
-		d[i] = g.r.NormFloat64()
+	d := t.storage.F64()[:t.Numel()]
+	n := len(d)
+	if n < 16 {
+		for i := range d {
+			d[i] = RoundToDType(g.normal(mean, std), dt)
+		}
+		return t.toDType(dt), nil
+	}
+	round := func(v float64) float64 { return RoundToDType(v, dt) }
+	if dt == F64 {
+		round = func(v float64) float64 { return v }
+	}
+	fill16 := func(b []float64) {
+		for j := 0; j < 8; j++ {
+			u1 := round(1 - b[j])
+			u2 := b[j+8]
+			radius := round(math.Sqrt(-2 * math.Log(u1)))
+			theta := 2 * math.Pi * u2
+			if dt == F32 { // the AVX2 kernel multiplies by float(2*pi)
+				theta = float64(float32(2*math.Pi) * float32(u2))
+			}
+			theta = round(theta)
+			b[j] = round(round(radius*math.Cos(theta))*std + mean)
+			b[j+8] = round(round(radius*math.Sin(theta))*std + mean)
+		}
+	}
+	for i := range d {
+		d[i] = g.uniform01(dt)
+	}
+	for i := 0; i+16 <= n; i += 16 {
+		fill16(d[i : i+16])
+	}
+	if n%16 != 0 {
+		tail := d[n-16:]
+		for i := range tail {
+			tail[i] = g.uniform01(dt)
+		}
+		fill16(tail)
 	}
 	return t.toDType(dt), nil
 }
 
 // Randint returns integers uniform in [low, high) with dtype dt;
-// high <= low is a RuntimeError.
+// high <= low is a RuntimeError. As PyTorch's random_from_to: a 32-bit
+// draw (64-bit when the range is 2^32 or more) modulo the range.
 func Randint(g *Generator, low, high int64, shape []int, dt DType) (*Tensor, error) {
 	if high <= low {
 		return nil, errorf(RuntimeError, "random_ expects 'from' to be less than 'to', but got from=%d >= to=%d", low, high)
@@ -354,9 +477,29 @@ func Randint(g *Generator, low, high int64, shape []int, dt DType) (*Tensor, err
 	d := t.storage.I64()
 	span := uint64(high - low)
 	for i := range d[:t.Numel()] {
-		d[i] = low + int64(g.r.Uint64N(span))
+		var v uint64
+		if span >= 1<<32 {
+			v = g.random64()
+		} else {
+			v = uint64(g.random())
+		}
+		d[i] = low + int64(v%span)
 	}
 	return t.toDType(dt), nil
+}
+
+// Randperm returns a random permutation of 0..n-1 as PyTorch's
+// randperm_cpu: for i < n-1, swap r[i] with r[i + random() % (n-i)].
+func Randperm(g *Generator, n int) []int64 {
+	r := make([]int64, n)
+	for i := range r {
+		r[i] = int64(i)
+	}
+	for i := 0; i < n-1; i++ {
+		z := int(uint64(g.random()) % uint64(n-i))
+		r[i], r[i+z] = r[i+z], r[i]
+	}
+	return r
 }
 
 // linspaceF64 and linspaceF32 reproduce ATen's linspace kernel as PyTorch's

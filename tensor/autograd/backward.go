@@ -285,7 +285,10 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 		if !execute[n] || buf == nil {
 			continue
 		}
-		if n.released {
+		// As PyTorch, a freed graph fails only at a node that saved
+		// tensors for backward (MulBackward0, ExpBackward0, ...); nodes that
+		// keep nothing but shapes (AddBackward0, SumBackward0) run again.
+		if n.released && n.freedSaved {
 			return nil, errReleased()
 		}
 		// Fill missing output gradients with zeros.
@@ -314,6 +317,7 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 		}
 		if !retain {
 			n.released = true
+			n.freedSaved = n.custom != nil || hasSavedTensor(n.saved)
 			n.saved = nil
 		}
 		for i, ed := range n.next {
@@ -425,4 +429,14 @@ func topoOrder(roots []*Node) []*Node {
 		post[i], post[j] = post[j], post[i]
 	}
 	return post
+}
+
+// hasSavedTensor reports whether a node saved any tensor for backward.
+func hasSavedTensor(saved []savedTensor) bool {
+	for _, s := range saved {
+		if s.t != nil {
+			return true
+		}
+	}
+	return false
 }

@@ -98,6 +98,9 @@ type Node struct {
 	pos     string
 	// released is set once backward ran without retain_graph.
 	released bool
+	// freedSaved is set with released when the node had saved tensors
+	// (or is custom): running it again is the "backward a second time" error.
+	freedSaved bool
 	// custom overrides fn.Backward (ApplyCustom).
 	custom func(grads []*T) ([]*T, error)
 	// retained are non-leaf outputs whose .grad is kept (retain_grad).

@@ -269,6 +269,23 @@ func TestSecondBackwardWithoutRetainGraph(t *testing.T) {
 	}
 }
 
+// PyTorch frees only saved tensors: a second backward through nodes that
+// saved none (x + 1 -> AddBackward0, sum -> SumBackward0) runs and
+// accumulates again; x.grad = [2, 2] after two passes.
+func TestSecondBackwardWithoutSavedTensors(t *testing.T) {
+	e := NewEngine()
+	x := leaf(t, 1, 2)
+	y := sumAll(e, must(e.addScalar(x, 1)))
+	for i := 0; i < 2; i++ {
+		if err := e.Backward(y, nil, false, false); err != nil {
+			t.Fatalf("backward %d: %v", i, err)
+		}
+	}
+	if got := x.Grad().ToFloat64s(); got[0] != 2 || got[1] != 2 {
+		t.Fatalf("accumulated grad %v, want [2 2]", got)
+	}
+}
+
 func TestRetainGraphAccumulates(t *testing.T) {
 	e := NewEngine()
 	x := leaf(t, 1, 2)
