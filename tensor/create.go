@@ -343,7 +343,7 @@ func (g *Generator) uniform01(dt DType) float64 {
 		return g.Float64()
 	}
 	bits := uniformBits(dt)
-	return float64(g.random()&(1<<bits-1)) * math.Ldexp(1, -int(bits))
+	return float64(g.random()&(1<<bits-1)) / float64(uint64(1)<<bits) // exact: a power of two
 }
 
 // uniform is uniform_real_distribution<dt>(from, to): x * (to - from) +
@@ -395,8 +395,19 @@ func Uniform(g *Generator, shape []int, dt DType, from, to float64) (*Tensor, er
 		return nil, err
 	}
 	t := empty(shape, F64)
-	d := t.storage.F64()
-	for i := range d[:t.Numel()] {
+	d := t.storage.F64()[:t.Numel()]
+	if dt == F32 { // g.uniform with the bounds converted once
+		f, w := float32(from), float32(to)-float32(from)
+		for i := range d {
+			x := float32(g.random()&(1<<24-1)) / (1 << 24)
+			if f != 0 || w != 1 { // x·1 + 0 is x
+				x = fma32(x, w, f)
+			}
+			d[i] = float64(x)
+		}
+		return t.toDType(dt), nil
+	}
+	for i := range d {
 		d[i] = g.uniform(dt, from, to)
 	}
 	return t.toDType(dt), nil
@@ -429,9 +440,14 @@ func Normal(g *Generator, shape []int, dt DType, mean, std float64) (*Tensor, er
 		}
 		return t.toDType(dt), nil
 	}
-	round := func(v float64) float64 { return RoundToDType(v, dt) }
-	if dt == F64 {
-		round = func(v float64) float64 { return v }
+	round := func(v float64) float64 {
+		switch dt {
+		case F64:
+			return v
+		case F32:
+			return float64(float32(v))
+		}
+		return RoundToDType(v, dt)
 	}
 	fill16 := func(b []float64) {
 		for j := 0; j < 8; j++ {
@@ -450,9 +466,12 @@ func Normal(g *Generator, shape []int, dt DType, mean, std float64) (*Tensor, er
 	for i := range d {
 		d[i] = g.uniform01(dt)
 	}
-	for i := 0; i+16 <= n; i += 16 {
-		fill16(d[i : i+16])
-	}
+	// The transforms are independent once the uniforms are drawn.
+	parallelTasks(n/16, 16*64, parallelGrain, func(b0, b1 int) {
+		for b := b0; b < b1; b++ {
+			fill16(d[16*b : 16*b+16])
+		}
+	})
 	if n%16 != 0 {
 		tail := d[n-16:]
 		for i := range tail {
