@@ -470,25 +470,9 @@ func maskedScatterOp(e *Engine, x, mask, src *T) (*T, error) {
 	dt := x.DType()
 	forward := func() (*T, error) {
 		if !dt.IsFloat() {
-			out, sv := x.ToInt64s(), src.ToInt64s()
-			k := 0
-			for i, m := range sel {
-				if m != 0 {
-					out[i] = sv[k]
-					k++
-				}
-			}
-			return tensor.FromInt64s(out, shape, dt)
+			return tensor.FromInt64s(maskedFill(x.ToInt64s(), src.ToInt64s(), sel), shape, dt)
 		}
-		out, sv := x.ToFloat64s(), src.ToFloat64s()
-		k := 0
-		for i, m := range sel {
-			if m != 0 {
-				out[i] = sv[k]
-				k++
-			}
-		}
-		return tensor.FromFloat64s(out, shape, dt)
+		return tensor.FromFloat64s(maskedFill(x.ToFloat64s(), src.ToFloat64s(), sel), shape, dt)
 	}
 	srcShape, srcN := src.Shape(), src.Numel()
 	backward := func(g *T) ([]*T, error) {
@@ -515,4 +499,17 @@ func maskedScatterOp(e *Engine, x, mask, src *T) (*T, error) {
 		return []*T{a, b}, nil
 	}
 	return e.ApplyCustom("MaskedScatterBackward", []*T{x, src}, forward, backward)
+}
+
+// maskedFill sets out[i] to the next element of src, in order, for each i
+// where mask[i] != 0 (masked_scatter's copy), and returns out.
+func maskedFill[E int64 | float64](out, src []E, mask []int64) []E {
+	k := 0
+	for i, m := range mask {
+		if m != 0 {
+			out[i] = src[k]
+			k++
+		}
+	}
+	return out
 }
