@@ -33,10 +33,11 @@ FUNCS = ["tensor", "arange", "zeros", "ones", "copysign", "xlogy", "float_power"
          "lerp", "fmod", "isclose", "sgn", "erfinv", "lgamma", "digamma"]
 
 
-def to_torch(src):
-    """Spell a tsr program for PyTorch (only the subset used below)."""
+def to_torch(src, extra=()):
+    """Spell a tsr program for PyTorch (only the subset used below); extra
+    names more functions to call as torch.NAME(...)."""
     s = re.sub(r"\bnn\.", "F.", src)
-    s = re.sub(r"(?<![\w.])(" + "|".join(FUNCS) + r")\(", r"torch.\1(", s)
+    s = re.sub(r"(?<![\w.])(" + "|".join([*FUNCS, *extra]) + r")\(", r"torch.\1(", s)
     s = re.sub(r"\bdtype=(\w+)", lambda m: "dtype=" + DTYPES[m.group(1)], s)
     s = re.sub(r"\.to\((\w+)\)", lambda m: ".to(" + DTYPES[m.group(1)] + ")", s)
     s = re.sub(r"(?<![\w.'])nan\b", "float('nan')", s)

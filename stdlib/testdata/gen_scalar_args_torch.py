@@ -16,7 +16,6 @@ Run with /usr/bin/python3 (torch installed):
     /usr/bin/python3 stdlib/testdata/gen_scalar_args_torch.py
 """
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -28,8 +27,7 @@ EXTRA = ["add", "sub", "where", "full", "full_like", "linspace", "pow"]
 
 def to_torch(src):
     """gen_ops_more_torch's spelling, plus the function forms used here."""
-    s = re.sub(r"(?<![\w.])(" + "|".join(EXTRA) + r")\(", r"torch.\1(", src)
-    return base_to_torch(s)
+    return base_to_torch(src, EXTRA)
 
 
 X = "tensor([1.5, -2., 0.25])"

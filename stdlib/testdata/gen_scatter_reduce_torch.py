@@ -16,7 +16,6 @@ import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch  # noqa: E402
-import re  # noqa: E402
 
 from gen_ops_more_torch import write_golden  # noqa: E402
 from gen_ops_more_torch import to_torch as base_to_torch  # noqa: E402
@@ -24,7 +23,7 @@ from gen_ops_more_torch import to_torch as base_to_torch  # noqa: E402
 
 def to_torch(src):
     """gen_ops_more_torch's spelling, plus the function form scatter_reduce."""
-    return re.sub(r"(?<![\w.])scatter_reduce\(", "torch.scatter_reduce(", base_to_torch(src))
+    return base_to_torch(src, ["scatter_reduce"])
 
 warnings.simplefilter("ignore")  # scatter_reduce is "in beta"
 

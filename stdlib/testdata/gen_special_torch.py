@@ -25,9 +25,8 @@ EXTRA = ["polygamma", "full", "erfc"]
 def to_torch(src):
     """gen_ops_more_torch's spelling, plus special.* and polygamma."""
     s = re.sub(r"(?<![\w.])special\.", "torch.special.", src)
-    s = re.sub(r"(?<![\w.])(" + "|".join(EXTRA) + r")\(", r"torch.\1(", s)
     # the string "none" is not the constant none
-    return base_to_torch(s.replace('"none"', '"NONE"')).replace('"NONE"', '"none"')
+    return base_to_torch(s.replace('"none"', '"NONE"'), EXTRA).replace('"NONE"', '"none"')
 
 
 XT = "tensor([[0.1, 0.5, 0.9, 0.3], [0.2, 0.7, 0.4, 0.6], [0.05, 0.95, 0.5, 0.8]]).t()"
