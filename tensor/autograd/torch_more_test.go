@@ -132,6 +132,24 @@ func TestTorchMoreSpecialGradients(t *testing.T) {
 	}
 }
 
+// secondGrad returns the gradient of sum(d sum(out)/d wrt) with respect to
+// wrt: the elementwise second derivative of out (create_graph backward,
+// then a second backward through the recorded gradient).
+func secondGrad(t *testing.T, e *Engine, out, wrt *T) []*T {
+	t.Helper()
+	s, _ := e.sum(out, nil, false)
+	g, err := e.Grad([]*T{s}, []*T{wrt}, nil, true, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, _ := e.sum(g[0], nil, false)
+	g2, err := e.Grad([]*T{s2}, []*T{wrt}, nil, false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g2
+}
+
 // TestTorchMoreDoubleBackward: the formulas are written in engine ops, so
 // a create_graph backward differentiates them again: d²/dy² xlogy(x, y)
 // = -x/y² and d²/dx² logit(x) = (2x - 1)/(x(1-x))².
@@ -143,16 +161,7 @@ func TestTorchMoreDoubleBackward(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _ := e.sum(out, nil, false)
-	g, err := e.Grad([]*T{s}, []*T{x}, nil, true, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s2, _ := e.sum(g[0], nil, false)
-	g2, err := e.Grad([]*T{s2}, []*T{x}, nil, false, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g2 := secondGrad(t, e, out, x)
 	for i, v := range []float64{0.3, 0.8} {
 		want := (2*v - 1) / math.Pow(v*(1-v), 2)
 		if got := g2[0].ToFloat64s()[i]; math.Abs(got-want) > 1e-9*math.Abs(want) {
@@ -165,16 +174,7 @@ func TestTorchMoreDoubleBackward(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _ = e.sum(out, nil, false)
-	g, err = e.Grad([]*T{s}, []*T{y}, nil, true, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s2, _ = e.sum(g[0], nil, false)
-	g2, err = e.Grad([]*T{s2}, []*T{y}, nil, false, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g2 = secondGrad(t, e, out, y)
 	for i, v := range []float64{0.3, 0.8} {
 		yv := []float64{2, 5}[i]
 		want := -v / (yv * yv)
@@ -196,16 +196,7 @@ func TestSpecialDoubleBackward(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _ := e.sum(out, nil, false)
-	g, err := e.Grad([]*T{s}, []*T{x}, nil, true, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s2, _ := e.sum(g[0], nil, false)
-	g2, err := e.Grad([]*T{s2}, []*T{x}, nil, false, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g2 := secondGrad(t, e, out, x)
 	for i, v := range []float64{0.3, 2.5} {
 		want := 0.0
 		for k := 0; k < 2000000; k++ {
