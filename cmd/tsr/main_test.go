@@ -14,6 +14,27 @@ import (
 	"time"
 )
 
+// cliCase is one tsr command line: its arguments and standard input, and
+// the exit status and the text its stdout and stderr must contain.
+type cliCase struct {
+	args           []string
+	stdin          string
+	code           int
+	stdout, stderr string
+}
+
+// runCLICases runs each case through run and reports the mismatches.
+func runCLICases(t *testing.T, cases []cliCase) {
+	t.Helper()
+	for _, tc := range cases {
+		var out, errb bytes.Buffer
+		code := run(tc.args, strings.NewReader(tc.stdin), &out, &errb)
+		if code != tc.code || !strings.Contains(out.String(), tc.stdout) || !strings.Contains(errb.String(), tc.stderr) {
+			t.Errorf("%v: code %d stdout %q stderr %q", tc.args, code, out.String(), errb.String())
+		}
+	}
+}
+
 func TestCommand(t *testing.T) {
 	dir := t.TempDir()
 	script := filepath.Join(dir, "s.tsr")
@@ -24,12 +45,7 @@ func TestCommand(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("x = 1\nx.nope\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		args           []string
-		stdin          string
-		code           int
-		stdout, stderr string
-	}{
+	runCLICases(t, []cliCase{
 		{[]string{script, "a", "b"}, "", 0, "['a', 'b'] 42\n", ""},
 		{[]string{"run", script}, "", 0, "[] 42\n", ""},
 		{[]string{"-c", "print(1 + 1)"}, "", 0, "2\n", ""},
@@ -48,13 +64,7 @@ func TestCommand(t *testing.T) {
 		{nil, "x = [1,\n2]\nx\nprint(x)\n", 0, "[1, 2]\n", ""},
 		{nil, "x = 1\nx.nope\n", 1, "", "<stdin>:2:1: in <toplevel>\n    x.nope\n    ^\nAttributeError"},
 		{[]string{"repl"}, "print(6 * 7)\n", 0, "42\n", ""},
-	} {
-		var out, errb bytes.Buffer
-		code := run(tc.args, strings.NewReader(tc.stdin), &out, &errb)
-		if code != tc.code || !strings.Contains(out.String(), tc.stdout) || !strings.Contains(errb.String(), tc.stderr) {
-			t.Errorf("%v: code %d stdout %q stderr %q", tc.args, code, out.String(), errb.String())
-		}
-	}
+	})
 }
 
 // TestBadTSRCPUWarns: an invalid TSR_CPU is reported on stderr (the tier
@@ -85,12 +95,7 @@ func TestInputsAndFiles(t *testing.T) {
 	if err := os.WriteFile(bom, []byte("\ufeffprint(\"bom\")\r\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		args           []string
-		stdin          string
-		code           int
-		stdout, stderr string
-	}{
+	runCLICases(t, []cliCase{
 		{[]string{"-", "a"}, "print(argv)\n", 0, "['-', 'a']\n", ""},
 		{[]string{"run", "-"}, "print(argv)\n", 0, "['-']\n", ""},
 		{[]string{"-"}, "1 // 0\n", 1, "", "<stdin>:1:3: in <toplevel>\n    1 // 0\n      ^\nZeroDivisionError"},
@@ -100,13 +105,7 @@ func TestInputsAndFiles(t *testing.T) {
 		{[]string{filepath.Join(dir, "nope.tsr")}, "", 2, "", "tsr: cannot open " + filepath.Join(dir, "nope.tsr") + ": no such file or directory"},
 		{[]string{"repl", "x"}, "", 2, "", "repl takes no arguments"},
 		{[]string{bom}, "", 0, "bom\n", ""},
-	} {
-		var out, errb bytes.Buffer
-		code := run(tc.args, strings.NewReader(tc.stdin), &out, &errb)
-		if code != tc.code || !strings.Contains(out.String(), tc.stdout) || !strings.Contains(errb.String(), tc.stderr) {
-			t.Errorf("%v: code %d stdout %q stderr %q", tc.args, code, out.String(), errb.String())
-		}
-	}
+	})
 }
 
 // TestCtrlC: Ctrl-C stops a running program with a KeyboardInterrupt
