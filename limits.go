@@ -138,7 +138,8 @@ type memRun struct {
 // memRuns are the runs with a MaxMemory in progress, in all interpreters.
 var memRuns struct {
 	sync.Mutex
-	list []*memRun
+	list  []*memRun
+	level int64 // the alarm's level (when list is not empty)
 }
 
 func addMemRun(r *memRun) {
@@ -163,15 +164,22 @@ func setMemAlarm() {
 		return
 	}
 	runs := slices.Clone(memRuns.list)
-	level := int64(math.MaxInt64)
-	for _, r := range runs {
-		level = min(level, r.in.memBase.Load()+r.in.opts.MaxMemory)
-	}
-	tensor.SetLiveBytesAlarm(level, func() {
+	memRuns.level = memAlarmLevel()
+	tensor.SetLiveBytesAlarm(memRuns.level, func() {
 		for _, r := range runs {
 			r.check()
 		}
 	})
+}
+
+// memAlarmLevel (memRuns locked) is the lowest tensor.LiveBytes at which
+// a run in progress exceeds its limit.
+func memAlarmLevel() int64 {
+	level := int64(math.MaxInt64)
+	for _, r := range memRuns.list {
+		level = min(level, r.in.memBase.Load()+r.in.opts.MaxMemory)
+	}
+	return level
 }
 
 // check cancels the run's thread when the tensor storage live since New
@@ -204,7 +212,9 @@ func (r *memRun) watch(done <-chan struct{}, exited chan<- struct{}) {
 		}
 		// The baselines may have moved down since the alarm was set.
 		memRuns.Lock()
-		setMemAlarm()
+		if memAlarmLevel() != memRuns.level {
+			setMemAlarm()
+		}
 		memRuns.Unlock()
 		select {
 		case <-done:
