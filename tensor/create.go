@@ -399,7 +399,7 @@ func Uniform(g *Generator, shape []int, dt DType, from, to float64) (*Tensor, er
 	if dt == F32 { // g.uniform with the bounds converted once
 		f, w := float32(from), float32(to)-float32(from)
 		for i := range d {
-			x := float32(g.random()&(1<<24-1)) / (1 << 24)
+			x := float32(g.uniform01(F32))
 			if f != 0 || w != 1 { // x·1 + 0 is x
 				x = fma32(x, w, f)
 			}
