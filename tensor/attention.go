@@ -158,14 +158,6 @@ const attnBlockBytes = 256 << 10
 // is written before it is read, so reused buffers need no clearing.
 type attnScratch[T vfloat] struct{ buf, inv, kbuf, vbuf []T }
 
-// grow returns (*s)[:n], reallocating when its capacity is short.
-func (*attnScratch[T]) grow(s *[]T, n int) []T {
-	if cap(*s) < n {
-		*s = make([]T, n)
-	}
-	return (*s)[:n]
-}
-
 // attnScratchPool recycles attnScratch values (of either dtype) across
 // workers and calls.
 var attnScratchPool sync.Pool
@@ -251,10 +243,9 @@ func attnRun[T vfloat](a *attnArgs, qd, kd, vd, od []T, gemm attnGemm[T], expRow
 	parallelTasksAligned(heads*nblk, nblk, cost, parallelGrain, func(t0, t1 int) {
 		ws := getAttnScratch[T]()
 		defer attnScratchPool.Put(ws)
-		buf := ws.grow(&ws.buf, rows*S)
-		inv := ws.grow(&ws.inv, rows)
-		kbuf := ws.grow(&ws.kbuf, gemm.packSize(E, S))
-		vbuf := ws.grow(&ws.vbuf, gemm.packSize(S, Ev))
+		ws.buf, ws.inv = grow(ws.buf, rows*S), grow(ws.inv, rows)
+		ws.kbuf, ws.vbuf = grow(ws.kbuf, gemm.packSize(E, S)), grow(ws.vbuf, gemm.packSize(S, Ev))
+		buf, inv, kbuf, vbuf := ws.buf, ws.inv, ws.kbuf, ws.vbuf
 		var kp, vp cpu.PackedB[T]
 		packed := -1
 		for t := t0; t < t1; t++ {

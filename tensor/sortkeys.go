@@ -196,6 +196,7 @@ type sortScratch struct {
 	hist []int
 }
 
+// grow returns s[:n], or a new zeroed slice of n when s has less capacity.
 func grow[T any](s []T, n int) []T {
 	if cap(s) < n {
 		return make([]T, n)
