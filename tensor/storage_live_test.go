@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync/atomic"
 	"testing"
+	"unsafe"
 )
 
 // LiveBytes samples small storages: keeping many of them moves it by their
@@ -96,4 +97,54 @@ func TestLiveBytesAlarm(t *testing.T) {
 	runtime.KeepAlive(small)
 	runtime.KeepAlive(big)
 	runtime.KeepAlive(more)
+}
+
+// A large buffer the GC finds unreachable comes back through the pool (no
+// Release), and a buffer anything still points into never does: a slice
+// kept from a dropped tensor's storage keeps its values while new tensors
+// of the same size are allocated and written.
+func TestDroppedBuffersAreRecycledOnlyWhenUnreachable(t *testing.T) {
+	const n = 1 << 18 // 1 MiB of f32
+	alloc := func() *Tensor {
+		x, err := Empty([]int{n}, F32)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	kept := alloc()
+	held := kept.Storage().F32()[n/2:] // an interior slice only
+	for i := range held {
+		held[i] = float32(i)
+	}
+	kept = nil
+	_, _, h0 := PoolStats()
+	r0 := statRecycled.Load()
+	for round := 0; round < 4; round++ {
+		drop := alloc()
+		drop.Storage().F32()[0] = 1
+		drop = nil
+		runtime.GC()
+		runtime.GC() // finalizers run after the first
+		x := alloc()
+		data := x.Storage().F32()
+		for i := range data {
+			data[i] = -1
+		}
+		if p := uintptr(unsafe.Pointer(&data[0])); p <= uintptr(unsafe.Pointer(&held[0])) && uintptr(unsafe.Pointer(&held[0])) < p+4*n {
+			t.Fatal("a buffer still referenced by a slice was handed out again")
+		}
+		runtime.KeepAlive(x)
+	}
+	for i, v := range held {
+		if v != float32(i) {
+			t.Fatalf("held[%d] = %v after reallocations, want %d", i, v, i)
+		}
+	}
+	if statRecycled.Load() == r0 {
+		t.Fatal("no dropped buffer was recycled by the finalizer")
+	}
+	if _, _, h1 := PoolStats(); h1 == h0 {
+		t.Fatal("no allocation was served from recycled buffers")
+	}
 }
