@@ -84,35 +84,64 @@ type MatmulOps[T any] interface {
 // views plus sums: "ij->ji" is one Permute, "ii->i" one Diagonal. The result
 // may be a view of an operand and may be non-contiguous.
 func Execute[T any](p *Plan, ops Ops[T], operands []T) (T, error) {
+	r, _, err := execute(p, ops, operands, nil)
+	return r, err
+}
+
+// ScaledMatmulOps is an optional extension of MatmulOps for ExecuteScaled:
+// MatmulScaled(a, b, alpha) must equal Matmul(a, b) multiplied by the
+// number alpha, bit for bit (typically a GEMM with alpha in its epilogue,
+// one pass over the result instead of two). It may decline by returning
+// ok false (e.g. for dtypes it does not scale), and ExecuteScaled then
+// uses Matmul.
+type ScaledMatmulOps[T any] interface {
+	MatmulOps[T]
+	MatmulScaled(a, b T, alpha float64) (r T, ok bool, err error)
+}
+
+// ExecuteScaled is Execute with the result multiplied by alpha when that
+// folds into the contraction: the plan's last step is a matrix product
+// lowered through ScaledMatmulOps and only views follow it (no final sum,
+// no broadcasting Mul). Then it returns the scaled result and applied =
+// true. Otherwise it returns Execute's result unscaled and applied = false,
+// and the caller multiplies (tsr's `ein"..."(q, k) * s`).
+func ExecuteScaled[T any](p *Plan, ops Ops[T], operands []T, alpha float64) (r T, applied bool, err error) {
+	return execute(p, ops, operands, &alpha)
+}
+
+func execute[T any](p *Plan, ops Ops[T], operands []T, scale *float64) (T, bool, error) {
 	var zero T
 	if len(operands) != len(p.Shapes) {
-		return zero, errorf(-1, "number of operands (%d) does not match the equation (%d)", len(operands), len(p.Shapes))
+		return zero, false, errorf(-1, "number of operands (%d) does not match the equation (%d)", len(operands), len(p.Shapes))
 	}
 	cur := make([]T, len(operands))
 	for k, x := range operands {
 		if sh := ops.Shape(x); !slices.Equal(sh, p.Shapes[k]) {
-			return zero, errorf(-1, "operand %d has shape %v but the plan was bound to %v", k, fmtShape(sh), fmtShape(p.Shapes[k]))
+			return zero, false, errorf(-1, "operand %d has shape %v but the plan was bound to %v", k, fmtShape(sh), fmtShape(p.Shapes[k]))
 		}
 	}
 	if p.Zero {
-		return ops.Zeros(operands[0], slices.Clone(p.OutShape))
+		r, err := ops.Zeros(operands[0], slices.Clone(p.OutShape))
+		return r, false, err
 	}
 	for k, x := range operands {
 		pr := &p.Preps[k]
 		var err error
 		if pr.Squeeze != nil {
 			if x, err = ops.Reshape(x, slices.Clone(pr.Squeeze)); err != nil {
-				return zero, err
+				return zero, false, err
 			}
 		}
 		for _, d := range pr.Diagonals {
 			if x, err = ops.Diagonal(x, d[0], d[1]); err != nil {
-				return zero, err
+				return zero, false, err
 			}
 		}
 		cur[k] = x
 	}
 	mm, useMatmul := any(ops).(MatmulOps[T])
+	smm, canScale := any(ops).(ScaledMatmulOps[T])
+	applied := false
 	for s := range p.Steps {
 		st := &p.Steps[s]
 		a, b := cur[st.Left], cur[st.Right]
@@ -124,16 +153,20 @@ func Execute[T any](p *Plan, ops Ops[T], operands []T) (T, error) {
 		}
 		a, err := prepareSide(ops, a, st.SumLeftDims, st.PermLeft, viewL)
 		if err != nil {
-			return zero, err
+			return zero, false, err
 		}
 		b, err = prepareSide(ops, b, st.SumRightDims, st.PermRight, viewR)
 		if err != nil {
-			return zero, err
+			return zero, false, err
 		}
 		var r T
 		switch {
 		case st.Kind == StepMul:
 			r, err = ops.Mul(a, b)
+		case useMatmul && canScale && scale != nil && s == len(p.Steps)-1 && p.Final.SumDims == nil:
+			if r, applied, err = smm.MatmulScaled(a, b, *scale); err == nil && !applied {
+				r, err = mm.Matmul(a, b)
+			}
 		case useMatmul:
 			r, err = mm.Matmul(a, b)
 		default:
@@ -143,7 +176,7 @@ func Execute[T any](p *Plan, ops Ops[T], operands []T) (T, error) {
 			r, err = ops.Reshape(r, slices.Clone(outShape))
 		}
 		if err != nil {
-			return zero, err
+			return zero, false, err
 		}
 		cur = append(cur, r)
 	}
@@ -151,15 +184,15 @@ func Execute[T any](p *Plan, ops Ops[T], operands []T) (T, error) {
 	var err error
 	if p.Final.SumDims != nil {
 		if x, err = ops.Sum(x, slices.Clone(p.Final.SumDims), false); err != nil {
-			return zero, err
+			return zero, false, err
 		}
 	}
 	if p.Final.Perm != nil {
 		if x, err = ops.Permute(x, slices.Clone(p.Final.Perm)); err != nil {
-			return zero, err
+			return zero, false, err
 		}
 	}
-	return x, nil
+	return x, applied, nil
 }
 
 func prepareSide[T any](ops Ops[T], x T, sum, perm, view []int) (T, error) {

@@ -817,7 +817,8 @@ func (fc *fcomp) binary(x *Binary) {
 		fc.pos = x.OpAt
 		fc.emit(runtime.BINARY_TMP, int(x.Op))
 	case elide && isCall:
-		fc.call(call, true)
+		_, ein := call.Fn.(*EinLit)
+		fc.callMark(call, true, ein && (x.Op == runtime.STAR || x.Op == runtime.SLASH) && pureOperand(x.Y))
 		fc.expr(x.Y)
 		fc.pos = x.OpAt
 		fc.emit(runtime.BINARY_TMP, int(x.Op)|1<<16)
@@ -831,7 +832,13 @@ func (fc *fcomp) binary(x *Binary) {
 
 // call compiles a call; fresh marks its result as a candidate temporary
 // for the BINARY_TMP that consumes it (FRESH_MARK just before the CALL).
-func (fc *fcomp) call(x *Call, fresh bool) {
+func (fc *fcomp) call(x *Call, fresh bool) { fc.callMark(x, fresh, false) }
+
+// callMark is call; deferScale (an ein"..." literal's call under * or /
+// by a pureOperand) sets runtime.FreshDefer on the FRESH_MARK, allowing
+// the VM to run the contraction when the operator has its other operand,
+// so that a number folds into the contraction as its scale.
+func (fc *fcomp) callMark(x *Call, fresh, deferScale bool) {
 	fc.expr(x.Fn)
 	for _, a := range x.Args {
 		fc.expr(a)
@@ -842,7 +849,11 @@ func (fc *fcomp) call(x *Call, fresh bool) {
 	}
 	fc.at(x)
 	if fresh {
-		fc.emit(runtime.FRESH_MARK, len(x.Args)+2*len(x.Kwargs))
+		arg := len(x.Args) + 2*len(x.Kwargs)
+		if deferScale && arg < runtime.FreshDefer {
+			arg |= runtime.FreshDefer
+		}
+		fc.emit(runtime.FRESH_MARK, arg)
 	}
 	if len(x.Kwargs) == 0 {
 		fc.emit(runtime.CALL, len(x.Args))
@@ -852,6 +863,33 @@ func (fc *fcomp) call(x *Call, fresh bool) {
 		}
 		fc.emit(runtime.CALL_KW, len(x.Args)|len(x.Kwargs)<<12)
 	}
+}
+
+// pureOperand reports whether evaluating e can neither change state nor
+// observe a change another evaluation order would make: int and float
+// literals, names, and unary and arithmetic binary operators over those
+// (tsr has no operator overloading; tensor arithmetic allocates and reads
+// only). Evaluated before a deferred contraction instead of after it, such
+// an operand gives the same values; only which of two errors is reported
+// first could differ (an undefined name and a failing contraction).
+func pureOperand(e Expr) bool {
+	switch e := e.(type) {
+	case *Literal:
+		switch e.Value.(type) {
+		case int64, float64:
+			return true
+		}
+	case *Ident:
+		return true
+	case *Unary:
+		return (e.Op == runtime.UMINUS || e.Op == runtime.UPLUS) && pureOperand(e.X)
+	case *Binary:
+		switch e.Op {
+		case runtime.PLUS, runtime.MINUS, runtime.STAR, runtime.SLASH, runtime.SLASHSLASH, runtime.PERCENT, runtime.STARSTAR:
+			return pureOperand(e.X) && pureOperand(e.Y)
+		}
+	}
+	return false
 }
 
 // operatorTemp reports whether e's value is a temporary that only the

@@ -53,6 +53,11 @@ func DisassembleFunc(b *strings.Builder, fc *runtime.Funcode) {
 			if arg>>16 != 0 {
 				b.WriteString("\t# a call's result")
 			}
+		case runtime.FRESH_MARK:
+			fmt.Fprintf(b, " %d", arg&^runtime.FreshDefer)
+			if arg&runtime.FreshDefer != 0 {
+				b.WriteString("\t# deferred: a number folds in as the contraction's scale")
+			}
 		case runtime.BINARY, runtime.INPLACE, runtime.UNARY:
 			fmt.Fprintf(b, " %s", runtime.Op(arg))
 		case runtime.CALL_KW:

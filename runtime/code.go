@@ -18,6 +18,10 @@ const MaxArg = 1<<24 - 1
 
 // Instruction set. "arg" is the 24-bit operand; stack effects are written
 // before -- after.
+// FreshDefer is the FRESH_MARK argument bit that allows a deferred einsum
+// (see FRESH_MARK).
+const FreshDefer = 1 << 20
+
 const (
 	NOP Opcode = iota
 
@@ -68,7 +72,14 @@ const (
 	// the call created counts as a temporary; any other callee (a tsr or
 	// host function may return a value it also stored) records a mark
 	// nothing passes.
-	FRESH_MARK // -- ; arg = number of argument slots above the callee
+	//
+	// With FreshDefer set in arg (the compiler sets it for an ein"..."
+	// literal's call under * or / by an operand whose evaluation has no
+	// effects), an einsum callee is run through Thread.EinsumDeferred
+	// when that is installed: the CALL pushes a value that only the
+	// BINARY_TMP consuming it sees, and that runs the contraction there,
+	// with the operand in hand (a number folds in as the GEMM's scale).
+	FRESH_MARK // -- ; arg = number of argument slots above the callee (| FreshDefer)
 	INPLACE    // x y -- x op= y ; arg = Op (HasInplace first)
 	UNARY      // x -- op x ; arg = Op (UMINUS, UPLUS, TILDE)
 	UNARY_NOT  // x -- not x

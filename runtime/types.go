@@ -369,6 +369,14 @@ type Thread struct {
 	// Einsum evaluates an ein"..." literal called on operands; stdlib
 	// installs it. Nil makes calling an einsum literal an error.
 	Einsum func(th *Thread, eq string, args []Value, kwargs []Kwarg) (Value, error)
+	// EinsumDeferred, when set, is called instead of Einsum for an ein"..."
+	// literal's call marked FreshDefer (`ein"..."(q, k) * s` with a
+	// side-effect-free s): it checks the call as Einsum would, raising the
+	// same errors, but may return a value standing for the contraction
+	// not yet run. That value is seen only by the BINARY_TMP consuming
+	// it: it must implement HasBinaryTemp and return the finished result
+	// of x op y from BinaryTemp (never nil). Nil makes such calls plain.
+	EinsumDeferred func(th *Thread, eq string, args []Value, kwargs []Kwarg) (Value, error)
 	// FreshMark returns a mark such that a value created later can be told
 	// from one that existed before (stdlib installs tensor.AllocSeq). With
 	// it, an operator applied to a builtin call's result may compute into

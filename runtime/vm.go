@@ -27,6 +27,9 @@ type vmState struct {
 	// fresh is the last FRESH_MARK's mark (math.MaxInt64: the callee was
 	// not a builtin, so its result may be reachable elsewhere).
 	fresh int64
+	// deferEinsum is set by a FreshDefer FRESH_MARK whose callee is an
+	// einsum literal, for the CALL right after it (Einsum.Call clears it).
+	deferEinsum bool
 }
 
 // frame is one active tsr function call, for tracebacks.
@@ -151,6 +154,11 @@ func (e *Einsum) Name() string   { return e.String() }
 func (e *Einsum) Call(th *Thread, args []Value, kwargs []Kwarg) (Value, error) {
 	if th.Einsum == nil {
 		return nil, Errorf("RuntimeError", "einsum literals are not available: no einsum implementation installed on this thread")
+	}
+	deferred := th.vm.deferEinsum
+	th.vm.deferEinsum = false
+	if deferred && th.EinsumDeferred != nil {
+		return th.EinsumDeferred(th, e.Equation, args, kwargs)
 	}
 	return th.Einsum(th, e.Equation, args, kwargs)
 }
@@ -640,13 +648,16 @@ loop:
 		case FRESH_MARK:
 			vm.fresh = math.MaxInt64
 			if th.FreshMark != nil {
-				switch f := stack[sp-1-int(insn>>8)].(type) {
+				arg := int(insn >> 8)
+				switch f := stack[sp-1-arg&^FreshDefer].(type) {
 				case *Builtin:
 					if f.FreshResults {
 						vm.fresh = th.FreshMark()
 					}
 				case *Einsum:
 					vm.fresh = th.FreshMark()
+					// consumed (and cleared) by the CALL just after
+					vm.deferEinsum = arg&FreshDefer != 0
 				}
 			}
 		case BINARY_TMP:
@@ -827,6 +838,7 @@ loop:
 				z, err = th.callFunction(g, args, kwargs)
 			} else {
 				z, err = th.call(f, args, kwargs)
+				vm.deferEinsum = false // also when the call failed before Einsum.Call
 			}
 			if err != nil {
 				goto fail

@@ -40,6 +40,7 @@ func Setup(th *runtime.Thread) {
 	st := stateOf(th)
 	th.Hooks = hooks{}
 	th.Einsum = einsumHook
+	th.EinsumDeferred = einsumDeferredHook
 	th.FreshMark = tensor.AllocSeq
 	_ = st
 }

@@ -21,7 +21,23 @@ func dtypeMismatch(a, b *Tensor) error {
 // column vector (the added dim is removed afterwards); otherwise the last
 // two dims are matrices and the leading (batch) dims broadcast. Shape
 // mismatches are a RuntimeError naming both shapes.
-func Matmul(a, b *Tensor) (*Tensor, error) {
+func Matmul(a, b *Tensor) (*Tensor, error) { return matmul(a, b, nil) }
+
+// MatmulScaled returns Matmul(a, b) * alpha for float32 or float64
+// operands of one dtype, bit for bit what Matmul followed by a
+// multiplication by the number alpha gives (alpha is rounded to the dtype,
+// as a wrapped number is), computed in one pass over the result: the
+// scale is the GEMM's epilogue (cpu.SgemmBatchedScaled). Other dtypes are
+// a RuntimeError; shape errors are Matmul's.
+func MatmulScaled(a, b *Tensor, alpha float64) (*Tensor, error) {
+	if a.dtype != F32 && a.dtype != F64 {
+		return nil, errorf(RuntimeError, "MatmulScaled: expected float32 or float64 operands, got %s", a.dtype)
+	}
+	return matmul(a, b, &alpha)
+}
+
+// matmul is Matmul, times *scale when scale is not nil (F32/F64 only).
+func matmul(a, b *Tensor, scale *float64) (*Tensor, error) {
 	da, db := len(a.shape), len(b.shape)
 	if da == 0 || db == 0 {
 		return nil, errorf(RuntimeError, "both arguments to matmul need to be at least 1D, but they are %dD and %dD", da, db)
@@ -29,7 +45,7 @@ func Matmul(a, b *Tensor) (*Tensor, error) {
 	if a.dtype != b.dtype {
 		return nil, dtypeMismatch(a, b)
 	}
-	if da == 1 && db == 1 {
+	if da == 1 && db == 1 && scale == nil {
 		return Dot(a, b)
 	}
 	x, y := a, b
@@ -51,7 +67,7 @@ func Matmul(a, b *Tensor) (*Tensor, error) {
 	if err != nil {
 		return nil, errorf(RuntimeError, "matmul: batch dimensions of shapes %s and %s do not broadcast: %s", fmtList(a.shape), fmtList(b.shape), err.Error())
 	}
-	out, err := bmmCore(x, y, batch, n, k, m)
+	out, err := bmmCore(x, y, batch, n, k, m, scale)
 	if err != nil {
 		return nil, err
 	}
@@ -68,8 +84,9 @@ func Matmul(a, b *Tensor) (*Tensor, error) {
 }
 
 // bmmCore computes expand(x)[batch, n, k] @ expand(y)[batch, k, m] into a
-// new contiguous tensor of shape batch+[n, m].
-func bmmCore(x, y *Tensor, batch []int, n, k, m int) (*Tensor, error) {
+// new contiguous tensor of shape batch+[n, m], times *scale (an epilogue
+// of the F32/F64 GEMM) when scale is not nil.
+func bmmCore(x, y *Tensor, batch []int, n, k, m int, scale *float64) (*Tensor, error) {
 	dt := x.dtype
 	if dt == Bool {
 		return nil, errorf(RuntimeError, "\"addmm_impl_cpu_\" not implemented for 'Bool'")
@@ -106,6 +123,10 @@ func bmmCore(x, y *Tensor, batch []int, n, k, m int) (*Tensor, error) {
 				format = cpu.BF16
 			}
 			cpu.GemmHalfBatched(format, q, n, m, k, 1, xe.storage.U16()[pa:], sa, rsA, csA, ye.storage.U16()[pb:], sb, rsB, csB, 0, out.storage.F32()[pc:], sc, rsC, csC)
+		case ct == F32 && scale != nil:
+			cpu.SgemmBatchedScaled(q, n, m, k, float32(*scale), xe.storage.F32()[pa:], sa, rsA, csA, ye.storage.F32()[pb:], sb, rsB, csB, out.storage.F32()[pc:], sc, rsC, csC)
+		case ct == F64 && scale != nil:
+			cpu.DgemmBatchedScaled(q, n, m, k, *scale, xe.storage.F64()[pa:], sa, rsA, csA, ye.storage.F64()[pb:], sb, rsB, csB, out.storage.F64()[pc:], sc, rsC, csC)
 		case ct == F32:
 			cpu.SgemmBatched(q, n, m, k, 1, xe.storage.F32()[pa:], sa, rsA, csA, ye.storage.F32()[pb:], sb, rsB, csB, 0, out.storage.F32()[pc:], sc, rsC, csC)
 		case ct == F64:
@@ -191,7 +212,7 @@ func Dot(a, b *Tensor) (*Tensor, error) {
 	}
 	x, _ := a.Unsqueeze(0)
 	y, _ := b.Unsqueeze(1)
-	out, err := bmmCore(x, y, nil, 1, a.shape[0], 1)
+	out, err := bmmCore(x, y, nil, 1, a.shape[0], 1, nil)
 	if err != nil {
 		return nil, err
 	}

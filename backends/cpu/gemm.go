@@ -43,6 +43,33 @@ func SgemmBatched(batch, m, n, k int, alpha float32,
 	gemmBatched(sgemmKernel, axpyF32, batch, m, n, k, alpha, a, bsA, rsA, csA, b, bsB, rsB, csB, beta, c, bsC, rsC, csC)
 }
 
+// SgemmBatchedScaled computes C_q = alpha * (A_q * B_q) for each batch
+// index q, with operands laid out as in SgemmBatched (beta is 0: C is not
+// read), such that every element of C is bit for bit float32(alpha * p),
+// p being the element SgemmBatched with alpha = 1 and beta = 0 computes:
+// the product followed by C *= alpha, in one pass over C. When k fits one
+// KC panel of the packed path the micro-kernel scales its accumulators
+// before its only store (the product is rounded once there as well);
+// otherwise the product is computed with alpha = 1 and each C row scaled
+// (MulScalarF32). SgemmBatched's own alpha is not this: its no-packing
+// path scales A's elements, and with several KC panels the partial sums,
+// which round differently. tsr folds `ein"..."(a, b) * s` into this GEMM
+// epilogue (a fused scale as in cuBLASLt's alpha).
+func SgemmBatchedScaled(batch, m, n, k int, alpha float32,
+	a []float32, bsA, rsA, csA int,
+	b []float32, bsB, rsB, csB int,
+	c []float32, bsC, rsC, csC int) {
+	gemmBatchedScal(sgemmKernel, axpyF32, MulScalarF32, batch, m, n, k, alpha, a, bsA, rsA, csA, b, bsB, rsB, csB, 0, c, bsC, rsC, csC)
+}
+
+// DgemmBatchedScaled is SgemmBatchedScaled in float64.
+func DgemmBatchedScaled(batch, m, n, k int, alpha float64,
+	a []float64, bsA, rsA, csA int,
+	b []float64, bsB, rsB, csB int,
+	c []float64, bsC, rsC, csC int) {
+	gemmBatchedScal(dgemmKernel, axpyF64, MulScalarF64, batch, m, n, k, alpha, a, bsA, rsA, csA, b, bsB, rsB, csB, 0, c, bsC, rsC, csC)
+}
+
 // DgemmBatched is SgemmBatched in float64.
 func DgemmBatched(batch, m, n, k int, alpha float64,
 	a []float64, bsA, rsA, csA int,

@@ -72,9 +72,23 @@ type gemmArgs[T float] struct {
 	kern          *GemmKernel[T]
 	axpy          func(dst []T, alpha T, x []T)
 	bsA, bsB, bsC int
+	// scal (dst = x*s) is set when alpha is an epilogue scale of the
+	// rounded product (SgemmBatchedScaled; beta is 0), nil for BLAS alpha.
+	scal func(dst, x []T, s T)
 }
 
 func gemmBatched[T float](kern *GemmKernel[T], axpy func(dst []T, alpha T, x []T),
+	batch, m, n, k int, alpha T,
+	a []T, bsA, rsA, csA int,
+	b []T, bsB, rsB, csB int,
+	beta T,
+	c []T, bsC, rsC, csC int) {
+	gemmBatchedScal(kern, axpy, nil, batch, m, n, k, alpha, a, bsA, rsA, csA, b, bsB, rsB, csB, beta, c, bsC, rsC, csC)
+}
+
+// gemmBatchedScal is gemmBatched; a non-nil scal makes alpha an epilogue
+// scale (see SgemmBatchedScaled), which requires beta == 0.
+func gemmBatchedScal[T float](kern *GemmKernel[T], axpy func(dst []T, alpha T, x []T), scal func(dst, x []T, s T),
 	batch, m, n, k int, alpha T,
 	a []T, bsA, rsA, csA int,
 	b []T, bsB, rsB, csB int,
@@ -85,7 +99,7 @@ func gemmBatched[T float](kern *GemmKernel[T], axpy func(dst []T, alpha T, x []T
 	}
 	g := gemmArgs[T]{m: m, n: n, k: k, alpha: alpha, beta: beta,
 		a: a, rsA: rsA, csA: csA, b: b, rsB: rsB, csB: csB, c: c, rsC: rsC, csC: csC,
-		kern: kern, axpy: axpy, bsA: bsA, bsB: bsB, bsC: bsC}
+		kern: kern, axpy: axpy, bsA: bsA, bsB: bsB, bsC: bsC, scal: scal}
 	// Prefer a unit column stride for C: C^T = B^T A^T swaps the roles.
 	if csC != 1 && rsC == 1 {
 		g.m, g.n = n, m
@@ -157,6 +171,10 @@ func (g *gemmArgs[T]) one(q, i0, i1, j0, j1 int) {
 		return
 	}
 	c := g.c[q*g.bsC+i0*g.rsC+j0*g.csC:]
+	if g.scal != nil {
+		g.oneScaled(c, g.a[q*g.bsA+i0*g.rsA:], g.b[q*g.bsB+j0*g.csB:], m, n)
+		return
+	}
 	if k == 0 || g.alpha == 0 {
 		scaleC(c, m, n, g.rsC, g.csC, g.beta)
 		return
@@ -168,6 +186,47 @@ func (g *gemmArgs[T]) one(q, i0, i1, j0, j1 int) {
 		return
 	}
 	gemmPacked(g.kern, m, n, k, g.alpha, a, g.rsA, g.csA, b, g.rsB, g.csB, g.beta, c, g.rsC, g.csC, nil)
+}
+
+// oneScaled is one for an epilogue alpha (beta == 0): C = alpha * (A*B)
+// with the product rounded first. A single-panel packed GEMM gets alpha
+// itself (its micro-kernel multiplies the finished accumulators, which is
+// that rounding order); any other path computes the product with alpha = 1
+// and scales the rows after.
+func (g *gemmArgs[T]) oneScaled(c, a, b []T, m, n int) {
+	k := g.k
+	packed := k > 0 && m*n*k >= smallGemm
+	if packed && k <= panelK(g.kern, m, g.csA, false) {
+		gemmPacked(g.kern, m, n, k, g.alpha, a, g.rsA, g.csA, b, g.rsB, g.csB, 0, c, g.rsC, g.csC, nil)
+		return
+	}
+	switch {
+	case k == 0:
+		scaleC(c, m, n, g.rsC, g.csC, 0)
+	case packed:
+		gemmPacked(g.kern, m, n, k, 1, a, g.rsA, g.csA, b, g.rsB, g.csB, 0, c, g.rsC, g.csC, nil)
+	default:
+		gemmSmall(m, n, k, 1, a, g.rsA, g.csA, b, g.rsB, g.csB, 0, c, g.rsC, g.csC, g.axpy)
+	}
+	for i := 0; i < m; i++ {
+		row := c[i*g.rsC:]
+		if g.csC == 1 {
+			g.scal(row[:n], row[:n], g.alpha)
+			continue
+		}
+		for j := 0; j < n; j++ {
+			row[j*g.csC] *= g.alpha
+		}
+	}
+}
+
+// panelK is the KC gemmPacked uses for an m-row A with column stride csA
+// (src: operands from a packSource): k <= panelK means a single K panel.
+func panelK[T float](kern *GemmKernel[T], m, csA int, src bool) int {
+	if !src && directA && csA == 1 && kern.MicroRowA != nil && m >= kern.MR && kern.KCRowA > 0 {
+		return kern.KCRowA
+	}
+	return kern.KC
 }
 
 // scaleC sets C = beta*C (C = 0 without reading it when beta == 0).
@@ -316,12 +375,9 @@ func gemmPacked[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA, 
 	MR, NR := kern.MR, kern.NR
 	inA := src == nil && directA && csA == 1 && kern.MicroRowA != nil && m >= MR
 	inB := src == nil && csB == 1 && directB(m, n, k, MR)
-	KC, MC, NC := kern.KC, kern.MC, kern.NC
+	KC, MC, NC := panelK(kern, m, csA, src != nil), kern.MC, kern.NC
 	if inA {
 		MC, NC = m, kern.NCRowA
-		if kern.KCRowA > 0 {
-			KC = kern.KCRowA
-		}
 	}
 	KC, MC, NC = min(KC, k), min(MC, m), min(NC, n)
 	ws := getWorkspace[T](MR, NR, KC, MC, NC)

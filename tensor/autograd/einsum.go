@@ -14,6 +14,22 @@ import (
 // contraction is itself a batched matrix product. Integer operands are accumulated in
 // i64; the result has PyTorch's dtype (see intEinsumDType).
 func Einsum(e *Engine, eq string, operands []*T) (*T, error) {
+	r, _, err := einsumScaled(e, eq, operands, nil)
+	return r, err
+}
+
+// EinsumScaled is Einsum(e, eq, operands) multiplied by the number alpha
+// when the multiplication folds into the contraction's last matrix product
+// (einsum.ExecuteScaled: a GEMM epilogue, bit for bit the product followed
+// by the multiplication, alpha rounded to the dtype): then applied is true.
+// It folds only float32/float64 operands of one dtype with no gradient to
+// record; otherwise, or when the plan does not end in a product, it
+// returns Einsum's result with applied false and the caller multiplies.
+func EinsumScaled(e *Engine, eq string, operands []*T, alpha float64) (r *T, applied bool, err error) {
+	return einsumScaled(e, eq, operands, &alpha)
+}
+
+func einsumScaled(e *Engine, eq string, operands []*T, scale *float64) (*T, bool, error) {
 	shapes := make([][]int, len(operands))
 	ints := true
 	for i, op := range operands {
@@ -29,7 +45,7 @@ func Einsum(e *Engine, eq string, operands []*T) (*T, error) {
 		cast := make([]*T, len(operands))
 		for i, op := range operands {
 			if cast[i], err = op.To(tensor.I64); err != nil {
-				return nil, err
+				return nil, false, err
 			}
 		}
 		operands = cast
@@ -37,13 +53,29 @@ func Einsum(e *Engine, eq string, operands []*T) (*T, error) {
 	// Plans are cached per (equation, shapes).
 	plan, err := einsum.PlanFor(eq, shapes, "")
 	if err != nil {
-		return nil, err
+		return nil, false, err
+	}
+	if scale != nil && !ints && foldableScale(e, operands) {
+		return einsum.ExecuteScaled[*T](plan, einsumOps{e}, operands, *scale)
 	}
 	r, err := einsum.Execute[*T](plan, einsumOps{e}, operands)
 	if err != nil || !ints || r.DType() == outDT {
-		return r, err
+		return r, false, err
 	}
-	return r.To(outDT)
+	r, err = r.To(outDT)
+	return r, false, err
+}
+
+// foldableScale reports whether a scale may fold into the einsum's last
+// product: one float32 or float64 dtype and no gradient to record.
+func foldableScale(e *Engine, operands []*T) bool {
+	dt := operands[0].DType()
+	for _, op := range operands {
+		if op.DType() != dt || dt != tensor.F32 && dt != tensor.F64 {
+			return false
+		}
+	}
+	return !e.gradEnabled || !anyRequiresGrad(operands)
 }
 
 // intEinsumDType is the dtype PyTorch's einsum gives integer or bool
@@ -101,7 +133,7 @@ func intEinsumDType(eq string, operands []*T) tensor.DType {
 // reshape when M and N are single dimensions, so it is a fresh tensor.
 type einsumOps struct{ e *Engine }
 
-var _ einsum.MatmulOps[*T] = einsumOps{}
+var _ einsum.ScaledMatmulOps[*T] = einsumOps{}
 
 func (o einsumOps) Shape(x *T) []int { return x.Shape() }
 
@@ -126,5 +158,15 @@ func (o einsumOps) Bmm(a, b *T) (*T, error) {
 }
 
 func (o einsumOps) Matmul(a, b *T) (*T, error) { return o.e.matmul(a, b) }
+
+// MatmulScaled implements einsum.ScaledMatmulOps for the last product of
+// EinsumScaled (which has checked that no gradient is recorded).
+func (o einsumOps) MatmulScaled(a, b *T, alpha float64) (*T, bool, error) {
+	if a.DType() != b.DType() || a.DType() != tensor.F32 && a.DType() != tensor.F64 || o.e.gradEnabled && anyRequiresGrad([]*T{a, b}) {
+		return nil, false, nil
+	}
+	r, err := tensor.MatmulScaled(a, b, alpha)
+	return r, err == nil, err
+}
 
 func (o einsumOps) Zeros(like *T, shape []int) (*T, error) { return tensor.Zeros(shape, like.DType()) }
