@@ -46,7 +46,13 @@ def main(reps, which):
 
         # torch 1.13 has no F.scaled_dot_product_attention (added in 2.0):
         # the fused tsr kernel (SDPAF32) is compared with the same math.
+        def seed_attn():  # the seed's benchmark_einsum_attention loop body
+            scores = torch.einsum("bhid,bhjd->bhij", q, k) * (D ** -0.5)
+            probs = torch.softmax(scores, dim=-1)
+            return torch.einsum("bhij,bhjd->bhid", probs, v)
+
         bench("AttentionF32", lib, einsum_attn, reps)
+        bench("AttentionTSR", lib, seed_attn, reps)
         bench("SDPAF32/full", lib, einsum_attn, reps)
         bench("SDPAF32/causal", lib, causal_attn, reps)
         if lib == "torch":

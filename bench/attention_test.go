@@ -1,9 +1,11 @@
 package bench
 
 import (
+	"context"
 	"math"
 	"testing"
 
+	"github.com/tsrlang/tsr"
 	"github.com/tsrlang/tsr/tensor"
 )
 
@@ -84,4 +86,40 @@ func BenchmarkSDPAF32(b *testing.B) {
 			})
 		})
 	}
+}
+
+// attentionTSR is the seed's benchmark_einsum_attention loop body written
+// in tsr, the way its PyTorch version reads.
+const attentionTSR = `
+d_k = 64
+fn attention(q, k, v) {
+    scores = ein"bhid,bhjd->bhij"(q, k) * (d_k ** -0.5)
+    probs = softmax(scores, dim=-1)
+    return ein"bhij,bhjd->bhid"(probs, v)
+}
+`
+
+// BenchmarkAttentionTSR runs attentionTSR through the interpreter (parse
+// once, then one call per iteration): the seed's "einsum + softmax +
+// einsum" as a tsr user writes it. bench/attention.py times PyTorch's
+// einsum version under the same name.
+func BenchmarkAttentionTSR(b *testing.B) {
+	q, k, v := attentionInputs()
+	in := tsr.New(tsr.Options{})
+	ctx := context.Background()
+	if _, err := in.Eval(ctx, "attention.tsr", attentionTSR); err != nil {
+		b.Fatal(err)
+	}
+	call := func() error {
+		_, err := in.Call(ctx, "attention", q, k, v)
+		return err
+	}
+	// Warm up as PyTorch's side does (bench in elementwise.py): the first
+	// calls fault in fresh memory until dropped temporaries are recycled.
+	for range 3 {
+		if err := call(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	loopMedian(b, call)
 }

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 )
 
@@ -107,7 +108,8 @@ func (s *Storage) Bools() []bool { return typed[bool](s) }
 // ---- allocator ----
 //
 // Buffers of at least poolMinBytes are rounded up to a size class (four
-// classes per power of two) and recycled through a sync.Pool per class.
+// classes per power of two) and recycled through a free list per class
+// (classPool).
 // A buffer returns to its pool in two ways: at once when its owner says it
 // is dead ((*Tensor).Release), or through a finalizer on the buffer's first
 // word (armRecycle) once the GC finds nothing pointing into it, which is how
@@ -115,8 +117,9 @@ func (s *Storage) Bools() []bool { return typed[bool](s) }
 // and the first-touch page faults of a fresh allocation: for the seed's
 // attention written op by op in tsr (three 134 MB temporaries per call)
 // that is about a quarter of the time. A cleanup keeps the LiveBytes
-// counter right (small storages are sampled, see liveCredit). sync.Pool
-// drops idle buffers at the next GC but one, so the pool never pins memory.
+// counter right (small storages are sampled, see liveCredit). Idle buffers
+// are dropped after two GC cycles, so the pool never pins memory for long;
+// a large pool miss may collect early (reclaim).
 
 const poolMinBytes = 64 << 10
 
@@ -126,7 +129,7 @@ var (
 	statHits     atomic.Int64 // allocations served from the pool
 	statRecycled atomic.Int64 // buffers the GC finalizer put back in a pool
 	liveBytes    atomic.Int64 // bytes of storages not yet collected/released
-	pools        [64 * 4]sync.Pool
+	pools        [64 * 4]classPool
 )
 
 // PoolStats returns allocator counters since program start: number of
@@ -170,12 +173,163 @@ func sizeClass(n int) (int, int) {
 	return e*4 + k - 1, base + k*q
 }
 
+// ---- reclaiming dropped buffers early ----
+//
+// A dropped buffer reaches its pool only after the GC has found it
+// unreachable, and Go collects when the heap has grown by GOGC percent:
+// a loop that drops a few large temporaries per iteration (the seed's
+// attention: two 134 MB tensors) would get every other iteration's
+// buffers fresh from the OS, each page faulted in (about 30% of that
+// loop's time). So a pool miss for a large buffer (reclaimMinBytes), when
+// poolable buffers of at least reclaimFactor times its size have been
+// handed out since the last collection, collects at once (runtime.GC,
+// about a millisecond with tsr's small pointer heap) and waits briefly
+// for the recycling finalizers. A collection that recycles nothing doubles
+// the factor for the next miss (a program keeping its tensors alive stops
+// paying for collections); one that recycles resets it.
+
+const (
+	reclaimMinBytes = 8 << 20
+	reclaimFactor   = 2
+)
+
+var (
+	sinceGC      atomic.Int64 // poolable bytes handed out since the last GC cycle
+	reclaimScale atomic.Int64 // current factor (reclaimFactor when 0)
+	reclaimMu    sync.Mutex
+	gcCycles     atomic.Int64 // GC cycles seen by gcSentinel
+	statReclaims atomic.Int64 // collections reclaim started
+	lastRecycled atomic.Int64 // statRecycled at the last cycle
+)
+
+// gcSentinel's finalizer runs once per GC cycle and re-arms itself: it
+// resets sinceGC, the bytes a collection could have found, and drops the
+// buffers that waited in a pool through a whole cycle.
+type gcSentinel struct{ _ [16]byte }
+
+func armSentinel() {
+	runtime.SetFinalizer(new(gcSentinel), func(*gcSentinel) {
+		n := gcCycles.Add(1)
+		sinceGC.Store(0)
+		// a cycle that recycled buffers ends a back-off (this runs after
+		// the cycle's recycling finalizers or before them: the next cycle
+		// sees those)
+		if r := statRecycled.Load(); r != lastRecycled.Load() {
+			lastRecycled.Store(r)
+			reclaimScale.Store(reclaimFactor)
+		}
+		if pooledLen.Load() > 0 {
+			trimPools(n - 1)
+		}
+		armSentinel()
+	})
+}
+
+func init() { armSentinel() }
+
+// reclaim is newStorage's pool miss for class cls: it may collect and
+// return a buffer the GC found dropped (nil when none).
+func reclaim(cls, nb int) *pooledBuf {
+	f := max(reclaimScale.Load(), reclaimFactor)
+	if nb < reclaimMinBytes || sinceGC.Load() < f*int64(nb) {
+		return nil
+	}
+	reclaimMu.Lock() // one collection for concurrent misses
+	defer reclaimMu.Unlock()
+	if pb := pools[cls].get(); pb != nil { // another miss collected meanwhile
+		return pb
+	}
+	if sinceGC.Load() < f*int64(nb) {
+		return nil
+	}
+	r0 := statRecycled.Load()
+	statReclaims.Add(1)
+	runtime.GC()
+	sinceGC.Store(0)
+	// The finalizers run on their own goroutine once the collection ends.
+	deadline := time.Now().Add(reclaimWait)
+	for {
+		if pb := pools[cls].get(); pb != nil {
+			reclaimScale.Store(reclaimFactor)
+			return pb
+		}
+		if time.Now().After(deadline) {
+			break
+		}
+		runtime.Gosched()
+	}
+	if statRecycled.Load() == r0 {
+		reclaimScale.Store(min(2*f, 1<<10))
+	}
+	return nil
+}
+
+// reclaimWait bounds the wait for finalizers after a collection.
+const reclaimWait = 2 * time.Millisecond
+
+// classPool is the free list of one size class: LIFO (the most recently
+// used buffer is the likeliest to be in cache and TLB), shared by all
+// goroutines (a sync.Pool keeps each P's last Put private to that P, where
+// the recycling finalizer's Puts would be lost to the allocating
+// goroutine). Buffers not taken within two GC cycles are dropped
+// (trimPools), so the pool never pins memory for long.
+type classPool struct {
+	mu   sync.Mutex
+	bufs []*pooledBuf
+}
+
+func (c *classPool) get() *pooledBuf {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := len(c.bufs)
+	if n == 0 {
+		return nil
+	}
+	pb := c.bufs[n-1]
+	c.bufs[n-1] = nil
+	c.bufs = c.bufs[:n-1]
+	pooledLen.Add(-1)
+	return pb
+}
+
+func (c *classPool) put(pb *pooledBuf) {
+	pb.cycle = gcCycles.Load()
+	c.mu.Lock()
+	c.bufs = append(c.bufs, pb)
+	c.mu.Unlock()
+	pooledLen.Add(1)
+}
+
+// trimPools drops the buffers pooled before GC cycle `before` (called by
+// gcSentinel once per cycle, only while some pool holds buffers).
+func trimPools(before int64) {
+	for i := range pools {
+		c := &pools[i]
+		c.mu.Lock()
+		keep := c.bufs[:0]
+		for _, pb := range c.bufs {
+			if pb.cycle >= before {
+				keep = append(keep, pb)
+			} else {
+				pooledLen.Add(-1)
+			}
+		}
+		clear(c.bufs[len(keep):])
+		c.bufs = keep
+		c.mu.Unlock()
+	}
+}
+
+// pooledLen counts the buffers in all pools (trimPools skips the scan at 0).
+var pooledLen atomic.Int64
+
 // pooledBuf is a buffer waiting in a pool. armed reports whether its
 // recycling finalizer is still registered (a buffer given back by Release);
 // one the finalizer itself pooled must be armed again when handed out.
 type pooledBuf struct {
 	words []uint64
 	armed bool
+	cycle int64 // gcCycles when pooled
 }
 
 // armRecycle registers a finalizer on the first word of a poolable buffer
@@ -188,7 +342,7 @@ func armRecycle(words []uint64, cls int) {
 	n := len(words)
 	runtime.SetFinalizer(&words[0], func(p *uint64) {
 		statRecycled.Add(1)
-		pools[cls].Put(&pooledBuf{words: unsafe.Slice(p, n)})
+		pools[cls].put(&pooledBuf{words: unsafe.Slice(p, n)})
 	})
 }
 
@@ -209,8 +363,13 @@ func newStorage(dt DType, n int, zero bool) *Storage {
 	}
 	if cls >= 0 {
 		armed := false
-		if v := pools[cls].Get(); v != nil {
-			pb := v.(*pooledBuf)
+		if pb := pools[cls].get(); pb != nil {
+			s.words, armed = pb.words, pb.armed
+			statHits.Add(1)
+			if zero {
+				clear(s.words[:(nb+7)/8])
+			}
+		} else if pb := reclaim(cls, nb); pb != nil {
 			s.words, armed = pb.words, pb.armed
 			statHits.Add(1)
 			if zero {
@@ -219,6 +378,7 @@ func newStorage(dt DType, n int, zero bool) *Storage {
 		} else {
 			s.words = make([]uint64, (cap+7)/8)
 		}
+		sinceGC.Add(int64(cap))
 		if !armed {
 			armRecycle(s.words, cls)
 		}
@@ -300,7 +460,7 @@ func (s *Storage) release() {
 	s.freed = true
 	if s.pooled {
 		cls, _ := sizeClass(s.nbytes)
-		pools[cls].Put(&pooledBuf{words: s.words, armed: true})
+		pools[cls].put(&pooledBuf{words: s.words, armed: true})
 	}
 	if s.tok != nil {
 		s.tok.drop()

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync/atomic"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -146,5 +147,62 @@ func TestDroppedBuffersAreRecycledOnlyWhenUnreachable(t *testing.T) {
 	}
 	if _, _, h1 := PoolStats(); h1 == h0 {
 		t.Fatal("no allocation was served from recycled buffers")
+	}
+}
+
+// A loop that drops a large temporary per iteration gets its buffers back
+// without waiting for the heap to double (reclaim collects on a miss), and
+// a loop that keeps every tensor stops paying for collections (the factor
+// backs off).
+func TestReclaimOnLargeMiss(t *testing.T) {
+	const n = 4 << 20 // 16 MiB of f32
+	runtime.GC()
+	_, _, h0 := PoolStats()
+	for i := 0; i < 20; i++ {
+		x, err := Empty([]int{n}, F32)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x.Storage().F32()[n-1] = 1
+	}
+	if _, _, h1 := PoolStats(); h1-h0 < 15 {
+		t.Fatalf("%d of 20 dropped 16 MiB temporaries came from the pool, want >= 15", h1-h0)
+	}
+
+	runtime.GC()
+	reclaimScale.Store(reclaimFactor)
+	r0 := statReclaims.Load()
+	var kept []*Tensor
+	for i := 0; i < 24; i++ {
+		x, err := Empty([]int{n + 1}, F32) // another class: nothing pooled
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept = append(kept, x)
+	}
+	if r := statReclaims.Load() - r0; r > 5 {
+		t.Fatalf("%d collections for 24 kept tensors, want <= 5 (back-off)", r)
+	}
+	runtime.KeepAlive(kept)
+}
+
+// Buffers nobody takes leave the pool after two GC cycles.
+func TestPoolTrimmedAfterTwoCycles(t *testing.T) {
+	x, err := Empty([]int{1 << 20}, F32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !x.Release() {
+		t.Fatal("release failed")
+	}
+	if pooledLen.Load() == 0 {
+		t.Fatal("released buffer not pooled")
+	}
+	for i := 0; i < 6 && pooledLen.Load() > 0; i++ {
+		runtime.GC()
+		time.Sleep(time.Millisecond) // the sentinel's finalizer runs after the cycle
+	}
+	if n := pooledLen.Load(); n != 0 {
+		t.Fatalf("%d buffers still pooled after six GC cycles", n)
 	}
 }
