@@ -296,8 +296,8 @@ func (c *classPool) put(pb *pooledBuf) {
 	pb.cycle = gcCycles.Load()
 	c.mu.Lock()
 	c.bufs = append(c.bufs, pb)
-	c.mu.Unlock()
 	pooledLen.Add(1)
+	c.mu.Unlock()
 }
 
 // trimPools drops the buffers pooled before GC cycle `before` (called by
@@ -363,13 +363,11 @@ func newStorage(dt DType, n int, zero bool) *Storage {
 	}
 	if cls >= 0 {
 		armed := false
-		if pb := pools[cls].get(); pb != nil {
-			s.words, armed = pb.words, pb.armed
-			statHits.Add(1)
-			if zero {
-				clear(s.words[:(nb+7)/8])
-			}
-		} else if pb := reclaim(cls, nb); pb != nil {
+		pb := pools[cls].get()
+		if pb == nil {
+			pb = reclaim(cls, nb)
+		}
+		if pb != nil {
 			s.words, armed = pb.words, pb.armed
 			statHits.Add(1)
 			if zero {
