@@ -9,7 +9,8 @@ import (
 // (torch.histc), returning a contiguous [bins] tensor of t's dtype. When
 // min == max the range is t's own minimum and maximum (widened by 1 on
 // each side when those are equal too, or when t is empty). Elements
-// outside the range and NaNs are not counted; the last bin includes max.
+// outside the range are not counted; the last bin includes max; a NaN
+// counts in bin 0, as on PyTorch's x86 CPU kernel.
 // Like PyTorch's CPU kernel, an element's bin is
 // (x - min) * bins / (max - min) truncated, computed in t's dtype, and
 // the counts accumulate in t's dtype (a bf16 count stops at 256).
@@ -53,20 +54,25 @@ func Histc(t *Tensor, bins int, min, max float64) (*Tensor, error) {
 	counts := make([]float64, bins)
 	nb := float64(bins)
 	for _, x := range vals {
-		if !(x >= left && x <= right) {
+		if x < left || x > right {
 			continue
 		}
 		var pos int
-		switch dt {
-		case F32:
+		switch {
+		case math.IsNaN(x):
+			// PyTorch's kernel does not skip NaN: its bin index is
+			// int64(NaN), INT64_MIN on x86, which wraps the histogram
+			// pointer back onto bin 0
+			pos = 0
+		case dt == F32:
 			pos = int((float32(x) - float32(left)) * float32(nb) / (float32(right) - float32(left)))
-		case F64:
+		case dt == F64:
 			pos = int((x - left) * nb / (right - left))
 		default: // bf16: every operation rounds to bf16
 			pos = int(r(r(r(x-left)*r(nb)) / r(right-left)))
 		}
-		if pos == bins {
-			pos--
+		if pos >= bins { // the last bin includes max
+			pos = bins - 1
 		}
 		counts[pos] = r(counts[pos] + 1)
 	}
