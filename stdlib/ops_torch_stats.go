@@ -136,6 +136,9 @@ func quantileOp(e *Engine, x, q *T, dim intOpt, keepdim bool, interp string, nan
 	if sorted, err = viewOp(e, sorted, inShape); err != nil {
 		return nil, err
 	}
+	if n > 1<<24 {
+		return nil, runtime.Errorf("RuntimeError", "quantile() input tensor is too large")
+	}
 	lastDim := len(inShape) - 1
 	isNaN, err := tensor.IsNan(sorted)
 	if err != nil {

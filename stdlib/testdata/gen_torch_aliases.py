@@ -425,6 +425,8 @@ ERRORS = [
     ("vdot_dtype", f"vdot({X}[:4], {X}[:4].to(f64))", True),
     ("vdot_size", f"vdot({X}[:3], {X}[:4])", True),
     ("vdot_0d", "vdot(tensor(1.), tensor(2.))", True),
+    ("vdot_bool", "vdot(tensor([true]), tensor([false]))", True),
+    ("dot_bool", "tensor([true]).dot(tensor([false]))", True),
     ("take_along_dim_flat_view", f"take_along_dim({X3}.transpose(0, 2), tensor([0, 5]))", True),
     ("take_along_dim_flat_idx_view", f"take_along_dim({X3}, tensor([[0, 5], [1, 23]]).t())", True),
     ("take_along_dim_oob", f"take_along_dim({X3}, tensor([24]))", True),
