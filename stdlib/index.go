@@ -194,7 +194,9 @@ func scatterAdd(g, pos *T, shape []int, dt tensor.DType) *T {
 
 // SetIndex implements x[key] = v as an in-place copy: into the view for
 // basic indices (broadcasting v), a scatter for advanced ones. It bumps
-// x's version counter and obeys the in-place autograd rules.
+// x's version counter and obeys the in-place autograd rules. A tensor v
+// that overlaps the written memory is a RuntimeError where PyTorch's is
+// (tensor.CheckAssignOverlap, CheckIndexPutOverlap).
 func (x *TensorValue) SetIndex(key, v runtime.Value) error {
 	return setIndexOp(x.eng, x.t, key, v)
 }
@@ -215,7 +217,12 @@ func setIndexOp(e *Engine, x *T, key, v runtime.Value) error {
 		}
 		// copy_ semantics: the value's leading size-1 dims are dropped, then
 		// it broadcasts to the view (PyTorch's expand errors otherwise)
-		return e.ApplyInplace("copy", view, []*T{src}, nil, func() error { return view.AssignInplace(src) })
+		return e.ApplyInplace("copy", view, []*T{src}, nil, func() error {
+			if err := tensor.CheckAssignOverlap(view, src); err != nil {
+				return err
+			}
+			return view.AssignInplace(src)
+		})
 	}
 	// x[mask] = number is masked_fill_ (differentiable).
 	if len(items) == 1 && items[0].T != nil && items[0].T.DType() == tensor.Bool && src.Numel() == 1 && src.Dim() == 0 &&
@@ -229,7 +236,12 @@ func setIndexOp(e *Engine, x *T, key, v runtime.Value) error {
 		}
 		return err
 	}
-	return e.ApplyInplace("index_put", x, []*T{src}, autograd.Attrs{"indices": items}, func() error { return x.IndexPut(items, src) })
+	return e.ApplyInplace("index_put", x, []*T{src}, autograd.Attrs{"indices": items}, func() error {
+		if err := x.CheckIndexPutOverlap(items, src); err != nil {
+			return err
+		}
+		return x.IndexPut(items, src)
+	})
 }
 
 // valueTensor converts the right-hand side of an index assignment: a

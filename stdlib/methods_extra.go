@@ -753,7 +753,7 @@ func methodUnique(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwar
 		if !ok {
 			return nil, runtime.Errorf("TypeError", "unique(): argument 'dim' must be int, not %s", dim.Type())
 		}
-		return uniqueDim(x, int(d), inverse, counts)
+		return uniqueDim(x, int(d), inverse, counts, false)
 	}
 	flat, err := x.t.Reshape(-1)
 	if err != nil {
@@ -839,8 +839,11 @@ func indexAlong(d int, idx *T) []tensor.Index {
 // slice is x.select(d, i)), in lexicographic order of their elements in C
 // order, stacked along d; inverse maps each i to its slice's position,
 // counts gives how often each occurs. As PyTorch, a 0-d x is an
-// IndexError and a zero-size dim other than d a RuntimeError.
-func uniqueDim(x *TensorValue, dim int, inverse, counts bool) (runtime.Value, error) {
+// IndexError and a zero-size dim other than d a RuntimeError. With
+// consecutive (unique_consecutive(dim=d)) the slices are not sorted: only
+// runs of equal neighbours merge, and the result is laid out as
+// PyTorch's (the kept slices stacked, then moved back to dim d).
+func uniqueDim(x *TensorValue, dim int, inverse, counts, consecutive bool) (runtime.Value, error) {
 	t := x.t
 	if t.Dim() == 0 {
 		return nil, runtime.Errorf("IndexError", "Dimension specified as %d but tensor has no dimensions", dim)
@@ -907,7 +910,9 @@ func uniqueDim(x *TensorValue, dim int, inverse, counts bool) (runtime.Value, er
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, cmp)
+	if !consecutive {
+		slices.SortStableFunc(order, cmp)
+	}
 	var firsts, cnt []int64
 	inv := make([]int64, n)
 	for p, i := range order {
@@ -922,9 +927,20 @@ func uniqueDim(x *TensorValue, dim int, inverse, counts bool) (runtime.Value, er
 	if err != nil {
 		return nil, err
 	}
-	items := indexAlong(d, idx)
-	out, err := t.Index(items...)
-	if err != nil {
+	var out *T
+	if consecutive {
+		kept, err := rows.Index(tensor.Adv(idx))
+		if err != nil {
+			return nil, err
+		}
+		shape := append([]int{len(firsts)}, moved.Shape()[1:]...)
+		if kept, err = kept.Reshape(shape...); err != nil {
+			return nil, err
+		}
+		if out, err = kept.Movedim([]int{0}, []int{d}); err != nil {
+			return nil, err
+		}
+	} else if out, err = t.Index(indexAlong(d, idx)...); err != nil {
 		return nil, err
 	}
 	return uniqueResult(x, out, inverse, inv, []int{n}, counts, cnt)

@@ -386,13 +386,19 @@ func init() {
 		}
 		return x, nil
 	})
-	defMethod("copy_", "copy_(src): copy src (broadcast, converted) into self in place.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+	defMethod("copy_", "copy_(src): copy src (broadcast, converted) into self in place; an src that partially overlaps self in memory is a RuntimeError, as PyTorch (clone() it first).", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		var s operandArg
 		nb := false
 		if err := runtime.UnpackArgs("copy_", args, kwargs, "src", &s, "non_blocking?", &nb); err != nil {
 			return nil, err
 		}
-		if err := engineOf(th).ApplyInplace("copy", x.t, []*T{s.t}, nil, func() error { return x.t.CopyInplace(s.t) }); err != nil {
+		err := engineOf(th).ApplyInplace("copy", x.t, []*T{s.t}, nil, func() error {
+			if err := tensor.CheckNoPartialOverlap(x.t, s.t); err != nil { // PyTorch's copy_ rejects a partially overlapping src
+				return err
+			}
+			return x.t.CopyInplace(s.t)
+		})
+		if err != nil {
 			return nil, err
 		}
 		return x, nil

@@ -199,7 +199,7 @@ func Bmm(a, b *Tensor) (*Tensor, error) {
 }
 
 // Dot returns the 0-d inner product of two 1-D tensors of equal length and
-// dtype.
+// dtype (bool is a RuntimeError, as PyTorch's).
 func Dot(a, b *Tensor) (*Tensor, error) {
 	if len(a.shape) != 1 || len(b.shape) != 1 {
 		return nil, errorf(RuntimeError, "1D tensors expected, but got %dD and %dD tensors", len(a.shape), len(b.shape))
@@ -209,6 +209,9 @@ func Dot(a, b *Tensor) (*Tensor, error) {
 	}
 	if a.shape[0] != b.shape[0] {
 		return nil, errorf(RuntimeError, "inconsistent tensor size, expected tensor [%d] and src [%d] to have the same number of elements, but got %d and %d elements respectively", a.shape[0], b.shape[0], a.shape[0], b.shape[0])
+	}
+	if a.dtype == Bool {
+		return nil, errorf(RuntimeError, "\"dot\" not implemented for 'Bool'")
 	}
 	x, _ := a.Unsqueeze(0)
 	y, _ := b.Unsqueeze(1)

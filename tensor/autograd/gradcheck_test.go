@@ -256,6 +256,7 @@ func gradCases() []gradCase {
 	cs = append(cs, linalgGradCases()...)
 	cs = append(cs, newGradCases()...)
 	cs = append(cs, torchMoreGradCases()...)
+	cs = append(cs, rot90GradCases()...)
 	return cs
 }
 
