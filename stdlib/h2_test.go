@@ -19,3 +19,28 @@ func TestAugmentedBitwiseAssign(t *testing.T) {
 		{catchOf(`f = ones(2); f &= 1`), `RuntimeError: "bitwise_and_cpu" not implemented for 'Float'`},
 	})
 }
+
+// grad_fn names as PyTorch 1.13 prints them for composite ops that used to
+// show their last internal step (SubBackward0, SqueezeBackward1,
+// SelectBackward0, IndexBackward0, CopyBackwards, ...).
+func TestGradFnNamesComposite(t *testing.T) {
+	const x = `x = tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]], requires_grad=true); y = tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]); i = tensor([[0], [1]]); s = tensor([[9.0], [8.0]]); `
+	checkPrints(t, []printCase{
+		{x + `print(x.frac().grad_fn, x.kthvalue(2, 0).values.grad_fn, x.kthvalue(1, 1, keepdim=true).values.grad_fn)`,
+			"<FracBackward0> <KthvalueBackward0> <KthvalueBackward0>"},
+		{x + `print(x.unbind(1)[0].grad_fn, x.t().unbind()[1].grad_fn, x.nansum().grad_fn, x.nansum(1).grad_fn)`,
+			"<UnbindBackward0> <UnbindBackward0> <NansumBackward0> <NansumBackward0>"},
+		{x + `a, b = var_mean(x, 1); c, d = std_mean(x); print(a.grad_fn, b.grad_fn, c.grad_fn, d.grad_fn)`,
+			"<VarMeanBackward0> <VarMeanBackward0> <StdMeanBackward0> <StdMeanBackward0>"},
+		{x + `print(x.repeat_interleave(2).grad_fn, x.repeat_interleave(tensor([1, 2]), dim=0).grad_fn, x.take(tensor([0, 3])).grad_fn, x.masked_select(y > 2).grad_fn)`,
+			"<IndexSelectBackward0> <IndexSelectBackward0> <TakeBackward0> <MaskedSelectBackward0>"},
+		{x + `print(x[:, :2].scatter(1, i, s).grad_fn, x[:, :2].scatter_add(1, i, s).grad_fn, x.scatter(1, i, 0.0).grad_fn)`,
+			"<ScatterBackward0> <ScatterAddBackward0> <ScatterBackward1>"},
+		{x + `z = x[:, :2].mul(2); z.scatter_(1, i, s); print(z.grad_fn); z.scatter_add_(1, i, s); print(z.grad_fn); z.scatter_(1, i, 0.0); print(z.grad_fn); z.sum().backward(); print(x.grad)`,
+			"<ScatterBackward0>\n<ScatterAddBackward0>\n<ScatterBackward1>\ntensor([[0., 2., 0.],\n        [2., 0., 0.]])"},
+		{`z = zeros(2, 2); z.scatter_(1, tensor([[0], [1]]), tensor([[9.0], [8.0]])); print(z, z._version, z.grad_fn)`,
+			"tensor([[9., 0.],\n        [0., 8.]]) 1 none"},
+		{catchOf(`tensor([1.0], requires_grad=true).scatter_(0, tensor([0]), 2.0)`),
+			"RuntimeError: a leaf Variable that requires grad is being used in an in-place operation."},
+	})
+}

@@ -212,7 +212,7 @@ func init() {
 	// ---- reductions ----
 	defMethodFunc("sum", "sum(dim=none, keepdim=false, dtype=none): sum over dims (all when none); ints and bools give i64.", reduceMethod("sum"))
 	defMethodFunc("mean", "mean(dim=none, keepdim=false, dtype=none): mean over dims (float dtypes only).", reduceMethod("mean"))
-	defMethodFunc("nansum", "nansum(dim=none, keepdim=false): sum treating NaN as zero.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+	defMethodFunc("nansum", "nansum(dim=none, keepdim=false): sum treating NaN as zero.", nodeNamed("NansumBackward0", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		nan, err := tensor.IsNan(x.t)
 		if err != nil {
 			return nil, err
@@ -222,7 +222,7 @@ func init() {
 			return nil, err
 		}
 		return reduceMethod("nansum")(th, wrap(x.eng, z), args, kwargs)
-	})
+	}))
 	defMethodFunc("prod", "prod(dim=none, keepdim=false, dtype=none): product over one dim or all.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		var d intOpt
 		var dt dtypeOpt

@@ -71,6 +71,15 @@ func nodeNamed(name string, fn methodFn) methodFn {
 	}
 }
 
+// named renames the node that produced t (when t was recorded) to
+// PyTorch's name for the composite op that made it, passing t and err on.
+func named(name string, t *T, err error) (*T, error) {
+	if err == nil && t != nil {
+		autograd.SetGradFnName(t, name)
+	}
+	return t, err
+}
+
 func defMethodFunc(name, doc string, fn methodFn) {
 	defMethod(name, doc, fn)
 	defFunctional(name, doc, fn)
