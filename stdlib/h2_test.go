@@ -44,3 +44,51 @@ func TestGradFnNamesComposite(t *testing.T) {
 			"RuntimeError: a leaf Variable that requires grad is being used in an in-place operation."},
 	})
 }
+
+// clamp with tensor bounds is PyTorch's clamp.Tensor: a tie gives its whole
+// gradient to the input (not half to the bound, as maximum/minimum do),
+// lo gets it only where x < lo < hi, hi where x > hi or hi < lo; the node
+// prints as ClampBackward0 and stays twice differentiable.
+func TestClampTensorBoundsGrad(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`x = tensor([0.0, 1.0, -1.0, 2.0, 0.5], requires_grad=true)
+lo = tensor([0.0, 0.0, 0.0, 0.0, 1.0], requires_grad=true)
+hi = tensor([1.0, 1.0, 1.0, 1.0, 0.0], requires_grad=true)
+y = x.clamp(lo, hi)
+y.sum().backward()
+print(y)
+print(x.grad, lo.grad, hi.grad)`, "tensor([0., 1., 0., 1., 0.], grad_fn=<ClampBackward0>)\ntensor([1., 1., 0., 0., 0.]) tensor([0., 0., 1., 0., 0.]) tensor([0., 0., 0., 1., 1.])"},
+		{`x = tensor([[0.0, 3.0], [-1.0, 0.5]], requires_grad=true)
+lo = tensor([0.0, 1.0], requires_grad=true)
+x.clamp(min=lo).sum().backward()
+print(x.grad, lo.grad)`, "tensor([[1., 1.],\n        [0., 0.]]) tensor([1., 1.])"},
+		{`x = tensor([0.0, 3.0, -1.0], requires_grad=true)
+hi = tensor(1.0, requires_grad=true)
+y = clamp(x, max=hi)
+y.sum().backward()
+print(y, x.grad, hi.grad)`, "tensor([ 0.,  1., -1.], grad_fn=<ClampBackward0>) tensor([1., 0., 1.]) tensor(1.)"},
+		{`x = tensor([0.5, 2.0], requires_grad=true)
+print(grad(x) { grad(x) { x.clamp(tensor([1.0, 1.0])).pow(2).sum() }.sum() })`, "tensor([0., 2.])"},
+		{`print(tensor([1, 5, 9]).clamp(tensor([2]), tensor([6])), tensor([nan, 1.0]).clamp(tensor([0.0, 0.0]), tensor([0.5, 0.5])))`,
+			"tensor([2, 5, 6]) tensor([   nan, 0.5000])"},
+		{`x = arange(12.0).reshape(3, 4).t().requires_grad_(); print(x.clamp(full([4, 3], 3.0)).stride())`, "(1, 4)"},
+	})
+}
+
+// Overload names: x % y is RemainderBackward1 (x % 2 RemainderBackward0),
+// div(rounding_mode=) is DivBackward2 (zero gradient), and the nn
+// functions and ops below print PyTorch's node, not their last step.
+func TestGradFnNamesOverloadsAndNN(t *testing.T) {
+	const x = `x = tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]], requires_grad=true); y = tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]); `
+	checkPrints(t, []printCase{
+		{x + `print((x % y).grad_fn, (x % 2).grad_fn, x.div(y, rounding_mode="floor").grad_fn, x.div(2, rounding_mode="trunc").grad_fn)`,
+			"<RemainderBackward1> <RemainderBackward0> <DivBackward2> <DivBackward2>"},
+		{x + `x.div(y, rounding_mode="floor").sum().backward(); print(x.grad)`, "tensor([[0., 0., 0.],\n        [0., 0., 0.]])"},
+		{x + `print(nn.silu(x).grad_fn, nn.leaky_relu(x).grad_fn, nn.elu(x).grad_fn, nn.softplus(x).grad_fn)`,
+			"<SiluBackward0> <LeakyReluBackward0> <EluBackward0> <SoftplusBackward0>"},
+		{x + `print(nn.nll_loss(x, tensor([0, 1])).grad_fn, nn.nll_loss(x, tensor([0, 1]), reduction="none").grad_fn, nn.binary_cross_entropy_with_logits(x, y / 6).grad_fn)`,
+			"<NllLossBackward0> <NllLossBackward0> <BinaryCrossEntropyWithLogitsBackward0>"},
+		{x + `print(nn.pad(x, (1, 1)).grad_fn, cdist(x, x).grad_fn, x.tile((2, 1)).grad_fn, linalg.lstsq(x.t(), y.t()).solution.grad_fn)`,
+			"<ConstantPadNdBackward0> <CdistBackward0> <RepeatBackward0> <LinalgLstsqBackward0>"},
+	})
+}

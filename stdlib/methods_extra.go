@@ -32,7 +32,7 @@ func init() {
 	defMethodFunc("gather", "gather(dim, index): out[i][j] = self[index[i][j]][j] for dim 0 (index: an i64 tensor of self's rank).", methodGather)
 	defMethodFunc("index_select", "index_select(dim, index): the entries of dim listed by the 1-D integer tensor index (a copy).", nodeNamed("IndexSelectBackward0", methodIndexSelect))
 	defMethodFunc("roll", "roll(shifts, dims=none): shift elements along dims, wrapping around; without dims the flattened tensor is rolled.", methodRoll)
-	defMethodFunc("tile", "tile(dims): repeat the tensor dims[i] times along dim i (dims is padded with leading 1s to the rank).", methodTile)
+	defMethodFunc("tile", "tile(dims): repeat the tensor dims[i] times along dim i (dims is padded with leading 1s to the rank).", nodeNamed("RepeatBackward0", methodTile))
 	defMethodFunc("broadcast_to", "broadcast_to(shape): the tensor expanded to shape without copying (as expand).", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		shape, err := shapeMethodArgs("broadcast_to", "size", args, kwargs)
 		if err != nil {

@@ -74,7 +74,8 @@ func init() {
 				return nil, err
 			}
 			if s, ok := mode.(runtime.String); ok {
-				return x.result(divRounding(e, x.t, other, string(s)))
+				r, err := divRounding(e, x.t, other, string(s))
+				return x.result(named("DivBackward2", r, err)) // div.Tensor_mode
 			}
 			if !d.grad {
 				a, b := castWrapped(x.t, other)

@@ -97,7 +97,7 @@ func init() {
 	defGlobal("normal", "normal(mean, std, size=none, dtype=none): normal samples; mean and std are tensors (broadcast) or numbers; with two numbers size is required.", builtinNormal)
 	defGlobal("searchsorted", "searchsorted(sorted_sequence, values, out_int32=false, right=false, side=none): for each value the index where it would be inserted to keep the innermost dim of sorted_sequence sorted (left: first i with seq[i] >= v; right: first i with seq[i] > v). A 1-D sequence serves every value; else leading dims must match values'.", builtinSearchsorted)
 	defGlobal("bucketize", "bucketize(input, boundaries, out_int32=false, right=false): searchsorted(boundaries, input, right=right) for 1-D boundaries.", builtinBucketize)
-	defGlobal("cdist", "cdist(x1, x2, p=2.0): pairwise p-norm distances between the rows of x1 [..., P, M] and x2 [..., R, M], shape [..., P, R] (batch dims broadcast). Differentiable.", builtinCdist)
+	defGlobal("cdist", "cdist(x1, x2, p=2.0): pairwise p-norm distances between the rows of x1 [..., P, M] and x2 [..., R, M], shape [..., P, R] (batch dims broadcast). Differentiable.", builtinNamed("CdistBackward0", builtinCdist))
 	defGlobal("tril_indices", "tril_indices(row, col, offset=0, dtype=i64): the [2, N] coordinates of the lower triangle of a row x col matrix (diagonal offset), row-major.", triIndices("tril_indices", false))
 	defGlobal("triu_indices", "triu_indices(row, col, offset=0, dtype=i64): the [2, N] coordinates of the upper triangle of a row x col matrix (diagonal offset), row-major.", triIndices("triu_indices", true))
 	defMethodFunc("cummax", "cummax(dim): the named tuple (values, indices) of running maxima along dim (ties and NaN take the latest index; NaN propagates).", cumExtremum("cummax"))
