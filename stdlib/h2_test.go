@@ -92,3 +92,20 @@ func TestGradFnNamesOverloadsAndNN(t *testing.T) {
 			"<ConstantPadNdBackward0> <CdistBackward0> <RepeatBackward0> <LinalgLstsqBackward0>"},
 	})
 }
+
+// Gradients at degenerate points, as PyTorch 1.13: std of a constant slice
+// has gradient 0 (std_backward masks std == 0), not NaN; median() without
+// dim shares the gradient among the elements equal to the median
+// (evenly_distribute_backward), like max().
+func TestStdZeroAndMedianTiesGrad(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`x = tensor([[1.0, 1.0, 1.0], [2.0, 1.0, 2.0]], requires_grad=true); print(grad(x) { x.std(1).sum() })`,
+			"tensor([[ 0.0000,  0.0000,  0.0000],\n        [ 0.2887, -0.5774,  0.2887]])"},
+		{`x = tensor([3.0, 3.0], requires_grad=true); print(grad(x) { x.std() }, grad(x) { std_mean(x)[0] }, grad(x) { x.std(correction=0) })`,
+			"tensor([0., 0.]) tensor([0., 0.]) tensor([0., 0.])"},
+		{`x = tensor([[1.0, 1.0, 0.0], [2.0, 1.0, 2.0]], requires_grad=true); m = x.median(); m.backward(); print(m, x.grad)`,
+			"tensor(1., grad_fn=<MedianBackward0>) tensor([[0.3333, 0.3333, 0.0000],\n        [0.0000, 0.3333, 0.0000]])"},
+		{`x = tensor([[1.0, 1.0, 0.0], [2.0, 1.0, 2.0]], requires_grad=true); print(grad(x) { x.median(1).values.sum() }, tensor([4.0, 1.0, 2.0, 3.0]).median(), median(tensor([3, 1, 2])))`,
+			"tensor([[1., 0., 0.],\n        [1., 0., 0.]]) tensor(2.) tensor(2)"},
+	})
+}

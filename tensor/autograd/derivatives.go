@@ -1266,6 +1266,15 @@ func varStdBackward(c *Ctx, g *T, isStd bool) ([]*T, error) {
 		if gb, err = E.div(gb, ob); err != nil {
 			return nil, err
 		}
+		// PyTorch's std_backward: (g / (2 std)).masked_fill_(std == 0, 0),
+		// so a constant slice gets 0, not NaN
+		zero, err := tensor.Eq(ob, scalar(0))
+		if err != nil {
+			return nil, err
+		}
+		if gb, err = E.where(zero, scalar(0), gb); err != nil {
+			return nil, err
+		}
 		scale /= 2
 	}
 	t, err := E.mulScalar(d, scale)
