@@ -109,3 +109,15 @@ func TestStdZeroAndMedianTiesGrad(t *testing.T) {
 			"tensor([[1., 0., 0.],\n        [1., 0., 0.]]) tensor(2.) tensor(2)"},
 	})
 }
+
+// vector_norm's gradient for a general p is PyTorch's norm_backward: 0 at
+// a zero vector (not NaN), and finite at zero entries for p < 2 (wants
+// from PyTorch 1.13).
+func TestVectorNormGeneralPGrad(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`x = zeros(3, dtype=f64, requires_grad=true); print(grad(x) { linalg.vector_norm(x, 3) }, grad(x) { linalg.vector_norm(x, 0.5) }, grad(x) { x.norm(p=1.5) })`,
+			"tensor([0., 0., 0.], dtype=f64) tensor([0., 0., 0.], dtype=f64) tensor([0., 0., 0.], dtype=f64)"},
+		{`x = tensor([0.0, -4.0, 4.0], dtype=f64, requires_grad=true); print(grad(x) { linalg.vector_norm(x, 0.5) }.tolist(), grad(x) { linalg.vector_norm(x, 1.5) }.tolist(), grad(x) { linalg.vector_norm(x, 3) }.tolist())`,
+			"[0.0, -2.0, 2.0] [0.0, -0.7937005259840997, 0.7937005259840997] [0.0, -0.6299605249474368, 0.6299605249474368]"},
+	})
+}
