@@ -326,7 +326,7 @@ func (p *fparser) target() *pTarget {
 
 func isAssignOp(v string) bool {
 	switch v {
-	case "=", "+=", "-=", "*=", "/=", "//=", "%=", "@=", "**=":
+	case "=", "+=", "-=", "*=", "/=", "//=", "%=", "@=", "**=", "&=", "|=", "^=":
 		return true
 	}
 	return false

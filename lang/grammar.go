@@ -126,7 +126,7 @@ type pBlockStmt struct {
 type pSimple struct {
 	Pos    lexer.Position
 	LHS    *pExprList `parser:"@@"`
-	Op     string     `parser:"( @(\"=\" | \"+=\" | \"-=\" | \"*=\" | \"/=\" | \"//=\" | \"%=\" | \"@=\" | \"**=\")"`
+	Op     string     `parser:"( @(\"=\" | \"+=\" | \"-=\" | \"*=\" | \"/=\" | \"//=\" | \"%=\" | \"@=\" | \"**=\" | \"&=\" | \"|=\" | \"^=\")"`
 	RHS    *pExprList `parser:"@@ )?"`
 	EndPos lexer.Position
 }

@@ -141,6 +141,7 @@ detect_anomaly { w }
 gw, gb = grad(w, b) { loss }
 v, g = value_and_grad(w) { loss }
 x[1:, 0] = v; x.attr = 3; x @= y; x **= 2; x //= 3
+m &= a; m |= b; m ^= c
 long = 1 +
   2
 `
@@ -152,7 +153,7 @@ long = 1 +
 	for _, s := range f.Stmts {
 		kinds = append(kinds, strings.TrimPrefix(fmt.Sprintf("%T", s), "*lang."))
 	}
-	want := "FuncDef AssignStmt IfStmt ForStmt WhileStmt TryStmt AssertStmt ImportStmt BlockStmt BlockStmt AssignStmt AssignStmt AssignStmt AssignStmt AssignStmt AssignStmt AssignStmt AssignStmt"
+	want := "FuncDef AssignStmt IfStmt ForStmt WhileStmt TryStmt AssertStmt ImportStmt BlockStmt BlockStmt AssignStmt AssignStmt AssignStmt AssignStmt AssignStmt AssignStmt AssignStmt AssignStmt AssignStmt AssignStmt AssignStmt"
 	if got := strings.Join(kinds, " "); got != want {
 		t.Errorf("statements:\n got %s\nwant %s", got, want)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/tsrlang/tsr/runtime"
 	"github.com/tsrlang/tsr/tensor"
+	"github.com/tsrlang/tsr/tensor/autograd"
 )
 
 // PyTorch names that are aliases or short compositions of ops tsr already
@@ -132,6 +133,15 @@ func init() {
 			m, err := callMethod(th, x, "mean", nil, mkw)
 			if err != nil {
 				return nil, err
+			}
+			node := "VarMeanBackward0" // PyTorch records one node for both results
+			if name == "std_mean" {
+				node = "StdMeanBackward0"
+			}
+			for _, v := range []runtime.Value{s, m} {
+				if t, ok := v.(*TensorValue); ok && t.t != x.t {
+					autograd.SetGradFnName(t.t, node)
+				}
 			}
 			return runtime.Tuple{s, m}, nil
 		})

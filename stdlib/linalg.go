@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/tsrlang/tsr/runtime"
+	"github.com/tsrlang/tsr/tensor/autograd"
 	"github.com/tsrlang/tsr/tensor/linalg"
 )
 
@@ -354,6 +355,9 @@ func linalgLstsq(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, k
 	r, err := linalg.Lstsq(engineOf(th), A.t, B.t, rc)
 	if err != nil {
 		return nil, err
+	}
+	if r.Solution != A.t && r.Solution != B.t {
+		autograd.SetGradFnName(r.Solution, "LinalgLstsqBackward0")
 	}
 	return namedTuple(th, "linalg_lstsq", []string{"solution", "residuals", "rank", "singular_values"},
 		r.Solution, r.Residuals, r.Rank, r.SingularValues), nil

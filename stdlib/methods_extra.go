@@ -32,7 +32,7 @@ func init() {
 	defMethodFunc("gather", "gather(dim, index): out[i][j] = self[index[i][j]][j] for dim 0 (index: an i64 tensor of self's rank).", methodGather)
 	defMethodFunc("index_select", "index_select(dim, index): the entries of dim listed by the 1-D integer tensor index (a copy).", nodeNamed("IndexSelectBackward0", methodIndexSelect))
 	defMethodFunc("roll", "roll(shifts, dims=none): shift elements along dims, wrapping around; without dims the flattened tensor is rolled.", methodRoll)
-	defMethodFunc("tile", "tile(dims): repeat the tensor dims[i] times along dim i (dims is padded with leading 1s to the rank).", methodTile)
+	defMethodFunc("tile", "tile(dims): repeat the tensor dims[i] times along dim i (dims is padded with leading 1s to the rank).", nodeNamed("RepeatBackward0", methodTile))
 	defMethodFunc("broadcast_to", "broadcast_to(shape): the tensor expanded to shape without copying (as expand).", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		shape, err := shapeMethodArgs("broadcast_to", "size", args, kwargs)
 		if err != nil {
@@ -262,7 +262,8 @@ func methodTopk(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs
 // an even count (element (n-1)/2 of the sorted slice); a slice containing
 // NaN has median NaN (index: its first NaN in sorted order). Ties give
 // the index a stable sort puts at that position (PyTorch leaves it
-// unspecified).
+// unspecified); median() without dim shares its gradient among ties, as
+// PyTorch's.
 func methodMedian(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 	var d intOpt
 	keep := false
@@ -277,15 +278,16 @@ func methodMedian(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwar
 			}
 			return x.result(tensor.Full([]int{}, math.NaN(), x.t.DType()))
 		}
-		flat, err := reshapeOp(e, x.t, []int{-1})
-		if err != nil {
-			return nil, err
-		}
-		v, _, err := medianAlong(e, flat, 0, false)
-		if err != nil {
-			return nil, err
-		}
-		return x.result(v, nil)
+		// The value is recorded with max()'s backward (PyTorch's
+		// evenly_distribute_backward): ties share the gradient.
+		return x.result(e.Apply("max_all", []*T{x.t}, nil, func() (*T, error) {
+			flat, err := x.t.Reshape(-1)
+			if err != nil {
+				return nil, err
+			}
+			v, _, err := tensor.Median(flat, 0, false)
+			return v, err
+		}))
 	}
 	v, i, err := as1D(e, x.t, func(t *T, dim int) (*T, *T, error) {
 		return medianAlong(e, t, dim, keep && x.t.Dim() > 0)

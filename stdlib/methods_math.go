@@ -74,7 +74,8 @@ func init() {
 				return nil, err
 			}
 			if s, ok := mode.(runtime.String); ok {
-				return x.result(divRounding(e, x.t, other, string(s)))
+				r, err := divRounding(e, x.t, other, string(s))
+				return x.result(named("DivBackward2", r, err)) // div.Tensor_mode
 			}
 			if !d.grad {
 				a, b := castWrapped(x.t, other)
@@ -212,7 +213,7 @@ func init() {
 	// ---- reductions ----
 	defMethodFunc("sum", "sum(dim=none, keepdim=false, dtype=none): sum over dims (all when none); ints and bools give i64.", reduceMethod("sum"))
 	defMethodFunc("mean", "mean(dim=none, keepdim=false, dtype=none): mean over dims (float dtypes only).", reduceMethod("mean"))
-	defMethodFunc("nansum", "nansum(dim=none, keepdim=false): sum treating NaN as zero.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+	defMethodFunc("nansum", "nansum(dim=none, keepdim=false): sum treating NaN as zero.", nodeNamed("NansumBackward0", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		nan, err := tensor.IsNan(x.t)
 		if err != nil {
 			return nil, err
@@ -222,7 +223,7 @@ func init() {
 			return nil, err
 		}
 		return reduceMethod("nansum")(th, wrap(x.eng, z), args, kwargs)
-	})
+	}))
 	defMethodFunc("prod", "prod(dim=none, keepdim=false, dtype=none): product over one dim or all.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		var d intOpt
 		var dt dtypeOpt

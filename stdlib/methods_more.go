@@ -52,9 +52,13 @@ func init() {
 		defMethodFunc(s.name, s.doc, func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 			return x.result(scatterArgs(engineOf(th), s.name, x.t, s.add, args, kwargs))
 		})
-		defMethod(s.name+"_", s.name+"_(dim, index, src): "+s.name+" in place; returns self.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
-			e := engineOf(th)
-			return inplaceFrom(e, x, func() (*T, error) { return scatterArgs(e, s.name+"_", x.t, s.add, args, kwargs) })
+		inplaceMethod(s.name+"_", s.name+"_(dim, index, src): "+s.name+" in place; returns self.", func(e *Engine, self *T, args []runtime.Value, kwargs []runtime.Kwarg) (*T, string, error) {
+			r, err := scatterArgs(e, s.name+"_", self, s.add, args, kwargs)
+			node := ""
+			if err == nil && r.GradFn() != nil {
+				node = r.GradFn().Name() // the out-of-place node's name (ScatterBackward0/1, ScatterAddBackward0)
+			}
+			return r, node, err
 		})
 	}
 	defMethodFunc("index_add", "index_add(dim, index, source, alpha=1): a copy of self with alpha * source[..., i, ...] added at self[..., index[i], ...] along dim (index: 1-D i64/i32 of length source.size(dim)).", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
@@ -64,8 +68,8 @@ func init() {
 		e := engineOf(th)
 		return inplaceFrom(e, x, func() (*T, error) { return indexAddArgs(e, "index_add_", x.t, args, kwargs) })
 	})
-	defMethodFunc("masked_select", "masked_select(mask): the 1-D tensor of the elements where mask (bool, broadcast with self) is true, in row-major order.", methodMaskedSelect)
-	defMethodFunc("repeat_interleave", "repeat_interleave(repeats, dim=none): repeat each element (each slice along dim) repeats times (an int, or a 1-D tensor with one count per slice); without dim the flattened tensor is repeated. repeat_interleave(counts) alone gives the indices 0.. repeated counts times.", methodRepeatInterleave)
+	defMethodFunc("masked_select", "masked_select(mask): the 1-D tensor of the elements where mask (bool, broadcast with self) is true, in row-major order.", nodeNamed("MaskedSelectBackward0", methodMaskedSelect))
+	defMethodFunc("repeat_interleave", "repeat_interleave(repeats, dim=none): repeat each element (each slice along dim) repeats times (an int, or a 1-D tensor with one count per slice); without dim the flattened tensor is repeated. repeat_interleave(counts) alone gives the indices 0.. repeated counts times.", nodeNamed("IndexSelectBackward0", methodRepeatInterleave))
 	defMethodFunc("nan_to_num", "nan_to_num(nan=0.0, posinf=none, neginf=none): NaN, +inf and -inf replaced (infinities by default with the dtype's largest and lowest finite values). Integer tensors are copied unchanged.", methodNanToNum)
 	defMethodFunc("count_nonzero", "count_nonzero(dim=none): the i64 number of nonzero elements over dim (an int or list of ints; all dims when none).", methodCountNonzero)
 	defMethodFunc("diff", "diff(n=1, dim=-1, prepend=none, append=none): the n-th forward difference along dim (xor for bool), after concatenating prepend and append along dim.", methodDiff)
@@ -81,9 +85,10 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return x.result(applyBinary(e, "sub", tensor.Sub, x.t, tr))
+		r, err := applyBinary(e, "sub", tensor.Sub, x.t, tr)
+		return x.result(named("FracBackward0", r, err))
 	})
-	defMethodFunc("take", "take(index): the elements of the flattened tensor at index (i64, any shape; negative indices count from the end); the result has index's shape.", methodTake)
+	defMethodFunc("take", "take(index): the elements of the flattened tensor at index (i64, any shape; negative indices count from the end); the result has index's shape.", nodeNamed("TakeBackward0", methodTake))
 	defMethodFunc("bincount", "bincount(weights=none, minlength=0): counts of each value of a 1-D non-negative integer tensor, length max(input.max() + 1, minlength); with weights the sums of the weights (f32 weights give f32, others f64).", methodBincount)
 	defMethod("uniform_", "uniform_(from=0, to=1): fill in place with uniform samples in [from, to); bumps the version; returns self.", methodUniform)
 	defMethod("normal_", "normal_(mean=0, std=1): fill in place with normal samples; bumps the version; returns self.", methodNormalInplace)
@@ -92,7 +97,7 @@ func init() {
 	defGlobal("normal", "normal(mean, std, size=none, dtype=none): normal samples; mean and std are tensors (broadcast) or numbers; with two numbers size is required.", builtinNormal)
 	defGlobal("searchsorted", "searchsorted(sorted_sequence, values, out_int32=false, right=false, side=none): for each value the index where it would be inserted to keep the innermost dim of sorted_sequence sorted (left: first i with seq[i] >= v; right: first i with seq[i] > v). A 1-D sequence serves every value; else leading dims must match values'.", builtinSearchsorted)
 	defGlobal("bucketize", "bucketize(input, boundaries, out_int32=false, right=false): searchsorted(boundaries, input, right=right) for 1-D boundaries.", builtinBucketize)
-	defGlobal("cdist", "cdist(x1, x2, p=2.0): pairwise p-norm distances between the rows of x1 [..., P, M] and x2 [..., R, M], shape [..., P, R] (batch dims broadcast). Differentiable.", builtinCdist)
+	defGlobal("cdist", "cdist(x1, x2, p=2.0): pairwise p-norm distances between the rows of x1 [..., P, M] and x2 [..., R, M], shape [..., P, R] (batch dims broadcast). Differentiable.", builtinNamed("CdistBackward0", builtinCdist))
 	defGlobal("tril_indices", "tril_indices(row, col, offset=0, dtype=i64): the [2, N] coordinates of the lower triangle of a row x col matrix (diagonal offset), row-major.", triIndices("tril_indices", false))
 	defGlobal("triu_indices", "triu_indices(row, col, offset=0, dtype=i64): the [2, N] coordinates of the upper triangle of a row x col matrix (diagonal offset), row-major.", triIndices("triu_indices", true))
 	defMethodFunc("cummax", "cummax(dim): the named tuple (values, indices) of running maxima along dim (ties and NaN take the latest index; NaN propagates).", cumExtremum("cummax"))
@@ -499,7 +504,11 @@ func scatterArgs(e *Engine, name string, x *T, add bool, args []runtime.Value, k
 		if err != nil {
 			return nil, err
 		}
-		return scatterOp(e, "ScatterBackward", x, s.t, 0, dpos, spos, add, 1)
+		node := "ScatterBackward0" // PyTorch's scatter.src
+		if add {
+			node = "ScatterAddBackward0"
+		}
+		return scatterOp(e, node, x, s.t, 0, dpos, spos, add, 1)
 	case runtime.NoneType:
 		return nil, runtime.Errorf("TypeError", "%s() missing required argument 'src'", name)
 	}
@@ -517,7 +526,7 @@ func scatterArgs(e *Engine, name string, x *T, add bool, args []runtime.Value, k
 	if err != nil {
 		return nil, err
 	}
-	return scatterOp(e, "ScatterBackward", x, nil, v, dpos, nil, false, 1)
+	return scatterOp(e, "ScatterBackward1", x, nil, v, dpos, nil, false, 1) // scatter.value
 }
 
 // indexAddArgs parses index_add's (dim, index, source, alpha=1).
@@ -1450,6 +1459,7 @@ func methodKthvalue(th *runtime.Thread, x *TensorValue, args []runtime.Value, kw
 			if v, err = squeezeOp(e, v, []int{d}); err != nil {
 				return nil, nil, err
 			}
+			autograd.SetGradFnName(v, "KthvalueBackward0")
 			if idx, err = idx.Squeeze(d); err != nil {
 				return nil, nil, err
 			}

@@ -305,6 +305,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
+			autograd.SetGradFnName(r, "UnbindBackward0")
 			out[i] = wrap(x.eng, r)
 		}
 		return out, nil

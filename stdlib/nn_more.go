@@ -25,18 +25,18 @@ func init() {
 	}
 	fn := func(name, doc string, f builtinFn) { m.Members[name] = moduleFunc("nn", name, doc, f) }
 	fn("one_hot", "one_hot(tensor, num_classes=-1): the i64 one-hot encoding [..., num_classes] of an i64 tensor of class indices (num_classes -1: max + 1).", nnOneHot)
-	fn("nll_loss", "nll_loss(input, target, weight=none, ignore_index=-100, reduction=\"mean\"): the negative log-likelihood -input[n, target[n]] (weighted) of log-probabilities input [N, C, ...] or [C] against i64 class indices [N, ...]; the mean divides by the total weight of the targets not ignored.", nnNLLLoss)
+	fn("nll_loss", "nll_loss(input, target, weight=none, ignore_index=-100, reduction=\"mean\"): the negative log-likelihood -input[n, target[n]] (weighted) of log-probabilities input [N, C, ...] or [C] against i64 class indices [N, ...]; the mean divides by the total weight of the targets not ignored.", builtinNamed("NllLossBackward0", nnNLLLoss))
 	fn("dropout", "dropout(input, p=0.5, training=true, inplace=false): zero each element with probability p (the interpreter's generator) and scale the others by 1/(1-p); the identity when not training.", nnDropout)
-	fn("silu", "silu(input): x * sigmoid(x).", activation("silu", silu))
-	fn("leaky_relu", "leaky_relu(input, negative_slope=0.01): x where x > 0, else negative_slope * x.", nnLeakyRelu)
-	fn("softplus", "softplus(input, beta=1, threshold=20): log(1 + exp(beta * x)) / beta, or x where beta * x > threshold.", nnSoftplus)
-	fn("elu", "elu(input, alpha=1.0): x where x > 0, else alpha * (exp(x) - 1).", nnElu)
+	fn("silu", "silu(input): x * sigmoid(x).", builtinNamed("SiluBackward0", activation("silu", silu)))
+	fn("leaky_relu", "leaky_relu(input, negative_slope=0.01): x where x > 0, else negative_slope * x.", builtinNamed("LeakyReluBackward0", nnLeakyRelu))
+	fn("softplus", "softplus(input, beta=1, threshold=20): log(1 + exp(beta * x)) / beta, or x where beta * x > threshold.", builtinNamed("SoftplusBackward0", nnSoftplus))
+	fn("elu", "elu(input, alpha=1.0): x where x > 0, else alpha * (exp(x) - 1).", builtinNamed("EluBackward0", nnElu))
 	fn("normalize", "normalize(input, p=2.0, dim=1, eps=1e-12): input / max(||input||_p along dim, eps).", nnNormalize)
 	fn("l1_loss", "l1_loss(input, target, reduction=\"mean\"): mean (or sum, or none) of |input - target|.", nnL1Loss)
 	fn("binary_cross_entropy", "binary_cross_entropy(input, target, weight=none, reduction=\"mean\"): -w * (t * log(x) + (1 - t) * log(1 - x)) for probabilities x in [0, 1], each log clamped to >= -100 (PyTorch's rule).", nnBCE)
-	fn("binary_cross_entropy_with_logits", "binary_cross_entropy_with_logits(input, target, weight=none, reduction=\"mean\", pos_weight=none): binary cross entropy of sigmoid(input), computed stably from the logits: (1 - t) * x + l * (m + log(exp(-m) + exp(-x - m))) with m = max(-x, 0) and l = 1 + (pos_weight - 1) * t.", nnBCEWithLogits)
+	fn("binary_cross_entropy_with_logits", "binary_cross_entropy_with_logits(input, target, weight=none, reduction=\"mean\", pos_weight=none): binary cross entropy of sigmoid(input), computed stably from the logits: (1 - t) * x + l * (m + log(exp(-m) + exp(-x - m))) with m = max(-x, 0) and l = 1 + (pos_weight - 1) * t.", builtinNamed("BinaryCrossEntropyWithLogitsBackward0", nnBCEWithLogits))
 	fn("embedding", "embedding(input, weight, padding_idx=none): the rows of weight [V, D] at the i64/i32 indices input, shape input.shape + [D]; the row padding_idx gets no gradient.", nnEmbedding)
-	fn("pad", "pad(input, pad, mode=\"constant\", value=0): pad (or crop, for negative amounts) the last len(pad)/2 dims; pad lists (before, after) pairs starting from the last dim. Only constant mode.", nnPad)
+	fn("pad", "pad(input, pad, mode=\"constant\", value=0): pad (or crop, for negative amounts) the last len(pad)/2 dims; pad lists (before, after) pairs starting from the last dim. Only constant mode.", builtinNamed("ConstantPadNdBackward0", nnPad))
 }
 
 // torchSize renders a shape as torch.Size([2, 3]) for PyTorch's messages.

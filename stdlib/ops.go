@@ -1,6 +1,7 @@
 package stdlib
 
 import (
+	"errors"
 	"math"
 
 	"github.com/tsrlang/tsr/runtime"
@@ -527,18 +528,94 @@ func clampOp(e *Engine, x, lo, hi *T) (*T, error) {
 		}
 		return e.Apply("clamp", []*T{x}, attrs, func() (*T, error) { return tensor.Clamp(x, lo, hi) })
 	}
-	r := x
+	return clampTensorOp(e, x, lo, hi)
+}
+
+// clampTensorOp is PyTorch's clamp.Tensor: min(max(x, lo), hi) (either
+// bound may be nil, or a number), with clamp_backward's gradients: x gets
+// g where lo <= x <= hi, lo where x < lo (and lo < hi), hi where x > hi (or
+// hi < lo), nothing elsewhere, so that a tie gives its whole gradient to x
+// (maximum and minimum would split it). It is recorded as recorded wheres
+// (twice differentiable) whose last node prints as ClampBackward0.
+func clampTensorOp(e *Engine, x, lo, hi *T) (*T, error) {
+	if lo != nil {
+		x, lo = castWrapped(x, lo)
+	}
+	if hi != nil {
+		x, hi = castWrapped(x, hi)
+	}
+	val := x
 	var err error
 	if lo != nil {
-		if r, err = applyBinary(e, "maximum", tensor.Maximum, r, lo); err != nil {
+		if val, err = tensor.Maximum(val, lo); err != nil {
 			return nil, err
 		}
 	}
 	if hi != nil {
-		if r, err = applyBinary(e, "minimum", tensor.Minimum, r, hi); err != nil {
+		if val, err = tensor.Minimum(val, hi); err != nil {
 			return nil, err
 		}
 	}
+	recorded := e.GradEnabled() && val.DType().IsFloat() &&
+		(x.RequiresGrad() || lo != nil && lo.RequiresGrad() || hi != nil && hi.RequiresGrad())
+	if !recorded {
+		return val, nil
+	}
+	both := func(f func(a, b *T) (*T, error), a, b *T, err1, err2 error) (*T, error) {
+		if err := errors.Join(err1, err2); err != nil {
+			return nil, err
+		}
+		return f(a, b)
+	}
+	var inX, toLo, toHi *T
+	switch {
+	case lo != nil && hi != nil:
+		ge, err1 := tensor.Ge(x, lo)
+		le, err2 := tensor.Le(x, hi)
+		if inX, err = both(tensor.LogicalAnd, ge, le, err1, err2); err != nil {
+			return nil, err
+		}
+		lt, err1 := tensor.Lt(x, lo)
+		loLtHi, err2 := tensor.Lt(lo, hi)
+		if toLo, err = both(tensor.LogicalAnd, lt, loLtHi, err1, err2); err != nil {
+			return nil, err
+		}
+		gt, err1 := tensor.Gt(x, hi)
+		hiLtLo, err2 := tensor.Lt(hi, lo)
+		if toHi, err = both(tensor.LogicalOr, gt, hiLtLo, err1, err2); err != nil {
+			return nil, err
+		}
+	case lo != nil:
+		if inX, err = tensor.Ge(x, lo); err != nil {
+			return nil, err
+		}
+		if toLo, err = tensor.Lt(x, lo); err != nil {
+			return nil, err
+		}
+	default:
+		if inX, err = tensor.Le(x, hi); err != nil {
+			return nil, err
+		}
+		if toHi, err = tensor.Gt(x, hi); err != nil {
+			return nil, err
+		}
+	}
+	// val (not recorded) where no input gets the gradient (NaN, lo == hi)
+	r := val
+	if hi != nil {
+		if r, err = whereOp(e, toHi, hi, r); err != nil {
+			return nil, err
+		}
+	}
+	if lo != nil {
+		if r, err = whereOp(e, toLo, lo, r); err != nil {
+			return nil, err
+		}
+	}
+	if r, err = whereOp(e, inX, x, r); err != nil {
+		return nil, err
+	}
+	autograd.SetGradFnName(r, "ClampBackward0")
 	return r, nil
 }
 

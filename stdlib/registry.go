@@ -71,6 +71,39 @@ func nodeNamed(name string, fn methodFn) methodFn {
 	}
 }
 
+// builtinNamed is nodeNamed for builtins (nn.silu, cdist, ...): a tensor
+// result that is not one of the arguments gets the node name given.
+func builtinNamed(name string, fn builtinFn) builtinFn {
+	return func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+		v, err := fn(th, b, args, kwargs)
+		tv, ok := v.(*TensorValue)
+		if !ok || err != nil {
+			return v, err
+		}
+		for _, a := range args {
+			if at, ok := a.(*TensorValue); ok && at.t == tv.t {
+				return v, err
+			}
+		}
+		for _, kv := range kwargs {
+			if at, ok := kv.Value.(*TensorValue); ok && at.t == tv.t {
+				return v, err
+			}
+		}
+		autograd.SetGradFnName(tv.t, name)
+		return v, err
+	}
+}
+
+// named renames the node that produced t (when t was recorded) to
+// PyTorch's name for the composite op that made it, passing t and err on.
+func named(name string, t *T, err error) (*T, error) {
+	if err == nil && t != nil {
+		autograd.SetGradFnName(t, name)
+	}
+	return t, err
+}
+
 func defMethodFunc(name, doc string, fn methodFn) {
 	defMethod(name, doc, fn)
 	defFunctional(name, doc, fn)

@@ -422,7 +422,8 @@ func Randn(g *Generator, shape []int, dt DType) (*Tensor, error) {
 // contiguous tensor of the given shape, as PyTorch's CPU normal_kernel:
 // with 16 or more elements, normal_fill (all uniforms of the dtype first,
 // then Box-Muller on blocks of 16: u1 = 1 - d[j], u2 = d[j+8]; a ragged
-// tail redraws and transforms the last 16); below 16, one
+// tail redraws and transforms the last 16; f32 in the arithmetic of
+// normal_fill_16_AVX2, see normalFill16F32); below 16, one
 // normal_distribution<double> sample per element.
 func Normal(g *Generator, shape []int, dt DType, mean, std float64) (*Tensor, error) {
 	if !dt.IsFloat() {
@@ -441,11 +442,8 @@ func Normal(g *Generator, shape []int, dt DType, mean, std float64) (*Tensor, er
 		return t.toDType(dt), nil
 	}
 	round := func(v float64) float64 {
-		switch dt {
-		case F64:
+		if dt == F64 {
 			return v
-		case F32:
-			return float64(float32(v))
 		}
 		return RoundToDType(v, dt)
 	}
@@ -454,14 +452,14 @@ func Normal(g *Generator, shape []int, dt DType, mean, std float64) (*Tensor, er
 			u1 := round(1 - b[j])
 			u2 := b[j+8]
 			radius := round(math.Sqrt(-2 * math.Log(u1)))
-			theta := 2 * math.Pi * u2
-			if dt == F32 { // the AVX2 kernel multiplies by float(2*pi)
-				theta = float64(float32(2*math.Pi) * float32(u2))
-			}
-			theta = round(theta)
+			theta := round(2 * math.Pi * u2)
 			b[j] = round(round(radius*math.Cos(theta))*std + mean)
 			b[j+8] = round(round(radius*math.Sin(theta))*std + mean)
 		}
+	}
+	if dt == F32 {
+		normalF32(g, d, float32(mean), float32(std))
+		return t.toDType(dt), nil
 	}
 	for i := range d {
 		d[i] = g.uniform01(dt)
@@ -602,15 +600,24 @@ func linspaceHalf(buf []float64, start, end float64, dt DType) {
 }
 
 // fma32 is the float32 fused multiply-add a*b + c with one rounding: the
-// product is exact in float64, and the float64 sum is rounded to odd so
-// that rounding it to float32 is correct.
+// product is exact in float64, so only the float64 rounding of the sum can
+// make the float32 rounding wrong, and only when it lands on a float32
+// halfway point (or in the float32 subnormal range); then the sum is
+// rounded to odd instead. Small enough to inline.
 func fma32(a, b, c float32) float32 {
 	p, q := float64(a)*float64(b), float64(c)
 	s := p + q
-	bv := s - p
-	e := (p - (s - bv)) + (q - bv) // exact error of s (TwoSum)
-	if e != 0 && math.Float64bits(s)&1 == 0 {
-		s = math.Nextafter(s, math.Copysign(math.Inf(1), e))
+	if bits := math.Float64bits(s); bits&(1<<29-1) == 1<<28 || bits<<1 < 897<<53 {
+		bv := s - p
+		// e is the exact error of s (TwoSum)
+		if e := (p - (s - bv)) + (q - bv); e != 0 && bits&1 == 0 {
+			if (e > 0) == (s > 0) {
+				bits++
+			} else {
+				bits--
+			}
+			s = math.Float64frombits(bits)
+		}
 	}
 	return float32(s)
 }

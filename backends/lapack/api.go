@@ -317,7 +317,8 @@ func Solve[T Float](n, nrhs int, a, b []T) (x []T, err error) {
 // Inv returns the inverse of the n×n row-major matrix a (row-major n×n),
 // like torch.linalg.inv.
 //
-// Algorithm: LAPACK xGETRF + xGETRI, or gonum's Dgetrf + Dgetri. Errors:
+// Algorithm: LAPACK xGETRF + xGETRS on the identity (PyTorch's
+// linalg.solve(A, I), with its rounding), or gonum's Dgetrf + Dgetri. Errors:
 // ValueError for a bad shape; LinAlgError with Info = i when U[i,i] is
 // exactly zero ("linalg.inv: The diagonal element i is zero, the inversion
 // could not be completed because the input matrix is singular.").

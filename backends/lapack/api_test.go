@@ -92,7 +92,7 @@ func TestErrorFormatting(t *testing.T) {
 		t.Fatalf("%q %s %d", e.Error(), e.ErrorKind(), e.Info)
 	}
 	b := e.WithBatch(4)
-	if got := b.Error(); got != "linalg.cholesky (Batch element 4): The factorization could not be completed because the input is not positive-definite (the leading minor of order 3 is not positive-definite)." {
+	if got := b.Error(); got != "linalg.cholesky: (Batch element 4): The factorization could not be completed because the input is not positive-definite (the leading minor of order 3 is not positive-definite)." {
 		t.Fatal(got)
 	}
 	if e.Error() != want {
@@ -296,4 +296,64 @@ func TestEigComplexPairs(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestInvMatchesTorch: with the system LAPACK, Inv is PyTorch's
+// linalg.inv bit for bit, which is linalg.solve(A, I) (xGETRF + xGETRS),
+// signed zeros included (xGETRI gave -0.0 at [2, 1] here, printed by
+// PyTorch's formatter as -0.0000).
+func TestInvMatchesTorch(t *testing.T) {
+	defer SetBackend("auto")
+	if err := SetBackend("system"); err != nil {
+		t.Skip("system LAPACK not found: apt-get install libopenblas0-pthread")
+	}
+	a := []float64{4, 1, 2, 1, 3, 0.5, 2, 0.5, 5}
+	want := []float64{ // torch.linalg.inv(A.double()).tolist()
+		0.3352272727272727, -0.09090909090909091, -0.125,
+		-0.09090909090909091, 0.36363636363636365, 0.0,
+		-0.125, 0.0, 0.25}
+	want32 := []float32{ // torch.linalg.inv(A).tolist() (f32)
+		0.33522728085517883, -0.09090909361839294, -0.125,
+		-0.09090909361839294, 0.3636363744735718, 0.0,
+		-0.125, 0.0, 0.25}
+	got, err := Inv(3, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got32, err := Inv(3, fromF64[float32](a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+			t.Errorf("f64 inv[%d] = %v, want %v", i, got[i], want[i])
+		}
+		if math.Float32bits(got32[i]) != math.Float32bits(want32[i]) {
+			t.Errorf("f32 inv[%d] = %v, want %v", i, got32[i], want32[i])
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{2, 7, 31, 70} {
+		m := randMat(r, n, n)
+		id := make([]float64, n*n)
+		for i := 0; i < n; i++ {
+			id[i*n+i] = 1
+		}
+		inv, err := Inv(n, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sol, err := Solve(n, n, m, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range inv {
+			if math.Float64bits(inv[i]) != math.Float64bits(sol[i]) {
+				t.Fatalf("n=%d: inv[%d] = %v, solve(A, I) = %v", n, i, inv[i], sol[i])
+			}
+		}
+	}
+	// a zero pivot still reports PyTorch's index
+	_, err = Inv(2, []float64{1, 2, 2, 4})
+	wantKind(t, err, KindLinAlg, "linalg.inv: The diagonal element 2 is zero, the inversion could not be completed because the input matrix is singular.")
 }

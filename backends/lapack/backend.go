@@ -47,7 +47,8 @@ type kernels[T Float] interface {
 	detLU(n int, a []T) (diag []T, swaps int)
 	// gesv: solution of A X = B, B n×nrhs.
 	gesv(n, nrhs int, a, b []T) (x []T, info int)
-	// getri: inverse; info is getrf's on singular input.
+	// getri: inverse (system LAPACK: getrf + getrs on the identity);
+	// info is getrf's on singular input.
 	getri(n int, a []T) (inv []T, info int)
 	// geqrf: Householder QR (geqrf+orgqr).
 	geqrf(m, n int, a []T, mode qrMode) (q, r []T, info int)

@@ -39,11 +39,11 @@ type Error struct {
 	batch int
 }
 
-// Error returns "Op: Msg", or "Op (Batch element i): Msg" after WithBatch,
+// Error returns "Op: Msg", or "Op: (Batch element i): Msg" after WithBatch,
 // matching PyTorch's _linalg_check_errors.
 func (e *Error) Error() string {
 	if e.batch > 0 {
-		return fmt.Sprintf("%s (Batch element %d): %s", e.Op, e.batch-1, e.Msg)
+		return fmt.Sprintf("%s: (Batch element %d): %s", e.Op, e.batch-1, e.Msg)
 	}
 	return e.Op + ": " + e.Msg
 }

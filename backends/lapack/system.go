@@ -41,7 +41,6 @@ type sysKernels[T Float] struct {
 	potrfF func(uplo *byte, n *int32, a *T, lda, info *int32, luplo uintptr)
 	getrfF func(m, n *int32, a *T, lda, ipiv, info *int32)
 	getrsF func(trans *byte, n, nrhs *int32, a *T, lda, ipiv *int32, b *T, ldb, info *int32, ltrans uintptr)
-	getriF func(n *int32, a *T, lda, ipiv *int32, work *T, lwork, info *int32)
 	geqrfF func(m, n *int32, a *T, lda *int32, tau, work *T, lwork, info *int32)
 	orgqrF func(m, n, k *int32, a *T, lda *int32, tau, work *T, lwork, info *int32)
 	gelsdF func(m, n, nrhs *int32, a *T, lda *int32, b *T, ldb *int32, s, rcond *T, rank *int32, work *T, lwork, iwork, info *int32)
@@ -55,7 +54,7 @@ func (k *sysKernels[T]) bind(lib uintptr, p string) error {
 	}{
 		{"gesdd_", &k.gesddF}, {"syevd_", &k.syevdF}, {"geev_", &k.geevF},
 		{"potrf_", &k.potrfF}, {"getrf_", &k.getrfF}, {"getrs_", &k.getrsF},
-		{"getri_", &k.getriF}, {"geqrf_", &k.geqrfF}, {"orgqr_", &k.orgqrF},
+		{"geqrf_", &k.geqrfF}, {"orgqr_", &k.orgqrF},
 		{"gelsd_", &k.gelsdF},
 	}
 	for _, s := range syms {

@@ -185,9 +185,10 @@ func (k *sysKernels[T]) gesv(n, nrhs int, a, b []T) (x []T, info int) {
 }
 
 func (k *sysKernels[T]) getri(n int, a []T) (inv []T, info int) {
-	// inv(Aᵀ)ᵀ = inv(A): invert the buffer as it is (column-major Aᵀ); the
-	// column-major inv(Aᵀ) read row-major is inv(A). The zero-pivot index
-	// in the error is then PyTorch's, which also factors Aᵀ.
+	// As PyTorch's linalg.inv, which is linalg.solve(A, I): factor the
+	// row-major buffer as it is (Aᵀ = P·L·U, so the zero-pivot index in the
+	// error is PyTorch's) and solve Aᵀᵀ·X = I with TRANS='T' (xGETRS, not
+	// xGETRI, whose rounding and signed zeros differ from PyTorch's).
 	af := clone(a)
 	ip := make([]int32, n)
 	var inf int32
@@ -195,12 +196,15 @@ func (k *sysKernels[T]) getri(n int, a []T) (inv []T, info int) {
 	if inf != 0 {
 		return nil, int(inf)
 	}
-	var q [1]T
-	k.getriF(i32(n), &af[0], i32(n), &ip[0], &q[0], i32(-1), &inf)
-	lw := lworkOf(q[0])
-	work := make([]T, lw)
-	k.getriF(i32(n), &af[0], i32(n), &ip[0], &work[0], &lw, &inf)
-	return af, int(inf)
+	x := make([]T, n*n) // the identity, column-major X
+	for i := 0; i < n; i++ {
+		x[i*n+i] = 1
+	}
+	k.getrsF(ch('T'), i32(n), i32(n), &af[0], i32(n), &ip[0], &x[0], i32(n), &inf, 1)
+	if inf != 0 {
+		return nil, int(inf)
+	}
+	return transpose(n, n, x), 0
 }
 
 func (k *sysKernels[T]) geqrf(m, n int, a []T, mode qrMode) (q, r []T, info int) {

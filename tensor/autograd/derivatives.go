@@ -1266,6 +1266,15 @@ func varStdBackward(c *Ctx, g *T, isStd bool) ([]*T, error) {
 		if gb, err = E.div(gb, ob); err != nil {
 			return nil, err
 		}
+		// PyTorch's std_backward: (g / (2 std)).masked_fill_(std == 0, 0),
+		// so a constant slice gets 0, not NaN
+		zero, err := tensor.Eq(ob, scalar(0))
+		if err != nil {
+			return nil, err
+		}
+		if gb, err = E.where(zero, scalar(0), gb); err != nil {
+			return nil, err
+		}
 		scale /= 2
 	}
 	t, err := E.mulScalar(d, scale)
@@ -1340,30 +1349,75 @@ func normBackward(c *Ctx, gs []*T) ([]*T, error) {
 		}
 		d, err = tensor.Div(mf, cnt)
 	default:
-		// x |x|^(p-2) / norm^(p-1)
-		ax, err2 := tensor.Abs(x)
-		if err2 != nil {
-			return nil, err2
-		}
-		pw, err2 := tensor.Pow(ax, scalar(p-2))
-		if err2 != nil {
-			return nil, err2
-		}
-		num, err2 := tensor.Mul(x, pw)
-		if err2 != nil {
-			return nil, err2
-		}
-		den, err2 := tensor.Pow(ob, scalar(p-1))
-		if err2 != nil {
-			return nil, err2
-		}
-		d, err = tensor.Div(num, den)
+		d, err = normBackwardP(x, ob, p)
 	}
 	if err != nil {
 		return nil, err
 	}
 	gi, err := E.mul(gb, d)
 	return []*T{gi}, err
+}
+
+// normBackwardP is PyTorch's norm_backward for p other than 0, 1, 2 and
+// inf, without the grad factor: sgn(x) |x|^(p-1) (0 where x == 0) times
+// norm^(1-p) for p < 1; sgn(x) |x|^(p-1) / norm^(p-1) for 1 < p < 2 and
+// x |x|^(p-2) / norm^(p-1) above, 0 where the norm is 0.
+func normBackwardP(x, norm *T, p float64) (*T, error) {
+	ax, err := tensor.Abs(x)
+	if err != nil {
+		return nil, err
+	}
+	var num *T
+	if p < 2 {
+		pw, err := tensor.Pow(ax, scalar(p-1))
+		if err != nil {
+			return nil, err
+		}
+		if p < 1 {
+			x0, err := tensor.Eq(x, scalar(0))
+			if err != nil {
+				return nil, err
+			}
+			if pw, err = tensor.Where(x0, scalar(0), pw); err != nil {
+				return nil, err
+			}
+		}
+		sg, err := tensor.Sign(x)
+		if err != nil {
+			return nil, err
+		}
+		if num, err = tensor.Mul(sg, pw); err != nil {
+			return nil, err
+		}
+	} else {
+		pw, err := tensor.Pow(ax, scalar(p-2))
+		if err != nil {
+			return nil, err
+		}
+		if num, err = tensor.Mul(x, pw); err != nil {
+			return nil, err
+		}
+	}
+	if p < 1 {
+		f, err := tensor.Pow(norm, scalar(1-p))
+		if err != nil {
+			return nil, err
+		}
+		return tensor.Mul(num, f)
+	}
+	den, err := tensor.Pow(norm, scalar(p-1))
+	if err != nil {
+		return nil, err
+	}
+	d, err := tensor.Div(num, den)
+	if err != nil {
+		return nil, err
+	}
+	n0, err := tensor.Eq(norm, scalar(0))
+	if err != nil {
+		return nil, err
+	}
+	return tensor.Where(n0, scalar(0), d)
 }
 
 func mustZeros(shape []int, dt tensor.DType) *T {

@@ -61,6 +61,13 @@ var nodeNameFns = map[string]func(inputs []*T, attrs Attrs) string{
 		}
 		return "SubBackward0"
 	},
+	// x % 2 / x % y (remainder.Scalar / remainder.Tensor)
+	"remainder": func(in []*T, _ Attrs) string {
+		if len(in) == 2 && in[1] != nil && in[1].IsWrappedNumber() {
+			return "RemainderBackward0"
+		}
+		return "RemainderBackward1"
+	},
 	// 2 / x is reciprocal(x) * 2
 	"div": func(in []*T, _ Attrs) string {
 		if len(in) == 2 && in[0] != nil && in[0].IsWrappedNumber() {

@@ -1,0 +1,123 @@
+package stdlib_test
+
+import "testing"
+
+// Regression tests from testing tsr as a new user against LANGUAGE.md and
+// PyTorch 1.13 (each want is what Python/PyTorch prints for the same
+// program).
+
+// x &= y, x |= y and x ^= y are augmented assignments like Python's: on
+// tensors the in-place bitwise_and_/or_/xor_ (bumping _version), on ints
+// the bitwise operators.
+func TestAugmentedBitwiseAssign(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`m = tensor([true, false, true]); v = m._version; m &= tensor([true, true, false]); print(m, m._version - v)`, "tensor([ true, false, false]) 1"},
+		{`m = tensor([true, false]); m |= tensor([false, false]); m ^= tensor([true, true]); print(m)`, "tensor([false,  true])"},
+		{`x = arange(4); x &= 2; print(x)`, "tensor([0, 0, 2, 2])"},
+		{`i = 6; i &= 3; i |= 8; i ^= 1; print(i)`, "11"},
+		{"b = 5\nb ^=\n  3\nprint(b)", "6"},
+		{catchOf(`f = ones(2); f &= 1`), `RuntimeError: "bitwise_and_cpu" not implemented for 'Float'`},
+	})
+}
+
+// grad_fn names as PyTorch 1.13 prints them for composite ops that used to
+// show their last internal step (SubBackward0, SqueezeBackward1,
+// SelectBackward0, IndexBackward0, CopyBackwards, ...).
+func TestGradFnNamesComposite(t *testing.T) {
+	const x = `x = tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]], requires_grad=true); y = tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]); i = tensor([[0], [1]]); s = tensor([[9.0], [8.0]]); `
+	checkPrints(t, []printCase{
+		{x + `print(x.frac().grad_fn, x.kthvalue(2, 0).values.grad_fn, x.kthvalue(1, 1, keepdim=true).values.grad_fn)`,
+			"<FracBackward0> <KthvalueBackward0> <KthvalueBackward0>"},
+		{x + `print(x.unbind(1)[0].grad_fn, x.t().unbind()[1].grad_fn, x.nansum().grad_fn, x.nansum(1).grad_fn)`,
+			"<UnbindBackward0> <UnbindBackward0> <NansumBackward0> <NansumBackward0>"},
+		{x + `a, b = var_mean(x, 1); c, d = std_mean(x); print(a.grad_fn, b.grad_fn, c.grad_fn, d.grad_fn)`,
+			"<VarMeanBackward0> <VarMeanBackward0> <StdMeanBackward0> <StdMeanBackward0>"},
+		{x + `print(x.repeat_interleave(2).grad_fn, x.repeat_interleave(tensor([1, 2]), dim=0).grad_fn, x.take(tensor([0, 3])).grad_fn, x.masked_select(y > 2).grad_fn)`,
+			"<IndexSelectBackward0> <IndexSelectBackward0> <TakeBackward0> <MaskedSelectBackward0>"},
+		{x + `print(x[:, :2].scatter(1, i, s).grad_fn, x[:, :2].scatter_add(1, i, s).grad_fn, x.scatter(1, i, 0.0).grad_fn)`,
+			"<ScatterBackward0> <ScatterAddBackward0> <ScatterBackward1>"},
+		{x + `z = x[:, :2].mul(2); z.scatter_(1, i, s); print(z.grad_fn); z.scatter_add_(1, i, s); print(z.grad_fn); z.scatter_(1, i, 0.0); print(z.grad_fn); z.sum().backward(); print(x.grad)`,
+			"<ScatterBackward0>\n<ScatterAddBackward0>\n<ScatterBackward1>\ntensor([[0., 2., 0.],\n        [2., 0., 0.]])"},
+		{`z = zeros(2, 2); z.scatter_(1, tensor([[0], [1]]), tensor([[9.0], [8.0]])); print(z, z._version, z.grad_fn)`,
+			"tensor([[9., 0.],\n        [0., 8.]]) 1 none"},
+		{catchOf(`tensor([1.0], requires_grad=true).scatter_(0, tensor([0]), 2.0)`),
+			"RuntimeError: a leaf Variable that requires grad is being used in an in-place operation."},
+	})
+}
+
+// clamp with tensor bounds is PyTorch's clamp.Tensor: a tie gives its whole
+// gradient to the input (not half to the bound, as maximum/minimum do),
+// lo gets it only where x < lo < hi, hi where x > hi or hi < lo; the node
+// prints as ClampBackward0 and stays twice differentiable.
+func TestClampTensorBoundsGrad(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`x = tensor([0.0, 1.0, -1.0, 2.0, 0.5], requires_grad=true)
+lo = tensor([0.0, 0.0, 0.0, 0.0, 1.0], requires_grad=true)
+hi = tensor([1.0, 1.0, 1.0, 1.0, 0.0], requires_grad=true)
+y = x.clamp(lo, hi)
+y.sum().backward()
+print(y)
+print(x.grad, lo.grad, hi.grad)`, "tensor([0., 1., 0., 1., 0.], grad_fn=<ClampBackward0>)\ntensor([1., 1., 0., 0., 0.]) tensor([0., 0., 1., 0., 0.]) tensor([0., 0., 0., 1., 1.])"},
+		{`x = tensor([[0.0, 3.0], [-1.0, 0.5]], requires_grad=true)
+lo = tensor([0.0, 1.0], requires_grad=true)
+x.clamp(min=lo).sum().backward()
+print(x.grad, lo.grad)`, "tensor([[1., 1.],\n        [0., 0.]]) tensor([1., 1.])"},
+		{`x = tensor([0.0, 3.0, -1.0], requires_grad=true)
+hi = tensor(1.0, requires_grad=true)
+y = clamp(x, max=hi)
+y.sum().backward()
+print(y, x.grad, hi.grad)`, "tensor([ 0.,  1., -1.], grad_fn=<ClampBackward0>) tensor([1., 0., 1.]) tensor(1.)"},
+		{`x = tensor([0.5, 2.0], requires_grad=true)
+print(grad(x) { grad(x) { x.clamp(tensor([1.0, 1.0])).pow(2).sum() }.sum() })`, "tensor([0., 2.])"},
+		{`print(tensor([1, 5, 9]).clamp(tensor([2]), tensor([6])), tensor([nan, 1.0]).clamp(tensor([0.0, 0.0]), tensor([0.5, 0.5])))`,
+			"tensor([2, 5, 6]) tensor([   nan, 0.5000])"},
+		{`x = arange(12.0).reshape(3, 4).t().requires_grad_(); print(x.clamp(full([4, 3], 3.0)).stride())`, "(1, 4)"},
+	})
+}
+
+// Overload names: x % y is RemainderBackward1 (x % 2 RemainderBackward0),
+// div(rounding_mode=) is DivBackward2 (zero gradient), and the nn
+// functions and ops below print PyTorch's node, not their last step.
+func TestGradFnNamesOverloadsAndNN(t *testing.T) {
+	const x = `x = tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]], requires_grad=true); y = tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]); `
+	checkPrints(t, []printCase{
+		{x + `print((x % y).grad_fn, (x % 2).grad_fn, x.div(y, rounding_mode="floor").grad_fn, x.div(2, rounding_mode="trunc").grad_fn)`,
+			"<RemainderBackward1> <RemainderBackward0> <DivBackward2> <DivBackward2>"},
+		{x + `x.div(y, rounding_mode="floor").sum().backward(); print(x.grad)`, "tensor([[0., 0., 0.],\n        [0., 0., 0.]])"},
+		{x + `print(nn.silu(x).grad_fn, nn.leaky_relu(x).grad_fn, nn.elu(x).grad_fn, nn.softplus(x).grad_fn)`,
+			"<SiluBackward0> <LeakyReluBackward0> <EluBackward0> <SoftplusBackward0>"},
+		{x + `print(nn.nll_loss(x, tensor([0, 1])).grad_fn, nn.nll_loss(x, tensor([0, 1]), reduction="none").grad_fn, nn.binary_cross_entropy_with_logits(x, y / 6).grad_fn)`,
+			"<NllLossBackward0> <NllLossBackward0> <BinaryCrossEntropyWithLogitsBackward0>"},
+		{x + `print(nn.pad(x, (1, 1)).grad_fn, cdist(x, x).grad_fn, x.tile((2, 1)).grad_fn, linalg.lstsq(x.t(), y.t()).solution.grad_fn)`,
+			"<ConstantPadNdBackward0> <CdistBackward0> <RepeatBackward0> <LinalgLstsqBackward0>"},
+	})
+}
+
+// Gradients at degenerate points, as PyTorch 1.13: std of a constant slice
+// has gradient 0 (std_backward masks std == 0), not NaN; median() without
+// dim shares the gradient among the elements equal to the median
+// (evenly_distribute_backward), like max().
+func TestStdZeroAndMedianTiesGrad(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`x = tensor([[1.0, 1.0, 1.0], [2.0, 1.0, 2.0]], requires_grad=true); print(grad(x) { x.std(1).sum() })`,
+			"tensor([[ 0.0000,  0.0000,  0.0000],\n        [ 0.2887, -0.5774,  0.2887]])"},
+		{`x = tensor([3.0, 3.0], requires_grad=true); print(grad(x) { x.std() }, grad(x) { std_mean(x)[0] }, grad(x) { x.std(correction=0) })`,
+			"tensor([0., 0.]) tensor([0., 0.]) tensor([0., 0.])"},
+		{`x = tensor([[1.0, 1.0, 0.0], [2.0, 1.0, 2.0]], requires_grad=true); m = x.median(); m.backward(); print(m, x.grad)`,
+			"tensor(1., grad_fn=<MedianBackward0>) tensor([[0.3333, 0.3333, 0.0000],\n        [0.0000, 0.3333, 0.0000]])"},
+		{`x = tensor([[1.0, 1.0, 0.0], [2.0, 1.0, 2.0]], requires_grad=true); print(grad(x) { x.median(1).values.sum() }, tensor([4.0, 1.0, 2.0, 3.0]).median(), median(tensor([3, 1, 2])))`,
+			"tensor([[1., 0., 0.],\n        [1., 0., 0.]]) tensor(2.) tensor(2)"},
+	})
+}
+
+// vector_norm's gradient for a general p is PyTorch's norm_backward: 0 at
+// a zero vector (not NaN), and finite at zero entries for p < 2 (wants
+// from PyTorch 1.13).
+func TestVectorNormGeneralPGrad(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`x = zeros(3, dtype=f64, requires_grad=true); print(grad(x) { linalg.vector_norm(x, 3) }, grad(x) { linalg.vector_norm(x, 0.5) }, grad(x) { x.norm(p=1.5) })`,
+			"tensor([0., 0., 0.], dtype=f64) tensor([0., 0., 0.], dtype=f64) tensor([0., 0., 0.], dtype=f64)"},
+		{`x = tensor([0.0, -4.0, 4.0], dtype=f64, requires_grad=true); print(grad(x) { linalg.vector_norm(x, 0.5) }.tolist(), grad(x) { linalg.vector_norm(x, 1.5) }.tolist(), grad(x) { linalg.vector_norm(x, 3) }.tolist())`,
+			"[0.0, -2.0, 2.0] [0.0, -0.7937005259840997, 0.7937005259840997] [0.0, -0.6299605249474368, 0.6299605249474368]"},
+	})
+}
