@@ -154,13 +154,15 @@ func shapeString(shape []int) string {
 }
 
 // addSuffixes is _add_suffixes of torch/_tensor_str.py, including its
-// reckoning of the last line as two characters longer than it is.
+// reckoning of the last line as two characters longer than it is. A dtype
+// suffix counts with PyTorch's spelling of the dtype (torchSuffixWidth),
+// so that a tensor wraps its suffix where PyTorch's repr does.
 func addSuffixes(s string, suffixes []string, indent, lineWidth int) string {
 	var b strings.Builder
 	b.WriteString(s)
 	last := utf8.RuneCountInString(s[strings.LastIndexByte(s, '\n')+1:]) + 2
 	for _, suf := range suffixes {
-		n := utf8.RuneCountInString(suf)
+		n := torchSuffixWidth(suf)
 		if last+n+2 > lineWidth {
 			b.WriteString(",\n")
 			b.WriteString(strings.Repeat(" ", indent))
@@ -174,6 +176,25 @@ func addSuffixes(s string, suffixes []string, indent, lineWidth int) string {
 	}
 	b.WriteByte(')')
 	return b.String()
+}
+
+// torchDTypes maps tsr's dtype names to PyTorch's.
+var torchDTypes = map[string]string{
+	"f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64",
+	"i8": "int8", "u8": "uint8", "i16": "int16", "i32": "int32", "i64": "int64", "bool": "bool",
+}
+
+// torchSuffixWidth is the width PyTorch's _add_suffixes reckons for a
+// suffix: its length, except that "dtype=f64" counts as PyTorch's
+// "dtype=torch.float64". tsr prints the short name (LANGUAGE.md), but a
+// repr that PyTorch wraps before its dtype wraps here too.
+func torchSuffixWidth(suf string) int {
+	if name, ok := strings.CutPrefix(suf, "dtype="); ok {
+		if t, ok := torchDTypes[name]; ok {
+			return len("dtype=torch.") + len(t)
+		}
+	}
+	return utf8.RuneCountInString(suf)
 }
 
 // printer holds the elements that will be printed (the summarised data, in
