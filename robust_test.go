@@ -45,6 +45,7 @@ func FuzzEval(f *testing.F) {
 	f.Add(`x = arange(12, dtype=f32).reshape(3, 4); print(x.t().stride(), x[1:, ::2])`)
 	f.Add(`gw = grad(w) { (w * w).sum() }`)
 	f.Add(`print(ein"ij,jk->ik"(ones(2, 3), ones(3, 4)))`)
+	f.Add(`d = 4; a = randn(2, 3, 5); print(ein"bik,bjk->bij"(a, a) * (d ** -0.5), ein"bik,bjk->bji"(a, a) / 8, ein"ij,jk->ik"(a[0], a[0]) * x)`)
 	f.Add(`q = randn(2, 3, 5, 4); print(nn.scaled_dot_product_attention(q, q, q[..., :2], attn_mask=ones(5, 5, dtype=bool).tril(), scale=0.5))`)
 	f.Add(`q = randn(5, 0); print(nn.scaled_dot_product_attention(q, randn(7, 0), randn(7, 3), is_causal=true, dropout_p=0.1))`)
 	f.Add(`x = randn(3, 17, dtype=f16); print(softmax(x, -1), x @ x.t(), x.to(f32).exp().to(bf16))`)
