@@ -812,7 +812,15 @@ func (fc *fcomp) binary(x *Binary) {
 	call, isCall := x.X.(*Call)
 	switch {
 	case elide && operatorTemp(x.X):
-		fc.expr(x.X)
+		if m, ok := x.X.(*Binary); ok && m.Op == runtime.AT && (x.Op == runtime.STAR || x.Op == runtime.SLASH) && pureOperand(x.Y) {
+			// (a @ b) * s: the product may wait for s (BinaryDefer)
+			fc.expr(m.X)
+			fc.expr(m.Y)
+			fc.pos = m.OpAt
+			fc.emit(runtime.BINARY, int(runtime.AT)|runtime.BinaryDefer)
+		} else {
+			fc.expr(x.X)
+		}
 		fc.expr(x.Y)
 		fc.pos = x.OpAt
 		fc.emit(runtime.BINARY_TMP, int(x.Op))

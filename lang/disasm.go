@@ -58,7 +58,12 @@ func DisassembleFunc(b *strings.Builder, fc *runtime.Funcode) {
 			if arg&runtime.FreshDefer != 0 {
 				b.WriteString("\t# deferred: a number folds in as the contraction's scale")
 			}
-		case runtime.BINARY, runtime.INPLACE, runtime.UNARY:
+		case runtime.BINARY:
+			fmt.Fprintf(b, " %s", runtime.Op(arg&^runtime.BinaryDefer))
+			if arg&runtime.BinaryDefer != 0 {
+				b.WriteString("\t# deferred: a number folds in as the product's scale")
+			}
+		case runtime.INPLACE, runtime.UNARY:
 			fmt.Fprintf(b, " %s", runtime.Op(arg))
 		case runtime.CALL_KW:
 			fmt.Fprintf(b, " %d\t# %d positional, %d keyword", arg, arg&0xfff, arg>>12)

@@ -22,6 +22,13 @@ const MaxArg = 1<<24 - 1
 // (see FRESH_MARK).
 const FreshDefer = 1 << 20
 
+// BinaryDefer is the BINARY argument bit (above the Op) that the compiler
+// sets on x @ y when the product feeds a BINARY_TMP * or / by a
+// side-effect-free operand: a left operand implementing HasBinaryDefer may
+// then return a pending product that the BINARY_TMP finishes (a number
+// folds in as the GEMM's epilogue scale).
+const BinaryDefer = 1 << 16
+
 const (
 	NOP Opcode = iota
 
@@ -61,7 +68,7 @@ const (
 	CMP_GE // x y -- x>=y
 	CMP_EQ // x y -- x==y
 	CMP_NE // x y -- x!=y
-	BINARY // x y -- x op y ; arg = Op
+	BINARY // x y -- x op y ; arg = Op (| BinaryDefer)
 	// BINARY_TMP is BINARY where x is the result of another arithmetic
 	// operator, a temporary nothing else can reach: a value implementing
 	// HasBinaryTemp may compute x op y into x (NumPy's temporary elision).

@@ -77,6 +77,19 @@ type HasBinaryTemp interface {
 	BinaryTemp(op Op, y Value, after int64) (Value, error)
 }
 
+// HasBinaryDefer is implemented by values that can postpone x op y when
+// the compiler has marked the operator BinaryDefer: BinaryDefer either
+// declines with (nil, nil), after which the VM calls Binary, or returns a
+// value standing for x op y not yet computed, which only the BINARY_TMP
+// consuming it sees: it must implement HasBinaryTemp and return from
+// BinaryTemp the finished (x op y) op2 z, never nil. A deferred operation
+// must be one that can no longer fail for its operands' sake (checked
+// here) and must not read anything the operand between could change.
+type HasBinaryDefer interface {
+	Value
+	BinaryDefer(op Op, y Value) (Value, error)
+}
+
 // HasInplace is implemented by values with in-place augmented assignment:
 // for a tensor, x += y is add_ (it bumps x's version counter) rather than a
 // rebinding. Inplace returns (nil, nil) when unsupported; the VM then falls

@@ -640,8 +640,18 @@ loop:
 		case BINARY:
 			x, y = stack[sp-2], stack[sp-1]
 			fr.pc = pc - 1 // library ops (anomaly mode) may ask for the position
-			if z, err = Binary(Op(insn>>8), x, y); err != nil {
-				goto fail
+			z = nil
+			if insn>>8&BinaryDefer != 0 {
+				if hd, ok := x.(HasBinaryDefer); ok {
+					if z, err = hd.BinaryDefer(Op(insn>>8&^BinaryDefer), y); err != nil {
+						goto fail
+					}
+				}
+			}
+			if z == nil {
+				if z, err = Binary(Op(insn>>8&^BinaryDefer), x, y); err != nil {
+					goto fail
+				}
 			}
 			sp--
 			stack[sp-1], stack[sp] = z, nil

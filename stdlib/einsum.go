@@ -2,8 +2,6 @@ package stdlib
 
 import (
 	"errors"
-	"math"
-	"sync/atomic"
 
 	"github.com/tsrlang/tsr/einsum"
 	"github.com/tsrlang/tsr/runtime"
@@ -139,7 +137,7 @@ func einsumResult(th *runtime.Thread, r *T) *TensorValue {
 // (`ein"bhid,bhjd->bhij"(q, k) * scale`). When the contraction could take
 // a number as its GEMM's epilogue scale (operands of one float32/float64
 // dtype, no gradient to record), it checks the call as einsumCall does
-// (the same errors, raised here) and returns a pendingEinsum for the
+// (the same errors, raised here) and returns a pendingProduct for the
 // operator; otherwise it is einsumCall.
 func einsumDeferredHook(th *runtime.Thread, eq string, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 	ops, err := einsumOperands(args, kwargs)
@@ -158,95 +156,25 @@ func einsumDeferredHook(th *runtime.Thread, eq string, args []runtime.Value, kwa
 	if _, err := einsum.PlanFor(eq, shapes, ""); err != nil {
 		return nil, einsumErr(err)
 	}
-	return &pendingEinsum{th: th, eq: eq, ops: ops}, nil
+	return einsumPending(th, eq, ops), nil
 }
 
-// scaleFolds counts the scales folded into a contraction (for tests).
-var scaleFolds atomic.Int64
-
-// pendingEinsum is a checked einsum call whose contraction runs when the
-// BINARY_TMP consuming it has the other operand (see runtime.FRESH_MARK):
-// x * s and x / s with a number s fold s into the last GEMM
-// (autograd.EinsumScaled), one pass over the result instead of two; any
-// other operand gets the finished contraction and the usual operator. The
-// VM never lets anything else see it.
-type pendingEinsum struct {
-	th  *runtime.Thread
-	eq  string
-	ops []*T
-}
-
-func (p *pendingEinsum) String() string { return "<pending einsum " + p.eq + ">" }
-func (p *pendingEinsum) Type() string   { return "tensor" }
-func (p *pendingEinsum) Truth() bool    { return true }
-
-// BinaryTemp runs the contraction and returns x op y, exactly what the
-// undeferred call followed by the operator returns.
-func (p *pendingEinsum) BinaryTemp(op runtime.Op, y runtime.Value, after int64) (runtime.Value, error) {
-	eng := engineOf(p.th)
-	var r *T
-	var err error
-	if alpha, ok := foldScale(op, y, p.ops[0].DType()); ok {
-		var applied bool
-		if r, applied, err = autograd.EinsumScaled(eng, p.eq, p.ops, alpha); err != nil {
-			return nil, einsumErr(err)
-		}
-		if applied {
-			scaleFolds.Add(1)
-			return einsumResult(p.th, r), nil
-		}
-	} else if r, err = autograd.Einsum(eng, p.eq, p.ops); err != nil {
-		return nil, einsumErr(err)
+// einsumPending is the pendingProduct of a checked einsum call.
+func einsumPending(th *runtime.Thread, eq string, ops []*T) *pendingProduct {
+	eng := engineOf(th)
+	return &pendingProduct{
+		desc: "einsum " + eq,
+		dt:   ops[0].DType(),
+		run: func(alpha *float64) (*T, bool, error) {
+			if alpha == nil {
+				r, err := autograd.Einsum(eng, eq, ops)
+				return r, false, einsumErr(err)
+			}
+			r, applied, err := autograd.EinsumScaled(eng, eq, ops, *alpha)
+			return r, applied, einsumErr(err)
+		},
+		wrap: func(r *T) *TensorValue { return einsumResult(th, r) },
 	}
-	x := einsumResult(p.th, r)
-	z, err := x.BinaryTemp(op, y, after)
-	if z != nil || err != nil {
-		return z, err
-	}
-	return runtime.Binary(op, x, y)
-}
-
-// foldScale returns the factor that x op y applies to a float tensor x of
-// dtype dt when y is a number: y for *, 1/y for / when that is exact (y a
-// power of two whose reciprocal is a normal number of dt), so that
-// product*alpha rounds as the operator would. y is rounded to dt first,
-// as the operator rounds a wrapped number; a non-finite factor is not
-// folded.
-func foldScale(op runtime.Op, y runtime.Value, dt tensor.DType) (float64, bool) {
-	var w *T
-	switch v := y.(type) {
-	case runtime.Int:
-		w = tensor.ScalarInt(int64(v))
-	case runtime.Float:
-		w = tensor.ScalarFloat(float64(v))
-	default:
-		return 0, false
-	}
-	c := roundWrapped(w, dt).FlatFloat64(0)
-	if dt == tensor.F32 {
-		c = float64(float32(c))
-	}
-	if math.IsInf(c, 0) || math.IsNaN(c) {
-		return 0, false
-	}
-	switch op {
-	case runtime.STAR:
-		return c, true
-	case runtime.SLASH:
-		// c = frac * 2^exp with |frac| in [0.5, 1): a power of two when
-		// |frac| == 0.5, and then 1/c = ±2^(1-exp), a normal number of f32
-		// when 1-exp is in [-126, 127] (f64: [-1022, 1023]).
-		frac, exp := math.Frexp(c)
-		lo, hi := -126, 127
-		if dt == tensor.F64 {
-			lo, hi = -1022, 1023
-		}
-		if math.Abs(frac) != 0.5 || exp < lo || exp > hi {
-			return 0, false
-		}
-		return 1 / c, true
-	}
-	return 0, false
 }
 
 // einsumErr reports equation and shape errors found at run time as

@@ -91,6 +91,17 @@ fn id(s) { return s }
 		{`ein"bhid,bhjd->bhij"(a, b)`, "* v[0]"}, // not side-effect free: not deferred
 		{`ein"bhid,bhjd->bhij"(a, b)`, "* true"},
 		{`ein"bhid,bhjd->bhij"(a, b)`, "+ 1"},
+		// (x @ y) * s: the product waits for s in the same way
+		{`(a @ b.transpose(-2, -1))`, "* (d ** -0.5)"},
+		{`(a @ w)`, "/ 4"},
+		{`(a @ w)`, "/ 3"},        // not a power of two: not folded
+		{`(big @ bigk)`, "* 0.3"}, // k beyond one KC panel
+		{`(x64 @ y64)`, "* -2"},
+		{`(v @ u)`, "* 0.5"},     // 1-D @ 1-D: a 0-d product
+		{`(h.t() @ h)`, "* 0.5"}, // a transposed operand
+		{`(g @ h)`, "* 0.5"},     // gradient: not deferred
+		{`(i1 @ i2)`, "* 0.5"},   // ints: not deferred
+		{`(hf @ hf2)`, "* 0.5"},  // f16: not deferred
 	}
 	folds := 0
 	for _, c := range cases {
@@ -124,7 +135,7 @@ fn id(s) { return s }
 	}
 	// the cases marked "not folded" above, and the ones after "* -1.7"
 	// that cannot fold (dot is a product; the rest are declined)
-	if want := 13; folds != want {
+	if want := 13 + 6; folds != want {
 		t.Errorf("%d cases folded the scale into the GEMM, want %d", folds, want)
 	}
 }
@@ -141,11 +152,24 @@ func TestEinsumScaleFoldMarksAndErrors(t *testing.T) {
 	if n := strings.Count(dis, "deferred"); n != 1 {
 		t.Fatalf("want exactly one deferred FRESH_MARK, got %d:\n%s", n, dis)
 	}
+	prog, err = lang.Compile("g.tsr", "q = zeros(2, 3)\ns = (q @ q.t()) * (3 ** -0.5)\nr = (q @ q.t()) * len(q)\nu = q @ q.t() / 2\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dis = lang.Disassemble(prog)
+	if n := strings.Count(dis, "deferred"); n != 2 {
+		t.Fatalf("want exactly one deferred FRESH_MARK, got %d:\n%s", n, dis)
+	}
 	checkPrints(t, []printCase{
 		{"q = zeros(2, 3)\nk = zeros(4, 2)\ntry {\n  s = ein\"id,jd->ij\"(q, k) * 2\n} catch e {\n  print(\"caught\", e.kind)\n}",
 			"caught RuntimeError\n"},
 		{"q = zeros(2, 3)\ntry {\n  s = ein\"id,jd->ij\"(q, [1]) * 2\n} catch e {\n  print(\"caught\", e.kind)\n}",
 			"caught TypeError\n"},
+		// a product that cannot be deferred raises as without the mark
+		{"a = ones(2, 3)\nb = ones(3, 2, dtype=f64)\ntry {\n  s = (a @ b) * 2\n} catch e {\n  print(e.kind, e.message)\n}",
+			"RuntimeError expected m1 and m2 to have the same dtype, but got: f32 != f64\n"},
+		{"a = ones(2, 3)\ntry {\n  s = (a @ a) / 2\n} catch e {\n  print(e.kind, e.message)\n}",
+			"RuntimeError mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)\n"},
 		// an operand that raises after the call: the call did not run
 		{"q = zeros(2, 3)\ntry {\n  s = ein\"id,jd->ij\"(q, q) * nosuch\n} catch e {\n  print(\"caught\", e.kind)\n}",
 			"caught NameError\n"},

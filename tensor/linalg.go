@@ -38,34 +38,12 @@ func MatmulScaled(a, b *Tensor, alpha float64) (*Tensor, error) {
 
 // matmul is Matmul, times *scale when scale is not nil (F32/F64 only).
 func matmul(a, b *Tensor, scale *float64) (*Tensor, error) {
-	da, db := len(a.shape), len(b.shape)
-	if da == 0 || db == 0 {
-		return nil, errorf(RuntimeError, "both arguments to matmul need to be at least 1D, but they are %dD and %dD", da, db)
-	}
-	if a.dtype != b.dtype {
-		return nil, dtypeMismatch(a, b)
-	}
-	if da == 1 && db == 1 && scale == nil {
+	if len(a.shape) == 1 && len(b.shape) == 1 && scale == nil && a.dtype == b.dtype {
 		return Dot(a, b)
 	}
-	x, y := a, b
-	if da == 1 {
-		x, _ = a.Unsqueeze(0)
-	}
-	if db == 1 {
-		y, _ = b.Unsqueeze(1)
-	}
-	n, k := x.shape[len(x.shape)-2], x.shape[len(x.shape)-1]
-	k2, m := y.shape[len(y.shape)-2], y.shape[len(y.shape)-1]
-	if k != k2 {
-		if da <= 2 && db <= 2 {
-			return nil, errorf(RuntimeError, "mat1 and mat2 shapes cannot be multiplied (%dx%d and %dx%d)", n, k, k2, m)
-		}
-		return nil, errorf(RuntimeError, "matmul: shapes %s and %s cannot be multiplied (%d != %d)", fmtList(a.shape), fmtList(b.shape), k, k2)
-	}
-	batch, err := BroadcastShapes(x.shape[:len(x.shape)-2], y.shape[:len(y.shape)-2])
+	x, y, batch, n, k, m, err := matmulOperands(a, b)
 	if err != nil {
-		return nil, errorf(RuntimeError, "matmul: batch dimensions of shapes %s and %s do not broadcast: %s", fmtList(a.shape), fmtList(b.shape), err.Error())
+		return nil, err
 	}
 	out, err := bmmCore(x, y, batch, n, k, m, scale)
 	if err != nil {
@@ -73,14 +51,63 @@ func matmul(a, b *Tensor, scale *float64) (*Tensor, error) {
 	}
 	// drop the dims added for 1-D operands
 	sh := append([]int(nil), batch...)
-	if da != 1 {
+	if len(a.shape) != 1 {
 		sh = append(sh, n)
 	}
-	if db != 1 {
+	if len(b.shape) != 1 {
 		sh = append(sh, m)
 	}
 	out.shape, out.strides = sh, contiguousStrides(sh)
 	return out, nil
+}
+
+// CheckMatmul returns the error Matmul(a, b) would return for its
+// operands' ranks, dtypes or shapes (nil when they multiply), without
+// computing anything. A Bool product's error comes from the kernel and is
+// not reported here.
+func CheckMatmul(a, b *Tensor) error {
+	if len(a.shape) == 1 && len(b.shape) == 1 && a.dtype == b.dtype {
+		if a.shape[0] != b.shape[0] {
+			_, err := Dot(a, b)
+			return err
+		}
+		return nil
+	}
+	_, _, _, _, _, _, err := matmulOperands(a, b)
+	return err
+}
+
+// matmulOperands checks Matmul's operands and returns them as matrices
+// (1-D operands unsqueezed), the broadcast batch shape and n×k @ k×m.
+func matmulOperands(a, b *Tensor) (x, y *Tensor, batch []int, n, k, m int, err error) {
+	da, db := len(a.shape), len(b.shape)
+	if da == 0 || db == 0 {
+		return nil, nil, nil, 0, 0, 0, errorf(RuntimeError, "both arguments to matmul need to be at least 1D, but they are %dD and %dD", da, db)
+	}
+	if a.dtype != b.dtype {
+		return nil, nil, nil, 0, 0, 0, dtypeMismatch(a, b)
+	}
+	x, y = a, b
+	if da == 1 {
+		x, _ = a.Unsqueeze(0)
+	}
+	if db == 1 {
+		y, _ = b.Unsqueeze(1)
+	}
+	n, k = x.shape[len(x.shape)-2], x.shape[len(x.shape)-1]
+	k2 := y.shape[len(y.shape)-2]
+	m = y.shape[len(y.shape)-1]
+	if k != k2 {
+		if da <= 2 && db <= 2 {
+			return nil, nil, nil, 0, 0, 0, errorf(RuntimeError, "mat1 and mat2 shapes cannot be multiplied (%dx%d and %dx%d)", n, k, k2, m)
+		}
+		return nil, nil, nil, 0, 0, 0, errorf(RuntimeError, "matmul: shapes %s and %s cannot be multiplied (%d != %d)", fmtList(a.shape), fmtList(b.shape), k, k2)
+	}
+	batch, err = BroadcastShapes(x.shape[:len(x.shape)-2], y.shape[:len(y.shape)-2])
+	if err != nil {
+		return nil, nil, nil, 0, 0, 0, errorf(RuntimeError, "matmul: batch dimensions of shapes %s and %s do not broadcast: %s", fmtList(a.shape), fmtList(b.shape), err.Error())
+	}
+	return x, y, batch, n, k, m, nil
 }
 
 // bmmCore computes expand(x)[batch, n, k] @ expand(y)[batch, k, m] into a
