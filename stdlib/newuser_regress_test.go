@@ -121,3 +121,26 @@ func TestVectorNormGeneralPGrad(t *testing.T) {
 			"[0.0, -2.0, 2.0] [0.0, -0.7937005259840997, 0.7937005259840997] [0.0, -0.6299605249474368, 0.6299605249474368]"},
 	})
 }
+
+// PyTorch's Scalar-self overloads: pow(2, t), add(2, t), sub(2.5, i), ...
+// take a number first (a wrapped number: t's dtype wins), with PyTorch's
+// grad_fn names for that form; functions without such an overload still
+// reject a number input.
+func TestScalarSelfFunctions(t *testing.T) {
+	const x = "t = tensor([1.0, 2.0, 3.0]); i = tensor([1, 2, 3]); h = tensor([1.0, 2.0], dtype=f16); g = tensor([1.0, 2.0], requires_grad=true); "
+	checkPrints(t, []printCase{
+		{x + "print(pow(2, t), pow(2, i), pow(2.5, i), pow(2, h))",
+			"tensor([2., 4., 8.]) tensor([2, 4, 8]) tensor([ 2.5000,  6.2500, 15.6250]) tensor([2., 4.], dtype=f16)"},
+		{x + "print(add(2, t), add(2, i, alpha=3), sub(2, t), sub(2.5, i), mul(3, i), mul(0.5, h))",
+			"tensor([3., 4., 5.]) tensor([ 5,  8, 11]) tensor([ 1.,  0., -1.]) tensor([ 1.5000,  0.5000, -0.5000]) tensor([3, 6, 9]) tensor([0.5000, 1.0000], dtype=f16)"},
+		{x + "print(div(2, t), div(7, i), div(7, i, rounding_mode=\"floor\"), true_divide(1, i))",
+			"tensor([2.0000, 1.0000, 0.6667]) tensor([7.0000, 3.5000, 2.3333]) tensor([7, 3, 2]) tensor([1.0000, 0.5000, 0.3333])"},
+		{x + "print(floor_divide(7, i), remainder(7, i), remainder(-7.5, t))",
+			"tensor([7, 3, 2]) tensor([0, 1, 1]) tensor([0.5000, 0.5000, 1.5000])"},
+		{x + "y = pow(2, g); y.sum().backward(); print(y, g.grad)",
+			"tensor([2., 4.], grad_fn=<PowBackward2>) tensor([1.3863, 2.7726])"},
+		{x + "print(sub(2, g, alpha=2), add(2, g).grad_fn, div(2, g).grad_fn, (2 - g).grad_fn, (2 ** g).grad_fn)",
+			"tensor([ 0., -2.], grad_fn=<SubBackward0>) <AddBackward0> <DivBackward0> <RsubBackward1> <PowBackward1>"},
+		{catchOf("t = tensor([1.0]); atan2(2, t)"), "TypeError: atan2(): argument 'input' must be a tensor, not int"},
+	})
+}

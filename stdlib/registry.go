@@ -138,11 +138,32 @@ func functional(name string, fn methodFn) builtinFn {
 			return nil, err
 		}
 		x, ok := in.(*TensorValue)
+		if !ok && scalarSelf[name] != "" {
+			// torch.pow(2, t), torch.add(2, t): PyTorch's Scalar-self
+			// overloads take a number as a wrapped 0-d tensor
+			if w, isNum := operand(in); isNum {
+				r, err := fn(th, NewTensorValue(th, w), rest, kw)
+				if tv, ok := r.(*TensorValue); ok && err == nil && autograd.GradFnName(tv.t) != "" && scalarSelf[name] != "-" {
+					autograd.SetGradFnName(tv.t, scalarSelf[name])
+				}
+				return r, err
+			}
+		}
 		if !ok {
 			return nil, runtime.Errorf("TypeError", "%s(): argument 'input' must be a tensor, not %s", name, in.Type())
 		}
 		return fn(th, x, rest, kw)
 	}
+}
+
+// scalarSelf names the functions whose PyTorch signature also takes a
+// number as input (a Scalar-self overload, or a Python number parsed as a
+// wrapped tensor: pow(2, t) is 2 ** t), with the grad_fn name PyTorch
+// gives that form ("-": the operator's own name).
+var scalarSelf = map[string]string{
+	"pow": "PowBackward2", "sub": "SubBackward0", "subtract": "SubBackward0",
+	"div": "DivBackward0", "divide": "DivBackward0", "true_divide": "DivBackward0",
+	"add": "-", "mul": "-", "multiply": "-", "floor_divide": "-", "remainder": "-",
 }
 
 // registerModule makes a stdlib module visible as a predeclared name.
