@@ -423,3 +423,13 @@ func addRows128F32AVX2(acc *float32, x *float32, rows int)
 //
 //go:noescape
 func addRows128F64AVX2(acc *float64, x *float64, rows int)
+
+// normalFill16F32AVX512 transforms blocks of 16 uniforms in place into normal samples (PyTorch's normal_fill_16_AVX2).
+//
+//go:noescape
+func normalFill16F32AVX512(b *float32, blocks int, mean float32, std float32)
+
+// normalFill16F32AVX2 transforms blocks of 16 uniforms in place into normal samples (PyTorch's normal_fill_16_AVX2).
+//
+//go:noescape
+func normalFill16F32AVX2(b *float32, blocks int, mean float32, std float32)
