@@ -3,3 +3,4 @@
 package cpu
 
 func registerNormalAsm() {}
+func registerMTAsm()     {}

@@ -245,10 +245,7 @@ func BenchmarkNormalFill16F32(b *testing.B) {
 		x[i] = uniform24(r.Uint32())
 	}
 	buf := make([]float32, len(x))
-	for _, c := range backends.Candidates(normalKey()) {
-		if !backends.Supported(c.Requires) {
-			continue
-		}
+	for _, c := range candidatesForB("normal_fill16", "float32") {
 		f := c.Impl.(normalFillFn)
 		b.Run(c.Name, func(b *testing.B) {
 			b.SetBytes(int64(4 * len(x)))
@@ -258,4 +255,15 @@ func BenchmarkNormalFill16F32(b *testing.B) {
 			}
 		})
 	}
+}
+
+// candidatesForB lists the candidates of op/dtype this machine can run.
+func candidatesForB(op, dtype string) []backends.Candidate {
+	var out []backends.Candidate
+	for _, c := range backends.Candidates(backends.Key{Op: op, DType: dtype, Device: "cpu"}) {
+		if backends.Supported(c.Requires) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
