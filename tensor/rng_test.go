@@ -136,3 +136,31 @@ func TestFMA32(t *testing.T) {
 	check(-a, b, -(1 + 0x1p-23))
 	check(a, -b, 1+0x1p-23)
 }
+
+// f32 randn draws its uniforms on one goroutine and transforms them on
+// several (normalF32): the samples, and the generator state after them,
+// are the same whatever the thread count and size (ragged tails included).
+func TestRandnF32Threads(t *testing.T) {
+	old := GetNumThreads()
+	defer SetNumThreads(old)
+	for _, n := range []int{16, 17, 4097, parallelGrain - 1, parallelGrain + 5, 3*normalChunk + 16*7 + 9, 600016} {
+		var want []float64
+		var wantNext uint32
+		for _, k := range []int{1, 2, 3, 8} {
+			SetNumThreads(k)
+			g := NewGenerator(uint64(n))
+			x, err := Normal(g, []int{n}, F32, 0.5, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, next := x.ToFloat64s(), g.random()
+			if k == 1 {
+				want, wantNext = got, next
+				continue
+			}
+			if !slices.Equal(got, want) || next != wantNext {
+				t.Fatalf("randn(%d) with %d threads differs from 1 thread", n, k)
+			}
+		}
+	}
+}
