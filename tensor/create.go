@@ -423,7 +423,7 @@ func Randn(g *Generator, shape []int, dt DType) (*Tensor, error) {
 // with 16 or more elements, normal_fill (all uniforms of the dtype first,
 // then Box-Muller on blocks of 16: u1 = 1 - d[j], u2 = d[j+8]; a ragged
 // tail redraws and transforms the last 16; f32 in the arithmetic of
-// normal_fill_16_AVX2, see normalFill16F32); below 16, one
+// normal_fill_16_AVX2, see normalF32 and cpu.NormalFill16F32); below 16, one
 // normal_distribution<double> sample per element.
 func Normal(g *Generator, shape []int, dt DType, mean, std float64) (*Tensor, error) {
 	if !dt.IsFloat() {
@@ -431,6 +431,11 @@ func Normal(g *Generator, shape []int, dt DType, mean, std float64) (*Tensor, er
 	}
 	if err := checkShape(shape); err != nil {
 		return nil, err
+	}
+	if dt == F32 && numel(shape) >= 16 {
+		t := empty(shape, F32)
+		normalF32(g, t.storage.F32()[:t.Numel()], float32(mean), float32(std))
+		return t, nil
 	}
 	t := empty(shape, F64)
 	d := t.storage.F64()[:t.Numel()]
@@ -456,10 +461,6 @@ func Normal(g *Generator, shape []int, dt DType, mean, std float64) (*Tensor, er
 			b[j] = round(round(radius*math.Cos(theta))*std + mean)
 			b[j+8] = round(round(radius*math.Sin(theta))*std + mean)
 		}
-	}
-	if dt == F32 {
-		normalF32(g, d, float32(mean), float32(std))
-		return t.toDType(dt), nil
 	}
 	for i := range d {
 		d[i] = g.uniform01(dt)

@@ -93,16 +93,9 @@ func TestRandnF32MatchesTorch(t *testing.T) {
 			t.Errorf("seed %d randn(%d): crc32 %d, want %d", c.seed, c.n, got, c.crc)
 		}
 	}
-	// the lane functions at their edges
-	if v := cephesLogf(1); v != 0 {
-		t.Errorf("cephesLogf(1) = %v", v)
-	}
-	if v := cephesLogf(0); !math.IsNaN(float64(v)) {
-		t.Errorf("cephesLogf(0) = %v, want NaN", v)
-	}
-	if s, c := cephesSincosf(0); s != 0 || c != 1 {
-		t.Errorf("cephesSincosf(0) = %v, %v", s, c)
-	}
+	// (the lane functions, cephesLogf and cephesSincosf, and the assembly
+	// kernels are checked in backends/cpu: TestNormalFill16F32Lanes and
+	// TestNormalFill16F32Variants)
 }
 
 // fma32 rounds a*b + c once, checked against math/big on random operands
@@ -142,4 +135,32 @@ func TestFMA32(t *testing.T) {
 	check(a, b, 1+0x1p-23)
 	check(-a, b, -(1 + 0x1p-23))
 	check(a, -b, 1+0x1p-23)
+}
+
+// f32 randn draws its uniforms on one goroutine and transforms them on
+// several (normalF32): the samples, and the generator state after them,
+// are the same whatever the thread count and size (ragged tails included).
+func TestRandnF32Threads(t *testing.T) {
+	old := GetNumThreads()
+	defer SetNumThreads(old)
+	for _, n := range []int{16, 17, 4097, parallelGrain - 1, parallelGrain + 5, 3*normalChunk + 16*7 + 9, 600016} {
+		var want []float64
+		var wantNext uint32
+		for _, k := range []int{1, 2, 3, 8} {
+			SetNumThreads(k)
+			g := NewGenerator(uint64(n))
+			x, err := Normal(g, []int{n}, F32, 0.5, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, next := x.ToFloat64s(), g.random()
+			if k == 1 {
+				want, wantNext = got, next
+				continue
+			}
+			if !slices.Equal(got, want) || next != wantNext {
+				t.Fatalf("randn(%d) with %d threads differs from 1 thread", n, k)
+			}
+		}
+	}
 }

@@ -9343,3 +9343,1291 @@ addRows128F64AVX2_done:
 	VMOVUPD Y3, 96(AX)
 	VZEROUPPER
 	RET
+
+// func normalFill16F32AVX512(b *float32, blocks int, mean float32, std float32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·normalFill16F32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         b+0(FP), AX
+	MOVQ         blocks+8(FP), CX
+	VBROADCASTSS mean+16(FP), Z0
+	VBROADCASTSS std+20(FP), Z1
+	VMOVUPS      normalConstsF32<>+192(SB), Z2
+
+normalFill16F32AVX512_loop:
+	CMPQ          CX, $0x02
+	JL            normalFill16F32AVX512_last
+	VMOVUPS       (AX), Y3
+	VINSERTF32X8  $0x01, 64(AX), Z3, Z3
+	VSUBPS        Z3, Z2, Z3
+	VMOVUPS       32(AX), Y4
+	VINSERTF32X8  $0x01, 96(AX), Z4, Z4
+	VCMPPS        $0x02, normalConstsF32<>+1152(SB), Z3, K1
+	VMAXPS        normalConstsF32<>+0(SB), Z3, Z3
+	VPSRLD        $0x17, Z3, Z5
+	VPSUBD        normalConstsF32<>+128(SB), Z5, Z5
+	VCVTDQ2PS     Z5, Z5
+	VADDPS        normalConstsF32<>+192(SB), Z5, Z5
+	VANDPS        normalConstsF32<>+64(SB), Z3, Z3
+	VORPS         normalConstsF32<>+256(SB), Z3, Z3
+	VCMPPS        $0x01, normalConstsF32<>+320(SB), Z3, K2
+	VMOVAPS.Z     Z3, K2, Z6
+	VSUBPS        normalConstsF32<>+192(SB), Z5, K2, Z5
+	VSUBPS        normalConstsF32<>+192(SB), Z3, Z3
+	VADDPS        Z6, Z3, Z3
+	VMULPS        Z3, Z3, Z6
+	VMOVUPS       normalConstsF32<>+384(SB), Z9
+	VFMADD213PS   normalConstsF32<>+448(SB), Z3, Z9
+	VFMADD213PS   normalConstsF32<>+512(SB), Z3, Z9
+	VFMADD213PS   normalConstsF32<>+576(SB), Z3, Z9
+	VFMADD213PS   normalConstsF32<>+640(SB), Z3, Z9
+	VFMADD213PS   normalConstsF32<>+704(SB), Z3, Z9
+	VFMADD213PS   normalConstsF32<>+768(SB), Z3, Z9
+	VFMADD213PS   normalConstsF32<>+832(SB), Z3, Z9
+	VFMADD213PS   normalConstsF32<>+896(SB), Z3, Z9
+	VMULPS        Z3, Z9, Z9
+	VMULPS        normalConstsF32<>+960(SB), Z5, Z10
+	VFMADD213PS   Z10, Z6, Z9
+	VFNMADD231PS  normalConstsF32<>+256(SB), Z6, Z9
+	VADDPS        Z9, Z3, Z6
+	VFMADD231PS   normalConstsF32<>+1024(SB), Z5, Z6
+	VMOVUPS       normalConstsF32<>+1088(SB), K1, Z6
+	VMULPS        normalConstsF32<>+1216(SB), Z6, Z5
+	VSQRTPS       Z5, Z5
+	VMULPS        normalConstsF32<>+1280(SB), Z4, Z6
+	VANDPS        normalConstsF32<>+1344(SB), Z6, Z9
+	VANDPS        normalConstsF32<>+1408(SB), Z6, Z6
+	VMULPS        normalConstsF32<>+1472(SB), Z6, Z10
+	VCVTTPS2DQ    Z10, Z10
+	VPADDD        normalConstsF32<>+1536(SB), Z10, Z10
+	VANDPS        normalConstsF32<>+1600(SB), Z10, Z10
+	VCVTDQ2PS     Z10, Z11
+	VANDPS        normalConstsF32<>+1728(SB), Z10, Z12
+	VPSLLD        $0x1d, Z12, Z12
+	VXORPS        Z12, Z9, Z9
+	VPSUBD        normalConstsF32<>+1664(SB), Z10, Z12
+	VANDNPS       normalConstsF32<>+1728(SB), Z12, Z12
+	VPSLLD        $0x1d, Z12, Z12
+	VPTESTNMD     normalConstsF32<>+1664(SB), Z10, K1
+	VFMADD231PS   normalConstsF32<>+1792(SB), Z11, Z6
+	VFMADD231PS   normalConstsF32<>+1856(SB), Z11, Z6
+	VFMADD231PS   normalConstsF32<>+1920(SB), Z11, Z6
+	VMULPS        Z6, Z6, Z10
+	VMOVUPS       normalConstsF32<>+1984(SB), Z11
+	VFMADD213PS   normalConstsF32<>+2048(SB), Z10, Z11
+	VFMADD213PS   normalConstsF32<>+2112(SB), Z10, Z11
+	VMULPS        Z10, Z11, Z11
+	VMULPS        normalConstsF32<>+256(SB), Z10, Z13
+	VFMSUB213PS   Z13, Z10, Z11
+	VADDPS        normalConstsF32<>+192(SB), Z11, Z11
+	VMOVUPS       normalConstsF32<>+2176(SB), Z13
+	VFMADD213PS   normalConstsF32<>+2240(SB), Z10, Z13
+	VFMADD213PS   normalConstsF32<>+2304(SB), Z10, Z13
+	VMULPS        Z10, Z13, Z13
+	VFMADD213PS   Z6, Z6, Z13
+	VMOVAPS       Z11, Z6
+	VMOVAPS       Z13, K1, Z6
+	VMOVAPS       Z13, Z10
+	VMOVAPS       Z11, K1, Z10
+	VXORPS        Z9, Z6, Z6
+	VXORPS        Z12, Z10, Z10
+	VMULPS        Z10, Z5, Z9
+	VFMADD213PS   Z0, Z1, Z9
+	VMULPS        Z6, Z5, Z5
+	VFMADD213PS   Z0, Z1, Z5
+	VMOVUPS       Y9, (AX)
+	VEXTRACTF32X8 $0x01, Z9, 64(AX)
+	VMOVUPS       Y5, 32(AX)
+	VEXTRACTF32X8 $0x01, Z5, 96(AX)
+	ADDQ          $0x80, AX
+	SUBQ          $0x02, CX
+	JMP           normalFill16F32AVX512_loop
+
+normalFill16F32AVX512_last:
+	TESTQ        CX, CX
+	JE           normalFill16F32AVX512_done
+	VMOVUPS      (AX), Y7
+	VSUBPS       Z7, Z2, Z7
+	VMOVUPS      32(AX), Y8
+	VCMPPS       $0x02, normalConstsF32<>+1152(SB), Z7, K1
+	VMAXPS       normalConstsF32<>+0(SB), Z7, Z7
+	VPSRLD       $0x17, Z7, Z2
+	VPSUBD       normalConstsF32<>+128(SB), Z2, Z2
+	VCVTDQ2PS    Z2, Z2
+	VADDPS       normalConstsF32<>+192(SB), Z2, Z2
+	VANDPS       normalConstsF32<>+64(SB), Z7, Z7
+	VORPS        normalConstsF32<>+256(SB), Z7, Z7
+	VCMPPS       $0x01, normalConstsF32<>+320(SB), Z7, K2
+	VMOVAPS.Z    Z7, K2, Z3
+	VSUBPS       normalConstsF32<>+192(SB), Z2, K2, Z2
+	VSUBPS       normalConstsF32<>+192(SB), Z7, Z7
+	VADDPS       Z3, Z7, Z7
+	VMULPS       Z7, Z7, Z3
+	VMOVUPS      normalConstsF32<>+384(SB), Z4
+	VFMADD213PS  normalConstsF32<>+448(SB), Z7, Z4
+	VFMADD213PS  normalConstsF32<>+512(SB), Z7, Z4
+	VFMADD213PS  normalConstsF32<>+576(SB), Z7, Z4
+	VFMADD213PS  normalConstsF32<>+640(SB), Z7, Z4
+	VFMADD213PS  normalConstsF32<>+704(SB), Z7, Z4
+	VFMADD213PS  normalConstsF32<>+768(SB), Z7, Z4
+	VFMADD213PS  normalConstsF32<>+832(SB), Z7, Z4
+	VFMADD213PS  normalConstsF32<>+896(SB), Z7, Z4
+	VMULPS       Z7, Z4, Z4
+	VMULPS       normalConstsF32<>+960(SB), Z2, Z5
+	VFMADD213PS  Z5, Z3, Z4
+	VFNMADD231PS normalConstsF32<>+256(SB), Z3, Z4
+	VADDPS       Z4, Z7, Z3
+	VFMADD231PS  normalConstsF32<>+1024(SB), Z2, Z3
+	VMOVUPS      normalConstsF32<>+1088(SB), K1, Z3
+	VMULPS       normalConstsF32<>+1216(SB), Z3, Z2
+	VSQRTPS      Z2, Z2
+	VMULPS       normalConstsF32<>+1280(SB), Z8, Z3
+	VANDPS       normalConstsF32<>+1344(SB), Z3, Z4
+	VANDPS       normalConstsF32<>+1408(SB), Z3, Z3
+	VMULPS       normalConstsF32<>+1472(SB), Z3, Z5
+	VCVTTPS2DQ   Z5, Z5
+	VPADDD       normalConstsF32<>+1536(SB), Z5, Z5
+	VANDPS       normalConstsF32<>+1600(SB), Z5, Z5
+	VCVTDQ2PS    Z5, Z6
+	VANDPS       normalConstsF32<>+1728(SB), Z5, Z7
+	VPSLLD       $0x1d, Z7, Z7
+	VXORPS       Z7, Z4, Z4
+	VPSUBD       normalConstsF32<>+1664(SB), Z5, Z7
+	VANDNPS      normalConstsF32<>+1728(SB), Z7, Z7
+	VPSLLD       $0x1d, Z7, Z7
+	VPTESTNMD    normalConstsF32<>+1664(SB), Z5, K1
+	VFMADD231PS  normalConstsF32<>+1792(SB), Z6, Z3
+	VFMADD231PS  normalConstsF32<>+1856(SB), Z6, Z3
+	VFMADD231PS  normalConstsF32<>+1920(SB), Z6, Z3
+	VMULPS       Z3, Z3, Z5
+	VMOVUPS      normalConstsF32<>+1984(SB), Z6
+	VFMADD213PS  normalConstsF32<>+2048(SB), Z5, Z6
+	VFMADD213PS  normalConstsF32<>+2112(SB), Z5, Z6
+	VMULPS       Z5, Z6, Z6
+	VMULPS       normalConstsF32<>+256(SB), Z5, Z8
+	VFMSUB213PS  Z8, Z5, Z6
+	VADDPS       normalConstsF32<>+192(SB), Z6, Z6
+	VMOVUPS      normalConstsF32<>+2176(SB), Z8
+	VFMADD213PS  normalConstsF32<>+2240(SB), Z5, Z8
+	VFMADD213PS  normalConstsF32<>+2304(SB), Z5, Z8
+	VMULPS       Z5, Z8, Z8
+	VFMADD213PS  Z3, Z3, Z8
+	VMOVAPS      Z6, Z3
+	VMOVAPS      Z8, K1, Z3
+	VMOVAPS      Z8, Z5
+	VMOVAPS      Z6, K1, Z5
+	VXORPS       Z4, Z3, Z3
+	VXORPS       Z7, Z5, Z5
+	VMULPS       Z5, Z2, Z4
+	VFMADD213PS  Z0, Z1, Z4
+	VMULPS       Z3, Z2, Z2
+	VFMADD213PS  Z0, Z1, Z2
+	VMOVUPS      Y4, (AX)
+	VMOVUPS      Y2, 32(AX)
+
+normalFill16F32AVX512_done:
+	VZEROUPPER
+	RET
+
+DATA normalConstsF32<>+0(SB)/4, $0x00800000
+DATA normalConstsF32<>+4(SB)/4, $0x00800000
+DATA normalConstsF32<>+8(SB)/4, $0x00800000
+DATA normalConstsF32<>+12(SB)/4, $0x00800000
+DATA normalConstsF32<>+16(SB)/4, $0x00800000
+DATA normalConstsF32<>+20(SB)/4, $0x00800000
+DATA normalConstsF32<>+24(SB)/4, $0x00800000
+DATA normalConstsF32<>+28(SB)/4, $0x00800000
+DATA normalConstsF32<>+32(SB)/4, $0x00800000
+DATA normalConstsF32<>+36(SB)/4, $0x00800000
+DATA normalConstsF32<>+40(SB)/4, $0x00800000
+DATA normalConstsF32<>+44(SB)/4, $0x00800000
+DATA normalConstsF32<>+48(SB)/4, $0x00800000
+DATA normalConstsF32<>+52(SB)/4, $0x00800000
+DATA normalConstsF32<>+56(SB)/4, $0x00800000
+DATA normalConstsF32<>+60(SB)/4, $0x00800000
+DATA normalConstsF32<>+64(SB)/4, $0x807fffff
+DATA normalConstsF32<>+68(SB)/4, $0x807fffff
+DATA normalConstsF32<>+72(SB)/4, $0x807fffff
+DATA normalConstsF32<>+76(SB)/4, $0x807fffff
+DATA normalConstsF32<>+80(SB)/4, $0x807fffff
+DATA normalConstsF32<>+84(SB)/4, $0x807fffff
+DATA normalConstsF32<>+88(SB)/4, $0x807fffff
+DATA normalConstsF32<>+92(SB)/4, $0x807fffff
+DATA normalConstsF32<>+96(SB)/4, $0x807fffff
+DATA normalConstsF32<>+100(SB)/4, $0x807fffff
+DATA normalConstsF32<>+104(SB)/4, $0x807fffff
+DATA normalConstsF32<>+108(SB)/4, $0x807fffff
+DATA normalConstsF32<>+112(SB)/4, $0x807fffff
+DATA normalConstsF32<>+116(SB)/4, $0x807fffff
+DATA normalConstsF32<>+120(SB)/4, $0x807fffff
+DATA normalConstsF32<>+124(SB)/4, $0x807fffff
+DATA normalConstsF32<>+128(SB)/4, $0x0000007f
+DATA normalConstsF32<>+132(SB)/4, $0x0000007f
+DATA normalConstsF32<>+136(SB)/4, $0x0000007f
+DATA normalConstsF32<>+140(SB)/4, $0x0000007f
+DATA normalConstsF32<>+144(SB)/4, $0x0000007f
+DATA normalConstsF32<>+148(SB)/4, $0x0000007f
+DATA normalConstsF32<>+152(SB)/4, $0x0000007f
+DATA normalConstsF32<>+156(SB)/4, $0x0000007f
+DATA normalConstsF32<>+160(SB)/4, $0x0000007f
+DATA normalConstsF32<>+164(SB)/4, $0x0000007f
+DATA normalConstsF32<>+168(SB)/4, $0x0000007f
+DATA normalConstsF32<>+172(SB)/4, $0x0000007f
+DATA normalConstsF32<>+176(SB)/4, $0x0000007f
+DATA normalConstsF32<>+180(SB)/4, $0x0000007f
+DATA normalConstsF32<>+184(SB)/4, $0x0000007f
+DATA normalConstsF32<>+188(SB)/4, $0x0000007f
+DATA normalConstsF32<>+192(SB)/4, $0x3f800000
+DATA normalConstsF32<>+196(SB)/4, $0x3f800000
+DATA normalConstsF32<>+200(SB)/4, $0x3f800000
+DATA normalConstsF32<>+204(SB)/4, $0x3f800000
+DATA normalConstsF32<>+208(SB)/4, $0x3f800000
+DATA normalConstsF32<>+212(SB)/4, $0x3f800000
+DATA normalConstsF32<>+216(SB)/4, $0x3f800000
+DATA normalConstsF32<>+220(SB)/4, $0x3f800000
+DATA normalConstsF32<>+224(SB)/4, $0x3f800000
+DATA normalConstsF32<>+228(SB)/4, $0x3f800000
+DATA normalConstsF32<>+232(SB)/4, $0x3f800000
+DATA normalConstsF32<>+236(SB)/4, $0x3f800000
+DATA normalConstsF32<>+240(SB)/4, $0x3f800000
+DATA normalConstsF32<>+244(SB)/4, $0x3f800000
+DATA normalConstsF32<>+248(SB)/4, $0x3f800000
+DATA normalConstsF32<>+252(SB)/4, $0x3f800000
+DATA normalConstsF32<>+256(SB)/4, $0x3f000000
+DATA normalConstsF32<>+260(SB)/4, $0x3f000000
+DATA normalConstsF32<>+264(SB)/4, $0x3f000000
+DATA normalConstsF32<>+268(SB)/4, $0x3f000000
+DATA normalConstsF32<>+272(SB)/4, $0x3f000000
+DATA normalConstsF32<>+276(SB)/4, $0x3f000000
+DATA normalConstsF32<>+280(SB)/4, $0x3f000000
+DATA normalConstsF32<>+284(SB)/4, $0x3f000000
+DATA normalConstsF32<>+288(SB)/4, $0x3f000000
+DATA normalConstsF32<>+292(SB)/4, $0x3f000000
+DATA normalConstsF32<>+296(SB)/4, $0x3f000000
+DATA normalConstsF32<>+300(SB)/4, $0x3f000000
+DATA normalConstsF32<>+304(SB)/4, $0x3f000000
+DATA normalConstsF32<>+308(SB)/4, $0x3f000000
+DATA normalConstsF32<>+312(SB)/4, $0x3f000000
+DATA normalConstsF32<>+316(SB)/4, $0x3f000000
+DATA normalConstsF32<>+320(SB)/4, $0x3f3504f3
+DATA normalConstsF32<>+324(SB)/4, $0x3f3504f3
+DATA normalConstsF32<>+328(SB)/4, $0x3f3504f3
+DATA normalConstsF32<>+332(SB)/4, $0x3f3504f3
+DATA normalConstsF32<>+336(SB)/4, $0x3f3504f3
+DATA normalConstsF32<>+340(SB)/4, $0x3f3504f3
+DATA normalConstsF32<>+344(SB)/4, $0x3f3504f3
+DATA normalConstsF32<>+348(SB)/4, $0x3f3504f3
+DATA normalConstsF32<>+352(SB)/4, $0x3f3504f3
+DATA normalConstsF32<>+356(SB)/4, $0x3f3504f3
+DATA normalConstsF32<>+360(SB)/4, $0x3f3504f3
+DATA normalConstsF32<>+364(SB)/4, $0x3f3504f3
+DATA normalConstsF32<>+368(SB)/4, $0x3f3504f3
+DATA normalConstsF32<>+372(SB)/4, $0x3f3504f3
+DATA normalConstsF32<>+376(SB)/4, $0x3f3504f3
+DATA normalConstsF32<>+380(SB)/4, $0x3f3504f3
+DATA normalConstsF32<>+384(SB)/4, $0x3d9021bb
+DATA normalConstsF32<>+388(SB)/4, $0x3d9021bb
+DATA normalConstsF32<>+392(SB)/4, $0x3d9021bb
+DATA normalConstsF32<>+396(SB)/4, $0x3d9021bb
+DATA normalConstsF32<>+400(SB)/4, $0x3d9021bb
+DATA normalConstsF32<>+404(SB)/4, $0x3d9021bb
+DATA normalConstsF32<>+408(SB)/4, $0x3d9021bb
+DATA normalConstsF32<>+412(SB)/4, $0x3d9021bb
+DATA normalConstsF32<>+416(SB)/4, $0x3d9021bb
+DATA normalConstsF32<>+420(SB)/4, $0x3d9021bb
+DATA normalConstsF32<>+424(SB)/4, $0x3d9021bb
+DATA normalConstsF32<>+428(SB)/4, $0x3d9021bb
+DATA normalConstsF32<>+432(SB)/4, $0x3d9021bb
+DATA normalConstsF32<>+436(SB)/4, $0x3d9021bb
+DATA normalConstsF32<>+440(SB)/4, $0x3d9021bb
+DATA normalConstsF32<>+444(SB)/4, $0x3d9021bb
+DATA normalConstsF32<>+448(SB)/4, $0xbdebd1b8
+DATA normalConstsF32<>+452(SB)/4, $0xbdebd1b8
+DATA normalConstsF32<>+456(SB)/4, $0xbdebd1b8
+DATA normalConstsF32<>+460(SB)/4, $0xbdebd1b8
+DATA normalConstsF32<>+464(SB)/4, $0xbdebd1b8
+DATA normalConstsF32<>+468(SB)/4, $0xbdebd1b8
+DATA normalConstsF32<>+472(SB)/4, $0xbdebd1b8
+DATA normalConstsF32<>+476(SB)/4, $0xbdebd1b8
+DATA normalConstsF32<>+480(SB)/4, $0xbdebd1b8
+DATA normalConstsF32<>+484(SB)/4, $0xbdebd1b8
+DATA normalConstsF32<>+488(SB)/4, $0xbdebd1b8
+DATA normalConstsF32<>+492(SB)/4, $0xbdebd1b8
+DATA normalConstsF32<>+496(SB)/4, $0xbdebd1b8
+DATA normalConstsF32<>+500(SB)/4, $0xbdebd1b8
+DATA normalConstsF32<>+504(SB)/4, $0xbdebd1b8
+DATA normalConstsF32<>+508(SB)/4, $0xbdebd1b8
+DATA normalConstsF32<>+512(SB)/4, $0x3def251a
+DATA normalConstsF32<>+516(SB)/4, $0x3def251a
+DATA normalConstsF32<>+520(SB)/4, $0x3def251a
+DATA normalConstsF32<>+524(SB)/4, $0x3def251a
+DATA normalConstsF32<>+528(SB)/4, $0x3def251a
+DATA normalConstsF32<>+532(SB)/4, $0x3def251a
+DATA normalConstsF32<>+536(SB)/4, $0x3def251a
+DATA normalConstsF32<>+540(SB)/4, $0x3def251a
+DATA normalConstsF32<>+544(SB)/4, $0x3def251a
+DATA normalConstsF32<>+548(SB)/4, $0x3def251a
+DATA normalConstsF32<>+552(SB)/4, $0x3def251a
+DATA normalConstsF32<>+556(SB)/4, $0x3def251a
+DATA normalConstsF32<>+560(SB)/4, $0x3def251a
+DATA normalConstsF32<>+564(SB)/4, $0x3def251a
+DATA normalConstsF32<>+568(SB)/4, $0x3def251a
+DATA normalConstsF32<>+572(SB)/4, $0x3def251a
+DATA normalConstsF32<>+576(SB)/4, $0xbdfe5d4f
+DATA normalConstsF32<>+580(SB)/4, $0xbdfe5d4f
+DATA normalConstsF32<>+584(SB)/4, $0xbdfe5d4f
+DATA normalConstsF32<>+588(SB)/4, $0xbdfe5d4f
+DATA normalConstsF32<>+592(SB)/4, $0xbdfe5d4f
+DATA normalConstsF32<>+596(SB)/4, $0xbdfe5d4f
+DATA normalConstsF32<>+600(SB)/4, $0xbdfe5d4f
+DATA normalConstsF32<>+604(SB)/4, $0xbdfe5d4f
+DATA normalConstsF32<>+608(SB)/4, $0xbdfe5d4f
+DATA normalConstsF32<>+612(SB)/4, $0xbdfe5d4f
+DATA normalConstsF32<>+616(SB)/4, $0xbdfe5d4f
+DATA normalConstsF32<>+620(SB)/4, $0xbdfe5d4f
+DATA normalConstsF32<>+624(SB)/4, $0xbdfe5d4f
+DATA normalConstsF32<>+628(SB)/4, $0xbdfe5d4f
+DATA normalConstsF32<>+632(SB)/4, $0xbdfe5d4f
+DATA normalConstsF32<>+636(SB)/4, $0xbdfe5d4f
+DATA normalConstsF32<>+640(SB)/4, $0x3e11e9bf
+DATA normalConstsF32<>+644(SB)/4, $0x3e11e9bf
+DATA normalConstsF32<>+648(SB)/4, $0x3e11e9bf
+DATA normalConstsF32<>+652(SB)/4, $0x3e11e9bf
+DATA normalConstsF32<>+656(SB)/4, $0x3e11e9bf
+DATA normalConstsF32<>+660(SB)/4, $0x3e11e9bf
+DATA normalConstsF32<>+664(SB)/4, $0x3e11e9bf
+DATA normalConstsF32<>+668(SB)/4, $0x3e11e9bf
+DATA normalConstsF32<>+672(SB)/4, $0x3e11e9bf
+DATA normalConstsF32<>+676(SB)/4, $0x3e11e9bf
+DATA normalConstsF32<>+680(SB)/4, $0x3e11e9bf
+DATA normalConstsF32<>+684(SB)/4, $0x3e11e9bf
+DATA normalConstsF32<>+688(SB)/4, $0x3e11e9bf
+DATA normalConstsF32<>+692(SB)/4, $0x3e11e9bf
+DATA normalConstsF32<>+696(SB)/4, $0x3e11e9bf
+DATA normalConstsF32<>+700(SB)/4, $0x3e11e9bf
+DATA normalConstsF32<>+704(SB)/4, $0xbe2aae50
+DATA normalConstsF32<>+708(SB)/4, $0xbe2aae50
+DATA normalConstsF32<>+712(SB)/4, $0xbe2aae50
+DATA normalConstsF32<>+716(SB)/4, $0xbe2aae50
+DATA normalConstsF32<>+720(SB)/4, $0xbe2aae50
+DATA normalConstsF32<>+724(SB)/4, $0xbe2aae50
+DATA normalConstsF32<>+728(SB)/4, $0xbe2aae50
+DATA normalConstsF32<>+732(SB)/4, $0xbe2aae50
+DATA normalConstsF32<>+736(SB)/4, $0xbe2aae50
+DATA normalConstsF32<>+740(SB)/4, $0xbe2aae50
+DATA normalConstsF32<>+744(SB)/4, $0xbe2aae50
+DATA normalConstsF32<>+748(SB)/4, $0xbe2aae50
+DATA normalConstsF32<>+752(SB)/4, $0xbe2aae50
+DATA normalConstsF32<>+756(SB)/4, $0xbe2aae50
+DATA normalConstsF32<>+760(SB)/4, $0xbe2aae50
+DATA normalConstsF32<>+764(SB)/4, $0xbe2aae50
+DATA normalConstsF32<>+768(SB)/4, $0x3e4cceac
+DATA normalConstsF32<>+772(SB)/4, $0x3e4cceac
+DATA normalConstsF32<>+776(SB)/4, $0x3e4cceac
+DATA normalConstsF32<>+780(SB)/4, $0x3e4cceac
+DATA normalConstsF32<>+784(SB)/4, $0x3e4cceac
+DATA normalConstsF32<>+788(SB)/4, $0x3e4cceac
+DATA normalConstsF32<>+792(SB)/4, $0x3e4cceac
+DATA normalConstsF32<>+796(SB)/4, $0x3e4cceac
+DATA normalConstsF32<>+800(SB)/4, $0x3e4cceac
+DATA normalConstsF32<>+804(SB)/4, $0x3e4cceac
+DATA normalConstsF32<>+808(SB)/4, $0x3e4cceac
+DATA normalConstsF32<>+812(SB)/4, $0x3e4cceac
+DATA normalConstsF32<>+816(SB)/4, $0x3e4cceac
+DATA normalConstsF32<>+820(SB)/4, $0x3e4cceac
+DATA normalConstsF32<>+824(SB)/4, $0x3e4cceac
+DATA normalConstsF32<>+828(SB)/4, $0x3e4cceac
+DATA normalConstsF32<>+832(SB)/4, $0xbe7ffffc
+DATA normalConstsF32<>+836(SB)/4, $0xbe7ffffc
+DATA normalConstsF32<>+840(SB)/4, $0xbe7ffffc
+DATA normalConstsF32<>+844(SB)/4, $0xbe7ffffc
+DATA normalConstsF32<>+848(SB)/4, $0xbe7ffffc
+DATA normalConstsF32<>+852(SB)/4, $0xbe7ffffc
+DATA normalConstsF32<>+856(SB)/4, $0xbe7ffffc
+DATA normalConstsF32<>+860(SB)/4, $0xbe7ffffc
+DATA normalConstsF32<>+864(SB)/4, $0xbe7ffffc
+DATA normalConstsF32<>+868(SB)/4, $0xbe7ffffc
+DATA normalConstsF32<>+872(SB)/4, $0xbe7ffffc
+DATA normalConstsF32<>+876(SB)/4, $0xbe7ffffc
+DATA normalConstsF32<>+880(SB)/4, $0xbe7ffffc
+DATA normalConstsF32<>+884(SB)/4, $0xbe7ffffc
+DATA normalConstsF32<>+888(SB)/4, $0xbe7ffffc
+DATA normalConstsF32<>+892(SB)/4, $0xbe7ffffc
+DATA normalConstsF32<>+896(SB)/4, $0x3eaaaaaa
+DATA normalConstsF32<>+900(SB)/4, $0x3eaaaaaa
+DATA normalConstsF32<>+904(SB)/4, $0x3eaaaaaa
+DATA normalConstsF32<>+908(SB)/4, $0x3eaaaaaa
+DATA normalConstsF32<>+912(SB)/4, $0x3eaaaaaa
+DATA normalConstsF32<>+916(SB)/4, $0x3eaaaaaa
+DATA normalConstsF32<>+920(SB)/4, $0x3eaaaaaa
+DATA normalConstsF32<>+924(SB)/4, $0x3eaaaaaa
+DATA normalConstsF32<>+928(SB)/4, $0x3eaaaaaa
+DATA normalConstsF32<>+932(SB)/4, $0x3eaaaaaa
+DATA normalConstsF32<>+936(SB)/4, $0x3eaaaaaa
+DATA normalConstsF32<>+940(SB)/4, $0x3eaaaaaa
+DATA normalConstsF32<>+944(SB)/4, $0x3eaaaaaa
+DATA normalConstsF32<>+948(SB)/4, $0x3eaaaaaa
+DATA normalConstsF32<>+952(SB)/4, $0x3eaaaaaa
+DATA normalConstsF32<>+956(SB)/4, $0x3eaaaaaa
+DATA normalConstsF32<>+960(SB)/4, $0xb95e8083
+DATA normalConstsF32<>+964(SB)/4, $0xb95e8083
+DATA normalConstsF32<>+968(SB)/4, $0xb95e8083
+DATA normalConstsF32<>+972(SB)/4, $0xb95e8083
+DATA normalConstsF32<>+976(SB)/4, $0xb95e8083
+DATA normalConstsF32<>+980(SB)/4, $0xb95e8083
+DATA normalConstsF32<>+984(SB)/4, $0xb95e8083
+DATA normalConstsF32<>+988(SB)/4, $0xb95e8083
+DATA normalConstsF32<>+992(SB)/4, $0xb95e8083
+DATA normalConstsF32<>+996(SB)/4, $0xb95e8083
+DATA normalConstsF32<>+1000(SB)/4, $0xb95e8083
+DATA normalConstsF32<>+1004(SB)/4, $0xb95e8083
+DATA normalConstsF32<>+1008(SB)/4, $0xb95e8083
+DATA normalConstsF32<>+1012(SB)/4, $0xb95e8083
+DATA normalConstsF32<>+1016(SB)/4, $0xb95e8083
+DATA normalConstsF32<>+1020(SB)/4, $0xb95e8083
+DATA normalConstsF32<>+1024(SB)/4, $0x3f318000
+DATA normalConstsF32<>+1028(SB)/4, $0x3f318000
+DATA normalConstsF32<>+1032(SB)/4, $0x3f318000
+DATA normalConstsF32<>+1036(SB)/4, $0x3f318000
+DATA normalConstsF32<>+1040(SB)/4, $0x3f318000
+DATA normalConstsF32<>+1044(SB)/4, $0x3f318000
+DATA normalConstsF32<>+1048(SB)/4, $0x3f318000
+DATA normalConstsF32<>+1052(SB)/4, $0x3f318000
+DATA normalConstsF32<>+1056(SB)/4, $0x3f318000
+DATA normalConstsF32<>+1060(SB)/4, $0x3f318000
+DATA normalConstsF32<>+1064(SB)/4, $0x3f318000
+DATA normalConstsF32<>+1068(SB)/4, $0x3f318000
+DATA normalConstsF32<>+1072(SB)/4, $0x3f318000
+DATA normalConstsF32<>+1076(SB)/4, $0x3f318000
+DATA normalConstsF32<>+1080(SB)/4, $0x3f318000
+DATA normalConstsF32<>+1084(SB)/4, $0x3f318000
+DATA normalConstsF32<>+1088(SB)/4, $0x7fc00000
+DATA normalConstsF32<>+1092(SB)/4, $0x7fc00000
+DATA normalConstsF32<>+1096(SB)/4, $0x7fc00000
+DATA normalConstsF32<>+1100(SB)/4, $0x7fc00000
+DATA normalConstsF32<>+1104(SB)/4, $0x7fc00000
+DATA normalConstsF32<>+1108(SB)/4, $0x7fc00000
+DATA normalConstsF32<>+1112(SB)/4, $0x7fc00000
+DATA normalConstsF32<>+1116(SB)/4, $0x7fc00000
+DATA normalConstsF32<>+1120(SB)/4, $0x7fc00000
+DATA normalConstsF32<>+1124(SB)/4, $0x7fc00000
+DATA normalConstsF32<>+1128(SB)/4, $0x7fc00000
+DATA normalConstsF32<>+1132(SB)/4, $0x7fc00000
+DATA normalConstsF32<>+1136(SB)/4, $0x7fc00000
+DATA normalConstsF32<>+1140(SB)/4, $0x7fc00000
+DATA normalConstsF32<>+1144(SB)/4, $0x7fc00000
+DATA normalConstsF32<>+1148(SB)/4, $0x7fc00000
+DATA normalConstsF32<>+1152(SB)/4, $0x00000000
+DATA normalConstsF32<>+1156(SB)/4, $0x00000000
+DATA normalConstsF32<>+1160(SB)/4, $0x00000000
+DATA normalConstsF32<>+1164(SB)/4, $0x00000000
+DATA normalConstsF32<>+1168(SB)/4, $0x00000000
+DATA normalConstsF32<>+1172(SB)/4, $0x00000000
+DATA normalConstsF32<>+1176(SB)/4, $0x00000000
+DATA normalConstsF32<>+1180(SB)/4, $0x00000000
+DATA normalConstsF32<>+1184(SB)/4, $0x00000000
+DATA normalConstsF32<>+1188(SB)/4, $0x00000000
+DATA normalConstsF32<>+1192(SB)/4, $0x00000000
+DATA normalConstsF32<>+1196(SB)/4, $0x00000000
+DATA normalConstsF32<>+1200(SB)/4, $0x00000000
+DATA normalConstsF32<>+1204(SB)/4, $0x00000000
+DATA normalConstsF32<>+1208(SB)/4, $0x00000000
+DATA normalConstsF32<>+1212(SB)/4, $0x00000000
+DATA normalConstsF32<>+1216(SB)/4, $0xc0000000
+DATA normalConstsF32<>+1220(SB)/4, $0xc0000000
+DATA normalConstsF32<>+1224(SB)/4, $0xc0000000
+DATA normalConstsF32<>+1228(SB)/4, $0xc0000000
+DATA normalConstsF32<>+1232(SB)/4, $0xc0000000
+DATA normalConstsF32<>+1236(SB)/4, $0xc0000000
+DATA normalConstsF32<>+1240(SB)/4, $0xc0000000
+DATA normalConstsF32<>+1244(SB)/4, $0xc0000000
+DATA normalConstsF32<>+1248(SB)/4, $0xc0000000
+DATA normalConstsF32<>+1252(SB)/4, $0xc0000000
+DATA normalConstsF32<>+1256(SB)/4, $0xc0000000
+DATA normalConstsF32<>+1260(SB)/4, $0xc0000000
+DATA normalConstsF32<>+1264(SB)/4, $0xc0000000
+DATA normalConstsF32<>+1268(SB)/4, $0xc0000000
+DATA normalConstsF32<>+1272(SB)/4, $0xc0000000
+DATA normalConstsF32<>+1276(SB)/4, $0xc0000000
+DATA normalConstsF32<>+1280(SB)/4, $0x40c90fdb
+DATA normalConstsF32<>+1284(SB)/4, $0x40c90fdb
+DATA normalConstsF32<>+1288(SB)/4, $0x40c90fdb
+DATA normalConstsF32<>+1292(SB)/4, $0x40c90fdb
+DATA normalConstsF32<>+1296(SB)/4, $0x40c90fdb
+DATA normalConstsF32<>+1300(SB)/4, $0x40c90fdb
+DATA normalConstsF32<>+1304(SB)/4, $0x40c90fdb
+DATA normalConstsF32<>+1308(SB)/4, $0x40c90fdb
+DATA normalConstsF32<>+1312(SB)/4, $0x40c90fdb
+DATA normalConstsF32<>+1316(SB)/4, $0x40c90fdb
+DATA normalConstsF32<>+1320(SB)/4, $0x40c90fdb
+DATA normalConstsF32<>+1324(SB)/4, $0x40c90fdb
+DATA normalConstsF32<>+1328(SB)/4, $0x40c90fdb
+DATA normalConstsF32<>+1332(SB)/4, $0x40c90fdb
+DATA normalConstsF32<>+1336(SB)/4, $0x40c90fdb
+DATA normalConstsF32<>+1340(SB)/4, $0x40c90fdb
+DATA normalConstsF32<>+1344(SB)/4, $0x80000000
+DATA normalConstsF32<>+1348(SB)/4, $0x80000000
+DATA normalConstsF32<>+1352(SB)/4, $0x80000000
+DATA normalConstsF32<>+1356(SB)/4, $0x80000000
+DATA normalConstsF32<>+1360(SB)/4, $0x80000000
+DATA normalConstsF32<>+1364(SB)/4, $0x80000000
+DATA normalConstsF32<>+1368(SB)/4, $0x80000000
+DATA normalConstsF32<>+1372(SB)/4, $0x80000000
+DATA normalConstsF32<>+1376(SB)/4, $0x80000000
+DATA normalConstsF32<>+1380(SB)/4, $0x80000000
+DATA normalConstsF32<>+1384(SB)/4, $0x80000000
+DATA normalConstsF32<>+1388(SB)/4, $0x80000000
+DATA normalConstsF32<>+1392(SB)/4, $0x80000000
+DATA normalConstsF32<>+1396(SB)/4, $0x80000000
+DATA normalConstsF32<>+1400(SB)/4, $0x80000000
+DATA normalConstsF32<>+1404(SB)/4, $0x80000000
+DATA normalConstsF32<>+1408(SB)/4, $0x7fffffff
+DATA normalConstsF32<>+1412(SB)/4, $0x7fffffff
+DATA normalConstsF32<>+1416(SB)/4, $0x7fffffff
+DATA normalConstsF32<>+1420(SB)/4, $0x7fffffff
+DATA normalConstsF32<>+1424(SB)/4, $0x7fffffff
+DATA normalConstsF32<>+1428(SB)/4, $0x7fffffff
+DATA normalConstsF32<>+1432(SB)/4, $0x7fffffff
+DATA normalConstsF32<>+1436(SB)/4, $0x7fffffff
+DATA normalConstsF32<>+1440(SB)/4, $0x7fffffff
+DATA normalConstsF32<>+1444(SB)/4, $0x7fffffff
+DATA normalConstsF32<>+1448(SB)/4, $0x7fffffff
+DATA normalConstsF32<>+1452(SB)/4, $0x7fffffff
+DATA normalConstsF32<>+1456(SB)/4, $0x7fffffff
+DATA normalConstsF32<>+1460(SB)/4, $0x7fffffff
+DATA normalConstsF32<>+1464(SB)/4, $0x7fffffff
+DATA normalConstsF32<>+1468(SB)/4, $0x7fffffff
+DATA normalConstsF32<>+1472(SB)/4, $0x3fa2f983
+DATA normalConstsF32<>+1476(SB)/4, $0x3fa2f983
+DATA normalConstsF32<>+1480(SB)/4, $0x3fa2f983
+DATA normalConstsF32<>+1484(SB)/4, $0x3fa2f983
+DATA normalConstsF32<>+1488(SB)/4, $0x3fa2f983
+DATA normalConstsF32<>+1492(SB)/4, $0x3fa2f983
+DATA normalConstsF32<>+1496(SB)/4, $0x3fa2f983
+DATA normalConstsF32<>+1500(SB)/4, $0x3fa2f983
+DATA normalConstsF32<>+1504(SB)/4, $0x3fa2f983
+DATA normalConstsF32<>+1508(SB)/4, $0x3fa2f983
+DATA normalConstsF32<>+1512(SB)/4, $0x3fa2f983
+DATA normalConstsF32<>+1516(SB)/4, $0x3fa2f983
+DATA normalConstsF32<>+1520(SB)/4, $0x3fa2f983
+DATA normalConstsF32<>+1524(SB)/4, $0x3fa2f983
+DATA normalConstsF32<>+1528(SB)/4, $0x3fa2f983
+DATA normalConstsF32<>+1532(SB)/4, $0x3fa2f983
+DATA normalConstsF32<>+1536(SB)/4, $0x00000001
+DATA normalConstsF32<>+1540(SB)/4, $0x00000001
+DATA normalConstsF32<>+1544(SB)/4, $0x00000001
+DATA normalConstsF32<>+1548(SB)/4, $0x00000001
+DATA normalConstsF32<>+1552(SB)/4, $0x00000001
+DATA normalConstsF32<>+1556(SB)/4, $0x00000001
+DATA normalConstsF32<>+1560(SB)/4, $0x00000001
+DATA normalConstsF32<>+1564(SB)/4, $0x00000001
+DATA normalConstsF32<>+1568(SB)/4, $0x00000001
+DATA normalConstsF32<>+1572(SB)/4, $0x00000001
+DATA normalConstsF32<>+1576(SB)/4, $0x00000001
+DATA normalConstsF32<>+1580(SB)/4, $0x00000001
+DATA normalConstsF32<>+1584(SB)/4, $0x00000001
+DATA normalConstsF32<>+1588(SB)/4, $0x00000001
+DATA normalConstsF32<>+1592(SB)/4, $0x00000001
+DATA normalConstsF32<>+1596(SB)/4, $0x00000001
+DATA normalConstsF32<>+1600(SB)/4, $0xfffffffe
+DATA normalConstsF32<>+1604(SB)/4, $0xfffffffe
+DATA normalConstsF32<>+1608(SB)/4, $0xfffffffe
+DATA normalConstsF32<>+1612(SB)/4, $0xfffffffe
+DATA normalConstsF32<>+1616(SB)/4, $0xfffffffe
+DATA normalConstsF32<>+1620(SB)/4, $0xfffffffe
+DATA normalConstsF32<>+1624(SB)/4, $0xfffffffe
+DATA normalConstsF32<>+1628(SB)/4, $0xfffffffe
+DATA normalConstsF32<>+1632(SB)/4, $0xfffffffe
+DATA normalConstsF32<>+1636(SB)/4, $0xfffffffe
+DATA normalConstsF32<>+1640(SB)/4, $0xfffffffe
+DATA normalConstsF32<>+1644(SB)/4, $0xfffffffe
+DATA normalConstsF32<>+1648(SB)/4, $0xfffffffe
+DATA normalConstsF32<>+1652(SB)/4, $0xfffffffe
+DATA normalConstsF32<>+1656(SB)/4, $0xfffffffe
+DATA normalConstsF32<>+1660(SB)/4, $0xfffffffe
+DATA normalConstsF32<>+1664(SB)/4, $0x00000002
+DATA normalConstsF32<>+1668(SB)/4, $0x00000002
+DATA normalConstsF32<>+1672(SB)/4, $0x00000002
+DATA normalConstsF32<>+1676(SB)/4, $0x00000002
+DATA normalConstsF32<>+1680(SB)/4, $0x00000002
+DATA normalConstsF32<>+1684(SB)/4, $0x00000002
+DATA normalConstsF32<>+1688(SB)/4, $0x00000002
+DATA normalConstsF32<>+1692(SB)/4, $0x00000002
+DATA normalConstsF32<>+1696(SB)/4, $0x00000002
+DATA normalConstsF32<>+1700(SB)/4, $0x00000002
+DATA normalConstsF32<>+1704(SB)/4, $0x00000002
+DATA normalConstsF32<>+1708(SB)/4, $0x00000002
+DATA normalConstsF32<>+1712(SB)/4, $0x00000002
+DATA normalConstsF32<>+1716(SB)/4, $0x00000002
+DATA normalConstsF32<>+1720(SB)/4, $0x00000002
+DATA normalConstsF32<>+1724(SB)/4, $0x00000002
+DATA normalConstsF32<>+1728(SB)/4, $0x00000004
+DATA normalConstsF32<>+1732(SB)/4, $0x00000004
+DATA normalConstsF32<>+1736(SB)/4, $0x00000004
+DATA normalConstsF32<>+1740(SB)/4, $0x00000004
+DATA normalConstsF32<>+1744(SB)/4, $0x00000004
+DATA normalConstsF32<>+1748(SB)/4, $0x00000004
+DATA normalConstsF32<>+1752(SB)/4, $0x00000004
+DATA normalConstsF32<>+1756(SB)/4, $0x00000004
+DATA normalConstsF32<>+1760(SB)/4, $0x00000004
+DATA normalConstsF32<>+1764(SB)/4, $0x00000004
+DATA normalConstsF32<>+1768(SB)/4, $0x00000004
+DATA normalConstsF32<>+1772(SB)/4, $0x00000004
+DATA normalConstsF32<>+1776(SB)/4, $0x00000004
+DATA normalConstsF32<>+1780(SB)/4, $0x00000004
+DATA normalConstsF32<>+1784(SB)/4, $0x00000004
+DATA normalConstsF32<>+1788(SB)/4, $0x00000004
+DATA normalConstsF32<>+1792(SB)/4, $0xbf490000
+DATA normalConstsF32<>+1796(SB)/4, $0xbf490000
+DATA normalConstsF32<>+1800(SB)/4, $0xbf490000
+DATA normalConstsF32<>+1804(SB)/4, $0xbf490000
+DATA normalConstsF32<>+1808(SB)/4, $0xbf490000
+DATA normalConstsF32<>+1812(SB)/4, $0xbf490000
+DATA normalConstsF32<>+1816(SB)/4, $0xbf490000
+DATA normalConstsF32<>+1820(SB)/4, $0xbf490000
+DATA normalConstsF32<>+1824(SB)/4, $0xbf490000
+DATA normalConstsF32<>+1828(SB)/4, $0xbf490000
+DATA normalConstsF32<>+1832(SB)/4, $0xbf490000
+DATA normalConstsF32<>+1836(SB)/4, $0xbf490000
+DATA normalConstsF32<>+1840(SB)/4, $0xbf490000
+DATA normalConstsF32<>+1844(SB)/4, $0xbf490000
+DATA normalConstsF32<>+1848(SB)/4, $0xbf490000
+DATA normalConstsF32<>+1852(SB)/4, $0xbf490000
+DATA normalConstsF32<>+1856(SB)/4, $0xb97da000
+DATA normalConstsF32<>+1860(SB)/4, $0xb97da000
+DATA normalConstsF32<>+1864(SB)/4, $0xb97da000
+DATA normalConstsF32<>+1868(SB)/4, $0xb97da000
+DATA normalConstsF32<>+1872(SB)/4, $0xb97da000
+DATA normalConstsF32<>+1876(SB)/4, $0xb97da000
+DATA normalConstsF32<>+1880(SB)/4, $0xb97da000
+DATA normalConstsF32<>+1884(SB)/4, $0xb97da000
+DATA normalConstsF32<>+1888(SB)/4, $0xb97da000
+DATA normalConstsF32<>+1892(SB)/4, $0xb97da000
+DATA normalConstsF32<>+1896(SB)/4, $0xb97da000
+DATA normalConstsF32<>+1900(SB)/4, $0xb97da000
+DATA normalConstsF32<>+1904(SB)/4, $0xb97da000
+DATA normalConstsF32<>+1908(SB)/4, $0xb97da000
+DATA normalConstsF32<>+1912(SB)/4, $0xb97da000
+DATA normalConstsF32<>+1916(SB)/4, $0xb97da000
+DATA normalConstsF32<>+1920(SB)/4, $0xb3222169
+DATA normalConstsF32<>+1924(SB)/4, $0xb3222169
+DATA normalConstsF32<>+1928(SB)/4, $0xb3222169
+DATA normalConstsF32<>+1932(SB)/4, $0xb3222169
+DATA normalConstsF32<>+1936(SB)/4, $0xb3222169
+DATA normalConstsF32<>+1940(SB)/4, $0xb3222169
+DATA normalConstsF32<>+1944(SB)/4, $0xb3222169
+DATA normalConstsF32<>+1948(SB)/4, $0xb3222169
+DATA normalConstsF32<>+1952(SB)/4, $0xb3222169
+DATA normalConstsF32<>+1956(SB)/4, $0xb3222169
+DATA normalConstsF32<>+1960(SB)/4, $0xb3222169
+DATA normalConstsF32<>+1964(SB)/4, $0xb3222169
+DATA normalConstsF32<>+1968(SB)/4, $0xb3222169
+DATA normalConstsF32<>+1972(SB)/4, $0xb3222169
+DATA normalConstsF32<>+1976(SB)/4, $0xb3222169
+DATA normalConstsF32<>+1980(SB)/4, $0xb3222169
+DATA normalConstsF32<>+1984(SB)/4, $0x37ccf5ce
+DATA normalConstsF32<>+1988(SB)/4, $0x37ccf5ce
+DATA normalConstsF32<>+1992(SB)/4, $0x37ccf5ce
+DATA normalConstsF32<>+1996(SB)/4, $0x37ccf5ce
+DATA normalConstsF32<>+2000(SB)/4, $0x37ccf5ce
+DATA normalConstsF32<>+2004(SB)/4, $0x37ccf5ce
+DATA normalConstsF32<>+2008(SB)/4, $0x37ccf5ce
+DATA normalConstsF32<>+2012(SB)/4, $0x37ccf5ce
+DATA normalConstsF32<>+2016(SB)/4, $0x37ccf5ce
+DATA normalConstsF32<>+2020(SB)/4, $0x37ccf5ce
+DATA normalConstsF32<>+2024(SB)/4, $0x37ccf5ce
+DATA normalConstsF32<>+2028(SB)/4, $0x37ccf5ce
+DATA normalConstsF32<>+2032(SB)/4, $0x37ccf5ce
+DATA normalConstsF32<>+2036(SB)/4, $0x37ccf5ce
+DATA normalConstsF32<>+2040(SB)/4, $0x37ccf5ce
+DATA normalConstsF32<>+2044(SB)/4, $0x37ccf5ce
+DATA normalConstsF32<>+2048(SB)/4, $0xbab6061a
+DATA normalConstsF32<>+2052(SB)/4, $0xbab6061a
+DATA normalConstsF32<>+2056(SB)/4, $0xbab6061a
+DATA normalConstsF32<>+2060(SB)/4, $0xbab6061a
+DATA normalConstsF32<>+2064(SB)/4, $0xbab6061a
+DATA normalConstsF32<>+2068(SB)/4, $0xbab6061a
+DATA normalConstsF32<>+2072(SB)/4, $0xbab6061a
+DATA normalConstsF32<>+2076(SB)/4, $0xbab6061a
+DATA normalConstsF32<>+2080(SB)/4, $0xbab6061a
+DATA normalConstsF32<>+2084(SB)/4, $0xbab6061a
+DATA normalConstsF32<>+2088(SB)/4, $0xbab6061a
+DATA normalConstsF32<>+2092(SB)/4, $0xbab6061a
+DATA normalConstsF32<>+2096(SB)/4, $0xbab6061a
+DATA normalConstsF32<>+2100(SB)/4, $0xbab6061a
+DATA normalConstsF32<>+2104(SB)/4, $0xbab6061a
+DATA normalConstsF32<>+2108(SB)/4, $0xbab6061a
+DATA normalConstsF32<>+2112(SB)/4, $0x3d2aaaa5
+DATA normalConstsF32<>+2116(SB)/4, $0x3d2aaaa5
+DATA normalConstsF32<>+2120(SB)/4, $0x3d2aaaa5
+DATA normalConstsF32<>+2124(SB)/4, $0x3d2aaaa5
+DATA normalConstsF32<>+2128(SB)/4, $0x3d2aaaa5
+DATA normalConstsF32<>+2132(SB)/4, $0x3d2aaaa5
+DATA normalConstsF32<>+2136(SB)/4, $0x3d2aaaa5
+DATA normalConstsF32<>+2140(SB)/4, $0x3d2aaaa5
+DATA normalConstsF32<>+2144(SB)/4, $0x3d2aaaa5
+DATA normalConstsF32<>+2148(SB)/4, $0x3d2aaaa5
+DATA normalConstsF32<>+2152(SB)/4, $0x3d2aaaa5
+DATA normalConstsF32<>+2156(SB)/4, $0x3d2aaaa5
+DATA normalConstsF32<>+2160(SB)/4, $0x3d2aaaa5
+DATA normalConstsF32<>+2164(SB)/4, $0x3d2aaaa5
+DATA normalConstsF32<>+2168(SB)/4, $0x3d2aaaa5
+DATA normalConstsF32<>+2172(SB)/4, $0x3d2aaaa5
+DATA normalConstsF32<>+2176(SB)/4, $0xb94ca1f9
+DATA normalConstsF32<>+2180(SB)/4, $0xb94ca1f9
+DATA normalConstsF32<>+2184(SB)/4, $0xb94ca1f9
+DATA normalConstsF32<>+2188(SB)/4, $0xb94ca1f9
+DATA normalConstsF32<>+2192(SB)/4, $0xb94ca1f9
+DATA normalConstsF32<>+2196(SB)/4, $0xb94ca1f9
+DATA normalConstsF32<>+2200(SB)/4, $0xb94ca1f9
+DATA normalConstsF32<>+2204(SB)/4, $0xb94ca1f9
+DATA normalConstsF32<>+2208(SB)/4, $0xb94ca1f9
+DATA normalConstsF32<>+2212(SB)/4, $0xb94ca1f9
+DATA normalConstsF32<>+2216(SB)/4, $0xb94ca1f9
+DATA normalConstsF32<>+2220(SB)/4, $0xb94ca1f9
+DATA normalConstsF32<>+2224(SB)/4, $0xb94ca1f9
+DATA normalConstsF32<>+2228(SB)/4, $0xb94ca1f9
+DATA normalConstsF32<>+2232(SB)/4, $0xb94ca1f9
+DATA normalConstsF32<>+2236(SB)/4, $0xb94ca1f9
+DATA normalConstsF32<>+2240(SB)/4, $0x3c08839e
+DATA normalConstsF32<>+2244(SB)/4, $0x3c08839e
+DATA normalConstsF32<>+2248(SB)/4, $0x3c08839e
+DATA normalConstsF32<>+2252(SB)/4, $0x3c08839e
+DATA normalConstsF32<>+2256(SB)/4, $0x3c08839e
+DATA normalConstsF32<>+2260(SB)/4, $0x3c08839e
+DATA normalConstsF32<>+2264(SB)/4, $0x3c08839e
+DATA normalConstsF32<>+2268(SB)/4, $0x3c08839e
+DATA normalConstsF32<>+2272(SB)/4, $0x3c08839e
+DATA normalConstsF32<>+2276(SB)/4, $0x3c08839e
+DATA normalConstsF32<>+2280(SB)/4, $0x3c08839e
+DATA normalConstsF32<>+2284(SB)/4, $0x3c08839e
+DATA normalConstsF32<>+2288(SB)/4, $0x3c08839e
+DATA normalConstsF32<>+2292(SB)/4, $0x3c08839e
+DATA normalConstsF32<>+2296(SB)/4, $0x3c08839e
+DATA normalConstsF32<>+2300(SB)/4, $0x3c08839e
+DATA normalConstsF32<>+2304(SB)/4, $0xbe2aaaa3
+DATA normalConstsF32<>+2308(SB)/4, $0xbe2aaaa3
+DATA normalConstsF32<>+2312(SB)/4, $0xbe2aaaa3
+DATA normalConstsF32<>+2316(SB)/4, $0xbe2aaaa3
+DATA normalConstsF32<>+2320(SB)/4, $0xbe2aaaa3
+DATA normalConstsF32<>+2324(SB)/4, $0xbe2aaaa3
+DATA normalConstsF32<>+2328(SB)/4, $0xbe2aaaa3
+DATA normalConstsF32<>+2332(SB)/4, $0xbe2aaaa3
+DATA normalConstsF32<>+2336(SB)/4, $0xbe2aaaa3
+DATA normalConstsF32<>+2340(SB)/4, $0xbe2aaaa3
+DATA normalConstsF32<>+2344(SB)/4, $0xbe2aaaa3
+DATA normalConstsF32<>+2348(SB)/4, $0xbe2aaaa3
+DATA normalConstsF32<>+2352(SB)/4, $0xbe2aaaa3
+DATA normalConstsF32<>+2356(SB)/4, $0xbe2aaaa3
+DATA normalConstsF32<>+2360(SB)/4, $0xbe2aaaa3
+DATA normalConstsF32<>+2364(SB)/4, $0xbe2aaaa3
+GLOBL normalConstsF32<>(SB), RODATA|NOPTR, $2368
+
+// func normalFill16F32AVX2(b *float32, blocks int, mean float32, std float32)
+// Requires: AVX, AVX2, FMA3
+TEXT ·normalFill16F32AVX2(SB), NOSPLIT, $0-24
+	MOVQ         b+0(FP), AX
+	MOVQ         blocks+8(FP), CX
+	VBROADCASTSS mean+16(FP), Y0
+	VBROADCASTSS std+20(FP), Y1
+	VMOVUPS      normalConstsF32<>+192(SB), Y2
+
+normalFill16F32AVX2_loop:
+	TESTQ        CX, CX
+	JE           normalFill16F32AVX2_done
+	VMOVUPS      (AX), Y3
+	VSUBPS       Y3, Y2, Y3
+	VMOVUPS      32(AX), Y4
+	VCMPPS       $0x02, normalConstsF32<>+1152(SB), Y3, Y5
+	VMAXPS       normalConstsF32<>+0(SB), Y3, Y3
+	VPSRLD       $0x17, Y3, Y6
+	VPSUBD       normalConstsF32<>+128(SB), Y6, Y6
+	VCVTDQ2PS    Y6, Y6
+	VADDPS       normalConstsF32<>+192(SB), Y6, Y6
+	VANDPS       normalConstsF32<>+64(SB), Y3, Y3
+	VORPS        normalConstsF32<>+256(SB), Y3, Y3
+	VCMPPS       $0x01, normalConstsF32<>+320(SB), Y3, Y7
+	VANDPS       Y7, Y3, Y8
+	VANDPS       normalConstsF32<>+192(SB), Y7, Y7
+	VSUBPS       Y7, Y6, Y6
+	VSUBPS       normalConstsF32<>+192(SB), Y3, Y3
+	VADDPS       Y8, Y3, Y3
+	VMULPS       Y3, Y3, Y7
+	VMOVUPS      normalConstsF32<>+384(SB), Y8
+	VFMADD213PS  normalConstsF32<>+448(SB), Y3, Y8
+	VFMADD213PS  normalConstsF32<>+512(SB), Y3, Y8
+	VFMADD213PS  normalConstsF32<>+576(SB), Y3, Y8
+	VFMADD213PS  normalConstsF32<>+640(SB), Y3, Y8
+	VFMADD213PS  normalConstsF32<>+704(SB), Y3, Y8
+	VFMADD213PS  normalConstsF32<>+768(SB), Y3, Y8
+	VFMADD213PS  normalConstsF32<>+832(SB), Y3, Y8
+	VFMADD213PS  normalConstsF32<>+896(SB), Y3, Y8
+	VMULPS       Y3, Y8, Y8
+	VMULPS       normalConstsF32<>+960(SB), Y6, Y9
+	VFMADD213PS  Y9, Y7, Y8
+	VFNMADD231PS normalConstsF32<>+256(SB), Y7, Y8
+	VADDPS       Y8, Y3, Y3
+	VFMADD231PS  normalConstsF32<>+1024(SB), Y6, Y3
+	VBLENDVPS    Y5, normalConstsF32<>+1088(SB), Y3, Y3
+	VMULPS       normalConstsF32<>+1216(SB), Y3, Y3
+	VSQRTPS      Y3, Y3
+	VMULPS       normalConstsF32<>+1280(SB), Y4, Y4
+	VANDPS       normalConstsF32<>+1344(SB), Y4, Y5
+	VANDPS       normalConstsF32<>+1408(SB), Y4, Y4
+	VMULPS       normalConstsF32<>+1472(SB), Y4, Y6
+	VCVTTPS2DQ   Y6, Y6
+	VPADDD       normalConstsF32<>+1536(SB), Y6, Y6
+	VANDPS       normalConstsF32<>+1600(SB), Y6, Y6
+	VCVTDQ2PS    Y6, Y7
+	VANDPS       normalConstsF32<>+1728(SB), Y6, Y8
+	VPSLLD       $0x1d, Y8, Y8
+	VXORPS       Y8, Y5, Y5
+	VPSUBD       normalConstsF32<>+1664(SB), Y6, Y8
+	VANDNPS      normalConstsF32<>+1728(SB), Y8, Y8
+	VPSLLD       $0x1d, Y8, Y8
+	VANDPS       normalConstsF32<>+1664(SB), Y6, Y6
+	VPCMPEQD     normalConstsF32<>+1152(SB), Y6, Y6
+	VFMADD231PS  normalConstsF32<>+1792(SB), Y7, Y4
+	VFMADD231PS  normalConstsF32<>+1856(SB), Y7, Y4
+	VFMADD231PS  normalConstsF32<>+1920(SB), Y7, Y4
+	VMULPS       Y4, Y4, Y7
+	VMOVUPS      normalConstsF32<>+1984(SB), Y9
+	VFMADD213PS  normalConstsF32<>+2048(SB), Y7, Y9
+	VFMADD213PS  normalConstsF32<>+2112(SB), Y7, Y9
+	VMULPS       Y7, Y9, Y9
+	VMULPS       normalConstsF32<>+256(SB), Y7, Y10
+	VFMSUB213PS  Y10, Y7, Y9
+	VADDPS       normalConstsF32<>+192(SB), Y9, Y9
+	VMOVUPS      normalConstsF32<>+2176(SB), Y10
+	VFMADD213PS  normalConstsF32<>+2240(SB), Y7, Y10
+	VFMADD213PS  normalConstsF32<>+2304(SB), Y7, Y10
+	VMULPS       Y7, Y10, Y10
+	VFMADD213PS  Y4, Y4, Y10
+	VBLENDVPS    Y6, Y10, Y9, Y4
+	VBLENDVPS    Y6, Y9, Y10, Y6
+	VXORPS       Y5, Y4, Y4
+	VXORPS       Y8, Y6, Y6
+	VMULPS       Y6, Y3, Y5
+	VFMADD213PS  Y0, Y1, Y5
+	VMULPS       Y4, Y3, Y3
+	VFMADD213PS  Y0, Y1, Y3
+	VMOVUPS      Y5, (AX)
+	VMOVUPS      Y3, 32(AX)
+	ADDQ         $0x40, AX
+	DECQ         CX
+	JMP          normalFill16F32AVX2_loop
+
+normalFill16F32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func mtTwistAVX512(d *uint32, b *uint32, c *uint32, n int)
+// Requires: AVX, AVX512F
+TEXT ·mtTwistAVX512(SB), NOSPLIT, $0-32
+	MOVQ         d+0(FP), AX
+	MOVQ         b+8(FP), CX
+	MOVQ         c+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVQ         $0x0000000080000000, SI
+	VPBROADCASTD SI, Z0
+	MOVQ         $0x000000007fffffff, SI
+	VPBROADCASTD SI, Z1
+	MOVQ         $0x000000009908b0df, SI
+	VPBROADCASTD SI, Z2
+
+L52_big:
+	CMPQ    BX, $0x00000040
+	JL      L52_one
+	VMOVUPS (AX), Z3
+	VPANDD  Z0, Z3, Z3
+	VMOVUPS (CX), Z4
+	VPANDD  Z1, Z4, Z4
+	VPORD   Z4, Z3, Z3
+	VPSLLD  $0x1f, Z3, Z4
+	VPSRAD  $0x1f, Z4, Z4
+	VPANDD  Z2, Z4, Z4
+	VPSRLD  $0x01, Z3, Z3
+	VPXORD  (DX), Z3, Z3
+	VPXORD  Z4, Z3, Z3
+	VMOVUPS Z3, (AX)
+	VMOVUPS 64(AX), Z3
+	VPANDD  Z0, Z3, Z3
+	VMOVUPS 64(CX), Z4
+	VPANDD  Z1, Z4, Z4
+	VPORD   Z4, Z3, Z3
+	VPSLLD  $0x1f, Z3, Z4
+	VPSRAD  $0x1f, Z4, Z4
+	VPANDD  Z2, Z4, Z4
+	VPSRLD  $0x01, Z3, Z3
+	VPXORD  64(DX), Z3, Z3
+	VPXORD  Z4, Z3, Z3
+	VMOVUPS Z3, 64(AX)
+	VMOVUPS 128(AX), Z3
+	VPANDD  Z0, Z3, Z3
+	VMOVUPS 128(CX), Z4
+	VPANDD  Z1, Z4, Z4
+	VPORD   Z4, Z3, Z3
+	VPSLLD  $0x1f, Z3, Z4
+	VPSRAD  $0x1f, Z4, Z4
+	VPANDD  Z2, Z4, Z4
+	VPSRLD  $0x01, Z3, Z3
+	VPXORD  128(DX), Z3, Z3
+	VPXORD  Z4, Z3, Z3
+	VMOVUPS Z3, 128(AX)
+	VMOVUPS 192(AX), Z3
+	VPANDD  Z0, Z3, Z3
+	VMOVUPS 192(CX), Z4
+	VPANDD  Z1, Z4, Z4
+	VPORD   Z4, Z3, Z3
+	VPSLLD  $0x1f, Z3, Z4
+	VPSRAD  $0x1f, Z4, Z4
+	VPANDD  Z2, Z4, Z4
+	VPSRLD  $0x01, Z3, Z3
+	VPXORD  192(DX), Z3, Z3
+	VPXORD  Z4, Z3, Z3
+	VMOVUPS Z3, 192(AX)
+	ADDQ    $0x00000100, AX
+	ADDQ    $0x00000100, CX
+	ADDQ    $0x00000100, DX
+	SUBQ    $0x00000040, BX
+	JMP     L52_big
+
+L52_one:
+	CMPQ    BX, $0x00000010
+	JL      L52_end
+	VMOVUPS (AX), Z3
+	VPANDD  Z0, Z3, Z3
+	VMOVUPS (CX), Z4
+	VPANDD  Z1, Z4, Z4
+	VPORD   Z4, Z3, Z3
+	VPSLLD  $0x1f, Z3, Z4
+	VPSRAD  $0x1f, Z4, Z4
+	VPANDD  Z2, Z4, Z4
+	VPSRLD  $0x01, Z3, Z3
+	VPXORD  (DX), Z3, Z3
+	VPXORD  Z4, Z3, Z3
+	VMOVUPS Z3, (AX)
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, DX
+	SUBQ    $0x00000010, BX
+	JMP     L52_one
+
+L52_end:
+	VZEROUPPER
+	RET
+
+// func mtUniformF32AVX512(dst *float32, s *uint32, n int)
+// Requires: AVX, AVX512F
+TEXT ·mtUniformF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         s+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         $0x000000009d2c5680, BX
+	VPBROADCASTD BX, Z0
+	MOVQ         $0x00000000efc60000, BX
+	VPBROADCASTD BX, Z1
+	MOVQ         $0x0000000000ffffff, BX
+	VPBROADCASTD BX, Z2
+	MOVQ         $0x0000000033800000, BX
+	VPBROADCASTD BX, Z3
+
+L53_big:
+	CMPQ      DX, $0x00000040
+	JL        L53_one
+	VMOVUPS   (CX), Z4
+	VPSRLD    $0x0b, Z4, Z5
+	VPXORD    Z5, Z4, Z4
+	VPSLLD    $0x07, Z4, Z5
+	VPANDD    Z0, Z5, Z5
+	VPXORD    Z5, Z4, Z4
+	VPSLLD    $0x0f, Z4, Z5
+	VPANDD    Z1, Z5, Z5
+	VPXORD    Z5, Z4, Z4
+	VPSRLD    $0x12, Z4, Z5
+	VPXORD    Z5, Z4, Z4
+	VPANDD    Z2, Z4, Z4
+	VCVTDQ2PS Z4, Z4
+	VMULPS    Z3, Z4, Z4
+	VMOVUPS   Z4, (AX)
+	VMOVUPS   64(CX), Z4
+	VPSRLD    $0x0b, Z4, Z5
+	VPXORD    Z5, Z4, Z4
+	VPSLLD    $0x07, Z4, Z5
+	VPANDD    Z0, Z5, Z5
+	VPXORD    Z5, Z4, Z4
+	VPSLLD    $0x0f, Z4, Z5
+	VPANDD    Z1, Z5, Z5
+	VPXORD    Z5, Z4, Z4
+	VPSRLD    $0x12, Z4, Z5
+	VPXORD    Z5, Z4, Z4
+	VPANDD    Z2, Z4, Z4
+	VCVTDQ2PS Z4, Z4
+	VMULPS    Z3, Z4, Z4
+	VMOVUPS   Z4, 64(AX)
+	VMOVUPS   128(CX), Z4
+	VPSRLD    $0x0b, Z4, Z5
+	VPXORD    Z5, Z4, Z4
+	VPSLLD    $0x07, Z4, Z5
+	VPANDD    Z0, Z5, Z5
+	VPXORD    Z5, Z4, Z4
+	VPSLLD    $0x0f, Z4, Z5
+	VPANDD    Z1, Z5, Z5
+	VPXORD    Z5, Z4, Z4
+	VPSRLD    $0x12, Z4, Z5
+	VPXORD    Z5, Z4, Z4
+	VPANDD    Z2, Z4, Z4
+	VCVTDQ2PS Z4, Z4
+	VMULPS    Z3, Z4, Z4
+	VMOVUPS   Z4, 128(AX)
+	VMOVUPS   192(CX), Z4
+	VPSRLD    $0x0b, Z4, Z5
+	VPXORD    Z5, Z4, Z4
+	VPSLLD    $0x07, Z4, Z5
+	VPANDD    Z0, Z5, Z5
+	VPXORD    Z5, Z4, Z4
+	VPSLLD    $0x0f, Z4, Z5
+	VPANDD    Z1, Z5, Z5
+	VPXORD    Z5, Z4, Z4
+	VPSRLD    $0x12, Z4, Z5
+	VPXORD    Z5, Z4, Z4
+	VPANDD    Z2, Z4, Z4
+	VCVTDQ2PS Z4, Z4
+	VMULPS    Z3, Z4, Z4
+	VMOVUPS   Z4, 192(AX)
+	ADDQ      $0x00000100, AX
+	ADDQ      $0x00000100, CX
+	SUBQ      $0x00000040, DX
+	JMP       L53_big
+
+L53_one:
+	CMPQ      DX, $0x00000010
+	JL        L53_end
+	VMOVUPS   (CX), Z4
+	VPSRLD    $0x0b, Z4, Z5
+	VPXORD    Z5, Z4, Z4
+	VPSLLD    $0x07, Z4, Z5
+	VPANDD    Z0, Z5, Z5
+	VPXORD    Z5, Z4, Z4
+	VPSLLD    $0x0f, Z4, Z5
+	VPANDD    Z1, Z5, Z5
+	VPXORD    Z5, Z4, Z4
+	VPSRLD    $0x12, Z4, Z5
+	VPXORD    Z5, Z4, Z4
+	VPANDD    Z2, Z4, Z4
+	VCVTDQ2PS Z4, Z4
+	VMULPS    Z3, Z4, Z4
+	VMOVUPS   Z4, (AX)
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000010, DX
+	JMP       L53_one
+
+L53_end:
+	VZEROUPPER
+	RET
+
+// func mtTwistAVX2(d *uint32, b *uint32, c *uint32, n int)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·mtTwistAVX2(SB), NOSPLIT, $0-32
+	MOVQ         d+0(FP), AX
+	MOVQ         b+8(FP), CX
+	MOVQ         c+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVQ         $0x0000000080000000, SI
+	VPBROADCASTD SI, Y0
+	MOVQ         $0x000000007fffffff, SI
+	VPBROADCASTD SI, Y1
+	MOVQ         $0x000000009908b0df, SI
+	VPBROADCASTD SI, Y2
+
+L54_big:
+	CMPQ    BX, $0x00000020
+	JL      L54_one
+	VMOVUPS (AX), Y3
+	VPAND   Y0, Y3, Y3
+	VMOVUPS (CX), Y4
+	VPAND   Y1, Y4, Y4
+	VPOR    Y4, Y3, Y3
+	VPSLLD  $0x1f, Y3, Y4
+	VPSRAD  $0x1f, Y4, Y4
+	VPAND   Y2, Y4, Y4
+	VPSRLD  $0x01, Y3, Y3
+	VPXOR   (DX), Y3, Y3
+	VPXOR   Y4, Y3, Y3
+	VMOVUPS Y3, (AX)
+	VMOVUPS 32(AX), Y3
+	VPAND   Y0, Y3, Y3
+	VMOVUPS 32(CX), Y4
+	VPAND   Y1, Y4, Y4
+	VPOR    Y4, Y3, Y3
+	VPSLLD  $0x1f, Y3, Y4
+	VPSRAD  $0x1f, Y4, Y4
+	VPAND   Y2, Y4, Y4
+	VPSRLD  $0x01, Y3, Y3
+	VPXOR   32(DX), Y3, Y3
+	VPXOR   Y4, Y3, Y3
+	VMOVUPS Y3, 32(AX)
+	VMOVUPS 64(AX), Y3
+	VPAND   Y0, Y3, Y3
+	VMOVUPS 64(CX), Y4
+	VPAND   Y1, Y4, Y4
+	VPOR    Y4, Y3, Y3
+	VPSLLD  $0x1f, Y3, Y4
+	VPSRAD  $0x1f, Y4, Y4
+	VPAND   Y2, Y4, Y4
+	VPSRLD  $0x01, Y3, Y3
+	VPXOR   64(DX), Y3, Y3
+	VPXOR   Y4, Y3, Y3
+	VMOVUPS Y3, 64(AX)
+	VMOVUPS 96(AX), Y3
+	VPAND   Y0, Y3, Y3
+	VMOVUPS 96(CX), Y4
+	VPAND   Y1, Y4, Y4
+	VPOR    Y4, Y3, Y3
+	VPSLLD  $0x1f, Y3, Y4
+	VPSRAD  $0x1f, Y4, Y4
+	VPAND   Y2, Y4, Y4
+	VPSRLD  $0x01, Y3, Y3
+	VPXOR   96(DX), Y3, Y3
+	VPXOR   Y4, Y3, Y3
+	VMOVUPS Y3, 96(AX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	SUBQ    $0x00000020, BX
+	JMP     L54_big
+
+L54_one:
+	CMPQ    BX, $0x00000008
+	JL      L54_end
+	VMOVUPS (AX), Y3
+	VPAND   Y0, Y3, Y3
+	VMOVUPS (CX), Y4
+	VPAND   Y1, Y4, Y4
+	VPOR    Y4, Y3, Y3
+	VPSLLD  $0x1f, Y3, Y4
+	VPSRAD  $0x1f, Y4, Y4
+	VPAND   Y2, Y4, Y4
+	VPSRLD  $0x01, Y3, Y3
+	VPXOR   (DX), Y3, Y3
+	VPXOR   Y4, Y3, Y3
+	VMOVUPS Y3, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, DX
+	SUBQ    $0x00000008, BX
+	JMP     L54_one
+
+L54_end:
+	VZEROUPPER
+	RET
+
+// func mtUniformF32AVX2(dst *float32, s *uint32, n int)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·mtUniformF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         s+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         $0x000000009d2c5680, BX
+	VPBROADCASTD BX, Y0
+	MOVQ         $0x00000000efc60000, BX
+	VPBROADCASTD BX, Y1
+	MOVQ         $0x0000000000ffffff, BX
+	VPBROADCASTD BX, Y2
+	MOVQ         $0x0000000033800000, BX
+	VPBROADCASTD BX, Y3
+
+L55_big:
+	CMPQ      DX, $0x00000020
+	JL        L55_one
+	VMOVUPS   (CX), Y4
+	VPSRLD    $0x0b, Y4, Y5
+	VPXOR     Y5, Y4, Y4
+	VPSLLD    $0x07, Y4, Y5
+	VPAND     Y0, Y5, Y5
+	VPXOR     Y5, Y4, Y4
+	VPSLLD    $0x0f, Y4, Y5
+	VPAND     Y1, Y5, Y5
+	VPXOR     Y5, Y4, Y4
+	VPSRLD    $0x12, Y4, Y5
+	VPXOR     Y5, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VCVTDQ2PS Y4, Y4
+	VMULPS    Y3, Y4, Y4
+	VMOVUPS   Y4, (AX)
+	VMOVUPS   32(CX), Y4
+	VPSRLD    $0x0b, Y4, Y5
+	VPXOR     Y5, Y4, Y4
+	VPSLLD    $0x07, Y4, Y5
+	VPAND     Y0, Y5, Y5
+	VPXOR     Y5, Y4, Y4
+	VPSLLD    $0x0f, Y4, Y5
+	VPAND     Y1, Y5, Y5
+	VPXOR     Y5, Y4, Y4
+	VPSRLD    $0x12, Y4, Y5
+	VPXOR     Y5, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VCVTDQ2PS Y4, Y4
+	VMULPS    Y3, Y4, Y4
+	VMOVUPS   Y4, 32(AX)
+	VMOVUPS   64(CX), Y4
+	VPSRLD    $0x0b, Y4, Y5
+	VPXOR     Y5, Y4, Y4
+	VPSLLD    $0x07, Y4, Y5
+	VPAND     Y0, Y5, Y5
+	VPXOR     Y5, Y4, Y4
+	VPSLLD    $0x0f, Y4, Y5
+	VPAND     Y1, Y5, Y5
+	VPXOR     Y5, Y4, Y4
+	VPSRLD    $0x12, Y4, Y5
+	VPXOR     Y5, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VCVTDQ2PS Y4, Y4
+	VMULPS    Y3, Y4, Y4
+	VMOVUPS   Y4, 64(AX)
+	VMOVUPS   96(CX), Y4
+	VPSRLD    $0x0b, Y4, Y5
+	VPXOR     Y5, Y4, Y4
+	VPSLLD    $0x07, Y4, Y5
+	VPAND     Y0, Y5, Y5
+	VPXOR     Y5, Y4, Y4
+	VPSLLD    $0x0f, Y4, Y5
+	VPAND     Y1, Y5, Y5
+	VPXOR     Y5, Y4, Y4
+	VPSRLD    $0x12, Y4, Y5
+	VPXOR     Y5, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VCVTDQ2PS Y4, Y4
+	VMULPS    Y3, Y4, Y4
+	VMOVUPS   Y4, 96(AX)
+	ADDQ      $0x00000080, AX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000020, DX
+	JMP       L55_big
+
+L55_one:
+	CMPQ      DX, $0x00000008
+	JL        L55_end
+	VMOVUPS   (CX), Y4
+	VPSRLD    $0x0b, Y4, Y5
+	VPXOR     Y5, Y4, Y4
+	VPSLLD    $0x07, Y4, Y5
+	VPAND     Y0, Y5, Y5
+	VPXOR     Y5, Y4, Y4
+	VPSLLD    $0x0f, Y4, Y5
+	VPAND     Y1, Y5, Y5
+	VPXOR     Y5, Y4, Y4
+	VPSRLD    $0x12, Y4, Y5
+	VPXOR     Y5, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VCVTDQ2PS Y4, Y4
+	VMULPS    Y3, Y4, Y4
+	VMOVUPS   Y4, (AX)
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000020, CX
+	SUBQ      $0x00000008, DX
+	JMP       L55_one
+
+L55_end:
+	VZEROUPPER
+	RET

@@ -423,3 +423,33 @@ func addRows128F32AVX2(acc *float32, x *float32, rows int)
 //
 //go:noescape
 func addRows128F64AVX2(acc *float64, x *float64, rows int)
+
+// normalFill16F32AVX512 transforms blocks of 16 uniforms in place into normal samples (PyTorch's normal_fill_16_AVX2).
+//
+//go:noescape
+func normalFill16F32AVX512(b *float32, blocks int, mean float32, std float32)
+
+// normalFill16F32AVX2 transforms blocks of 16 uniforms in place into normal samples (PyTorch's normal_fill_16_AVX2).
+//
+//go:noescape
+func normalFill16F32AVX2(b *float32, blocks int, mean float32, std float32)
+
+// mtTwistAVX512 computes the MT19937 twist of n state words (n a multiple of 16).
+//
+//go:noescape
+func mtTwistAVX512(d *uint32, b *uint32, c *uint32, n int)
+
+// mtUniformF32AVX512 converts n MT19937 state words to float32 uniforms in [0, 1) (n a multiple of 16).
+//
+//go:noescape
+func mtUniformF32AVX512(dst *float32, s *uint32, n int)
+
+// mtTwistAVX2 computes the MT19937 twist of n state words (n a multiple of 8).
+//
+//go:noescape
+func mtTwistAVX2(d *uint32, b *uint32, c *uint32, n int)
+
+// mtUniformF32AVX2 converts n MT19937 state words to float32 uniforms in [0, 1) (n a multiple of 8).
+//
+//go:noescape
+func mtUniformF32AVX2(dst *float32, s *uint32, n int)

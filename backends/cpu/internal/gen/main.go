@@ -17,6 +17,8 @@
 //     scaled with VSCALEFPS/PD so overflow and gradual underflow are exact).
 //   - Elementwise math (math.go): maximum/minimum with NaN propagation,
 //     sqrt, and fused AVX-512 tanh, sigmoid and log.
+//   - PyTorch's f32 Box-Muller normal_fill_16 (normal.go), bit for bit,
+//     and its MT19937 generator's twist and float32 uniforms (mt.go).
 package main
 
 import (
@@ -926,6 +928,13 @@ func main() {
 		for _, f64 := range []bool{false, true} {
 			addRowsKernel(newVT(f64, avx2))
 		}
+	}
+	for _, avx2 := range []bool{false, true} {
+		normalFill16(newVT(false, avx2))
+	}
+	for _, avx2 := range []bool{false, true} {
+		mtTwist(newVT(false, avx2))
+		mtUniform(newVT(false, avx2))
 	}
 	Generate()
 }

@@ -1,0 +1,6 @@
+//go:build !amd64 || purego
+
+package cpu
+
+func registerNormalAsm() {}
+func registerMTAsm()     {}
