@@ -318,6 +318,15 @@ func TensorFromArray(a *tensorio.Array) (*tensor.Tensor, error) {
 	}
 	dst := t.Storage().Bytes()
 	copy(dst, a.Data)
+	if dt == tensor.Bool {
+		// a bool is one byte holding 0 or 1 (tensorio's readers normalise
+		// theirs; a host's Array may hold any nonzero byte for true)
+		for i, b := range dst[:len(a.Data)] {
+			if b > 1 {
+				dst[i] = 1
+			}
+		}
+	}
 	if !nativeLittle {
 		swapBytes(dst[:len(a.Data)], dt.ItemSize())
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/tsrlang/tsr/lang"
 	"github.com/tsrlang/tsr/runtime"
 	"github.com/tsrlang/tsr/tensor"
+	"github.com/tsrlang/tsr/tensorio"
 )
 
 // ioRun compiles and runs src on a fresh thread with policy p (nil: none)
@@ -597,5 +598,18 @@ for f in [fn() { cuda.synchronize() }, fn() { cuda.Event(enable_timing=true) }, 
 	_, _, err = ioRun(t, nil, nil, `cuda.Event(bogus=1)`)
 	if kind, _ := ioKind(t, err); kind != "TypeError" {
 		t.Errorf("bad keyword: %s", kind)
+	}
+}
+
+// TensorFromArray keeps tsr's bool invariant (one byte, 0 or 1) for a
+// host's Array whose true bytes are any nonzero value, as tensorio's own
+// readers do.
+func TestTensorFromArrayNormalisesBools(t *testing.T) {
+	x, err := TensorFromArray(&tensorio.Array{DType: "bool", Shape: []int{4}, Data: []byte{0, 1, 2, 0xff}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := x.Storage().U8(); got[0] != 0 || got[1] != 1 || got[2] != 1 || got[3] != 1 {
+		t.Fatalf("bool bytes %v, want [0 1 1 1]", got)
 	}
 }
