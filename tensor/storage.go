@@ -128,6 +128,7 @@ var (
 	statBytes    atomic.Int64 // bytes requested by those storages
 	statHits     atomic.Int64 // allocations served from the pool
 	statRecycled atomic.Int64 // buffers the GC finalizer put back in a pool
+	statRecycBig atomic.Int64 // those of them reclaim serves (at least reclaimMinBytes)
 	liveBytes    atomic.Int64 // bytes of storages not yet collected/released
 	pools        [64 * 4]classPool
 )
@@ -186,11 +187,24 @@ func sizeClass(n int) (int, int) {
 // about a millisecond with tsr's small pointer heap) and waits briefly
 // for the recycling finalizers. A collection that recycles nothing doubles
 // the factor for the next miss (a program keeping its tensors alive stops
-// paying for collections); one that recycles resets it.
+// paying for collections); one that recycles resets it. Only buffers of at
+// least reclaimMinBytes count: small temporaries dropped beside kept large
+// tensors must not keep a collection running every other allocation.
+//
+// A collection costs what marking the whole Go heap costs, and a host
+// embedding tsr may hold far more pointers than tsr does (half a second
+// for a few hundred MB of small objects, against a few milliseconds for
+// faulting in a fresh buffer): reclaim times its collections and starts
+// one only while the last took at most nb/reclaimBytesPerNs, measuring
+// again after reprobeCycles GC cycles.
 
 const (
 	reclaimMinBytes = 8 << 20
 	reclaimFactor   = 2
+	// a fresh buffer costs about 0.5 ns a byte (the kernel zeroes each
+	// page at its first touch): collect when that costs no more
+	reclaimBytesPerNs = 2
+	reprobeCycles     = 16
 )
 
 var (
@@ -199,7 +213,9 @@ var (
 	reclaimMu    sync.Mutex
 	gcCycles     atomic.Int64 // GC cycles seen by gcSentinel
 	statReclaims atomic.Int64 // collections reclaim started
-	lastRecycled atomic.Int64 // statRecycled at the last cycle
+	lastRecycled atomic.Int64 // statRecycBig at the last cycle
+	gcWallNs     atomic.Int64 // wall time of reclaim's last collection
+	gcWallCycle  atomic.Int64 // gcCycles when it was measured
 )
 
 // gcSentinel's finalizer runs once per GC cycle and re-arms itself: it
@@ -214,7 +230,7 @@ func armSentinel() {
 		// a cycle that recycled buffers ends a back-off (this runs after
 		// the cycle's recycling finalizers or before them: the next cycle
 		// sees those)
-		if r := statRecycled.Load(); r != lastRecycled.Load() {
+		if r := statRecycBig.Load(); r != lastRecycled.Load() {
 			lastRecycled.Store(r)
 			reclaimScale.Store(reclaimFactor)
 		}
@@ -231,7 +247,7 @@ func init() { armSentinel() }
 // return a buffer the GC found dropped (nil when none).
 func reclaim(cls, nb int) *pooledBuf {
 	f := max(reclaimScale.Load(), reclaimFactor)
-	if nb < reclaimMinBytes || sinceGC.Load() < f*int64(nb) {
+	if nb < reclaimMinBytes || sinceGC.Load() < f*int64(nb) || !collectionAffordable(nb) {
 		return nil
 	}
 	reclaimMu.Lock() // one collection for concurrent misses
@@ -242,9 +258,12 @@ func reclaim(cls, nb int) *pooledBuf {
 	if sinceGC.Load() < f*int64(nb) {
 		return nil
 	}
-	r0 := statRecycled.Load()
+	r0 := statRecycBig.Load()
 	statReclaims.Add(1)
+	t0 := time.Now()
 	runtime.GC()
+	gcWallNs.Store(int64(time.Since(t0)))
+	gcWallCycle.Store(gcCycles.Load())
 	sinceGC.Store(0)
 	// The finalizers run on their own goroutine once the collection ends.
 	deadline := time.Now().Add(reclaimWait)
@@ -258,10 +277,17 @@ func reclaim(cls, nb int) *pooledBuf {
 		}
 		runtime.Gosched()
 	}
-	if statRecycled.Load() == r0 {
+	if statRecycBig.Load() == r0 {
 		reclaimScale.Store(min(2*f, 1<<10))
 	}
 	return nil
+}
+
+// collectionAffordable reports whether reclaim may collect for a buffer of
+// nb bytes: its last collection took at most nb/reclaimBytesPerNs, or was
+// reprobeCycles GC cycles ago.
+func collectionAffordable(nb int) bool {
+	return gcWallNs.Load()*reclaimBytesPerNs <= int64(nb) || gcCycles.Load()-gcWallCycle.Load() >= reprobeCycles
 }
 
 // reclaimWait bounds the wait for finalizers after a collection.
@@ -342,6 +368,9 @@ func armRecycle(words []uint64, cls int) {
 	n := len(words)
 	runtime.SetFinalizer(&words[0], func(p *uint64) {
 		statRecycled.Add(1)
+		if n*8 >= reclaimMinBytes {
+			statRecycBig.Add(1)
+		}
 		pools[cls].put(&pooledBuf{words: unsafe.Slice(p, n)})
 	})
 }

@@ -1,8 +1,10 @@
 package tensor
 
 import (
+	"fmt"
 	"math"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -159,6 +161,10 @@ func TestReclaimOnLargeMiss(t *testing.T) {
 	runtime.GC()
 	_, _, h0 := PoolStats()
 	for i := 0; i < 20; i++ {
+		// collections as cheap as tsr's own heap makes them (what they
+		// cost is TestReclaimSkipsCostlyCollections'; under -race, after
+		// the package's other tests, one takes 25 ms)
+		gcWallNs.Store(0)
 		x, err := Empty([]int{n}, F32)
 		if err != nil {
 			t.Fatal(err)
@@ -174,6 +180,7 @@ func TestReclaimOnLargeMiss(t *testing.T) {
 	r0 := statReclaims.Load()
 	var kept []*Tensor
 	for i := 0; i < 24; i++ {
+		gcWallNs.Store(0)
 		x, err := Empty([]int{n + 1}, F32) // another class: nothing pooled
 		if err != nil {
 			t.Fatal(err)
@@ -204,5 +211,161 @@ func TestPoolTrimmedAfterTwoCycles(t *testing.T) {
 	}
 	if n := pooledLen.Load(); n != 0 {
 		t.Fatalf("%d buffers still pooled after six GC cycles", n)
+	}
+}
+
+// A recycled buffer keeps its old bytes, which are not bools: Empty of a
+// bool tensor is all false however the buffer was used before (sum, ~ and
+// printing disagreed over a byte 0x3f).
+func TestEmptyBoolFromRecycledBuffer(t *testing.T) {
+	const n = 1 << 18 // 1 MiB of f32, the size of 1 Mi bools
+	like := zeros([]int{4 * n}, Bool)
+	for round := 0; round < 3; round++ {
+		x, err := Full([]int{n}, 0.5, F32) // bytes 00 00 00 3f
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !x.Release() {
+			t.Fatal("release failed")
+		}
+		var b *Tensor
+		if round == 2 {
+			b = EmptyLike(like)
+		} else {
+			b, _ = Empty([]int{4 * n}, Bool)
+		}
+		for i, v := range b.Storage().U8() {
+			if v > 1 {
+				t.Fatalf("round %d: byte %d of an empty bool tensor is %#x", round, i, v)
+			}
+		}
+	}
+}
+
+// Kept large tensors beside small temporaries that the GC recycles: the
+// small buffers are of no use to reclaim, so they must not end its back-off
+// (they did: a collection and a 2 ms wait every other 8 MiB allocation).
+func TestReclaimBacksOffBesideSmallTemporaries(t *testing.T) {
+	const n = 2<<20 + 1 // 8 MiB of f32 and a bit: a class nothing else uses
+	runtime.GC()
+	runtime.GC()
+	reclaimScale.Store(reclaimFactor)
+	gcWallNs.Store(0)
+	r0 := statReclaims.Load()
+	var kept []*Tensor
+	for i := 0; i < 32; i++ {
+		gcWallNs.Store(0) // cheap collections (see TestReclaimOnLargeMiss)
+		x, err := Empty([]int{n}, F32)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept = append(kept, x)
+		tmp, _ := Empty([]int{1 << 16}, F32) // 256 KiB, dropped
+		tmp.Storage().F32()[0] = 1
+	}
+	if r := statReclaims.Load() - r0; r > 8 {
+		t.Fatalf("%d collections for 32 kept tensors beside small temporaries, want <= 8 (back-off)", r)
+	}
+	runtime.KeepAlive(kept)
+}
+
+// A collection that costs more than the fresh allocation it could save is
+// not started (a host with a large pointer heap), until reprobeCycles GC
+// cycles have passed.
+func TestReclaimSkipsCostlyCollections(t *testing.T) {
+	const n = 4 << 20 // 16 MiB of f32
+	runtime.GC()
+	defer gcWallNs.Store(0)
+	alloc := func(rounds int) int64 {
+		r0 := statReclaims.Load()
+		for i := 0; i < rounds; i++ {
+			reclaimScale.Store(reclaimFactor)
+			x, err := Empty([]int{n + 3}, F32)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x.Storage().F32()[0] = 1
+		}
+		return statReclaims.Load() - r0
+	}
+	gcWallNs.Store(int64(time.Second)) // as measured in a big host heap
+	gcWallCycle.Store(gcCycles.Load())
+	if r := alloc(8); r != 0 {
+		t.Fatalf("%d collections after one that took a second, want 0", r)
+	}
+	gcWallCycle.Store(gcCycles.Load() - reprobeCycles) // cycles later
+	if r := alloc(8); r == 0 {
+		t.Fatal("no collection reprobed its cost")
+	}
+}
+
+// Goroutines allocate, fill, view, release and drop pooled buffers of
+// several size classes while keeping views, reshaped views and raw slices
+// of some: whatever is kept must keep its values (a buffer handed out
+// again while anything still points into it would be overwritten).
+func TestRecycleKeepsReferencedData(t *testing.T) {
+	sizes := []int{1 << 14, 1<<14 + 7, 3 << 14, 5 << 16, 1 << 20, 1<<21 + 3}
+	iters := 60
+	type kept struct {
+		t    *Tensor
+		raw  []float32
+		want float32
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for g := 0; g < 6; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			var keep []kept
+			for it := 1; it <= iters; it++ {
+				n := sizes[(g+it*7)%len(sizes)]
+				x := empty([]int{n}, F32)
+				val := float32(g<<20 + it)
+				d := x.storage.F32()[:n]
+				for i := range d {
+					d[i] = val
+				}
+				switch it % 5 {
+				case 0:
+					keep = append(keep, kept{t: x.view([]int{n / 2}, []int{2}, 1), want: val})
+				case 1:
+					keep = append(keep, kept{raw: d[n/3 : n/3+5], want: val})
+				case 2:
+					x.Release()
+				case 3:
+					if v, err := x.Reshape(n/(1<<14), -1); err == nil {
+						v, _ = v.Transpose(0, 1)
+						keep = append(keep, kept{t: v, want: val})
+					}
+				}
+				if len(keep) > 10 {
+					keep = keep[3:]
+				}
+				if it%10 == 0 {
+					runtime.GC()
+				}
+				for _, k := range keep {
+					vals := k.raw
+					if k.t != nil {
+						vals = nil
+						for i := 0; i < 8; i++ {
+							vals = append(vals, float32(k.t.FlatFloat64(i*997)))
+						}
+					}
+					for _, v := range vals {
+						if v != k.want {
+							errs <- fmt.Sprintf("goroutine %d, iteration %d: kept data holds %v, want %v", g, it, v, k.want)
+							return
+						}
+					}
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
