@@ -90,6 +90,26 @@ type HasBinaryDefer interface {
 	BinaryDefer(op Op, y Value) (Value, error)
 }
 
+// Pending is implemented by the values HasBinaryDefer.BinaryDefer and
+// Thread.EinsumDeferred return in place of a result not yet computed. Its
+// BinaryTemp returns an error of the deferred operation itself (a
+// MemoryError: the operands were checked when it was deferred) as a
+// *DeferredError, which the VM reports at the deferred operation, as
+// without the deferral. When the operand between fails instead, the VM
+// calls Force, which computes the deferred operation (the undeferred
+// program would have) and returns its error, reported in place of the
+// operand's.
+type Pending interface {
+	HasBinaryTemp
+	Force() error
+}
+
+// DeferredError is a Pending's own failure (see Pending).
+type DeferredError struct{ Err error }
+
+func (e *DeferredError) Error() string { return e.Err.Error() }
+func (e *DeferredError) Unwrap() error { return e.Err }
+
 // HasInplace is implemented by values with in-place augmented assignment:
 // for a tensor, x += y is add_ (it bumps x's version counter) rather than a
 // rebinding. Inplace returns (nil, nil) when unsupported; the VM then falls

@@ -449,6 +449,10 @@ func (th *Thread) run(fr *frame, locals, stack []Value) (result Value, err error
 		defers   []deferred
 		sp, pc   int
 		x, y, z  Value
+		// pend is a Pending this frame's BINARY_TMP has yet to consume,
+		// made by the instruction at pendPC
+		pend   Pending
+		pendPC int
 	)
 	defer func() {
 		if r := recover(); r != nil {
@@ -643,8 +647,11 @@ loop:
 			z = nil
 			if insn>>8&BinaryDefer != 0 {
 				if hd, ok := x.(HasBinaryDefer); ok {
-					if z, err = hd.BinaryDefer(Op(insn>>8&^BinaryDefer), y); err != nil {
+					if z, err = binaryDefer(hd, Op(insn>>8&^BinaryDefer), y); err != nil {
 						goto fail
+					}
+					if p, ok := z.(Pending); ok {
+						pend, pendPC = p, pc-1
 					}
 				}
 			}
@@ -679,7 +686,15 @@ loop:
 				after = vm.fresh
 			}
 			if ht, ok := x.(HasBinaryTemp); ok {
-				if z, err = ht.BinaryTemp(op, y, after); err != nil {
+				if pend != nil && x == Value(pend) {
+					pend = nil
+					if z, err = binaryTemp(ht, op, y, after); err != nil {
+						if de, ok := err.(*DeferredError); ok {
+							err, pc = de.Err, pendPC+1 // reported where it was deferred
+						}
+						goto fail
+					}
+				} else if z, err = binaryTemp(ht, op, y, after); err != nil {
 					goto fail
 				}
 			}
@@ -847,8 +862,14 @@ loop:
 			if g, ok := f.(*Function); ok {
 				z, err = th.callFunction(g, args, kwargs)
 			} else {
+				deferred := vm.deferEinsum
 				z, err = th.call(f, args, kwargs)
 				vm.deferEinsum = false // also when the call failed before Einsum.Call
+				if deferred && err == nil {
+					if p, ok := z.(Pending); ok {
+						pend, pendPC = p, pc-1
+					}
+				}
 			}
 			if err != nil {
 				goto fail
@@ -1093,6 +1114,14 @@ loop:
 		continue loop
 
 	fail:
+		if pend != nil {
+			// the operand of a deferred operation failed: the undeferred
+			// program would have computed that operation first
+			if perr := forcePending(pend); perr != nil {
+				err, pc = perr, pendPC+1
+			}
+			pend = nil
+		}
 		fr.pc = pc - 1
 		err = th.wrapError(err)
 		if len(handlers) > 0 && catchable(err) {
@@ -1163,4 +1192,22 @@ func unpackCountErr(got, want int) error {
 		return Errorf("ValueError", "too many values to unpack (expected %d)", want)
 	}
 	return Errorf("ValueError", "not enough values to unpack (expected %d, got %d)", want, got)
+}
+
+// binaryDefer is hd.BinaryDefer with a MemoryError panic as its error.
+func binaryDefer(hd HasBinaryDefer, op Op, y Value) (_ Value, err error) {
+	defer recoverMemoryError(&err)
+	return hd.BinaryDefer(op, y)
+}
+
+// binaryTemp is ht.BinaryTemp with a MemoryError panic as its error.
+func binaryTemp(ht HasBinaryTemp, op Op, y Value, after int64) (_ Value, err error) {
+	defer recoverMemoryError(&err)
+	return ht.BinaryTemp(op, y, after)
+}
+
+// forcePending is p.Force with a MemoryError panic as its error.
+func forcePending(p Pending) (err error) {
+	defer recoverMemoryError(&err)
+	return p.Force()
 }

@@ -36,21 +36,22 @@ func (p *pendingProduct) Type() string   { return "tensor" }
 func (p *pendingProduct) Truth() bool    { return true }
 
 // BinaryTemp computes the product and returns product op y: exactly what
-// the undeferred product followed by the operator returns.
+// the undeferred product followed by the operator returns. A failure of
+// the product itself is a *runtime.DeferredError (runtime.Pending).
 func (p *pendingProduct) BinaryTemp(op runtime.Op, y runtime.Value, after int64) (runtime.Value, error) {
 	var r *T
 	var err error
 	if alpha, ok := foldScale(op, y, p.dt); ok {
 		var applied bool
-		if r, applied, err = p.run(&alpha); err != nil {
-			return nil, err
+		if r, applied, err = p.compute(&alpha); err != nil {
+			return nil, &runtime.DeferredError{Err: err}
 		}
 		if applied {
 			scaleFolds.Add(1)
 			return p.wrap(r), nil
 		}
-	} else if r, _, err = p.run(nil); err != nil {
-		return nil, err
+	} else if r, _, err = p.compute(nil); err != nil {
+		return nil, &runtime.DeferredError{Err: err}
 	}
 	x := p.wrap(r)
 	z, err := x.BinaryTemp(op, y, after)
@@ -58,6 +59,28 @@ func (p *pendingProduct) BinaryTemp(op runtime.Op, y runtime.Value, after int64)
 		return z, err
 	}
 	return runtime.Binary(op, x, y)
+}
+
+// Force computes the product for its error (runtime.Pending): the operand
+// of the operator failed, and the undeferred program would have computed
+// the product first.
+func (p *pendingProduct) Force() error {
+	_, _, err := p.compute(nil)
+	return err
+}
+
+// compute is run with an allocation's MemoryError panic as its error.
+func (p *pendingProduct) compute(alpha *float64) (r *T, applied bool, err error) {
+	defer func() {
+		if rec := recover(); rec != nil {
+			k, ok := rec.(runtime.HasKind)
+			if !ok || k.ErrorKind() != "MemoryError" {
+				panic(rec)
+			}
+			r, applied, err = nil, false, k
+		}
+	}()
+	return p.run(alpha)
 }
 
 // BinaryDefer implements runtime.HasBinaryDefer for x @ y: a product of

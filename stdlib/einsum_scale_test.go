@@ -2,6 +2,7 @@ package stdlib_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -179,5 +180,38 @@ func TestEinsumScaleFoldMarksAndErrors(t *testing.T) {
 	_, err = in.Eval(context.Background(), "e.tsr", "q = zeros(2, 3)\nk = zeros(4, 2)\ns = ein\"id,jd->ij\"(q, k) * 2\n")
 	if err == nil || !strings.Contains(err.Error(), "e.tsr:3:5") {
 		t.Fatalf("want an error at e.tsr:3:5, got %v", err)
+	}
+}
+
+// A deferred product that fails when it runs (an allocation beyond the
+// limit: the checks at the operator passed) fails as the undeferred one:
+// a MemoryError a try block catches (it escaped every handler), at the
+// product's position (it was the operator's), and before an operand that
+// fails (the undeferred program computes the product first).
+func TestDeferredProductFailsAsUndeferred(t *testing.T) {
+	defer tensor.SetMaxAllocBytes(tensor.SetMaxAllocBytes(1 << 30))
+	const big = "a = zeros(1000000, 1)\nb = zeros(1, 10000000)\n"
+	const hugeAllocMsg = "can't allocate memory: you tried to allocate 40000000000000 bytes, more than the limit of 1073741824 bytes (tensor.SetMaxAllocBytes)"
+	checkPrints(t, []printCase{
+		{big + catchOf("y = (a @ b) * 2"), "MemoryError: " + hugeAllocMsg},
+		{big + catchOf(`y = ein"ik,kj->ij"(a, b) / 2`), "MemoryError: " + hugeAllocMsg},
+		{big + catchOf("y = (a @ b) * nosuch"), "MemoryError: " + hugeAllocMsg},
+		{big + catchOf(`y = ein"ik,kj->ij"(a, b) * (1 // 0)`), "MemoryError: " + hugeAllocMsg},
+		{big + "fn f(s) { if s > 9 { k = 1 }\n try { return (a @ b) * k } catch e { return e.kind } }\nprint(f(1), f(10))", "MemoryError MemoryError"},
+		// an operand failing beside a product that runs: the operand's error
+		{"a = ones(2, 3)\n" + catchOf("y = (a @ a.t()) * nosuch"), "NameError: name 'nosuch' is not defined"},
+	})
+	for _, c := range []struct{ src, at string }{
+		{"y = (a @ b) * 2", "e.tsr:3:8"},
+		{"y = (a @ b) * nosuch", "e.tsr:3:8"},
+		{`y = ein"ik,kj->ij"(a, b) * 0.5`, "e.tsr:3:5"},
+		{`y = ein"ik,kj->ij"(a, b) / (2 // 0)`, "e.tsr:3:5"},
+	} {
+		in := tsr.New(tsr.Options{})
+		_, err := in.Eval(context.Background(), "e.tsr", big+c.src+"\n")
+		var ee *tsr.Error
+		if !errors.As(err, &ee) || ee.Kind != "MemoryError" || !strings.Contains(err.Error(), c.at+":") {
+			t.Errorf("%s: want a MemoryError at %s, got %v", c.src, c.at, err)
+		}
 	}
 }
