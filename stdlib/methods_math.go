@@ -61,7 +61,7 @@ func init() {
 			if name == "add" || name == "sub" {
 				pairs = append(pairs, "alpha?", &alpha)
 			}
-			mode := runtime.Value(runtime.None)
+			mode := runtime.Value(nil) // nil: no rounding_mode given
 			if name == "div" {
 				pairs = append(pairs, "rounding_mode?", &mode)
 			}
@@ -76,6 +76,11 @@ func init() {
 			if s, ok := mode.(runtime.String); ok {
 				r, err := divRounding(e, x.t, other, string(s))
 				return x.result(named("DivBackward2", r, err)) // div.Tensor_mode
+			}
+			if mode == runtime.None {
+				// rounding_mode=none given: PyTorch's div.Tensor_mode too
+				r, err := applyBinary(e, d.name, d.fn, x.t, other)
+				return x.result(named("DivBackward2", r, err))
 			}
 			if !d.grad {
 				a, b := castWrapped(x.t, other)

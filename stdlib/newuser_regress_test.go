@@ -144,3 +144,25 @@ func TestScalarSelfFunctions(t *testing.T) {
 		{catchOf("t = tensor([1.0]); atan2(2, t)"), "TypeError: atan2(): argument 'input' must be a tensor, not int"},
 	})
 }
+
+// The Scalar-self forms as PyTorch 1.13 has them: no pow or remainder of
+// two numbers (torch.add(2, 3) is a tensor, torch.pow(2, 3) a TypeError);
+// a rounding_mode (none too) is div.Tensor_mode, DivBackward2, whatever
+// the input; 2 % x and remainder(2, x) are remainder.Scalar_Tensor, which
+// has no derivative (<NotImplemented>, backward raises).
+func TestScalarSelfAsPyTorch(t *testing.T) {
+	const x = "g = tensor([1.0, 2.0], requires_grad=true); t = tensor([2.0, 2.0]); "
+	checkPrints(t, []printCase{
+		{catchOf("pow(2, 3)"), "TypeError: pow() received an invalid combination of arguments - got (int, int), but expected one of: (Tensor input, Tensor exponent), (Number self, Tensor exponent), (Tensor input, Number exponent)"},
+		{catchOf("remainder(7.5, 2)"), "TypeError: remainder() received an invalid combination of arguments - got (float, int), but expected one of: (Tensor input, Tensor other), (Number self, Tensor other), (Tensor input, Number other)"},
+		{catchOf("pow(2, [1, 2])"), "TypeError: pow() received an invalid combination of arguments - got (int, list), but expected one of: (Tensor input, Tensor exponent), (Number self, Tensor exponent), (Tensor input, Number exponent)"},
+		{"print(add(2, 3), sub(2, 3.5), div(7, 2, rounding_mode=\"floor\"), floor_divide(7, 2))", "tensor(5) tensor(-1.5000) tensor(3) tensor(3)"},
+		{x + "print(div(2, g, rounding_mode=\"trunc\").grad_fn, div(2, g, rounding_mode=\"floor\").grad_fn, div(2, g, rounding_mode=none).grad_fn, div(2, g).grad_fn)",
+			"<DivBackward2> <DivBackward2> <DivBackward2> <DivBackward0>"},
+		{x + "print(div(t, g, rounding_mode=none).grad_fn, g.div(2, rounding_mode=none).grad_fn, div(t, g).grad_fn)", "<DivBackward2> <DivBackward2> <DivBackward0>"},
+		{x + "print(remainder(2, g), (2 % g).grad_fn, (g % 2).grad_fn, (t % g).grad_fn)",
+			"tensor([0., 0.], grad_fn=<NotImplemented>) <NotImplemented> <RemainderBackward0> <RemainderBackward1>"},
+		{x + catchOf("remainder(2.5, g).sum().backward()"), "RuntimeError: derivative for aten::remainder is not implemented"},
+		{x + "(t % g).sum().backward(); print(g.grad)", "tensor([-2., -1.])"},
+	})
+}

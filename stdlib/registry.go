@@ -138,13 +138,18 @@ func functional(name string, fn methodFn) builtinFn {
 			return nil, err
 		}
 		x, ok := in.(*TensorValue)
-		if !ok && scalarSelf[name] != "" {
+		if names, self := scalarSelf[name]; !ok && self {
 			// torch.pow(2, t), torch.add(2, t): PyTorch's Scalar-self
 			// overloads take a number as a wrapped 0-d tensor
 			if w, isNum := operand(in); isNum {
+				if names.tensorOther {
+					if err := scalarSelfOther(name, in, rest, kw); err != nil {
+						return nil, err
+					}
+				}
 				r, err := fn(th, NewTensorValue(th, w), rest, kw)
-				if tv, ok := r.(*TensorValue); ok && err == nil && autograd.GradFnName(tv.t) != "" && scalarSelf[name] != "-" {
-					autograd.SetGradFnName(tv.t, scalarSelf[name])
+				if tv, ok := r.(*TensorValue); ok && err == nil && names.from != "" && autograd.GradFnName(tv.t) == names.from {
+					autograd.SetGradFnName(tv.t, names.to)
 				}
 				return r, err
 			}
@@ -158,12 +163,51 @@ func functional(name string, fn methodFn) builtinFn {
 
 // scalarSelf names the functions whose PyTorch signature also takes a
 // number as input (a Scalar-self overload, or a Python number parsed as a
-// wrapped tensor: pow(2, t) is 2 ** t), with the grad_fn name PyTorch
-// gives that form ("-": the operator's own name).
-var scalarSelf = map[string]string{
-	"pow": "PowBackward2", "sub": "SubBackward0", "subtract": "SubBackward0",
-	"div": "DivBackward0", "divide": "DivBackward0", "true_divide": "DivBackward0",
-	"add": "-", "mul": "-", "multiply": "-", "floor_divide": "-", "remainder": "-",
+// wrapped tensor: pow(2, t) is 2 ** t). from -> to renames the grad_fn
+// the operator form records (2 ** t is PowBackward1, torch.pow(2, t)
+// PowBackward2; 2 / t is MulBackward0, torch.div(2, t) DivBackward0, but
+// with a rounding_mode DivBackward2 as for a tensor input). tensorOther:
+// PyTorch has no overload with two numbers (torch.pow(2, 3) and
+// torch.remainder(7, 2) are TypeErrors; torch.add(2, 3) is tensor(5)).
+var scalarSelf = map[string]struct {
+	from, to    string
+	tensorOther bool
+}{
+	"pow":          {"PowBackward1", "PowBackward2", true},
+	"sub":          {"RsubBackward1", "SubBackward0", false},
+	"subtract":     {"RsubBackward1", "SubBackward0", false},
+	"div":          {"MulBackward0", "DivBackward0", false},
+	"divide":       {"MulBackward0", "DivBackward0", false},
+	"true_divide":  {"MulBackward0", "DivBackward0", false},
+	"add":          {},
+	"mul":          {},
+	"multiply":     {},
+	"floor_divide": {},
+	"remainder":    {"", "", true},
+}
+
+// scalarSelfOther is PyTorch's TypeError for pow or remainder called with
+// a number input and an other (exponent) that is not a tensor.
+func scalarSelfOther(name string, in runtime.Value, rest []runtime.Value, kw []runtime.Kwarg) error {
+	other := runtime.Value(nil)
+	if len(rest) > 0 {
+		other = rest[0]
+	} else {
+		for _, k := range kw {
+			if k.Name == "other" || k.Name == "exponent" {
+				other = k.Value
+			}
+		}
+	}
+	if _, ok := other.(*TensorValue); ok || other == nil {
+		return nil
+	}
+	second := "exponent"
+	if name == "remainder" {
+		second = "other"
+	}
+	return runtime.Errorf("TypeError", "%s() received an invalid combination of arguments - got (%s, %s), but expected one of: (Tensor input, Tensor %s), (Number self, Tensor %s), (Tensor input, Number %s)",
+		name, in.Type(), other.Type(), second, second, second)
 }
 
 // registerModule makes a stdlib module visible as a predeclared name.

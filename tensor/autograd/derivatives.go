@@ -355,6 +355,10 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
+		if a.IsWrappedNumber() {
+			// 2 % x, remainder(2, x): PyTorch's remainder.Scalar_Tensor
+			return nil, errorf(errRemainderScalarSelf)
+		}
 		b, err := c.Input(1)
 		if err != nil {
 			return nil, err

@@ -61,10 +61,14 @@ var nodeNameFns = map[string]func(inputs []*T, attrs Attrs) string{
 		}
 		return "SubBackward0"
 	},
-	// x % 2 / x % y (remainder.Scalar / remainder.Tensor)
+	// x % 2 / x % y (remainder.Scalar / remainder.Tensor); 2 % x is
+	// remainder.Scalar_Tensor, which has no derivative in PyTorch
 	"remainder": func(in []*T, _ Attrs) string {
 		if len(in) == 2 && in[1] != nil && in[1].IsWrappedNumber() {
 			return "RemainderBackward0"
+		}
+		if remainderScalarSelf(in) {
+			return "NotImplemented"
 		}
 		return "RemainderBackward1"
 	},
@@ -158,4 +162,15 @@ func SetGradFnName(t *T, name string) {
 	if n, ok := t.GradFn().(*Node); ok && n != nil {
 		n.name = name
 	}
+}
+
+// errRemainderScalarSelf is PyTorch's message for a backward through
+// remainder with a number input (remainder.Scalar_Tensor, declared
+// not_implemented).
+const errRemainderScalarSelf = "derivative for aten::remainder is not implemented"
+
+// remainderScalarSelf reports whether remainder's inputs are a number and
+// a tensor (2 % x).
+func remainderScalarSelf(in []*T) bool {
+	return len(in) == 2 && in[0] != nil && in[0].IsWrappedNumber() && (in[1] == nil || !in[1].IsWrappedNumber())
 }
