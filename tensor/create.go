@@ -85,22 +85,18 @@ func FromBools(data []bool, shape []int) (*Tensor, error) {
 	return t, nil
 }
 
-// Empty returns an uninitialised tensor (contents unspecified). A bool
-// tensor comes zero-filled (all false): its storage may be a recycled
-// buffer, and a byte other than 0 or 1 is not a bool (Storage.Bools).
+// Empty returns a tensor whose contents the caller must not rely on
+// (torch.empty). It is zero-filled: its storage may be a recycled buffer
+// (see the allocator in storage.go), and handing out a dropped tensor's
+// old values would leak data between interpreters sharing a process (a
+// host running untrusted programs) and give bool tensors bytes other than
+// 0 and 1. Only a recycled buffer is cleared; a fresh one is zero already.
+// Internal kernels that overwrite their output allocate without clearing.
 func Empty(shape []int, dt DType) (*Tensor, error) {
 	if err := checkShape(shape); err != nil {
 		return nil, err
 	}
-	return emptyValid(shape, dt), nil
-}
-
-// emptyValid is empty, zero-filled for Bool (see Empty).
-func emptyValid(shape []int, dt DType) *Tensor {
-	if dt == Bool {
-		return zeros(shape, dt)
-	}
-	return empty(shape, dt)
+	return zeros(shape, dt), nil
 }
 
 // Zeros returns a zero-filled tensor.
@@ -155,7 +151,7 @@ func ZerosLike(t *Tensor) *Tensor { return zeros(t.shape, t.dtype) }
 func OnesLike(t *Tensor) *Tensor { o, _ := Full(t.shape, 1, t.dtype); return o }
 
 // EmptyLike returns Empty(t.Shape(), t.DType()).
-func EmptyLike(t *Tensor) *Tensor { return emptyValid(t.shape, t.dtype) }
+func EmptyLike(t *Tensor) *Tensor { return zeros(t.shape, t.dtype) }
 
 // FullLike returns Full(t.Shape(), v, t.DType()).
 func FullLike(t *Tensor, v float64) *Tensor { o, _ := Full(t.shape, v, t.dtype); return o }

@@ -369,3 +369,29 @@ func TestRecycleKeepsReferencedData(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// Empty never shows a dropped tensor's values (interpreters sharing a
+// process must not see each other's data through recycled buffers).
+func TestEmptyDoesNotLeakRecycledData(t *testing.T) {
+	const n = 1 << 20
+	for round := 0; round < 3; round++ {
+		x, err := Empty([]int{n}, F32)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range x.Storage().F32()[:n] {
+			if v != 0 {
+				t.Fatalf("round %d: Empty element %d is %v, want 0", round, i, v)
+			}
+		}
+		for i := range x.Storage().F32() {
+			x.Storage().F32()[i] = 7
+		}
+		x = nil
+		runtime.GC()
+		runtime.GC()
+	}
+	if statRecycled.Load() == 0 {
+		t.Fatal("nothing was recycled: the test did not exercise reuse")
+	}
+}
