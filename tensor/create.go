@@ -2,6 +2,8 @@ package tensor
 
 import (
 	"math"
+
+	"github.com/tsrlang/tsr/backends/cpu"
 )
 
 // Creation functions. All return new contiguous tensors; shapes with a
@@ -366,7 +368,7 @@ func (g *Generator) uniform(dt DType, from, to float64) float64 {
 	if dt != F32 {
 		w = float32(RoundToDType(float64(w), dt))
 	}
-	return RoundToDType(float64(fma32(float32(x), w, f)), dt)
+	return RoundToDType(float64(cpu.FMA32(float32(x), w, f)), dt)
 }
 
 // normal is at::normal_distribution<double>: Box-Muller on two f64
@@ -407,7 +409,7 @@ func Uniform(g *Generator, shape []int, dt DType, from, to float64) (*Tensor, er
 		for i := range d {
 			x := float32(g.uniform01(F32))
 			if f != 0 || w != 1 { // x·1 + 0 is x
-				x = fma32(x, w, f)
+				x = cpu.FMA32(x, w, f)
 			}
 			d[i] = float64(x)
 		}
@@ -563,9 +565,9 @@ func linspaceF32(buf []float64, start, end float32) {
 	step := (end - start) / float32(n-1)
 	elem := func(i int) float32 {
 		if i < n/2 {
-			return fma32(step, float32(i), start)
+			return cpu.FMA32(step, float32(i), start)
 		}
-		return fma32(-step, float32(n-1-i), end)
+		return cpu.FMA32(-step, float32(n-1-i), end)
 	}
 	i := 0
 	for ; i < n/(2*V)*(2*V); i += V { // whole pairs of vectors
@@ -604,27 +606,4 @@ func linspaceHalf(buf []float64, start, end float64, dt DType) {
 	for ; i < n; i++ {
 		buf[i] = float64(elem(i))
 	}
-}
-
-// fma32 is the float32 fused multiply-add a*b + c with one rounding: the
-// product is exact in float64, so only the float64 rounding of the sum can
-// make the float32 rounding wrong, and only when it lands on a float32
-// halfway point (or in the float32 subnormal range); then the sum is
-// rounded to odd instead. Small enough to inline.
-func fma32(a, b, c float32) float32 {
-	p, q := float64(a)*float64(b), float64(c)
-	s := p + q
-	if bits := math.Float64bits(s); bits&(1<<29-1) == 1<<28 || bits<<1 < 897<<53 {
-		bv := s - p
-		// e is the exact error of s (TwoSum)
-		if e := (p - (s - bv)) + (q - bv); e != 0 && bits&1 == 0 {
-			if (e > 0) == (s > 0) {
-				bits++
-			} else {
-				bits--
-			}
-			s = math.Float64frombits(bits)
-		}
-	}
-	return float32(s)
 }

@@ -19,7 +19,7 @@ import (
 // The pure-Go functions below are the reference and the generic kernel;
 // the AVX2 and AVX-512 kernels (internal/gen/normal.go) perform the same
 // float32 operations in the same order, lane for lane (hardware VFMADD is
-// fma32Exact, VSQRTPS is the float64 square root rounded to float32: a
+// FMA32, VSQRTPS is the float64 square root rounded to float32: a
 // square root of a float32 is double-rounding safe), so every kernel gives
 // the same bits (TestNormalFill16F32Variants).
 
@@ -62,12 +62,13 @@ func NormalFill16F32(b []float32, mean, std float32) {
 	}
 }
 
-// fma32Exact is the float32 fused multiply-add a*b + c with one rounding
-// (VFMADD on float32 lanes): the product is exact in float64, so only the
-// float64 rounding of the sum can make the float32 rounding wrong, and
-// only when it lands on a float32 halfway point (or in the float32
-// subnormal range); then the sum is rounded to odd instead.
-func fma32Exact(a, b, c float32) float32 {
+// FMA32 is the float32 fused multiply-add a*b + c with one rounding
+// (VFMADD on float32 lanes), for pure-Go code that must reproduce
+// compiled C's contracted mul+add bit for bit: the product is exact in
+// float64, so only the float64 rounding of the sum can make the float32
+// rounding wrong, and only when it lands on a float32 halfway point (or in
+// the float32 subnormal range); then the sum is rounded to odd instead.
+func FMA32(a, b, c float32) float32 {
 	p, q := float64(a)*float64(b), float64(c)
 	s := p + q
 	if bits := math.Float64bits(s); bits&(1<<29-1) == 1<<28 || bits<<1 < 897<<53 {
@@ -103,18 +104,18 @@ func cephesLogf(x float32) float32 {
 	}
 	x = x - 1 + tmp // x+x-1 or x-1
 	z := x * x
-	y := fma32Exact(7.0376836292e-2, x, -1.1514610310e-1)
-	y = fma32Exact(y, x, 1.1676998740e-1)
-	y = fma32Exact(y, x, -1.2420140846e-1)
-	y = fma32Exact(y, x, 1.4249322787e-1)
-	y = fma32Exact(y, x, -1.6668057665e-1)
-	y = fma32Exact(y, x, 2.0000714765e-1)
-	y = fma32Exact(y, x, -2.4999993993e-1)
-	y = fma32Exact(y, x, 3.3333331174e-1)
+	y := FMA32(7.0376836292e-2, x, -1.1514610310e-1)
+	y = FMA32(y, x, 1.1676998740e-1)
+	y = FMA32(y, x, -1.2420140846e-1)
+	y = FMA32(y, x, 1.4249322787e-1)
+	y = FMA32(y, x, -1.6668057665e-1)
+	y = FMA32(y, x, 2.0000714765e-1)
+	y = FMA32(y, x, -2.4999993993e-1)
+	y = FMA32(y, x, 3.3333331174e-1)
 	y = y * x
-	y = fma32Exact(y, z, float32(e*-2.12194440e-4))
-	y = fma32Exact(-z, 0.5, y)
-	x = fma32Exact(e, 0.693359375, x+y)
+	y = FMA32(y, z, float32(e*-2.12194440e-4))
+	y = FMA32(-z, 0.5, y)
+	x = FMA32(e, 0.693359375, x+y)
 	if invalid {
 		return float32(math.NaN())
 	}
@@ -132,19 +133,19 @@ func cephesSincosf(x float32) (sin, cos float32) {
 	signCos := uint32(^(j-2)&4) << 29
 	sinPoly := j&2 == 0
 	// extended-precision x - y*pi/4
-	x = fma32Exact(y, -0.78515625, x)
-	x = fma32Exact(y, -2.4187564849853515625e-4, x)
-	x = fma32Exact(y, -3.77489497744594108e-8, x)
+	x = FMA32(y, -0.78515625, x)
+	x = FMA32(y, -2.4187564849853515625e-4, x)
+	x = FMA32(y, -3.77489497744594108e-8, x)
 	z := x * x
-	yc := fma32Exact(2.443315711809948e-5, z, -1.388731625493765e-3)
-	yc = fma32Exact(yc, z, 4.166664568298827e-2)
+	yc := FMA32(2.443315711809948e-5, z, -1.388731625493765e-3)
+	yc = FMA32(yc, z, 4.166664568298827e-2)
 	yc *= z
-	yc = fma32Exact(yc, z, -(z * 0.5))
+	yc = FMA32(yc, z, -(z * 0.5))
 	yc++
-	ys := fma32Exact(-1.9515295891e-4, z, 8.3321608736e-3)
-	ys = fma32Exact(ys, z, -1.6666654611e-1)
+	ys := FMA32(-1.9515295891e-4, z, 8.3321608736e-3)
+	ys = FMA32(ys, z, -1.6666654611e-1)
 	ys *= z
-	ys = fma32Exact(ys, x, x)
+	ys = FMA32(ys, x, x)
 	if !sinPoly {
 		ys, yc = yc, ys
 	}
@@ -158,8 +159,8 @@ func normalFill16Block(b *[16]float32, mean, std float32) {
 	for j := 0; j < 8; j++ {
 		radius := float32(math.Sqrt(float64(-2 * cephesLogf(1-b[j]))))
 		s, c := cephesSincosf(float32(twoPi * b[j+8]))
-		b[j] = fma32Exact(float32(radius*c), std, mean)
-		b[j+8] = fma32Exact(float32(radius*s), std, mean)
+		b[j] = FMA32(float32(radius*c), std, mean)
+		b[j+8] = FMA32(float32(radius*s), std, mean)
 	}
 }
 
