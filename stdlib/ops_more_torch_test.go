@@ -85,28 +85,7 @@ func checkTorchCases(t *testing.T, g *opsMoreTorchGolden) {
 				checkTensor(t, c.extraCase, r)
 				return
 			}
-			got := r.ToFloat64s()
-			scale := 0.0
-			want := make([]float64, len(c.Values))
-			for i, w := range c.Values {
-				v, err := strconv.ParseFloat(w, 64)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want[i] = v
-				if !math.IsInf(v, 0) && !math.IsNaN(v) {
-					scale = math.Max(scale, math.Abs(v))
-				}
-			}
-			tol := map[string]float64{"f32": 2 * 0x1p-23 * scale, "f64": 1e-12 * scale}[c.DType]
-			for i, w := range want {
-				g := got[i]
-				ok := g == w && math.Signbit(g) == math.Signbit(w) || math.IsNaN(g) && math.IsNaN(w) ||
-					w != 0 && !math.IsInf(w, 0) && math.Abs(g-w) <= tol
-				if !ok {
-					t.Errorf("%s\nelement %d = %v, want %v (all: %v)", c.Tsr, i, g, w, c.Values)
-				}
-			}
+			checkTorchValues(t, c.Tsr, c.DType, c.Values, r.ToFloat64s())
 		})
 	}
 }
@@ -206,4 +185,33 @@ x.lgamma_()
 x.digamma_()
 print(x, x._version, tensor([-3, 0, 2]).sgn_())`, "tensor([-1.6451,  0.2789]) 2 tensor([-1,  0,  1])"},
 	})
+}
+
+// checkTorchValues compares got with PyTorch's values (Python reprs, so
+// nan, inf and -0.0 survive): signed zeros, infinities and NaN exactly;
+// f16/bf16 and integers exactly; f32 within 2 ulp of the largest
+// magnitude (summation order), f64 within 1e-12 relative.
+func checkTorchValues(t *testing.T, label, dtype string, values []string, got []float64) {
+	t.Helper()
+	want := make([]float64, len(values))
+	scale := 0.0
+	for k, s := range values {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[k] = v
+		if !math.IsInf(v, 0) && !math.IsNaN(v) {
+			scale = math.Max(scale, math.Abs(v))
+		}
+	}
+	tol := map[string]float64{"f32": 2 * 0x1p-23 * scale, "f64": 1e-12 * scale}[dtype]
+	for k, wv := range want {
+		g := got[k]
+		ok := g == wv && math.Signbit(g) == math.Signbit(wv) || math.IsNaN(g) && math.IsNaN(wv) ||
+			wv != 0 && !math.IsInf(wv, 0) && math.Abs(g-wv) <= tol
+		if !ok {
+			t.Errorf("%s\nelement %d = %v, want %v (all: %v)", label, k, g, wv, values)
+		}
+	}
 }

@@ -2,7 +2,7 @@ package stdlib_test
 
 import (
 	"encoding/json"
-	"math"
+	"fmt"
 	"os"
 	"slices"
 	"strconv"
@@ -139,30 +139,7 @@ func checkTorchOutput(t *testing.T, src string, i int, r *tensor.Tensor, w torch
 			}
 		}
 	default:
-		got := r.ToFloat64s()
-		want := make([]float64, len(w.Values))
-		scale := 0.0
-		for k, s := range w.Values {
-			v, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want[k] = v
-			if !math.IsInf(v, 0) && !math.IsNaN(v) {
-				scale = math.Max(scale, math.Abs(v))
-			}
-		}
-		// f16/bf16 exactly; f32 within 2 ulp of the largest magnitude
-		// (summation order), f64 within 1e-12 relative
-		tol := map[string]float64{"f32": 2 * 0x1p-23 * scale, "f64": 1e-12 * scale}[w.DType]
-		for k, wv := range want {
-			g := got[k]
-			ok := g == wv && math.Signbit(g) == math.Signbit(wv) || math.IsNaN(g) && math.IsNaN(wv) ||
-				wv != 0 && !math.IsInf(wv, 0) && math.Abs(g-wv) <= tol
-			if !ok {
-				t.Errorf("%s\nresult %d element %d = %v, want %v (all: %v)", src, i, k, g, wv, w.Values)
-			}
-		}
+		checkTorchValues(t, fmt.Sprintf("%s\nresult %d", src, i), w.DType, w.Values, r.ToFloat64s())
 	}
 }
 
