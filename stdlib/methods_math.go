@@ -57,7 +57,7 @@ func init() {
 		defMethodFunc(name, name+"(other): elementwise "+name+" with broadcasting and type promotion.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 			var o operandArg
 			var alpha runtime.Value
-			pairs := []any{"other", &o}
+			pairs := []any{argNameOther(name), &o}
 			if name == "add" || name == "sub" {
 				pairs = append(pairs, "alpha?", &alpha)
 			}
@@ -353,7 +353,7 @@ func init() {
 		defMethod(name+"_", name+"_(other): in place "+name+"; bumps the version counter and returns self.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 			var o operandArg
 			var alpha runtime.Value
-			pairs := []any{"other", &o}
+			pairs := []any{argNameOther(name), &o}
 			if name == "add" || name == "sub" {
 				pairs = append(pairs, "alpha?", &alpha)
 			}
@@ -763,4 +763,14 @@ func divRounding(e *Engine, x, other *T, mode string) (*T, error) {
 		return toOp(e, q, tensor.ResultType(x, other))
 	}
 	return nil, runtime.Errorf("RuntimeError", "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '%s'", mode)
+}
+
+// argNameOther is PyTorch's name for a binary op's second argument:
+// "exponent" for pow (torch.pow(input, exponent), Tensor.pow_(exponent)),
+// "other" for the rest.
+func argNameOther(op string) string {
+	if op == "pow" {
+		return "exponent"
+	}
+	return "other"
 }

@@ -166,3 +166,12 @@ func TestScalarSelfAsPyTorch(t *testing.T) {
 		{x + "(t % g).sum().backward(); print(g.grad)", "tensor([-2., -1.])"},
 	})
 }
+
+// pow's second argument is named exponent, as in PyTorch.
+func TestPowExponentKeyword(t *testing.T) {
+	checkPrints(t, []printCase{
+		{"t = tensor([1.0, 2.0]); print(t.pow(exponent=2), pow(t, exponent=3)); t.pow_(exponent=2); print(t)",
+			"tensor([1., 4.]) tensor([1., 8.])\ntensor([1., 4.])"},
+		{catchOf("t = tensor([1.0]); t.pow(other=2)"), "TypeError: pow() got an unexpected keyword argument 'other'"},
+	})
+}
