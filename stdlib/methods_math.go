@@ -92,6 +92,17 @@ func init() {
 	tensorMethods["multiply"] = tensorMethods["mul"]
 	tensorMethods["subtract"] = tensorMethods["sub"]
 	tensorMethods["divide"] = tensorMethods["div"]
+	// PyTorch's spelled-out aliases as functions (and absolute/negative as
+	// methods too); the method is looked up at call time.
+	for alias, name := range map[string]string{"multiply": "mul", "subtract": "sub", "divide": "div", "absolute": "abs", "negative": "neg"} {
+		alias, name := alias, name
+		defGlobal(alias, alias+"(input, ...): the same as "+name+".", functional(alias, func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+			return tensorMethods[name].BindReceiver(x).Call(th, args, kwargs)
+		}))
+		if tensorMethods[alias] == nil {
+			tensorMethods[alias] = tensorMethods[name]
+		}
+	}
 
 	// ---- matrix products ----
 	for _, m := range []struct {

@@ -175,3 +175,18 @@ func TestPowExponentKeyword(t *testing.T) {
 		{catchOf("t = tensor([1.0]); t.pow(other=2)"), "TypeError: pow() got an unexpected keyword argument 'other'"},
 	})
 }
+
+// PyTorch's spelled-out aliases: multiply, subtract (alpha=), divide
+// (rounding_mode=), absolute, negative, as functions and methods.
+func TestSpelledOutAliases(t *testing.T) {
+	checkPrints(t, []printCase{
+		{"t = tensor([1.0, -2.0, 3.0], requires_grad=true); print(multiply(t, 2), subtract(t, 1, alpha=2))",
+			"tensor([ 2., -4.,  6.], grad_fn=<MulBackward0>) tensor([-1., -4.,  1.], grad_fn=<SubBackward0>)"},
+		{"t = tensor([1.0, -2.0, 3.0], requires_grad=true); print(divide(t, 2), divide(t, 2, rounding_mode=\"floor\"))",
+			"tensor([ 0.5000, -1.0000,  1.5000], grad_fn=<DivBackward0>) tensor([ 0., -1.,  1.], grad_fn=<DivBackward2>)"},
+		{"t = tensor([1.0, -2.0, 3.0], requires_grad=true); print(absolute(t), negative(t), t.absolute(), t.negative())",
+			"tensor([1., 2., 3.], grad_fn=<AbsBackward0>) tensor([-1.,  2., -3.], grad_fn=<NegBackward0>) tensor([1., 2., 3.], grad_fn=<AbsBackward0>) tensor([-1.,  2., -3.], grad_fn=<NegBackward0>)"},
+		{"t = tensor([1.0, -2.0, 3.0], requires_grad=true); print(subtract(5, t), multiply(2, tensor([1, 2])))",
+			"tensor([4., 7., 2.], grad_fn=<SubBackward0>) tensor([2, 4])"},
+	})
+}
