@@ -192,7 +192,7 @@ func seqIndex(key Value, n int, what string) (int, error) {
 
 // Index evaluates x[key].
 func Index(x, key Value) (_ Value, err error) {
-	defer recoverMemoryError(&err)
+	defer RecoverMemoryError(&err)
 	switch v := x.(type) {
 	case *List:
 		if s, ok := key.(*Slice); ok {
@@ -281,7 +281,7 @@ func indexString(s String, key Value) (Value, error) {
 
 // SetIndex performs x[key] = v.
 func SetIndex(x, key, v Value) (err error) {
-	defer recoverMemoryError(&err)
+	defer RecoverMemoryError(&err)
 	switch c := x.(type) {
 	case *List:
 		if s, ok := key.(*Slice); ok {

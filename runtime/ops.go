@@ -71,7 +71,7 @@ func numeric(x Value) (i int64, f float64, kind byte) {
 // `in`) with Python semantics for scalars, strings and containers, then
 // the operands' HasBinary (left operand first).
 func Binary(op Op, x, y Value) (_ Value, err error) {
-	defer recoverMemoryError(&err)
+	defer RecoverMemoryError(&err)
 	xi, xf, xk := numeric(x)
 	yi, yf, yk := numeric(y)
 	if xk != 0 && yk != 0 {
@@ -766,7 +766,7 @@ func Contains(c, x Value) (bool, error) {
 // Inplace applies an augmented assignment operator: the left operand's
 // HasInplace if it has one (a tensor's x += y is add_), else Binary.
 func Inplace(op Op, x, y Value) (_ Value, err error) {
-	defer recoverMemoryError(&err)
+	defer RecoverMemoryError(&err)
 	if ip, ok := x.(HasInplace); ok {
 		if r, err := ip.Inplace(op, y); r != nil || err != nil {
 			return r, err
@@ -786,7 +786,7 @@ func Inplace(op Op, x, y Value) (_ Value, err error) {
 
 // Unary applies -x, +x or ~x.
 func Unary(op Op, x Value) (_ Value, err error) {
-	defer recoverMemoryError(&err)
+	defer RecoverMemoryError(&err)
 	switch v := x.(type) {
 	case Int:
 		switch op {
@@ -829,11 +829,12 @@ func Unary(op Op, x Value) (_ Value, err error) {
 	return nil, Errorf("TypeError", "bad operand type for unary %s: '%s'", op, x.Type())
 }
 
-// recoverMemoryError turns a MemoryError-kind panic — how the tensor
-// runtime reports an allocation it cannot make from deep inside an op —
-// into the error a builtin or operator returns, so scripts can catch it.
-// Any other panic continues (the VM reports it as an internal error).
-func recoverMemoryError(err *error) {
+// RecoverMemoryError, deferred directly (defer RecoverMemoryError(&err)),
+// turns a MemoryError-kind panic — how the tensor runtime reports an
+// allocation it cannot make from deep inside an op — into the error a
+// builtin or operator returns, so scripts can catch it. Any other panic
+// continues (the VM reports it as an internal error).
+func RecoverMemoryError(err *error) {
 	if r := recover(); r != nil {
 		if k, ok := r.(HasKind); ok && k.ErrorKind() == "MemoryError" {
 			*err = k

@@ -286,9 +286,9 @@ func (th *Thread) call(fn Value, args []Value, kwargs []Kwarg) (Value, error) {
 }
 
 // callBuiltin calls a Go callable, turning a MemoryError panic into an
-// error (see recoverMemoryError) and a nil result into None.
+// error (see RecoverMemoryError) and a nil result into None.
 func callBuiltin(th *Thread, f Callable, args []Value, kwargs []Kwarg) (v Value, err error) {
-	defer recoverMemoryError(&err)
+	defer RecoverMemoryError(&err)
 	v, err = f.Call(th, args, kwargs)
 	if err == nil && v == nil {
 		v = None
@@ -1196,18 +1196,18 @@ func unpackCountErr(got, want int) error {
 
 // binaryDefer is hd.BinaryDefer with a MemoryError panic as its error.
 func binaryDefer(hd HasBinaryDefer, op Op, y Value) (_ Value, err error) {
-	defer recoverMemoryError(&err)
+	defer RecoverMemoryError(&err)
 	return hd.BinaryDefer(op, y)
 }
 
 // binaryTemp is ht.BinaryTemp with a MemoryError panic as its error.
 func binaryTemp(ht HasBinaryTemp, op Op, y Value, after int64) (_ Value, err error) {
-	defer recoverMemoryError(&err)
+	defer RecoverMemoryError(&err)
 	return ht.BinaryTemp(op, y, after)
 }
 
 // forcePending is p.Force with a MemoryError panic as its error.
 func forcePending(p Pending) (err error) {
-	defer recoverMemoryError(&err)
+	defer RecoverMemoryError(&err)
 	return p.Force()
 }

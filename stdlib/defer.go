@@ -71,15 +71,7 @@ func (p *pendingProduct) Force() error {
 
 // compute is run with an allocation's MemoryError panic as its error.
 func (p *pendingProduct) compute(alpha *float64) (r *T, applied bool, err error) {
-	defer func() {
-		if rec := recover(); rec != nil {
-			k, ok := rec.(runtime.HasKind)
-			if !ok || k.ErrorKind() != "MemoryError" {
-				panic(rec)
-			}
-			r, applied, err = nil, false, k
-		}
-	}()
+	defer runtime.RecoverMemoryError(&err)
 	return p.run(alpha)
 }
 
