@@ -134,6 +134,7 @@ type fcomp struct {
 	maxDepth int
 	loops    []*loopInfo
 	exits    []exitKind
+	fnBody   []Stmt // the function's whole body (nil at top level), for the attention idiom's liveness check
 }
 
 func (fc *fcomp) finish() *runtime.Funcode {
@@ -306,6 +307,19 @@ func (fc *fcomp) tail(stmts []Stmt, ret bool) {
 		fc.tailEnd(ret)
 		return
 	}
+	if n := len(stmts); n >= 3 {
+		if m, ok := fc.matchStmts(stmts[n-3:]); ok {
+			fc.stmts(stmts[:n-3])
+			_, isExpr := stmts[n-1].(*ExprStmt)
+			fc.attnStmts(m, stmts[n-3:], isExpr)
+			if !isExpr {
+				_, fc.pos = stmts[n-1].Span()
+				fc.emit0(runtime.NONE)
+			}
+			fc.tailEnd(ret)
+			return
+		}
+	}
 	fc.stmts(stmts[:len(stmts)-1])
 	last := stmts[len(stmts)-1]
 	switch st := last.(type) {
@@ -362,8 +376,40 @@ func (fc *fcomp) tailEnd(ret bool) {
 }
 
 func (fc *fcomp) stmts(stmts []Stmt) {
-	for _, st := range stmts {
-		fc.stmt(st)
+	for i := 0; i < len(stmts); i++ {
+		if m, ok := fc.matchStmts(stmts[i:]); ok {
+			fc.attnStmts(m, stmts[i:i+3], false)
+			i += 2
+			continue
+		}
+		fc.stmt(stmts[i])
+	}
+}
+
+// attnStmts compiles the attention idiom's three statements sts (matched
+// as m): the fused guard, then the statements as written up to the output
+// einsum's value, which the third statement then consumes. In tail
+// position (the third statement is the body's last expression) the value
+// stays on the stack.
+func (fc *fcomp) attnStmts(m *attnMatch, sts []Stmt, tail bool) {
+	fc.attn(m, func() {
+		fc.stmt(sts[0])
+		fc.stmt(sts[1])
+		fc.expr(stmtValue(sts[2]))
+	})
+	st := sts[2]
+	fc.at(st)
+	switch st := st.(type) {
+	case *ExprStmt:
+		if !tail {
+			fc.emit0(runtime.POP)
+		}
+	case *AssignStmt:
+		fc.assign(st.LHS)
+	case *ReturnStmt:
+		saved := fc.depth
+		fc.emit0(runtime.RETURN)
+		fc.depth = saved - 1
 	}
 }
 
@@ -713,7 +759,11 @@ func (fc *fcomp) expr(x Expr) {
 	case *Compare:
 		fc.compare(x)
 	case *Call:
-		fc.call(x, false)
+		if m, ok := matchNested(x); ok {
+			fc.attn(m, func() { fc.call(x, false) })
+		} else {
+			fc.call(x, false)
+		}
 	case *Index:
 		fc.expr(x.X)
 		fc.subscript(x.Key)
@@ -989,6 +1039,7 @@ func (fc *fcomp) function(fd *FuncDef) {
 		NumParams: len(fd.Params), NumDefaults: nd,
 	}}
 	sub.pos = fd.BodyOpen
+	sub.fnBody = fd.Body
 	sub.body(fd.Body, false)
 	idx := len(fc.c.prog.Functions)
 	fc.c.prog.Functions = append(fc.c.prog.Functions, sub.finish())

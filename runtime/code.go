@@ -22,6 +22,10 @@ const MaxArg = 1<<24 - 1
 // (see FRESH_MARK).
 const FreshDefer = 1 << 20
 
+// AttnValueFirst is the ATTN descriptor flag (see Thread.Attention) for an
+// output einsum written ein"…"(v, p): the probabilities come second.
+const AttnValueFirst = 1 << 8
+
 // BinaryDefer is the BINARY argument bit (above the Op) that the compiler
 // sets on x @ y when the product feeds a BINARY_TMP * or / by a
 // side-effect-free operand: a left operand implementing HasBinaryDefer may
@@ -134,6 +138,14 @@ const (
 	REPR        // x -- repr(x), str(x) or ascii(x) ; arg = ConvRepr, ConvStr or ConvASCII (f"{x!r}", "!s", "!a")
 	FORMAT_SPEC // x spec -- format(x, spec) ; f"{x:>{w}}"
 
+	// ATTN is the fused attention idiom (see Thread.Attention): the
+	// compiler emits it, inside a TRY_BEGIN that falls back, before the
+	// unfused code of softmax(ein"…"(a, b) op s, dim) fed to a second
+	// einsum with c. On success it replaces the AttnOperands operands
+	// with the result; when Thread.Attention declines it pops them and
+	// jumps to arg, where the unfused code runs.
+	ATTN // desc a b s softmax dim c -- result ; arg = pc of the fallback
+
 	numOpcodes
 )
 
@@ -162,8 +174,11 @@ var opcodeNames = [...]string{
 	UNPACK: "UNPACK", FORMAT: "FORMAT", CONCAT: "CONCAT", IMPORT: "IMPORT", ASSERT: "ASSERT",
 	TRY_BEGIN: "TRY_BEGIN", TRY_END: "TRY_END", BLOCK_ENTER: "BLOCK_ENTER", BLOCK_EXIT: "BLOCK_EXIT",
 	GRAD_BEGIN: "GRAD_BEGIN", GRAD_END: "GRAD_END", GRAD_ABORT: "GRAD_ABORT",
-	RAISE: "RAISE", REPR: "REPR", FORMAT_SPEC: "FORMAT_SPEC",
+	RAISE: "RAISE", REPR: "REPR", FORMAT_SPEC: "FORMAT_SPEC", ATTN: "ATTN",
 }
+
+// AttnOperands is the number of stack operands of ATTN.
+const AttnOperands = 7
 
 func (op Opcode) String() string {
 	if int(op) < len(opcodeNames) && opcodeNames[op] != "" {
@@ -175,7 +190,7 @@ func (op Opcode) String() string {
 // IsJump reports whether op's operand is a code address.
 func (op Opcode) IsJump() bool {
 	switch op {
-	case JMP, JMP_FALSE, JMP_TRUE, JMP_FALSE_OR_POP, JMP_TRUE_OR_POP, ITER_NEXT, TRY_BEGIN:
+	case JMP, JMP_FALSE, JMP_TRUE, JMP_FALSE_OR_POP, JMP_TRUE_OR_POP, ITER_NEXT, TRY_BEGIN, ATTN:
 		return true
 	}
 	return false

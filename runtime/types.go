@@ -377,6 +377,19 @@ type Thread struct {
 	// it: it must implement HasBinaryTemp and return the finished result
 	// of x op y from BinaryTemp (never nil). Nil makes such calls plain.
 	EinsumDeferred func(th *Thread, eq string, args []Value, kwargs []Kwarg) (Value, error)
+	// Attention, when set, runs the attention idiom the compiler found
+	// (ATTN): ops holds the AttnOperands values desc, a, b, s, softmax,
+	// dim and c, where desc is a Tuple (String equation of the scores
+	// einsum, String equation of the output einsum, Int flags: the Op
+	// between the scores and s, or 0 when there is no s (then s is None),
+	// | AttnValueFirst when the probabilities are the output einsum's
+	// second operand) and softmax is the function called (None for the
+	// method form x.softmax(dim)). It returns the result with true only
+	// when that result is exactly what the unfused code would compute
+	// (same values bit for bit, dtype, shape, strides, no autograd
+	// recording), and false otherwise, without side effects: then the
+	// unfused code runs. Nil declines everything.
+	Attention func(th *Thread, ops []Value) (Value, bool)
 	// FreshMark returns a mark such that a value created later can be told
 	// from one that existed before (stdlib installs tensor.AllocSeq). With
 	// it, an operator applied to a builtin call's result may compute into

@@ -662,6 +662,21 @@ loop:
 			}
 			sp--
 			stack[sp-1], stack[sp] = z, nil
+		case ATTN:
+			fr.pc = pc - 1
+			ops := stack[sp-AttnOperands : sp]
+			var ok bool
+			if th.Attention != nil {
+				z, ok = th.Attention(th, ops)
+			}
+			clear(ops)
+			sp -= AttnOperands
+			if ok {
+				stack[sp] = z
+				sp++
+			} else {
+				pc = int(insn >> 8)
+			}
 		case FRESH_MARK:
 			vm.fresh = math.MaxInt64
 			if th.FreshMark != nil {

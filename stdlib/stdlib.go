@@ -41,6 +41,7 @@ func Setup(th *runtime.Thread) {
 	th.Hooks = hooks{}
 	th.Einsum = einsumHook
 	th.EinsumDeferred = einsumDeferredHook
+	th.Attention = attentionHook
 	th.FreshMark = tensor.AllocSeq
 	_ = st
 }

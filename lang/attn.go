@@ -1,0 +1,395 @@
+package lang
+
+import "github.com/tsrlang/tsr/runtime"
+
+// The attention idiom. Scaled dot-product attention written out as
+//
+//	scores = ein"bhid,bhjd->bhij"(q, k) * s
+//	probs = softmax(scores, dim=-1)
+//	out = ein"bhij,bhjd->bhid"(probs, v)
+//
+// (or nested in one expression) materialises two [B, H, L, S] tensors
+// that only feed the next operation. When scores and probs are locals of
+// a function that nothing else reads, or the operations are nested, the
+// compiler emits an ATTN guard before the code as written:
+//
+//	TRY_BEGIN catch
+//	  <desc> <q> <k> <s> <softmax> <dim> <v>
+//	  ATTN fallback        ; the stdlib hook runs it fused, or declines
+//	TRY_END
+//	JMP done
+//	fallback: TRY_END
+//	JMP unfused
+//	catch: POP             ; an operand failed: the code as written reports it
+//	unfused: <the statements or expression as written>
+//	done:
+//
+// The hook (Thread.Attention) runs it only when the fused result is the
+// unfused one bit for bit (tensor.SoftmaxAttention), so the rewrite
+// changes speed and memory only; every other case (another function
+// bound to softmax, autograd, other shapes or dtypes, errors) runs the
+// code as written. The operands must be pureOperands, evaluated twice at
+// most and without effects (TorchInductor's fuse_attention pattern does
+// the same rewrite on graphs).
+
+// attnMatch is one occurrence of the idiom.
+type attnMatch struct {
+	eqScores, eqOut string
+	a, b, s, c      Expr
+	op              runtime.Op // STAR or SLASH with s; 0 without
+	softmax         Expr       // the function called; nil for x.softmax(dim)
+	dim             Expr
+	valueFirst      bool // the output einsum is ein"…"(v, p)
+	at              Node // position of the guard
+}
+
+// matchEinsum2 matches ein"eq"(x, y) with pure operands.
+func matchEinsum2(e Expr) (eq string, x, y Expr, ok bool) {
+	c, isCall := e.(*Call)
+	if !isCall || len(c.Args) != 2 || len(c.Kwargs) != 0 {
+		return "", nil, nil, false
+	}
+	el, isEin := c.Fn.(*EinLit)
+	if !isEin {
+		return "", nil, nil, false
+	}
+	return el.Equation, c.Args[0], c.Args[1], true
+}
+
+// matchScores fills m from ein"eq"(a, b) [* s | / s].
+func matchScores(e Expr, m *attnMatch) bool {
+	if bin, ok := e.(*Binary); ok {
+		if (bin.Op != runtime.STAR && bin.Op != runtime.SLASH) || !pureOperand(bin.Y) {
+			return false
+		}
+		m.s, m.op, e = bin.Y, bin.Op, bin.X
+	}
+	eq, a, b, ok := matchEinsum2(e)
+	if !ok || !pureOperand(a) || !pureOperand(b) {
+		return false
+	}
+	m.eqScores, m.a, m.b = eq, a, b
+	return true
+}
+
+// matchSoftmax matches softmax(x, d), softmax(x, dim=d), mod.softmax(x, d)
+// and x.softmax(d) (d pure; dim= accepted in every form), returning x.
+func matchSoftmax(e Expr, m *attnMatch) (x Expr, ok bool) {
+	c, isCall := e.(*Call)
+	if !isCall || len(c.Kwargs) > 1 || len(c.Kwargs) == 1 && c.Kwargs[0].Name != "dim" {
+		return nil, false
+	}
+	args := c.Args
+	switch fn := c.Fn.(type) {
+	case *Ident:
+		if fn.Name != "softmax" {
+			return nil, false
+		}
+		m.softmax = fn
+	case *Attr:
+		if fn.Name != "softmax" {
+			return nil, false
+		}
+		if len(c.Args)+len(c.Kwargs) == 1 { // x.softmax(d)
+			m.softmax, args = nil, append([]Expr{fn.X}, c.Args...)
+		} else if _, isIdent := fn.X.(*Ident); isIdent { // nn.softmax(x, d)
+			m.softmax = fn
+		} else {
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+	switch {
+	case len(args) == 2 && len(c.Kwargs) == 0:
+		m.dim = args[1]
+	case len(args) == 1 && len(c.Kwargs) == 1:
+		m.dim = c.Kwargs[0].Value
+	default:
+		return nil, false
+	}
+	if !pureOperand(m.dim) {
+		return nil, false
+	}
+	return args[0], true
+}
+
+// matchNested matches the idiom as one expression:
+// ein"…"(softmax(ein"…"(a, b) * s, dim), c).
+func matchNested(e Expr) (*attnMatch, bool) {
+	m := &attnMatch{at: e}
+	eq, x, y, ok := matchEinsum2(e)
+	if !ok {
+		return nil, false
+	}
+	m.eqOut = eq
+	probs := x
+	if pureOperand(x) {
+		probs, m.c, m.valueFirst = y, x, true
+	} else if pureOperand(y) {
+		m.c = y
+	} else {
+		return nil, false
+	}
+	scores, ok := matchSoftmax(probs, m)
+	if !ok || !matchScores(scores, m) {
+		return nil, false
+	}
+	return m, true
+}
+
+// stmtValue returns the expression whose value a statement consumes:
+// an expression statement's, a plain assignment's right-hand side, a
+// return's value.
+func stmtValue(st Stmt) Expr {
+	switch st := st.(type) {
+	case *ExprStmt:
+		return st.X
+	case *AssignStmt:
+		if !st.Aug {
+			return st.RHS
+		}
+	case *ReturnStmt:
+		return st.X
+	}
+	return nil
+}
+
+// matchStmts matches the idiom spread over three statements of a
+// function body whose intermediate names are dead: x = scores;
+// y = softmax(x, dim); <stmt consuming ein"…"(y, c)>.
+func (fc *fcomp) matchStmts(sts []Stmt) (*attnMatch, bool) {
+	if fc.scope.top || fc.fnBody == nil || len(sts) < 3 {
+		return nil, false
+	}
+	s1, ok1 := sts[0].(*AssignStmt)
+	s2, ok2 := sts[1].(*AssignStmt)
+	if !ok1 || !ok2 || s1.Aug || s2.Aug {
+		return nil, false
+	}
+	x, okx := s1.LHS.(*Ident)
+	y, oky := s2.LHS.(*Ident)
+	e3 := stmtValue(sts[2])
+	if !okx || !oky || e3 == nil {
+		return nil, false
+	}
+	m := &attnMatch{at: sts[0]}
+	if !matchScores(s1.RHS, m) {
+		return nil, false
+	}
+	if arg, ok := matchSoftmax(s2.RHS, m); !ok || !isIdentNamed(arg, x.Name) {
+		return nil, false
+	}
+	eq, p, q, ok := matchEinsum2(e3)
+	if !ok {
+		return nil, false
+	}
+	m.eqOut = eq
+	switch {
+	case isIdentNamed(p, y.Name) && pureOperand(q):
+		m.c = q
+	case isIdentNamed(q, y.Name) && pureOperand(p):
+		m.c, m.valueFirst = p, true
+	default:
+		return nil, false
+	}
+	// x and y must be plain locals (not parameters, not captured) that
+	// appear nowhere in the function but in these three statements'
+	// places: x assigned then read by softmax, y assigned then read by
+	// the output einsum (x == y counts both).
+	for _, n := range []string{x.Name, y.Name} {
+		i, ok := fc.scope.localIdx[n]
+		if !ok || fc.scope.cells[i] || i < fc.fn.NumParams {
+			return nil, false
+		}
+	}
+	want := map[string]int{}
+	want[x.Name] += 2
+	want[y.Name] += 2
+	for n, w := range want {
+		if countName(fc.fnBody, n) != w {
+			return nil, false
+		}
+	}
+	return m, true
+}
+
+func isIdentNamed(e Expr, name string) bool {
+	id, ok := e.(*Ident)
+	return ok && id.Name == name
+}
+
+// attn emits the ATTN guard for m; unfused compiles the code as written,
+// leaving the value the idiom's output einsum produces on the stack.
+func (fc *fcomp) attn(m *attnMatch, unfused func()) {
+	fc.at(m.at)
+	h := fc.emit0(runtime.TRY_BEGIN)
+	flags := int64(m.op)
+	if m.valueFirst {
+		flags |= runtime.AttnValueFirst
+	}
+	fc.constant(runtime.Tuple{runtime.String(m.eqScores), runtime.String(m.eqOut), runtime.Int(flags)})
+	for _, e := range []Expr{m.a, m.b, m.s, m.softmax, m.dim, m.c} {
+		if e == nil {
+			fc.emit0(runtime.NONE)
+		} else {
+			fc.expr(e)
+		}
+	}
+	fc.at(m.at)
+	decline := fc.emit0(runtime.ATTN)
+	fc.depth -= runtime.AttnOperands - 1
+	fc.emit0(runtime.TRY_END)
+	done := fc.emit0(runtime.JMP)
+	fc.depth-- // the other paths start without the result
+	fc.patch(decline)
+	fc.emit0(runtime.TRY_END)
+	toUnfused := fc.emit0(runtime.JMP)
+	fc.patch(h)
+	fc.depth++ // the error value pushed by the VM
+	fc.emit0(runtime.POP)
+	fc.patch(toUnfused)
+	unfused()
+	fc.patch(done)
+}
+
+// countName counts the occurrences of name in stmts, nested function
+// bodies included: references, assignment targets, parameters, function,
+// catch and import names.
+func countName(stmts []Stmt, name string) int {
+	n := 0
+	var expr func(Expr)
+	var body func([]Stmt)
+	fn := func(fd *FuncDef) {
+		if fd.Name == name {
+			n++
+		}
+		for _, p := range fd.Params {
+			if p.Name == name {
+				n++
+			}
+			if p.Default != nil {
+				expr(p.Default)
+			}
+		}
+		body(fd.Body)
+	}
+	field := func(f *FField) {
+		expr(f.X)
+		for _, q := range f.SpecParts {
+			if g, ok := q.(*FField); ok {
+				expr(g.X)
+			}
+		}
+	}
+	expr = func(x Expr) {
+		switch x := x.(type) {
+		case nil:
+		case *Ident:
+			if x.Name == name {
+				n++
+			}
+		case *Literal, *EinLit, *EllipsisExpr:
+		case *FString:
+			for _, p := range x.Parts {
+				if f, ok := p.(*FField); ok {
+					field(f)
+				}
+			}
+		case *Unary:
+			expr(x.X)
+		case *Binary:
+			expr(x.X)
+			expr(x.Y)
+		case *Compare:
+			for _, e := range x.Operands {
+				expr(e)
+			}
+		case *Call:
+			expr(x.Fn)
+			for _, a := range x.Args {
+				expr(a)
+			}
+			for _, kw := range x.Kwargs {
+				expr(kw.Value)
+			}
+		case *Index:
+			expr(x.X)
+			expr(x.Key)
+		case *SliceExpr:
+			expr(x.Lo)
+			expr(x.Hi)
+			expr(x.Step)
+		case *Attr:
+			expr(x.X)
+		case *ListExpr:
+			for _, e := range x.Elems {
+				expr(e)
+			}
+		case *TupleExpr:
+			for _, e := range x.Elems {
+				expr(e)
+			}
+		case *DictExpr:
+			for i := range x.Keys {
+				expr(x.Keys[i])
+				expr(x.Values[i])
+			}
+		case *FuncExpr:
+			fn(x.Func)
+		case *GradExpr:
+			for _, w := range x.Wrt {
+				expr(w)
+			}
+			body(x.Body)
+		default:
+			n += 1 << 20 // unknown node: never dead
+		}
+	}
+	body = func(sts []Stmt) {
+		for _, st := range sts {
+			switch st := st.(type) {
+			case *ExprStmt:
+				expr(st.X)
+			case *AssignStmt:
+				expr(st.LHS)
+				expr(st.RHS)
+			case *FuncDef:
+				fn(st)
+			case *IfStmt:
+				expr(st.Cond)
+				body(st.Then)
+				body(st.Else)
+			case *ForStmt:
+				expr(st.Target)
+				expr(st.X)
+				body(st.Body)
+			case *WhileStmt:
+				expr(st.Cond)
+				body(st.Body)
+			case *BranchStmt:
+			case *ReturnStmt:
+				expr(st.X)
+			case *TryStmt:
+				if st.Name == name {
+					n++
+				}
+				body(st.Body)
+				body(st.Catch)
+			case *AssertStmt:
+				expr(st.Cond)
+				expr(st.Msg)
+			case *ImportStmt:
+				if st.Name == name {
+					n++
+				}
+			case *BlockStmt:
+				body(st.Body)
+			default:
+				n += 1 << 20
+			}
+		}
+	}
+	body(stmts)
+	return n
+}
