@@ -21,6 +21,7 @@ func FuzzRun(f *testing.F) {
 		"s = \"ab\" * 3; print(s[::-1], f\"{1.5:.2f}\", sorted([3, 1]))",
 		"w = 7; print(f\"{3.25!r:>{w}} {[1]!s:^{w}} {\"q\"!a}\")",
 		"for i in range(3) { while true { break } }",
+		"fn f(q, k, v) {\n s = ein\"ij,kj->ik\"(q, k) * 2\n p = softmax(s, -1)\n ein\"ik,kl->il\"(p, v)\n}\nprint(f(1, 2, 3))",
 	} {
 		f.Add(s)
 	}
