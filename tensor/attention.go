@@ -240,7 +240,7 @@ func attnRun[T vfloat](a *attnArgs, qd, kd, vd, od []T, gemm attnGemm[T], expRow
 	// head's kᵀ (E×S) and v (S×Ev) into GEMM panels once, when it starts on
 	// that head, and every block of query rows reuses them.
 	cost := rows * S * (E + Ev) * 2
-	parallelTasksAligned(heads*nblk, nblk, cost, parallelGrain, func(t0, t1 int) {
+	parallelTasksChunked(heads*nblk, nblk, cost, parallelGrain, attnChunks, func(t0, t1 int) {
 		ws := getAttnScratch[T]()
 		defer attnScratchPool.Put(ws)
 		ws.buf, ws.inv = grow(ws.buf, rows*S), grow(ws.inv, rows)

@@ -110,7 +110,7 @@ func attnExactRun[T vfloat](a *attnArgs, qd, kd, vd, od []T, gemm attnGemm[T], s
 	rsO := a.out.strides[nb]
 	scale := T(a.scale)
 	cost := rows * S * (E + Ev) * 2
-	parallelTasksAligned(heads*nblk, nblk, cost, parallelGrain, func(t0, t1 int) {
+	parallelTasksChunked(heads*nblk, nblk, cost, parallelGrain, attnChunks, func(t0, t1 int) {
 		ws := getAttnScratch[T]()
 		defer attnScratchPool.Put(ws)
 		ws.buf = grow(ws.buf, rows*S)
@@ -135,3 +135,7 @@ func attnExactRun[T vfloat](a *attnArgs, qd, kd, vd, od []T, gemm attnGemm[T], s
 		}
 	})
 }
+
+// attnChunks is the number of task chunks per goroutine of the fused
+// attention loops.
+var attnChunks = 16

@@ -161,6 +161,15 @@ func parallelTasks(n, cost, grain int, fn func(t0, t1 int)) {
 // several times on one goroutine, never concurrently with itself on the
 // same range.
 func parallelTasksAligned(n, align, cost, grain int, fn func(t0, t1 int)) {
+	parallelTasksChunked(n, align, cost, grain, 4, fn)
+}
+
+// parallelTasksChunked is parallelTasksAligned with chunks of about
+// 1/perWorker of a goroutine's share: more, smaller chunks balance the
+// end of a long run of costly tasks better (a core slowed by another job
+// holds up the result by one chunk at most) at the price of more chunk
+// switches.
+func parallelTasksChunked(n, align, cost, grain, perWorker int, fn func(t0, t1 int)) {
 	k := GetNumThreads()
 	if n <= 1 || k <= 1 || n*cost < grain {
 		fn(0, n)
@@ -171,7 +180,7 @@ func parallelTasksAligned(n, align, cost, grain int, fn func(t0, t1 int)) {
 		fn(0, n)
 		return
 	}
-	per := max((n+4*k-1)/(4*k), (grain/2+cost-1)/max(cost, 1))
+	per := max((n+perWorker*k-1)/(perWorker*k), (grain/2+cost-1)/max(cost, 1))
 	if align > 1 && per >= align {
 		per -= per % align
 	}
