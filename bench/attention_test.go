@@ -101,8 +101,11 @@ fn attention(q, k, v) {
 
 // BenchmarkAttentionTSR runs attentionTSR through the interpreter (parse
 // once, then one call per iteration): the seed's "einsum + softmax +
-// einsum" as a tsr user writes it. bench/attention.py times PyTorch's
-// einsum version under the same name.
+// einsum" as a tsr user writes it. scores and probs are locals read by
+// nothing else, so the compiler runs the three statements as its
+// attention idiom (lang/attn.go: fused per head and block of queries, the
+// same values bit for bit). bench/attention.py times PyTorch's einsum
+// version under the same name.
 func BenchmarkAttentionTSR(b *testing.B) {
 	q, k, v := attentionInputs()
 	in := tsr.New(tsr.Options{})
@@ -116,6 +119,38 @@ func BenchmarkAttentionTSR(b *testing.B) {
 	}
 	// Warm up as PyTorch's side does (bench in elementwise.py): the first
 	// calls fault in fresh memory until dropped temporaries are recycled.
+	for range 3 {
+		if err := call(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	loopMedian(b, call)
+}
+
+// attentionGlobals is the seed's loop body as top-level statements:
+// scores and probs are globals, readable after the loop, so every
+// operation runs as written (two [B, H, S, S] tensors materialised).
+const attentionGlobals = `
+scores = ein"bhid,bhjd->bhij"(q, k) * (d_k ** -0.5)
+probs = softmax(scores, dim=-1)
+out = ein"bhij,bhjd->bhid"(probs, v)
+`
+
+// BenchmarkAttentionTSRGlobals runs attentionGlobals (parsed and compiled
+// on every iteration, a few microseconds).
+func BenchmarkAttentionTSRGlobals(b *testing.B) {
+	q, k, v := attentionInputs()
+	in := tsr.New(tsr.Options{})
+	ctx := context.Background()
+	for name, x := range map[string]any{"q": q, "k": k, "v": v, "d_k": attD} {
+		if err := in.SetGlobal(name, x); err != nil {
+			b.Fatal(err)
+		}
+	}
+	call := func() error {
+		_, err := in.Eval(ctx, "seed.tsr", attentionGlobals)
+		return err
+	}
 	for range 3 {
 		if err := call(); err != nil {
 			b.Fatal(err)
