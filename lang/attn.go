@@ -1,6 +1,10 @@
 package lang
 
-import "github.com/tsrlang/tsr/runtime"
+import (
+	"fmt"
+
+	"github.com/tsrlang/tsr/runtime"
+)
 
 // The attention idiom. Scaled dot-product attention written out as
 //
@@ -56,20 +60,86 @@ func matchEinsum2(e Expr) (eq string, x, y Expr, ok bool) {
 	return el.Equation, c.Args[0], c.Args[1], true
 }
 
-// matchScores fills m from ein"eq"(a, b) [* s | / s].
+// matchScores fills m from the scores: ein"eq"(a, b) or a @ bᵀ, times or
+// divided by s or not. bᵀ is b.transpose(d0, d1) (int literals), b.mT
+// or b.T; the hook checks that it swaps the last two dims. The matmul
+// form is described by an "equation" starting with "@T": "@T<d0>,<d1>"
+// or "@Tall" (.T, all dims reversed).
 func matchScores(e Expr, m *attnMatch) bool {
-	if bin, ok := e.(*Binary); ok {
-		if (bin.Op != runtime.STAR && bin.Op != runtime.SLASH) || !pureOperand(bin.Y) {
+	if bin, ok := e.(*Binary); ok && (bin.Op == runtime.STAR || bin.Op == runtime.SLASH) {
+		if !pureOperand(bin.Y) {
 			return false
 		}
 		m.s, m.op, e = bin.Y, bin.Op, bin.X
 	}
-	eq, a, b, ok := matchEinsum2(e)
-	if !ok || !pureOperand(a) || !pureOperand(b) {
+	if eq, a, b, ok := matchEinsum2(e); ok {
+		if !pureOperand(a) || !pureOperand(b) {
+			return false
+		}
+		m.eqScores, m.a, m.b = eq, a, b
+		return true
+	}
+	bin, ok := e.(*Binary)
+	if !ok || bin.Op != runtime.AT || !pureOperand(bin.X) {
 		return false
 	}
-	m.eqScores, m.a, m.b = eq, a, b
+	b, eq, ok := matchTransposed(bin.Y)
+	if !ok || !pureOperand(b) {
+		return false
+	}
+	m.eqScores, m.a, m.b = eq, bin.X, b
 	return true
+}
+
+// matchTransposed matches b.transpose(d0, d1) with int literal dims, b.mT
+// and b.T, returning b and the scores "equation" (see matchScores).
+func matchTransposed(e Expr) (b Expr, eq string, ok bool) {
+	switch e := e.(type) {
+	case *Attr:
+		switch e.Name {
+		case "mT":
+			return e.X, "@T-2,-1", true
+		case "T":
+			return e.X, "@Tall", true
+		}
+	case *Call:
+		at, isAttr := e.Fn.(*Attr)
+		if !isAttr || at.Name != "transpose" || len(e.Args) != 2 || len(e.Kwargs) != 0 {
+			return nil, "", false
+		}
+		d0, ok0 := intLiteral(e.Args[0])
+		d1, ok1 := intLiteral(e.Args[1])
+		if ok0 && ok1 {
+			return at.X, fmt.Sprintf("@T%d,%d", d0, d1), true
+		}
+	}
+	return nil, "", false
+}
+
+// intLiteral returns the value of an int literal, negated or not.
+func intLiteral(e Expr) (int64, bool) {
+	neg := false
+	if u, ok := e.(*Unary); ok && u.Op == runtime.UMINUS {
+		neg, e = true, u.X
+	}
+	l, ok := e.(*Literal)
+	if !ok {
+		return 0, false
+	}
+	v, ok := l.Value.(int64)
+	if neg {
+		v = -v
+	}
+	return v, ok
+}
+
+// matchOutput matches the output product: ein"eq"(x, y), or x @ y with
+// the equation "@".
+func matchOutput(e Expr) (eq string, x, y Expr, ok bool) {
+	if bin, isBin := e.(*Binary); isBin && bin.Op == runtime.AT {
+		return "@", bin.X, bin.Y, true
+	}
+	return matchEinsum2(e)
 }
 
 // matchSoftmax matches softmax(x, d), softmax(x, dim=d), mod.softmax(x, d)
@@ -115,16 +185,17 @@ func matchSoftmax(e Expr, m *attnMatch) (x Expr, ok bool) {
 }
 
 // matchNested matches the idiom as one expression:
-// ein"…"(softmax(ein"…"(a, b) * s, dim), c).
+// ein"…"(softmax(ein"…"(a, b) * s, dim), c), softmax(a @ b.mT * s, dim) @ c
+// and the mixtures.
 func matchNested(e Expr) (*attnMatch, bool) {
 	m := &attnMatch{at: e}
-	eq, x, y, ok := matchEinsum2(e)
+	eq, x, y, ok := matchOutput(e)
 	if !ok {
 		return nil, false
 	}
 	m.eqOut = eq
 	probs := x
-	if pureOperand(x) {
+	if pureOperand(x) && eq != "@" {
 		probs, m.c, m.valueFirst = y, x, true
 	} else if pureOperand(y) {
 		m.c = y
@@ -180,7 +251,7 @@ func (fc *fcomp) matchStmts(sts []Stmt) (*attnMatch, bool) {
 	if arg, ok := matchSoftmax(s2.RHS, m); !ok || !isIdentNamed(arg, x.Name) {
 		return nil, false
 	}
-	eq, p, q, ok := matchEinsum2(e3)
+	eq, p, q, ok := matchOutput(e3)
 	if !ok {
 		return nil, false
 	}
@@ -188,7 +259,7 @@ func (fc *fcomp) matchStmts(sts []Stmt) (*attnMatch, bool) {
 	switch {
 	case isIdentNamed(p, y.Name) && pureOperand(q):
 		m.c = q
-	case isIdentNamed(q, y.Name) && pureOperand(p):
+	case isIdentNamed(q, y.Name) && pureOperand(p) && eq != "@":
 		m.c, m.valueFirst = p, true
 	default:
 		return nil, false

@@ -755,7 +755,11 @@ func (fc *fcomp) expr(x Expr) {
 			fc.emit(runtime.UNARY, int(x.Op))
 		}
 	case *Binary:
-		fc.binary(x)
+		if m, ok := matchNested(x); ok && x.Op == runtime.AT {
+			fc.attn(m, func() { fc.binary(x) })
+		} else {
+			fc.binary(x)
+		}
 	case *Compare:
 		fc.compare(x)
 	case *Call:

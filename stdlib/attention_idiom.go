@@ -1,6 +1,7 @@
 package stdlib
 
 import (
+	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -16,11 +17,14 @@ var attentionFusions atomic.Int64
 //
 //	ein"<P>id,<P>jd-><P>ij"(a, b) [* s | / s] → softmax(·, dim=-1) → ein"<P>ij,<P>je-><P>ie"(·, c)
 //
+// or with a @ b.transpose(-2, -1) (b.mT, b.T of a matrix) for the scores
+// and p @ c for the output,
+//
 // as tensor.SoftmaxAttention when that gives exactly what the unfused
 // calls give: softmax is the builtin (global or nn.softmax, or the tensor
 // method), the equations have that structure (any letters, the same
 // batch letters in every operand, no ellipsis, repeated or summed-out
-// letters), a, b and c are float32 or float64 tensors of one dtype with
+// letters; a transpose of the last two dims), a, b and c are float32 or float64 tensors of one dtype with
 // identical batch shapes and no gradient to record, s is a number that
 // folds into the scores GEMM as its scale (foldScale: the unfused code's
 // epilogue), and the scores' last dim (-1 or its index) is softmax's dim.
@@ -107,36 +111,65 @@ func isSoftmaxBuiltin(f runtime.Value) bool {
 	return false
 }
 
-// attnEquations reports whether the scores equation is "Pid,Pjd->Pij" and
-// the output equation "Qij,Qje->Qie" (operands swapped when valueFirst)
-// with len(P) == len(Q) == nd-2, distinct letters in each operand, and
-// the letters of P, i, j, d (and Q, i, j, e) distinct.
+// attnEquations reports whether the scores and output products have the
+// attention structure for operands of nd dims: scores "Pid,Pjd->Pij" or
+// a @ bᵀ ("@T<d0>,<d1>" swapping the last two dims, or "@Tall", .T of a
+// matrix), and output "Qij,Qje->Qie" (operands swapped when valueFirst)
+// or p @ c ("@"), with len(P) == len(Q) == nd-2, distinct letters in
+// each operand and P, i, j, d (and Q, i, j, e) distinct.
 func attnEquations(eqS, eqO string, valueFirst bool, nd int) bool {
-	sa, sb, so, ok := split2(eqS)
-	if !ok {
+	return attnScoresEq(eqS, nd) && attnOutputEq(eqO, valueFirst, nd)
+}
+
+func attnScoresEq(eq string, nd int) bool {
+	if t, ok := strings.CutPrefix(eq, "@T"); ok {
+		if t == "all" {
+			return nd == 2
+		}
+		s0, s1, ok := strings.Cut(t, ",")
+		d0, err0 := strconv.Atoi(s0)
+		d1, err1 := strconv.Atoi(s1)
+		if !ok || err0 != nil || err1 != nil || d0 < -nd || d0 >= nd || d1 < -nd || d1 >= nd {
+			return false
+		}
+		d0, d1 = (d0+nd)%nd, (d1+nd)%nd
+		return min(d0, d1) == nd-2 && max(d0, d1) == nd-1
+	}
+	sa, sb, so, ok := split2(eq)
+	if !ok || !attnSubscripts(nd, sa, sb, so) {
 		return false
 	}
-	pa, pb, po, ok := split2(eqO)
-	if !ok {
+	// a = P i d, b = P j d, out = P i j
+	nb := nd - 2
+	P, i, j, d := sa[:nb], sa[nb], sb[nb], sa[nb+1]
+	return sb[:nb] == P && sb[nb+1] == d && so == P+string(i)+string(j) && distinctLetters(P+string(i)+string(j)+string(d))
+}
+
+func attnOutputEq(eq string, valueFirst bool, nd int) bool {
+	if eq == "@" {
+		return !valueFirst
+	}
+	pa, pb, po, ok := split2(eq)
+	if !ok || !attnSubscripts(nd, pa, pb, po) {
 		return false
 	}
 	if valueFirst {
 		pa, pb = pb, pa
 	}
+	// p = Q x y, c = Q y z, out = Q x z
 	nb := nd - 2
-	for _, s := range []string{sa, sb, so, pa, pb, po} {
+	Q, x, y, z := pa[:nb], pa[nb], pa[nb+1], pb[nb+1]
+	return pb[:nb] == Q && pb[nb] == y && po == Q+string(x)+string(z) && distinctLetters(Q+string(x)+string(y)+string(z))
+}
+
+// attnSubscripts reports whether every subscript has nd distinct letters.
+func attnSubscripts(nd int, subs ...string) bool {
+	for _, s := range subs {
 		if len(s) != nd || !distinctLetters(s) {
 			return false
 		}
 	}
-	// scores: a = P i d, b = P j d, out = P i j
-	P, i, j, d := sa[:nb], sa[nb], sb[nb], sa[nb+1]
-	if sb[:nb] != P || sb[nb+1] != d || so != P+string(i)+string(j) || !distinctLetters(P+string(i)+string(j)+string(d)) {
-		return false
-	}
-	// output: p = Q x y, c = Q y z, out = Q x z
-	Q, x, y, z := pa[:nb], pa[nb], pa[nb+1], pb[nb+1]
-	return pb[:nb] == Q && pb[nb] == y && po == Q+string(x)+string(z) && distinctLetters(Q+string(x)+string(y)+string(z))
+	return true
 }
 
 // split2 splits "x,y->z" (spaces removed) into its three subscripts; it

@@ -107,6 +107,30 @@ out = f(q64, k64, v64)`, "ref64"},
 		{"nested at top level", `out = ein"bhij,bhjd->bhid"(softmax(ein"bhid,bhjd->bhij"(q, k) * (d_k ** -0.5), dim=-1), v)`, "ref"},
 		{"nested method form in a closure", `g = fn() { return ein"bhjd,bhij->bhid"(v, (ein"bhid,bhjd->bhij"(q, k) * 0.25).softmax(-1)) }
 out = g()`, "ref"},
+		{"matmul form", `fn f(q, k, v) {
+    s = q @ k.transpose(-2, -1) / 4
+    p = softmax(s, dim=-1)
+    return p @ v
+}
+out = f(q, k, v)`, "ref"},
+		{"matmul form, mT and method softmax", `fn f(q, k, v) {
+    s = q @ k.mT * (d_k ** -0.5)
+    p = s.softmax(-1)
+    o = p @ v
+    return o
+}
+out = f(q, k, v)`, "ref"},
+		{"matmul form nested, positive dims", `out = softmax(q @ k.transpose(3, 2) * 0.25, -1) @ v`, "ref"},
+		{"matrices, .T", `fn f(q, k, v) {
+    s = q @ k.T * 0.25
+    p = softmax(s, -1)
+    return ein"ij,jd->id"(p, v)
+}
+q2 = q[1, 2]
+k2 = k[1, 2]
+v2 = v[1, 2]
+out = f(q2, k2, v2)
+want = ref[1, 2]`, "want"},
 		{"in a loop", `fn f(q, k, v) {
     o = none
     for i in range(2) {
@@ -211,6 +235,22 @@ want = ein"bhij,bhjd->bhid"(softmax(ein"bhid,bhjd->bhij"(q.half(), k.half()) * 0
 }
 out = f(q, k, v)
 want = ein"bhji,bhid->bhjd"(softmax(ein"bhid,bhjd->bhji"(q, k) * 0.25, dim=-1), q)`, "want"},
+		{"transpose of other dims", `fn f(q, k, v) {
+    s = q @ k.transpose(0, 2) * 0.5
+    p = softmax(s, dim=-1)
+    return p @ v
+}
+c = randn(6, 6, 6)
+out = f(c, c * 2, c * 3)
+want = softmax(c @ (c * 2).transpose(0, 2) * 0.5, dim=-1) @ (c * 3)`, "want"},
+		{".T of a 3-D tensor", `fn f(q, k, v) {
+    s = q @ k.T * 0.5
+    p = softmax(s, dim=-1)
+    return p @ v
+}
+c = randn(6, 6, 6)
+out = f(c, c * 2, c * 3)
+want = softmax(c @ (c * 2).T * 0.5, dim=-1) @ (c * 3)`, "want"},
 		{"transposed scores of square shapes", `fn f(q, k, v) {
     s = ein"bhid,bhjd->bhji"(q, k) * 0.25
     p = softmax(s, dim=-1)
