@@ -1,0 +1,4 @@
+package main
+
+// fmaLoop is implemented in fma_amd64.s.
+func fmaLoop(n int)
