@@ -1,0 +1,60 @@
+package lang
+
+import (
+	"strings"
+	"testing"
+)
+
+// The attention idiom compiles to an ATTN guard only when the scores and
+// probabilities are dead everywhere else in the function (any mention
+// counts, nested functions included) or the idiom is one expression.
+func TestAttnIdiomEmitted(t *testing.T) {
+	body := func(extra string) string {
+		return "fn f(q, k, v) {\n s = ein\"bhid,bhjd->bhij\"(q, k) * 0.5\n p = softmax(s, dim=-1)\n o = ein\"bhij,bhjd->bhid\"(p, v)\n" + extra + "\n return o\n}\n"
+	}
+	cases := []struct {
+		name, src string
+		want      bool
+	}{
+		{"statements", body(""), true},
+		{"nested at top level", "o = ein\"bhij,bhjd->bhid\"(softmax(ein\"bhid,bhjd->bhij\"(q, k) / 8, -1), v)", true},
+		{"matmul nested", "o = softmax(q @ k.transpose(-2, -1) * 0.5, dim=-1) @ v", true},
+		{"top-level statements", "s = ein\"bhid,bhjd->bhij\"(q, k) * 0.5\np = softmax(s, dim=-1)\no = ein\"bhij,bhjd->bhid\"(p, v)", false},
+		{"f-string", body("print(f\"{p}\")"), false},
+		{"f-string spec", body("print(f\"{o:>{s}}\")"), false},
+		{"list", body("l = [1, p]"), false},
+		{"dict", body("d = {\"k\": s}"), false},
+		{"compare", body("b = 1 < s < 2"), false},
+		{"slice", body("o = o[s:]"), false},
+		{"attribute", body("x = p.shape"), false},
+		{"nested fn param", body("g = fn(p) { p }"), false},
+		{"nested fn default", body("g = fn(x=s) { x }"), false},
+		{"closure", body("g = fn() { s }"), false},
+		{"for target", body("for s in range(2) { }"), false},
+		{"catch name", body("try { o = o } catch p { }"), false},
+		{"while", body("while s { }"), false},
+		{"assert message", body("assert true, p"), false},
+		{"grad block", body("g = grad(q) { (p * q).sum() }"), false},
+		{"no_grad block", body("no_grad { p = 1 }"), false},
+		{"if", body("if p { } else { s = 1 }"), false},
+		{"index key", body("x = o[p]"), false},
+		{"tuple target", body("s, z = 1, 2"), false},
+		{"augmented", body("p += 1"), false},
+		{"unpure operand", "fn f(q, k, v) {\n s = ein\"bhid,bhjd->bhij\"(q, k) * g()\n p = softmax(s, -1)\n ein\"bhij,bhjd->bhid\"(p, v)\n}", false},
+		{"softmax dtype", "fn f(q, k, v) {\n s = ein\"bhid,bhjd->bhij\"(q, k)\n p = softmax(s, -1, dtype=f64)\n ein\"bhij,bhjd->bhid\"(p, v)\n}", false},
+		{"other function", "fn f(q, k, v) {\n s = ein\"bhid,bhjd->bhij\"(q, k)\n p = log_softmax(s, -1)\n ein\"bhij,bhjd->bhid\"(p, v)\n}", false},
+		{"value first matmul", "fn f(q, k, v) {\n s = q @ k.mT\n p = softmax(s, -1)\n v @ p\n}", false},
+		{"tail", "fn f(q, k, v) {\n s = q @ k.mT\n p = softmax(s, -1)\n p @ v\n}", true},
+		{"name reused", "fn f(q, k, v) {\n x = q @ k.mT / 8\n x = x.softmax(-1)\n return x @ v\n}", true},
+		{"reused and read again", "fn f(q, k, v) {\n x = q @ k.mT / 8\n x = x.softmax(-1)\n y = x @ v\n return x\n}", false},
+	}
+	for _, c := range cases {
+		prog, err := Compile("a.tsr", c.src)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := strings.Contains(Disassemble(prog), "ATTN"); got != c.want {
+			t.Errorf("%s: ATTN emitted %v, want %v\n%s", c.name, got, c.want, c.src)
+		}
+	}
+}
