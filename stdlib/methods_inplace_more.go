@@ -59,7 +59,13 @@ func shapeText(s []int) string {
 
 // inplaceMethod registers name_ as inplaceVia with f reading the arguments.
 func inplaceMethod(name, doc string, f func(e *Engine, self *T, args []runtime.Value, kwargs []runtime.Kwarg) (*T, string, error)) {
+	elementwise := !overlapUnchecked[name]
 	defMethod(name, doc, func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+		if elementwise {
+			if err := checkInplaceOperands(x.t, args, kwargs); err != nil {
+				return nil, err
+			}
+		}
 		e := engineOf(th)
 		node := ""
 		err := inplaceVia(e, x.t, "", func(self *T) (*T, error) {
@@ -75,6 +81,36 @@ func inplaceMethod(name, doc string, f func(e *Engine, self *T, args []runtime.V
 		}
 		return x, nil
 	})
+}
+
+// overlapUnchecked are the in-place methods PyTorch runs without
+// TensorIterator's overlap check on their tensor arguments (index and
+// scatter kernels: masked_scatter_ and index_fill_ accept an overlapping
+// source or value; scatter's own checks are not modelled).
+var overlapUnchecked = map[string]bool{"index_fill_": true, "masked_scatter_": true, "scatter_": true, "scatter_add_": true, "scatter_reduce_": true}
+
+// checkInplaceOperands returns PyTorch's RuntimeError for an elementwise
+// in-place op one of whose tensor arguments partially overlaps self
+// (tensor.CheckNoPartialOverlap; TensorIterator checks every input
+// against the output).
+func checkInplaceOperands(self *T, args []runtime.Value, kwargs []runtime.Kwarg) error {
+	check := func(v runtime.Value) error {
+		if tv, ok := v.(*TensorValue); ok {
+			return tensor.CheckNoPartialOverlap(self, tv.t)
+		}
+		return nil
+	}
+	for _, a := range args {
+		if err := check(a); err != nil {
+			return err
+		}
+	}
+	for _, kw := range kwargs {
+		if err := check(kw.Value); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // overload picks PyTorch's node name for a number (0) or tensor (1) operand.

@@ -202,6 +202,9 @@ func init() {
 	defMethodFunc("clamp", "clamp(min=none, max=none): limit to [min, max] (numbers or tensors).", clamp("clamp"))
 	defMethodFunc("clip", "clip(min=none, max=none): clamp.", clamp("clip"))
 	defMethod("clamp_", "clamp_(min=none, max=none): clamp in place.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+		if err := checkInplaceOperands(x.t, args, kwargs); err != nil {
+			return nil, err
+		}
 		lo, hi, err := clampArgs("clamp_", args, kwargs)
 		if err != nil {
 			return nil, err

@@ -25,9 +25,17 @@ func errCast(from, to DType) error {
 	return errorf(RuntimeError, "result type %s can't be cast to the desired output type %s", pyTypeName(from), pyTypeName(to))
 }
 
-// binaryInplace computes t = t op other in place.
+// binaryInplace computes t = t op other in place. An other that
+// partially overlaps t is PyTorch's RuntimeError (CheckNoPartialOverlap).
 func (t *Tensor) binaryInplace(op binOp, other *Tensor) error {
 	if err := t.checkWritable(); err != nil {
+		return err
+	}
+	// PyTorch's TensorIterator rejects an input that partially overlaps
+	// the output (z[1:3].add_(z[0:2]), z.add_(z.t())) before anything
+	// else; a full overlap (z.add_(z)) and strided or expanded views
+	// ("too hard") pass.
+	if err := CheckNoPartialOverlap(t, other); err != nil {
 		return err
 	}
 	shape, err := BroadcastShapes(t.shape, other.shape)

@@ -3,6 +3,7 @@ package tensor
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -117,5 +118,23 @@ func TestIndexPutOverlapView(t *testing.T) {
 	}
 	if err := m.CheckIndexPutOverlap([]Index{Span(1, 2, 1), Adv(idx)}, val); err == nil {
 		t.Error("m[1:2, idx] = m[1, 0] (a dense view): no error")
+	}
+}
+
+// In-place binary ops reject a partially overlapping operand before any
+// write (PyTorch's TensorIterator), and accept the same tensor.
+func TestBinaryInplacePartialOverlap(t *testing.T) {
+	z, _ := Arange(0, 6, 1, F32)
+	a, _ := z.Narrow(0, 1, 2)
+	b, _ := z.Narrow(0, 0, 2)
+	v := z.Version()
+	if err := a.AddInplace(b); err == nil || !strings.Contains(err.Error(), "refer to a single memory location") {
+		t.Fatalf("z[1:3].add_(z[0:2]): %v", err)
+	}
+	if z.Version() != v || !slices.Equal(z.ToFloat64s(), []float64{0, 1, 2, 3, 4, 5}) {
+		t.Fatalf("written anyway: %v (version %d -> %d)", z.ToFloat64s(), v, z.Version())
+	}
+	if err := z.MulInplace(z); err != nil || !slices.Equal(z.ToFloat64s(), []float64{0, 1, 4, 9, 16, 25}) {
+		t.Fatalf("z.mul_(z): %v %v", err, z.ToFloat64s())
 	}
 }
