@@ -22,10 +22,6 @@ const MaxArg = 1<<24 - 1
 // (see FRESH_MARK).
 const FreshDefer = 1 << 20
 
-// AttnValueFirst is the ATTN descriptor flag (see Thread.Attention) for an
-// output einsum written ein"…"(v, p): the probabilities come second.
-const AttnValueFirst = 1 << 8
-
 // BinaryDefer is the BINARY argument bit (above the Op) that the compiler
 // sets on x @ y when the product feeds a BINARY_TMP * or / by a
 // side-effect-free operand: a left operand implementing HasBinaryDefer may
