@@ -27,7 +27,8 @@ import (
 // dims (no broadcasting), one dtype, float32 or float64; out is
 // [*, L, Ev], contiguous. handled is false (and nothing is computed) when
 // the operands do not qualify: other dtypes or batch shapes, empty dims,
-// head dims wider than one GEMM K panel (E > 256), problems small enough
+// head dims wider than one GEMM K panel (E > 256), a zero scale (after
+// rounding to the dtype), problems small enough
 // for the GEMM's plain-loop path, key counts S the unfused p·v GEMM sums
 // in other K panels (cpu.SgemmPackedMatches: too few query rows, or a
 // short block of them on a thread), or with the vector fast paths off. Then the caller runs the unfused operations.
@@ -52,6 +53,11 @@ func SoftmaxAttention(q, k, v *Tensor, scale float64) (out *Tensor, handled bool
 	// the epilogue scale is exactly MatmulScaled's; >= 64 multiply-adds per
 	// product keeps both GEMMs off the plain-loop path for tiny problems.
 	if L == 0 || S == 0 || E == 0 || Ev == 0 || E > 256 || L*S*E < 64 || L*Ev*S < 64 {
+		return nil, false
+	}
+	// A zero alpha makes the packed GEMM skip the product (BLAS), where
+	// the unfused scores are 0·(q·k): NaN for an infinite or NaN q·k.
+	if q.dtype == F32 && float32(scale) == 0 || scale == 0 {
 		return nil, false
 	}
 	for _, s := range batch {

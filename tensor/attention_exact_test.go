@@ -181,3 +181,30 @@ func TestSoftmaxAttentionShortRowBlocks(t *testing.T) {
 		}
 	}
 }
+
+// A zero scale is not BLAS's alpha = 0 (C not computed): the unfused
+// scores are 0·(q·k), NaN where q·k is infinite or NaN.
+func TestSoftmaxAttentionZeroScale(t *testing.T) {
+	g := NewGenerator(5)
+	for _, dt := range []DType{F32, F64} {
+		for _, scale := range []float64{0, math.Copysign(0, -1)} {
+			var qkv [3]*Tensor
+			for i, n := range []int{20, 24, 24} {
+				x, err := Randn(g, []int{2, n, 16}, dt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				qkv[i] = x
+			}
+			q, k, v := qkv[0], qkv[1], qkv[2]
+			if dt == F32 {
+				q.storage.F32()[0] = float32(math.Inf(1))
+			} else {
+				q.storage.F64()[0] = math.NaN()
+			}
+			if got, ok := SoftmaxAttention(q, k, v, scale); ok {
+				sameBits(t, got, unfusedAttention(t, q, k, v, scale))
+			}
+		}
+	}
+}
