@@ -283,7 +283,11 @@ func isIdentNamed(e Expr, name string) bool {
 func (fc *fcomp) attn(m *attnMatch, unfused func()) {
 	fc.at(m.at)
 	h := fc.emit0(runtime.TRY_BEGIN)
-	fc.constant(runtime.Tuple{runtime.String(m.eqScores), runtime.String(m.eqOut), runtime.Int(m.op)})
+	flags := int64(m.op)
+	if m.softmax == nil {
+		flags |= runtime.AttnMethodSoftmax
+	}
+	fc.constant(runtime.Tuple{runtime.String(m.eqScores), runtime.String(m.eqOut), runtime.Int(flags)})
 	for _, e := range []Expr{m.a, m.b, m.s, m.softmax, m.dim, m.c} {
 		if e == nil {
 			fc.emit0(runtime.NONE)

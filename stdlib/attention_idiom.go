@@ -36,14 +36,14 @@ func attentionHook(th *runtime.Thread, ops []runtime.Value) (res runtime.Value, 
 	}
 	eqS, _ := desc[0].(runtime.String)
 	eqO, _ := desc[1].(runtime.String)
-	scaleOp, _ := desc[2].(runtime.Int)
+	flags, _ := desc[2].(runtime.Int)
 	at, okA := ops[1].(*TensorValue)
 	bt, okB := ops[2].(*TensorValue)
 	ct, okC := ops[6].(*TensorValue)
 	if !okA || !okB || !okC {
 		return nil, false
 	}
-	if f := ops[4]; f != runtime.None && !isSoftmaxBuiltin(f) {
+	if flags&runtime.AttnMethodSoftmax == 0 && !isSoftmaxBuiltin(ops[4]) {
 		return nil, false
 	}
 	a, b, c := at.t, bt.t, ct.t
@@ -72,7 +72,7 @@ func attentionHook(th *runtime.Thread, ops []runtime.Value) (res runtime.Value, 
 		return nil, false
 	}
 	alpha := 1.0
-	if op := runtime.Op(scaleOp); op != 0 {
+	if op := runtime.Op(flags &^ runtime.AttnMethodSoftmax); op != 0 {
 		var folds bool
 		if alpha, folds = foldScale(op, ops[3], dt); !folds {
 			return nil, false

@@ -366,3 +366,24 @@ func TestAttentionIdiomAsWritten(t *testing.T) {
 		})
 	}
 }
+
+// A softmax name bound to none is not the method form x.softmax(dim) (whose
+// callee operand is none too): calling it raises.
+func TestAttentionIdiomSoftmaxNone(t *testing.T) {
+	for _, src := range []string{
+		"fn f(q, k, v, softmax) {\n    s = q @ k.mT * 0.25\n    p = softmax(s, -1)\n    return p @ v\n}\nout = f(q, k, v, none)",
+		"softmax = none\nfn g(q, k, v) { softmax(q @ k.mT * 0.25, -1) @ v }\nout = g(q, k, v)",
+		"nn = {\"softmax\": none}\nfn g(q, k, v) { nn.softmax(q @ k.mT * 0.25, -1) @ v }\nout = g(q, k, v)",
+	} {
+		in := tsr.New(tsr.Options{})
+		if _, err := in.Eval(context.Background(), "setup.tsr", attnSetup); err != nil {
+			t.Fatal(err)
+		}
+		before := stdlib.AttentionFusions()
+		_, err := in.Eval(context.Background(), "a.tsr", src)
+		var ee *tsr.Error
+		if !errors.As(err, &ee) || ee.Kind == "" || stdlib.AttentionFusions() != before {
+			t.Errorf("%s\ngot %v, fused %d times; want an error", src, err, stdlib.AttentionFusions()-before)
+		}
+	}
+}
