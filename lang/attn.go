@@ -43,7 +43,6 @@ type attnMatch struct {
 	op              runtime.Op // STAR or SLASH with s; 0 without
 	softmax         Expr       // the function called; nil for x.softmax(dim)
 	dim             Expr
-	valueFirst      bool // the output einsum is ein"…"(v, p)
 	at              Node // position of the guard
 }
 
@@ -186,22 +185,16 @@ func matchSoftmax(e Expr, m *attnMatch) (x Expr, ok bool) {
 
 // matchNested matches the idiom as one expression:
 // ein"…"(softmax(ein"…"(a, b) * s, dim), c), softmax(a @ b.mT * s, dim) @ c
-// and the mixtures.
+// and the mixtures. The probabilities must be the output product's first
+// operand: ein"bhjd,bhij->bhid"(v, p) is a transposed view of a product
+// with v as the GEMM's A, which the fused kernel does not reproduce.
 func matchNested(e Expr) (*attnMatch, bool) {
 	m := &attnMatch{at: e}
-	eq, x, y, ok := matchOutput(e)
-	if !ok {
+	eq, probs, c, ok := matchOutput(e)
+	if !ok || !pureOperand(c) {
 		return nil, false
 	}
-	m.eqOut = eq
-	probs := x
-	if pureOperand(x) && eq != "@" {
-		probs, m.c, m.valueFirst = y, x, true
-	} else if pureOperand(y) {
-		m.c = y
-	} else {
-		return nil, false
-	}
+	m.eqOut, m.c = eq, c
 	scores, ok := matchSoftmax(probs, m)
 	if !ok || !matchScores(scores, m) {
 		return nil, false
@@ -255,15 +248,10 @@ func (fc *fcomp) matchStmts(sts []Stmt) (*attnMatch, bool) {
 	if !ok {
 		return nil, false
 	}
-	m.eqOut = eq
-	switch {
-	case isIdentNamed(p, y.Name) && pureOperand(q):
-		m.c = q
-	case isIdentNamed(q, y.Name) && pureOperand(p) && eq != "@":
-		m.c, m.valueFirst = p, true
-	default:
+	if !isIdentNamed(p, y.Name) || !pureOperand(q) {
 		return nil, false
 	}
+	m.eqOut, m.c = eq, q
 	// x and y must be plain locals (not parameters, not captured) that
 	// appear nowhere in the function but in these three statements'
 	// places: x assigned then read by softmax, y assigned then read by
@@ -296,8 +284,8 @@ func (fc *fcomp) attn(m *attnMatch, unfused func()) {
 	fc.at(m.at)
 	h := fc.emit0(runtime.TRY_BEGIN)
 	flags := int64(m.op)
-	if m.valueFirst {
-		flags |= runtime.AttnValueFirst
+	if m.softmax == nil {
+		flags |= runtime.AttnMethodSoftmax
 	}
 	fc.constant(runtime.Tuple{runtime.String(m.eqScores), runtime.String(m.eqOut), runtime.Int(flags)})
 	for _, e := range []Expr{m.a, m.b, m.s, m.softmax, m.dim, m.c} {

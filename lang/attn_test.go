@@ -43,6 +43,8 @@ func TestAttnIdiomEmitted(t *testing.T) {
 		{"unpure operand", "fn f(q, k, v) {\n s = ein\"bhid,bhjd->bhij\"(q, k) * g()\n p = softmax(s, -1)\n ein\"bhij,bhjd->bhid\"(p, v)\n}", false},
 		{"softmax dtype", "fn f(q, k, v) {\n s = ein\"bhid,bhjd->bhij\"(q, k)\n p = softmax(s, -1, dtype=f64)\n ein\"bhij,bhjd->bhid\"(p, v)\n}", false},
 		{"other function", "fn f(q, k, v) {\n s = ein\"bhid,bhjd->bhij\"(q, k)\n p = log_softmax(s, -1)\n ein\"bhij,bhjd->bhid\"(p, v)\n}", false},
+		{"value first einsum", "fn f(q, k, v) {\n s = q @ k.mT\n p = softmax(s, -1)\n ein\"bhjd,bhij->bhid\"(v, p)\n}", false},
+		{"value first nested", "o = ein\"bhjd,bhij->bhid\"(v, softmax(q @ k.mT, -1))", false},
 		{"value first matmul", "fn f(q, k, v) {\n s = q @ k.mT\n p = softmax(s, -1)\n v @ p\n}", false},
 		{"tail", "fn f(q, k, v) {\n s = q @ k.mT\n p = softmax(s, -1)\n p @ v\n}", true},
 		{"name reused", "fn f(q, k, v) {\n x = q @ k.mT / 8\n x = x.softmax(-1)\n return x @ v\n}", true},

@@ -22,9 +22,10 @@ const MaxArg = 1<<24 - 1
 // (see FRESH_MARK).
 const FreshDefer = 1 << 20
 
-// AttnValueFirst is the ATTN descriptor flag (see Thread.Attention) for an
-// output einsum written ein"…"(v, p): the probabilities come second.
-const AttnValueFirst = 1 << 8
+// AttnMethodSoftmax is the ATTN descriptor flag (see Thread.Attention) for
+// the method form x.softmax(dim): its softmax operand is None, which a
+// softmax name bound to none also gives.
+const AttnMethodSoftmax = 1 << 8
 
 // BinaryDefer is the BINARY argument bit (above the Op) that the compiler
 // sets on x @ y when the product feeds a BINARY_TMP * or / by a

@@ -43,7 +43,7 @@ func attentionHook(th *runtime.Thread, ops []runtime.Value) (res runtime.Value, 
 	if !okA || !okB || !okC {
 		return nil, false
 	}
-	if f := ops[4]; f != runtime.None && !isSoftmaxBuiltin(f) {
+	if flags&runtime.AttnMethodSoftmax == 0 && !isSoftmaxBuiltin(ops[4]) {
 		return nil, false
 	}
 	a, b, c := at.t, bt.t, ct.t
@@ -54,7 +54,7 @@ func attentionHook(th *runtime.Thread, ops []runtime.Value) (res runtime.Value, 
 		return nil, false
 	}
 	nd := a.Dim()
-	if b.Dim() != nd || c.Dim() != nd || !attnEquations(string(eqS), string(eqO), flags&runtime.AttnValueFirst != 0, nd) {
+	if b.Dim() != nd || c.Dim() != nd || !attnEquations(string(eqS), string(eqO), nd) {
 		return nil, false
 	}
 	// Size-1 dims change the einsum's plan (squeezed operands, products
@@ -72,7 +72,7 @@ func attentionHook(th *runtime.Thread, ops []runtime.Value) (res runtime.Value, 
 		return nil, false
 	}
 	alpha := 1.0
-	if op := runtime.Op(flags &^ runtime.AttnValueFirst); op != 0 {
+	if op := runtime.Op(flags &^ runtime.AttnMethodSoftmax); op != 0 {
 		var folds bool
 		if alpha, folds = foldScale(op, ops[3], dt); !folds {
 			return nil, false
@@ -114,11 +114,11 @@ func isSoftmaxBuiltin(f runtime.Value) bool {
 // attnEquations reports whether the scores and output products have the
 // attention structure for operands of nd dims: scores "Pid,Pjd->Pij" or
 // a @ bᵀ ("@T<d0>,<d1>" swapping the last two dims, or "@Tall", .T of a
-// matrix), and output "Qij,Qje->Qie" (operands swapped when valueFirst)
-// or p @ c ("@"), with len(P) == len(Q) == nd-2, distinct letters in
-// each operand and P, i, j, d (and Q, i, j, e) distinct.
-func attnEquations(eqS, eqO string, valueFirst bool, nd int) bool {
-	return attnScoresEq(eqS, nd) && attnOutputEq(eqO, valueFirst, nd)
+// matrix), and output "Qij,Qje->Qie" or p @ c ("@"), with len(P) ==
+// len(Q) == nd-2, distinct letters in each operand and P, i, j, d (and Q,
+// i, j, e) distinct.
+func attnEquations(eqS, eqO string, nd int) bool {
+	return attnScoresEq(eqS, nd) && attnOutputEq(eqO, nd)
 }
 
 func attnScoresEq(eq string, nd int) bool {
@@ -145,16 +145,13 @@ func attnScoresEq(eq string, nd int) bool {
 	return sb[:nb] == P && sb[nb+1] == d && so == P+string(i)+string(j) && distinctLetters(P+string(i)+string(j)+string(d))
 }
 
-func attnOutputEq(eq string, valueFirst bool, nd int) bool {
+func attnOutputEq(eq string, nd int) bool {
 	if eq == "@" {
-		return !valueFirst
+		return true
 	}
 	pa, pb, po, ok := split2(eq)
 	if !ok || !attnSubscripts(nd, pa, pb, po) {
 		return false
-	}
-	if valueFirst {
-		pa, pb = pb, pa
 	}
 	// p = Q x y, c = Q y z, out = Q x z
 	nb := nd - 2

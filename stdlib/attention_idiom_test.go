@@ -86,10 +86,10 @@ out = f(q, k, v)`, "ref"},
     return ein"bhij,bhjd->bhid"(p, v)
 }
 out = f(q, k, v)`, "ref"},
-		{"nn.softmax, value first", `fn f(q, k, v) {
+		{"nn.softmax", `fn f(q, k, v) {
     s = ein"bhid,bhjd->bhij"(q, k) * 0.25
     p = nn.softmax(s, dim=-1)
-    return ein"bhjd,bhij->bhid"(v, p)
+    return ein"bhij,bhjd->bhid"(p, v)
 }
 out = f(q, k, v)`, "ref"},
 		{"one name reused, no scale", `fn f(q, k, v) {
@@ -105,7 +105,7 @@ out = f(q, k, v)`, "ref0"},
 }
 out = f(q64, k64, v64)`, "ref64"},
 		{"nested at top level", `out = ein"bhij,bhjd->bhid"(softmax(ein"bhid,bhjd->bhij"(q, k) * (d_k ** -0.5), dim=-1), v)`, "ref"},
-		{"nested method form in a closure", `g = fn() { return ein"bhjd,bhij->bhid"(v, (ein"bhid,bhjd->bhij"(q, k) * 0.25).softmax(-1)) }
+		{"nested method form in a closure", `g = fn() { return ein"bhij,bhjd->bhid"((ein"bhid,bhjd->bhij"(q, k) * 0.25).softmax(-1), v) }
 out = g()`, "ref"},
 		{"matmul form", `fn f(q, k, v) {
     s = q @ k.transpose(-2, -1) / 4
@@ -339,5 +339,51 @@ func TestAttentionIdiomErrors(t *testing.T) {
 				t.Errorf("fused program: %v\nunfused program: %v", err, err2)
 			}
 		})
+	}
+}
+
+// Whether fused or not, a function's idiom gives what the same code as
+// top-level statements (never fused) gives: bits, dtype, shape, strides.
+func TestAttentionIdiomAsWritten(t *testing.T) {
+	cases := []struct{ name, setup, scores, probs, output, nested string }{
+		{"value first", "", `ein"bhid,bhjd->bhij"(q, k) * 0.25`, `softmax(s, dim=-1)`, `ein"bhjd,bhij->bhid"(v, p)`,
+			`ein"bhjd,bhij->bhid"(v, softmax(ein"bhid,bhjd->bhij"(q, k) * 0.25, dim=-1))`},
+		{"value first, more values than queries", "v = randn(2, 3, 24, 40)", `ein"bhid,bhjd->bhij"(q, k) * 0.25`, `s.softmax(-1)`, `ein"bhjd,bhij->bhid"(v, p)`,
+			`ein"bhjd,bhij->bhid"(v, (ein"bhid,bhjd->bhij"(q, k) * 0.25).softmax(-1))`},
+		{"few queries, long keys", "q = randn(2, 5, 16)\nk = randn(2, 500, 16)\nv = randn(2, 500, 8)", `q @ k.mT * 0.25`, `softmax(s, -1)`, `p @ v`,
+			`softmax(q @ k.mT * 0.25, -1) @ v`},
+		{"few queries, long keys, f64", "q = randn(1, 3, 3, 8).double()\nk = randn(1, 3, 300, 8).double()\nv = randn(1, 3, 300, 4).double()", `ein"bhid,bhjd->bhij"(q, k) / 2`, `softmax(s, -1)`, `ein"bhij,bhjd->bhid"(p, v)`,
+			`ein"bhij,bhjd->bhid"(softmax(ein"bhid,bhjd->bhij"(q, k) / 2, -1), v)`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := c.setup + "\nfn f(q, k, v) {\n    s = " + c.scores + "\n    p = " + c.probs + "\n    return " + c.output + "\n}\nout = f(q, k, v)\n" +
+				"nested = fn(q, k, v) { " + c.nested + " }(q, k, v)\n" +
+				"s = " + c.scores + "\np = " + c.probs + "\nwant = " + c.output + "\n"
+			in, _ := runAttn(t, src)
+			sameTensor(t, in, "out", "want")
+			sameTensor(t, in, "nested", "want")
+		})
+	}
+}
+
+// A softmax name bound to none is not the method form x.softmax(dim) (whose
+// callee operand is none too): calling it raises.
+func TestAttentionIdiomSoftmaxNone(t *testing.T) {
+	for _, src := range []string{
+		"fn f(q, k, v, softmax) {\n    s = q @ k.mT * 0.25\n    p = softmax(s, -1)\n    return p @ v\n}\nout = f(q, k, v, none)",
+		"softmax = none\nfn g(q, k, v) { softmax(q @ k.mT * 0.25, -1) @ v }\nout = g(q, k, v)",
+		"nn = {\"softmax\": none}\nfn g(q, k, v) { nn.softmax(q @ k.mT * 0.25, -1) @ v }\nout = g(q, k, v)",
+	} {
+		in := tsr.New(tsr.Options{})
+		if _, err := in.Eval(context.Background(), "setup.tsr", attnSetup); err != nil {
+			t.Fatal(err)
+		}
+		before := stdlib.AttentionFusions()
+		_, err := in.Eval(context.Background(), "a.tsr", src)
+		var ee *tsr.Error
+		if !errors.As(err, &ee) || ee.Kind == "" || stdlib.AttentionFusions() != before {
+			t.Errorf("%s\ngot %v, fused %d times; want an error", src, err, stdlib.AttentionFusions()-before)
+		}
 	}
 }

@@ -27,9 +27,11 @@ import (
 // dims (no broadcasting), one dtype, float32 or float64; out is
 // [*, L, Ev], contiguous. handled is false (and nothing is computed) when
 // the operands do not qualify: other dtypes or batch shapes, empty dims,
-// head dims wider than one GEMM K panel (E > 256) or problems small
-// enough for the GEMM's plain-loop path, or with the vector fast paths
-// off. Then the caller runs the unfused operations.
+// head dims wider than one GEMM K panel (E > 256), a zero scale (after
+// rounding to the dtype), problems small enough
+// for the GEMM's plain-loop path, key counts S the unfused p·v GEMM sums
+// in other K panels (cpu.SgemmPackedMatches: too few query rows, or a
+// short block of them on a thread), or with the vector fast paths off. Then the caller runs the unfused operations.
 func SoftmaxAttention(q, k, v *Tensor, scale float64) (out *Tensor, handled bool) {
 	if !fastPathsOn() || q.dtype != k.dtype || q.dtype != v.dtype || (q.dtype != F32 && q.dtype != F64) {
 		return nil, false
@@ -53,10 +55,21 @@ func SoftmaxAttention(q, k, v *Tensor, scale float64) (out *Tensor, handled bool
 	if L == 0 || S == 0 || E == 0 || Ev == 0 || E > 256 || L*S*E < 64 || L*Ev*S < 64 {
 		return nil, false
 	}
+	// A zero alpha makes the packed GEMM skip the product (BLAS), where
+	// the unfused scores are 0·(q·k): NaN for an infinite or NaN q·k.
+	if q.dtype == F32 && float32(scale) == 0 || scale == 0 {
+		return nil, false
+	}
 	for _, s := range batch {
 		if s == 0 {
 			return nil, false
 		}
+	}
+	// The p·v GEMM sums over the S keys in K panels whose depth the
+	// unfused GEMM picks per block of query rows (a short block packs A);
+	// the fused one must sum over the same panels.
+	if q.dtype == F32 && !cpu.SgemmPackedMatches(L, Ev, S) || q.dtype == F64 && !cpu.DgemmPackedMatches(L, Ev, S) {
+		return nil, false
 	}
 	out = empty(append(slices.Clone(batch), L, Ev), q.dtype)
 	a := attnArgs{q: q, k: k, v: v, out: out, batch: batch, L: L, S: S, E: E, Ev: Ev, scale: scale}

@@ -1,7 +1,9 @@
 package tensor
 
 import (
+	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -136,5 +138,73 @@ func TestSoftmaxAttentionDeclines(t *testing.T) {
 	fastPathsOff.Store(false)
 	if ok {
 		t.Error("handled with the fast paths off")
+	}
+}
+
+// SoftmaxAttention either declines or gives the unfused bits where the
+// unfused p·v GEMM runs blocks of fewer rows than the kernel's register
+// tile: fewer queries than that, or a multi-threaded split of the query
+// rows leaving a short last block. Those blocks pack A and sum the keys in
+// the packed-A K panels, not the in-place ones the fused GEMM uses.
+func TestSoftmaxAttentionShortRowBlocks(t *testing.T) {
+	g := NewGenerator(7)
+	r := func(dt DType, sh ...int) *Tensor {
+		x, err := Randn(g, sh, dt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, procs := range []int{1, 2, 3} {
+		runtime.GOMAXPROCS(procs)
+		for _, c := range []struct {
+			batch       []int
+			L, S, E, Ev int
+			dt          DType
+		}{
+			{[]int{2}, 5, 500, 16, 8, F32},
+			{[]int{1, 3}, 3, 1100, 8, 17, F32},
+			{nil, 11, 800, 64, 64, F32},
+			{[]int{2}, 3, 300, 8, 4, F64},
+			{nil, 13, 8600, 16, 8, F32},
+			{nil, 13, 8600, 16, 8, F64},
+			{[]int{1}, 25, 8600, 16, 8, F32},
+		} {
+			sh := func(a, b int) []int { return append(slices.Clone(c.batch), a, b) }
+			q, k, v := r(c.dt, sh(c.L, c.E)...), r(c.dt, sh(c.S, c.E)...), r(c.dt, sh(c.S, c.Ev)...)
+			if got, ok := SoftmaxAttention(q, k, v, 0.25); ok {
+				t.Run(fmt.Sprintf("procs %d %v L%d S%d %s", procs, c.batch, c.L, c.S, c.dt), func(t *testing.T) {
+					sameBits(t, got, unfusedAttention(t, q, k, v, 0.25))
+				})
+			}
+		}
+	}
+}
+
+// A zero scale is not BLAS's alpha = 0 (C not computed): the unfused
+// scores are 0·(q·k), NaN where q·k is infinite or NaN.
+func TestSoftmaxAttentionZeroScale(t *testing.T) {
+	g := NewGenerator(5)
+	for _, dt := range []DType{F32, F64} {
+		for _, scale := range []float64{0, math.Copysign(0, -1)} {
+			var qkv [3]*Tensor
+			for i, n := range []int{20, 24, 24} {
+				x, err := Randn(g, []int{2, n, 16}, dt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				qkv[i] = x
+			}
+			q, k, v := qkv[0], qkv[1], qkv[2]
+			if dt == F32 {
+				q.storage.F32()[0] = float32(math.Inf(1))
+			} else {
+				q.storage.F64()[0] = math.NaN()
+			}
+			if got, ok := SoftmaxAttention(q, k, v, scale); ok {
+				sameBits(t, got, unfusedAttention(t, q, k, v, scale))
+			}
+		}
 	}
 }

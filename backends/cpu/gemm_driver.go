@@ -151,17 +151,48 @@ func splitGemm(nt, batch, m, n, MR, NR, wc, wr int, one func(q, i0, i1, j0, j1 i
 	if byCols {
 		size, unit, w = n, NR, wc
 	}
-	tiles := (size + unit - 1) / unit
-	chunks := min(tiles, max(nt, (size+w/2)/w))
+	tiles, chunks := splitChunks(nt, size, unit, w)
 	parallelDynamic(nt, batch*chunks, func(it int) {
 		q, ch := it/chunks, it%chunks
-		lo, hi := ch*tiles/chunks*unit, min((ch+1)*tiles/chunks*unit, size)
+		lo, hi := chunkRange(ch, chunks, tiles, unit, size)
 		if byCols {
 			one(q, 0, m, lo, hi)
 		} else {
 			one(q, lo, hi, 0, n)
 		}
 	})
+}
+
+// splitChunks returns how splitGemm cuts one side of size elements: into
+// tiles units of unit elements, grouped into chunks work items of about w
+// elements (at least nt of them when there are enough tiles).
+func splitChunks(nt, size, unit, w int) (tiles, chunks int) {
+	tiles = (size + unit - 1) / unit
+	return tiles, min(tiles, max(nt, (size+w/2)/w))
+}
+
+// chunkRange returns the elements [lo, hi) of splitGemm's work item ch.
+func chunkRange(ch, chunks, tiles, unit, size int) (lo, hi int) {
+	return ch * tiles / chunks * unit, min((ch+1)*tiles/chunks*unit, size)
+}
+
+// minRowBlock returns the fewest rows of A that gemmBatched (on
+// GOMAXPROCS goroutines) hands one call of gemmPacked or gemmSmall for
+// batch m×n×k products with a unit-column-stride C: m unless it splits
+// the rows over goroutines.
+func minRowBlock(MR, batch, m, n, k int) int {
+	nt := runtime.GOMAXPROCS(0)
+	flops := 2 * float64(m) * float64(n) * float64(k) * float64(batch)
+	if nt <= 1 || flops < parallelFlops || batch >= nt || n >= m {
+		return m
+	}
+	tiles, chunks := splitChunks(nt, m, MR, gemmChunkCols)
+	least := m
+	for ch := range chunks {
+		lo, hi := chunkRange(ch, chunks, tiles, MR, m)
+		least = min(least, hi-lo)
+	}
+	return least
 }
 
 // one computes rows [i0,i1) × columns [j0,j1) of batch entry q.

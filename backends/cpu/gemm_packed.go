@@ -1,5 +1,7 @@
 package cpu
 
+import "runtime"
+
 // Pre-packed B operands (MKL's cblas_sgemm_pack / cblas_sgemm_compute):
 // a caller that multiplies many A blocks by the same B packs B once into
 // the active micro-kernel's panel layout and runs each product on the
@@ -73,6 +75,45 @@ func DgemmPacked(m, n, k int, alpha float64, a []float64, rsA, csA int, bp Packe
 	gemmPackedB(dgemmKernel, m, n, k, alpha, a, rsA, csA, bp, beta, c, rsC, csC)
 }
 
+// SgemmPackedMatches reports whether SgemmPacked, multiplying row blocks
+// of a row-major m×k A (unit column stride, any row blocking) by a packed
+// k×n B, rounds every element of C as SgemmBatched with alpha = 1 and
+// beta = 0 does for that A and B and a row-major C, with any batch count:
+// the micro-kernels accumulate a K panel alike, so the products agree
+// when both sum over the same K panels. They do not when SgemmBatched
+// runs a block of fewer than MR rows (A packed: the packed-A panel
+// depth) or of fewer than smallGemm multiply-adds (plain loops) and k is
+// deeper than the shallower panel.
+func SgemmPackedMatches(m, n, k int) bool { return packedMatches(sgemmKernel, m, n, k) }
+
+// DgemmPackedMatches is SgemmPackedMatches for DgemmPacked and
+// DgemmBatched.
+func DgemmPackedMatches(m, n, k int) bool { return packedMatches(dgemmKernel, m, n, k) }
+
+func packedMatches[T float](kern *GemmKernel[T], m, n, k int) bool {
+	kc := packedKC(kern)
+	// gemmBatched's row blocks: all m rows, or a split of them for a
+	// batch smaller than the goroutine count (a larger one is not split).
+	for batch := 1; batch <= max(1, runtime.GOMAXPROCS(0)-1); batch++ {
+		rows := minRowBlock(kern.MR, batch, m, n, k)
+		if rows*n*k < smallGemm {
+			return false
+		}
+		if kb := panelK(kern, rows, 1, false); kb != kc && k > min(kb, kc) {
+			return false
+		}
+	}
+	return true
+}
+
+// packedKC is gemmPackedB's K panel depth.
+func packedKC[T float](kern *GemmKernel[T]) int {
+	if kern.KCRowA > 0 {
+		return kern.KCRowA
+	}
+	return kern.KC
+}
+
 // gemmPackedB runs the in-place-A loop order of gemmPacked (A micro-panel
 // outermost, in L1; B panels streaming from L2) over a pre-packed B.
 func gemmPackedB[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA, csA int, bp PackedB[T], beta T, c []T, rsC, csC int) {
@@ -87,11 +128,7 @@ func gemmPackedB[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA,
 		return
 	}
 	MR, NR := kern.MR, kern.NR
-	KC := kern.KC
-	if kern.KCRowA > 0 {
-		KC = kern.KCRowA
-	}
-	KC = min(KC, k)
+	KC := min(packedKC(kern), k)
 	ws := getWorkspace[T](MR, NR, KC, MR, 0)
 	defer putWorkspace(ws)
 	tile := ws.tile[:MR*NR]
