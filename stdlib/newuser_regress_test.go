@@ -223,3 +223,12 @@ func TestInplacePartialOverlap(t *testing.T) {
 		{`z = arange(6.0); v = z._version; try { z[1:3].add_(z[0:2]) } catch e { }; print(z, z._version - v)`, "tensor([0., 1., 2., 3., 4., 5.]) 0"},
 	})
 }
+
+// x @ number names both operand types in order, as PyTorch does.
+func TestMatmulNumberTypeError(t *testing.T) {
+	checkPrints(t, []printCase{
+		{catchOf(`ones(2) @ 3`), "TypeError: unsupported operand type(s) for @: 'tensor' and 'int'"},
+		{catchOf(`2.5 @ ones(2)`), "TypeError: unsupported operand type(s) for @: 'float' and 'tensor'"},
+		{catchOf(`ones(2) @ true`), "TypeError: unsupported operand type(s) for @: 'tensor' and 'bool'"},
+	})
+}

@@ -67,9 +67,23 @@ func binaryOp(e *Engine, op runtime.Op, a, b *T) (*T, error) {
 		return d.fn(a, b)
 	}
 	if op == runtime.AT && (a.IsWrappedNumber() || b.IsWrappedNumber()) {
-		return nil, runtime.Errorf("TypeError", "unsupported operand type(s) for @: a number and a tensor")
+		return nil, runtime.Errorf("TypeError", "unsupported operand type(s) for @: '%s' and '%s'", operandTypeName(a), operandTypeName(b))
 	}
 	return applyBinary(e, d.name, d.fn, a, b)
+}
+
+// operandTypeName is the tsr type name of a binary operator's operand:
+// "tensor", or for a wrapped number the number's own type.
+func operandTypeName(t *T) string {
+	switch {
+	case !t.IsWrappedNumber():
+		return "tensor"
+	case t.DType() == tensor.Bool:
+		return "bool"
+	case t.DType().IsFloat():
+		return "float"
+	}
+	return "int"
 }
 
 func applyBinary(e *Engine, name string, fn binFn, a, b *T) (*T, error) {

@@ -263,8 +263,15 @@ func attnRun[T vfloat](a *attnArgs, qd, kd, vd, od []T, gemm attnGemm[T], expRow
 				n = min(S, i0+m)
 			}
 			sc := buf[:m*n]
-			// scores = scale · q[i0:i0+m] kᵀ[:, :n]   (m×n, row stride n)
-			gemm.mul(m, n, E, scale, from(qd, b.q+i0*rsQ), rsQ, csQ, kp, 0, sc, n, 1)
+			// scores = scale · q[i0:i0+m] kᵀ[:, :n]   (m×n, row stride n);
+			// a zero scale multiplies afterwards, since a GEMM with
+			// alpha = 0 skips the product (0 · inf must stay NaN)
+			if scale != 0 {
+				gemm.mul(m, n, E, scale, from(qd, b.q+i0*rsQ), rsQ, csQ, kp, 0, sc, n, 1)
+			} else {
+				gemm.mul(m, n, E, 1, from(qd, b.q+i0*rsQ), rsQ, csQ, kp, 0, sc, n, 1)
+				scal(sc, sc, 0)
+			}
 			switch {
 			case a.causal:
 				for i := 0; i < m; i++ {

@@ -290,3 +290,23 @@ func TestScaledDotProductAttentionEdges(t *testing.T) {
 		}
 	}
 }
+
+// A zero scale multiplies the scores, so an infinite q or k entry gives
+// NaN as the written-out softmax(q kᵀ · 0) v does (0 · inf).
+func TestScaledDotProductAttentionZeroScale(t *testing.T) {
+	q, _ := FromFloat64s([]float64{math.Inf(1), 1, 2, 3, 4, 5}, []int{3, 2}, F32)
+	v, _ := FromFloat64s([]float64{1, 2, 3, 4, 5, 6}, []int{3, 2}, F32)
+	out, err := ScaledDotProductAttention(q, v, v, nil, false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := out.ToFloat64s()
+	// row 0 has q[0,0] = inf: every score of it is NaN; the others are
+	// plain averages of v's rows (all scores 0; k = v is finite)
+	if !math.IsNaN(got[0]) || !math.IsNaN(got[1]) {
+		t.Errorf("row with inf: %v, want NaN", got[:2])
+	}
+	if got[2] != 3 || got[3] != 4 {
+		t.Errorf("row 1: %v, want [3 4]", got[2:4])
+	}
+}
