@@ -227,7 +227,7 @@ func (g *gemmArgs[T]) one(q, i0, i1, j0, j1 int) {
 func (g *gemmArgs[T]) oneScaled(c, a, b []T, m, n int) {
 	k := g.k
 	packed := k > 0 && m*n*k >= smallGemm
-	if packed && k <= panelK(g.kern, m, g.csA, false) {
+	if packed && k <= panelK(g.kern, g.csA, false) {
 		gemmPacked(g.kern, m, n, k, g.alpha, a, g.rsA, g.csA, b, g.rsB, g.csB, 0, c, g.rsC, g.csC, nil)
 		return
 	}
@@ -251,10 +251,13 @@ func (g *gemmArgs[T]) oneScaled(c, a, b []T, m, n int) {
 	}
 }
 
-// panelK is the KC gemmPacked uses for an m-row A with column stride csA
-// (src: operands from a packSource): k <= panelK means a single K panel.
-func panelK[T float](kern *GemmKernel[T], m, csA int, src bool) int {
-	if !src && directA && csA == 1 && kern.MicroRowA != nil && m >= kern.MR && kern.KCRowA > 0 {
+// panelK is the KC gemmPacked uses for an A with column stride csA (src:
+// operands from a packSource): k <= panelK means a single K panel. A
+// row-major A gets KCRowA whatever its rows: a block of fewer than MR rows
+// (packed) sums over the same K panels as the blocks read in place, so a
+// product's values do not depend on how its rows are split over threads.
+func panelK[T float](kern *GemmKernel[T], csA int, src bool) int {
+	if !src && directA && csA == 1 && kern.MicroRowA != nil && kern.KCRowA > 0 {
 		return kern.KCRowA
 	}
 	return kern.KC
@@ -406,7 +409,7 @@ func gemmPacked[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA, 
 	MR, NR := kern.MR, kern.NR
 	inA := src == nil && directA && csA == 1 && kern.MicroRowA != nil && m >= MR
 	inB := src == nil && csB == 1 && directB(m, n, k, MR)
-	KC, MC, NC := panelK(kern, m, csA, src != nil), kern.MC, kern.NC
+	KC, MC, NC := panelK(kern, csA, src != nil), kern.MC, kern.NC
 	if inA {
 		MC, NC = m, kern.NCRowA
 	}

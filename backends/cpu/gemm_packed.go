@@ -79,11 +79,10 @@ func DgemmPacked(m, n, k int, alpha float64, a []float64, rsA, csA int, bp Packe
 // of a row-major m×k A (unit column stride, any row blocking) by a packed
 // k×n B, rounds every element of C as SgemmBatched with alpha = 1 and
 // beta = 0 does for that A and B and a row-major C, with any batch count:
-// the micro-kernels accumulate a K panel alike, so the products agree
-// when both sum over the same K panels. They do not when SgemmBatched
-// runs a block of fewer than MR rows (A packed: the packed-A panel
-// depth) or of fewer than smallGemm multiply-adds (plain loops) and k is
-// deeper than the shallower panel.
+// the micro-kernels accumulate a K panel alike and both use panelK's
+// panels (also for blocks of fewer than MR rows), so the products agree
+// unless SgemmBatched runs a block of fewer than smallGemm multiply-adds
+// (plain loops) or its K panels differ (the in-place A path turned off).
 func SgemmPackedMatches(m, n, k int) bool { return packedMatches(sgemmKernel, m, n, k) }
 
 // DgemmPackedMatches is SgemmPackedMatches for DgemmPacked and
@@ -99,7 +98,7 @@ func packedMatches[T float](kern *GemmKernel[T], m, n, k int) bool {
 		if rows*n*k < smallGemm {
 			return false
 		}
-		if kb := panelK(kern, rows, 1, false); kb != kc && k > min(kb, kc) {
+		if kb := panelK(kern, 1, false); kb != kc && k > min(kb, kc) {
 			return false
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"runtime"
 	"sync/atomic"
 	"testing"
 
@@ -396,6 +397,44 @@ func TestSplitGemmCoversOnce(t *testing.T) {
 		for idx, v := range cover {
 			if v != 1 {
 				t.Fatalf("%+v: element %d covered %d times", c, idx, v)
+			}
+		}
+	}
+}
+
+// A product's values do not depend on how many goroutines split its rows:
+// a last block shorter than the register tile sums over the same K panels
+// as the others (panelK), so SgemmBatched/DgemmBatched give the same bits
+// with 1, 2 and 3 of them.
+func TestGemmRowSplitSameBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, c := range []struct{ m, n, k int }{{13, 8, 8600}, {25, 8, 8600}, {14, 40, 3000}} {
+		a32, b32 := make([]float32, c.m*c.k), make([]float32, c.k*c.n)
+		a64, b64 := make([]float64, c.m*c.k), make([]float64, c.k*c.n)
+		for i := range a32 {
+			a64[i] = r.NormFloat64()
+			a32[i] = float32(a64[i])
+		}
+		for i := range b32 {
+			b64[i] = r.NormFloat64()
+			b32[i] = float32(b64[i])
+		}
+		var ref32 []float32
+		var ref64 []float64
+		for _, procs := range []int{1, 2, 3} {
+			runtime.GOMAXPROCS(procs)
+			c32, c64 := make([]float32, c.m*c.n), make([]float64, c.m*c.n)
+			SgemmBatched(1, c.m, c.n, c.k, 1, a32, 0, c.k, 1, b32, 0, c.n, 1, 0, c32, 0, c.n, 1)
+			DgemmBatched(1, c.m, c.n, c.k, 1, a64, 0, c.k, 1, b64, 0, c.n, 1, 0, c64, 0, c.n, 1)
+			if ref32 == nil {
+				ref32, ref64 = c32, c64
+				continue
+			}
+			for i := range c32 {
+				if math.Float32bits(c32[i]) != math.Float32bits(ref32[i]) || math.Float64bits(c64[i]) != math.Float64bits(ref64[i]) {
+					t.Fatalf("%dx%dx%d on %d goroutines: element %d is %v / %v, on one %v / %v", c.m, c.n, c.k, procs, i, c32[i], c64[i], ref32[i], ref64[i])
+				}
 			}
 		}
 	}
