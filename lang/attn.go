@@ -296,8 +296,7 @@ func (fc *fcomp) attn(m *attnMatch, unfused func()) {
 		}
 	}
 	fc.at(m.at)
-	decline := fc.emit0(runtime.ATTN)
-	fc.depth -= runtime.AttnOperands - 1
+	decline := fc.emit0(runtime.ATTN) // on success: the operands replaced by the result
 	fc.emit0(runtime.TRY_END)
 	done := fc.emit0(runtime.JMP)
 	fc.depth-- // the other paths start without the result

@@ -194,6 +194,8 @@ func stackEffect(op runtime.Opcode, arg int) int {
 		return -1
 	case runtime.GRAD_BEGIN:
 		return -(arg & 0x7fffff)
+	case runtime.ATTN:
+		return 1 - runtime.AttnOperands // the fall-through path (success)
 	}
 	return 0 // NOP ROT3 SWAP ATTR UNARY NOT FORMAT REPR JMP* ITER_* TRY_* BLOCK_* GRAD_END GRAD_ABORT
 }
@@ -407,9 +409,7 @@ func (fc *fcomp) attnStmts(m *attnMatch, sts []Stmt, tail bool) {
 	case *AssignStmt:
 		fc.assign(st.LHS)
 	case *ReturnStmt:
-		saved := fc.depth
 		fc.emit0(runtime.RETURN)
-		fc.depth = saved - 1
 	}
 }
 

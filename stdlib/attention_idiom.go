@@ -24,11 +24,12 @@ var attentionFusions atomic.Int64
 // calls give: softmax is the builtin (global or nn.softmax, or the tensor
 // method), the equations have that structure (any letters, the same
 // batch letters in every operand, no ellipsis, repeated or summed-out
-// letters; a transpose of the last two dims), a, b and c are float32 or float64 tensors of one dtype with
-// identical batch shapes and no gradient to record, s is a number that
-// folds into the scores GEMM as its scale (foldScale: the unfused code's
-// epilogue), and the scores' last dim (-1 or its index) is softmax's dim.
-// Anything else declines, and the code as written runs.
+// letters; a transpose of the last two dims), a, b and c are float32 or
+// float64 tensors of one dtype with identical batch shapes and no
+// gradient to record, s is a number that folds into the scores GEMM as
+// its scale (foldScale: the unfused code's epilogue), and the scores'
+// last dim (-1 or its index) is softmax's dim. Anything else declines,
+// and the code as written runs.
 func attentionHook(th *runtime.Thread, ops []runtime.Value) (res runtime.Value, ok bool) {
 	desc, _ := ops[0].(runtime.Tuple)
 	if len(desc) != 3 {

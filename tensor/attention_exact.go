@@ -28,10 +28,10 @@ import (
 // [*, L, Ev], contiguous. handled is false (and nothing is computed) when
 // the operands do not qualify: other dtypes or batch shapes, empty dims,
 // head dims wider than one GEMM K panel (E > 256), a zero scale (after
-// rounding to the dtype), problems small enough
-// for the GEMM's plain-loop path, key counts S the unfused p·v GEMM sums
-// in other K panels (cpu.SgemmPackedMatches: too few query rows, or a
-// short block of them on a thread), or with the vector fast paths off. Then the caller runs the unfused operations.
+// rounding to the dtype), problems small enough for the GEMM's
+// plain-loop path, shapes whose unfused p·v GEMM would sum the keys in
+// other K panels (cpu.SgemmPackedMatches), or with the vector fast paths
+// off. Then the caller runs the unfused operations.
 func SoftmaxAttention(q, k, v *Tensor, scale float64) (out *Tensor, handled bool) {
 	if !fastPathsOn() || q.dtype != k.dtype || q.dtype != v.dtype || (q.dtype != F32 && q.dtype != F64) {
 		return nil, false
