@@ -201,3 +201,20 @@ func ExampleConvert() {
 	fmt.Println(flat, m.At(1, 2))
 	// Output: [0 1 2 3 4 5] 5
 }
+
+// EvalScript is for a whole program run once (what `tsr run` does): a
+// global the rest of the script never mentions may be left unassigned.
+func ExampleInterpreter_EvalScript() {
+	in := tsr.New(tsr.Options{})
+	_, err := in.EvalScript(context.Background(), "attn.tsr", `
+q = ones(1, 2, 4, 8)
+s = q @ q.mT / 4
+p = softmax(s, dim=-1)
+out = p @ q
+print(out.shape)
+`)
+	fmt.Println(err)
+	// Output:
+	// [1, 2, 4, 8]
+	// <nil>
+}

@@ -96,6 +96,19 @@ func Compile(name, src string) (*Program, error) {
 	return &Program{prog: p}, nil
 }
 
+// CompileScript is Compile for a whole script, run once, whose globals
+// the host does not read afterwards (what the tsr command runs): a global
+// the rest of the file never mentions may then be optimised away (the
+// attention idiom's intermediates are never assigned). Use Compile for
+// code whose globals a host or a later Eval reads.
+func CompileScript(name, src string) (*Program, error) {
+	p, err := lang.CompileScript(name, stripBOM(src))
+	if err != nil {
+		return nil, err
+	}
+	return &Program{prog: p}, nil
+}
+
 // stripBOM drops a leading UTF-8 byte order mark.
 func stripBOM(src string) string { return strings.TrimPrefix(src, "\ufeff") }
 
@@ -179,6 +192,17 @@ func (in *Interpreter) Stderr() io.Writer { return in.stderr }
 // source in errors. ctx cancels the run (see Run).
 func (in *Interpreter) Eval(ctx context.Context, name, src string) (runtime.Value, error) {
 	p, err := Compile(name, src)
+	if err != nil {
+		return nil, err
+	}
+	return in.Run(ctx, p)
+}
+
+// EvalScript is Eval for a whole script (see CompileScript): after it, a
+// global that the script assigns and never mentions again may be unset or
+// hold an earlier value.
+func (in *Interpreter) EvalScript(ctx context.Context, name, src string) (runtime.Value, error) {
+	p, err := CompileScript(name, src)
 	if err != nil {
 		return nil, err
 	}

@@ -54,6 +54,7 @@ def main(reps, which):
         bench("AttentionF32", lib, einsum_attn, reps)
         bench("AttentionTSR", lib, seed_attn, reps)
         bench("AttentionTSRGlobals", lib, seed_attn, reps)
+        bench("AttentionTSRScript", lib, seed_attn, reps)
         bench("SDPAF32/full", lib, einsum_attn, reps)
         bench("SDPAF32/causal", lib, causal_attn, reps)
         if lib == "torch":

@@ -136,9 +136,17 @@ probs = softmax(scores, dim=-1)
 out = ein"bhij,bhjd->bhid"(probs, v)
 `
 
-// BenchmarkAttentionTSRGlobals runs attentionGlobals (parsed and compiled
-// on every iteration, a few microseconds).
-func BenchmarkAttentionTSRGlobals(b *testing.B) {
+// BenchmarkAttentionTSRGlobals runs attentionGlobals with Eval (parsed and
+// compiled on every iteration, a few microseconds), as a host or the REPL
+// runs code whose globals it may read afterwards: unfused.
+// BenchmarkAttentionTSRScript runs the same source as `tsr run` runs a
+// file (EvalScript: scores and probs are dead globals, so the three
+// statements run as the attention idiom).
+func BenchmarkAttentionTSRGlobals(b *testing.B) { benchAttentionGlobals(b, false) }
+
+func BenchmarkAttentionTSRScript(b *testing.B) { benchAttentionGlobals(b, true) }
+
+func benchAttentionGlobals(b *testing.B, script bool) {
 	q, k, v := attentionInputs()
 	in := tsr.New(tsr.Options{})
 	ctx := context.Background()
@@ -147,8 +155,12 @@ func BenchmarkAttentionTSRGlobals(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	eval := in.Eval
+	if script {
+		eval = in.EvalScript
+	}
 	call := func() error {
-		_, err := in.Eval(ctx, "seed.tsr", attentionGlobals)
+		_, err := eval(ctx, "seed.tsr", attentionGlobals)
 		return err
 	}
 	for range 3 {

@@ -14,7 +14,8 @@ import (
 //
 // (or nested in one expression) materialises two [B, H, L, S] tensors
 // that only feed the next operation. When scores and probs are locals of
-// a function that nothing else reads, or the operations are nested, the
+// a function that nothing else reads (or globals of a script that nothing
+// else mentions, CompileScript), or the operations are nested, the
 // compiler emits an ATTN guard before the code as written:
 //
 //	TRY_BEGIN catch
@@ -220,10 +221,11 @@ func stmtValue(st Stmt) Expr {
 }
 
 // matchStmts matches the idiom spread over three statements of a
-// function body whose intermediate names are dead: x = scores;
+// function body (or of a script's top level, CompileScript) whose
+// intermediate names are dead: x = scores;
 // y = softmax(x, dim); <stmt consuming ein"…"(y, c)>.
 func (fc *fcomp) matchStmts(sts []Stmt) (*attnMatch, bool) {
-	if fc.scope.top || fc.fnBody == nil || len(sts) < 3 {
+	if fc.fnBody == nil || len(sts) < 3 {
 		return nil, false
 	}
 	s1, ok1 := sts[0].(*AssignStmt)
@@ -257,6 +259,9 @@ func (fc *fcomp) matchStmts(sts []Stmt) (*attnMatch, bool) {
 	// places: x assigned then read by softmax, y assigned then read by
 	// the output einsum (x == y counts both).
 	for _, n := range []string{x.Name, y.Name} {
+		if fc.scope.top {
+			break // a script's globals (CompileScript): countName decides
+		}
 		i, ok := fc.scope.localIdx[n]
 		if !ok || fc.scope.cells[i] || i < fc.fn.NumParams {
 			return nil, false

@@ -60,3 +60,37 @@ func TestAttnIdiomEmitted(t *testing.T) {
 		}
 	}
 }
+
+// In a script (CompileScript) top-level statements qualify too, with the
+// whole file (functions included) as the liveness scope; Compile never
+// fuses them (a REPL line or a host may read the globals afterwards).
+func TestAttnIdiomScript(t *testing.T) {
+	seed := "for i in range(3) {\n scores = ein\"bhid,bhjd->bhij\"(Q, K) * (d_k ** -0.5)\n probs = softmax(scores, dim=-1)\n _ = ein\"bhij,bhjd->bhid\"(probs, V)\n}\n"
+	cases := []struct {
+		name, src string
+		want      bool
+	}{
+		{"seed loop", seed, true},
+		{"straight statements", "s = Q @ K.mT / 8\np = softmax(s, -1)\no = p @ V\nprint(o)", true},
+		{"last expression", "s = Q @ K.mT / 8\np = softmax(s, -1)\np @ V", true},
+		{"read after the loop", seed + "print(probs.shape)", false},
+		{"read in a function", "fn f() { return scores }\n" + seed, false},
+		{"a local of that name in a function", "fn f() { probs = 1 }\n" + seed, false}, // any mention counts (conservative)
+	}
+	for _, c := range cases {
+		prog, err := CompileScript("a.tsr", c.src)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := strings.Contains(Disassemble(prog), "ATTN"); got != c.want {
+			t.Errorf("%s: script: ATTN emitted %v, want %v\n%s", c.name, got, c.want, c.src)
+		}
+		plain, err := Compile("a.tsr", c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(Disassemble(plain), "ATTN") {
+			t.Errorf("%s: Compile emitted ATTN for top-level statements", c.name)
+		}
+	}
+}

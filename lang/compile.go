@@ -16,8 +16,25 @@ func Compile(filename, src string) (*runtime.Program, error) {
 	return CompileFile(f)
 }
 
+// CompileScript is Compile for a whole script: a program run once whose
+// globals nothing reads after it ends but its own code (what the tsr
+// command runs; not a REPL line, an imported module or a host's Eval).
+// A global that the rest of the file never mentions is then as dead as a
+// function's unused local: the attention idiom (attn.go) may run fused at
+// top level and never assign its intermediate globals.
+func CompileScript(filename, src string) (*runtime.Program, error) {
+	f, err := Parse(filename, src)
+	if err != nil {
+		return nil, err
+	}
+	return compileFile(f, true)
+}
+
 // CompileFile compiles a parsed file. Errors are *SyntaxError values.
-func CompileFile(f *File) (prog *runtime.Program, err error) {
+func CompileFile(f *File) (prog *runtime.Program, err error) { return compileFile(f, false) }
+
+// compileFile is CompileFile; script as for CompileScript.
+func compileFile(f *File, script bool) (prog *runtime.Program, err error) {
 	c := &compiler{
 		file:      f,
 		prog:      &runtime.Program{Filename: f.Name, Src: f.Src},
@@ -38,6 +55,9 @@ func CompileFile(f *File) (prog *runtime.Program, err error) {
 	top := newScope(nil, true)
 	resolveFree(top, f.Stmts, c.inner)
 	fc := &fcomp{c: c, scope: top, fn: &runtime.Funcode{Prog: c.prog, Name: "<toplevel>", Pos: Pos{Line: 1, Col: 1}}}
+	if script {
+		fc.fnBody = f.Stmts
+	}
 	fc.body(f.Stmts, true)
 	c.prog.Toplevel = fc.finish()
 	return c.prog, nil
@@ -134,7 +154,7 @@ type fcomp struct {
 	maxDepth int
 	loops    []*loopInfo
 	exits    []exitKind
-	fnBody   []Stmt // the function's whole body (nil at top level), for the attention idiom's liveness check
+	fnBody   []Stmt // the function's whole body (at top level: the file's, in a script; else nil), for the attention idiom's liveness check
 }
 
 func (fc *fcomp) finish() *runtime.Funcode {
@@ -278,11 +298,23 @@ func (fc *fcomp) body(stmts []Stmt, top bool) {
 		fc.tail(stmts, true)
 		return
 	}
-	for i, st := range stmts {
+	for i := 0; i < len(stmts); i++ {
+		st := stmts[i]
 		if es, ok := st.(*ExprStmt); ok && i == len(stmts)-1 {
 			fc.expr(es.X)
 			fc.emit0(runtime.RETURN)
 			return
+		}
+		if m, ok := fc.matchStmts(stmts[i:]); ok {
+			_, isExpr := stmts[i+2].(*ExprStmt)
+			if isExpr && i+2 == len(stmts)-1 {
+				fc.attnStmts(m, stmts[i:], true)
+				fc.emit0(runtime.RETURN)
+				return
+			}
+			fc.attnStmts(m, stmts[i:i+3], false)
+			i += 2
+			continue
 		}
 		fc.stmt(st)
 	}

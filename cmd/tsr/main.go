@@ -87,7 +87,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "tsr:", err)
 			return 2
 		}
-		p, err := tsr.Compile(args[1], src)
+		p, err := tsr.CompileScript(args[1], src) // the code `tsr run` runs
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return 1
@@ -151,7 +151,7 @@ func runSource(stdout, stderr io.Writer, name, src, prog string, rest []string) 
 	defer stop()
 	in := tsr.New(tsr.Options{Stdout: stdout, Stderr: stderr, AllowAllFiles: true})
 	_ = in.SetGlobal("argv", append([]string{prog}, rest...))
-	_, err := in.Eval(ctx, name, src)
+	_, err := in.EvalScript(ctx, name, src) // nothing reads its globals afterwards
 	if err == nil {
 		return 0
 	}
