@@ -62,7 +62,7 @@ func inplaceMethod(name, doc string, f func(e *Engine, self *T, args []runtime.V
 	elementwise := !overlapUnchecked[name]
 	defMethod(name, doc, func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		if elementwise {
-			if err := checkInplaceOperands(x.t, args, kwargs); err != nil {
+			if err := checkInplaceOperands(engineOf(th), x.t, args, kwargs); err != nil {
 				return nil, err
 			}
 		}
@@ -92,8 +92,12 @@ var overlapUnchecked = map[string]bool{"index_fill_": true, "masked_scatter_": t
 // checkInplaceOperands returns PyTorch's RuntimeError for an elementwise
 // in-place op one of whose tensor arguments partially overlaps self
 // (tensor.CheckNoPartialOverlap; TensorIterator checks every input
-// against the output).
-func checkInplaceOperands(self *T, args []runtime.Value, kwargs []runtime.Kwarg) error {
+// against the output), after autograd's check of self (a leaf or a view
+// of one that requires grad), which PyTorch makes first.
+func checkInplaceOperands(e *Engine, self *T, args []runtime.Value, kwargs []runtime.Kwarg) error {
+	if err := e.CheckInplace(self); err != nil {
+		return err
+	}
 	check := func(v runtime.Value) error {
 		if tv, ok := v.(*TensorValue); ok {
 			return tensor.CheckNoPartialOverlap(self, tv.t)
@@ -303,6 +307,9 @@ func init() {
 		}
 		if s != "floor" && s != "trunc" {
 			return nil, runtime.Errorf("RuntimeError", "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '%s'", string(s))
+		}
+		if err := checkInplaceOperands(e, x.t, []runtime.Value{wrap(e, o.t)}, nil); err != nil {
+			return nil, err
 		}
 		if err := inplaceVia(e, x.t, "DivBackward2", func(self *T) (*T, error) { return divRounding(e, self, o.t, string(s)) }); err != nil {
 			return nil, err

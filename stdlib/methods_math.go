@@ -202,7 +202,7 @@ func init() {
 	defMethodFunc("clamp", "clamp(min=none, max=none): limit to [min, max] (numbers or tensors).", clamp("clamp"))
 	defMethodFunc("clip", "clip(min=none, max=none): clamp.", clamp("clip"))
 	defMethod("clamp_", "clamp_(min=none, max=none): clamp in place.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
-		if err := checkInplaceOperands(x.t, args, kwargs); err != nil {
+		if err := checkInplaceOperands(engineOf(th), x.t, args, kwargs); err != nil {
 			return nil, err
 		}
 		lo, hi, err := clampArgs("clamp_", args, kwargs)
@@ -437,6 +437,9 @@ func init() {
 		}
 		if err := valueFits(v.t, x.t.DType()); err != nil {
 			return nil, err
+		}
+		if err := checkInplaceOperands(engineOf(th), x.t, []runtime.Value{wrap(engineOf(th), m.t)}, nil); err != nil {
+			return nil, err // PyTorch checks self against the mask (not the value)
 		}
 		err := engineOf(th).ApplyInplace("masked_fill", x.t, []*T{m.t}, autograd.Attrs{"value": v.t.FlatFloat64(0)}, func() error { return x.t.MaskedFillInplace(m.t, v.t) })
 		if err != nil {

@@ -232,3 +232,28 @@ func TestMatmulNumberTypeError(t *testing.T) {
 		{catchOf(`ones(2) @ true`), "TypeError: unsupported operand type(s) for @: 'tensor' and 'bool'"},
 	})
 }
+
+// The overlap check comes after autograd's leaf check (PyTorch's
+// VariableType runs before the kernel's TensorIterator), and covers
+// div_ with a rounding mode and masked_fill_'s mask (outputs checked with
+// torch 1.13).
+func TestInplaceOverlapOrderAndCoverage(t *testing.T) {
+	const msg = "RuntimeError: unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation."
+	const viewLeaf = "RuntimeError: a view of a leaf Variable that requires grad is being used in an in-place operation."
+	const leaf = "RuntimeError: a leaf Variable that requires grad is being used in an in-place operation."
+	checkPrints(t, []printCase{
+		{catchOf(`z = randn(6, requires_grad=true); z[1:3].add_(z[0:2])`), viewLeaf},
+		{catchOf(`z = randn(6, requires_grad=true); z[1:3].sub_(z[0:2], alpha=2)`), viewLeaf},
+		{catchOf(`z = randn(6, requires_grad=true); z[1:3].lerp_(z[0:2], 0.5)`), viewLeaf},
+		{catchOf(`z = randn(6, requires_grad=true); z[1:3].clamp_(z[0:2])`), viewLeaf},
+		{catchOf(`z = randn(6, requires_grad=true); z.add_(z[0])`), leaf},
+		{catchOf(`z = randn(3, 3, requires_grad=true); z.add_(z.t())`), leaf},
+		{catchOf(`z = randn(6, requires_grad=true); no_grad { z[1:3].add_(z[0:2]) }`), msg},
+		{catchOf(`z = arange(6.0); z[1:3].div_(z[0:2], rounding_mode="trunc")`), msg},
+		{catchOf(`z = arange(6.0); z[1:3].div_(z[0:2], rounding_mode="floor")`), msg},
+		{catchOf(`z = randn(6, requires_grad=true); z[1:3].div_(z[0:2], rounding_mode="floor")`), viewLeaf},
+		{catchOf(`z = arange(6.0) > 2; z[1:3].masked_fill_(z[0:2], true)`), msg},
+		{`z = arange(6.0); z[0:2].div_(z[2:4], rounding_mode="floor"); z.masked_fill_(z > 4, 0.0); print(z)`, "tensor([0., 0., 2., 3., 4., 0.])"},
+		{`z = arange(6.0) > 2; z.masked_fill_(z, false); print(z)`, "tensor([false, false, false, false, false, false])"},
+	})
+}

@@ -201,6 +201,9 @@ func (x *TensorValue) Unary(op runtime.Op) (runtime.Value, error) {
 // inplaceValue runs an in-place op given by name with a tensor or number
 // other (the add_/sub_/... methods).
 func inplaceWithAlpha(e *Engine, name string, self, other *T, alpha runtime.Value) error {
+	if err := e.CheckInplace(self); err != nil {
+		return err // autograd's check comes first in PyTorch
+	}
 	if err := tensor.CheckNoPartialOverlap(self, other); err != nil {
 		return err // checked before other*alpha makes a copy, as PyTorch
 	}
