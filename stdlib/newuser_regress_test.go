@@ -257,3 +257,41 @@ func TestInplaceOverlapOrderAndCoverage(t *testing.T) {
 		{`z = arange(6.0) > 2; z.masked_fill_(z, false); print(z)`, "tensor([false, false, false, false, false, false])"},
 	})
 }
+
+// A product saves an operand for backward only when another operand
+// needs its gradient (PyTorch's conditional SavedVariables): changing a
+// constant factor's partner in place afterwards is no version error
+// (outputs checked with torch 1.13).
+func TestProductSavesOnlyNeededOperands(t *testing.T) {
+	modified := func(stmt string) string {
+		return "try { " + stmt + ` } catch e { print(e.kind, e.message.startswith("one of the variables needed for gradient computation has been modified by an inplace operation")) }`
+	}
+	checkPrints(t, []printCase{
+		{`x = tensor([1.0, 2.0], requires_grad=true); y = x * 1; y[0:1] = y[0:1] * 3; y.sum().backward(); print(x.grad)`, "tensor([3., 1.])"},
+		{`x = tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=true); y = x * 1; z = y @ tensor([[1.0, 0.5], [2.0, 1.0]]); y.add_(1); z.sum().backward(); print(x.grad)`,
+			"tensor([[1.5000, 3.0000],\n        [1.5000, 3.0000]])"},
+		{`x = tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=true); y = x * 1; z = ein"ij,jk->ik"(tensor([[1.0, 0.5], [2.0, 1.0]]), y); y.mul_(2); z.sum().backward(); print(x.grad)`,
+			"tensor([[3.0000, 3.0000],\n        [1.5000, 1.5000]])"},
+		{`x = tensor([1.0, 2.0], requires_grad=true); y = x * 1; z = y / 4; w = 2 * y; y.zero_(); (z + w).sum().backward(); print(x.grad)`, "tensor([2.2500, 2.2500])"},
+		{`x = tensor([1.0, 2.0], requires_grad=true); y = x * 1; z = tensor([3.0, 4.0]).dot(y) + outer(y, tensor([1.0, 1.0])).sum(); y.zero_(); z.backward(); print(x.grad)`, "tensor([5., 6.])"},
+		{`x = tensor([[1.0, 2.0]], requires_grad=true); y = x * 1; z = nn.linear(ones(3, 2), y); y.add_(1); z.sum().backward(); print(x.grad)`, "tensor([[3., 3.]])"},
+		// still saved where the gradient needs it
+		{modified(`x = tensor([1.0, 2.0], requires_grad=true); c = ones(2); y = x * 1; z = c * y; c.add_(1); z.sum().backward()`), "RuntimeError true"},
+		{modified(`x = tensor([1.0, 2.0], requires_grad=true); y = x * 1; z = tensor([3.0, 4.0]) / y; y.add_(1); z.sum().backward()`), "RuntimeError true"},
+		{modified(`x = tensor([[1.0, 2.0]], requires_grad=true); w = ones(2, 2); y = x * 1; z = y @ w; w.add_(1); z.sum().backward()`), "RuntimeError true"},
+	})
+}
+
+// Second-order gradients flow through a product with a 1-D operand and
+// through outer (the backward's unsqueeze is recorded); values from torch
+// 1.13 (autograd.grad with create_graph=True).
+func TestMatmulVectorSecondOrder(t *testing.T) {
+	const setup = "x = tensor([1.0, 2.0], requires_grad=true); w = tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=true)\n"
+	checkPrints(t, []printCase{
+		{setup + `print(grad(x) { g = grad(w) { (x @ w).sum() }; g.sum() })`, "tensor([2., 2.])"},
+		{setup + `print(grad(x) { g = grad(w) { (w @ x).sum() }; g.sum() })`, "tensor([2., 2.])"},
+		{setup + `print(grad(x) { g = grad(x) { outer(x, x).sum() }; g.sum() })`, "tensor([4., 4.])"},
+		{setup + `print(grad(x) { g = grad(x) { outer(x, x).sum() + x.dot(x) }; g.sum() })`, "tensor([6., 6.])"},
+		{setup + `print(grad(w) { g = grad(x) { (x @ w).sum() }; g.sum() })`, "tensor([[1., 1.],\n        [1., 1.]])"},
+	})
+}

@@ -102,16 +102,14 @@ func init() {
 	}})
 	def(&Function{Name: "mul", SaveInputs: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
 		g := g0(gs)
-		a, err := c.Input(0)
-		if err != nil {
-			return nil, err
-		}
-		b, err := c.Input(1)
-		if err != nil {
-			return nil, err
-		}
+		// Each factor is read (and its version checked) only for the
+		// other's gradient, as PyTorch saves it only then.
 		var ga, gb *T
 		if c.NeedsGrad(0) {
+			b, err := c.Input(1)
+			if err != nil {
+				return nil, err
+			}
 			if ga, err = e(c).mul(g, b); err != nil {
 				return nil, err
 			}
@@ -120,6 +118,10 @@ func init() {
 			}
 		}
 		if c.NeedsGrad(1) {
+			a, err := c.Input(0)
+			if err != nil {
+				return nil, err
+			}
 			if gb, err = e(c).mul(g, a); err != nil {
 				return nil, err
 			}
@@ -131,13 +133,17 @@ func init() {
 	}})
 	def(&Function{Name: "div", SaveInputs: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
 		g := g0(gs)
-		a, err := c.Input(0)
-		if err != nil {
-			return nil, err
-		}
+		// The dividend is read only for the divisor's gradient (PyTorch
+		// saves self only when other requires grad).
+		var a *T
 		b, err := c.Input(1)
 		if err != nil {
 			return nil, err
+		}
+		if c.NeedsGrad(1) {
+			if a, err = c.Input(0); err != nil {
+				return nil, err
+			}
 		}
 		var ga, gb *T
 		if c.NeedsGrad(0) {
@@ -1432,67 +1438,81 @@ func mustZeros(shape []int, dt tensor.DType) *T {
 // matmulBackward covers matmul, mm, bmm, dot and outer: vectors are
 // promoted to matrices as matmul does, and broadcast batch dims are summed.
 func matmulBackward(c *Ctx, gs []*T) ([]*T, error) {
-	a, err := c.Input(0)
-	if err != nil {
-		return nil, err
+	// Each operand is read (and its version checked) only for the other's
+	// gradient, as PyTorch saves it only then.
+	var a, b *T
+	var err error
+	if c.NeedsGrad(1) {
+		if a, err = c.Input(0); err != nil {
+			return nil, err
+		}
 	}
-	b, err := c.Input(1)
-	if err != nil {
-		return nil, err
+	if c.NeedsGrad(0) {
+		if b, err = c.Input(1); err != nil {
+			return nil, err
+		}
 	}
 	g := g0(gs)
 	E := c.E
 	name := c.node.fn.Name
+	var ga, gb *T
 	if name == "outer" {
 		// out[i,j] = a[i] b[j]
-		if a, err = a.Unsqueeze(1); err != nil {
-			return nil, err
+		if b != nil {
+			if b, err = E.unsqueeze(b, 0); err != nil {
+				return nil, err
+			}
+			if ga, err = E.mul(g, b); err != nil {
+				return nil, err
+			}
+			if ga, err = E.sum(ga, []int{1}, false); err != nil {
+				return nil, err
+			}
 		}
-		if b, err = b.Unsqueeze(0); err != nil {
-			return nil, err
+		if a != nil {
+			if a, err = E.unsqueeze(a, 1); err != nil {
+				return nil, err
+			}
+			if gb, err = E.mul(g, a); err != nil {
+				return nil, err
+			}
+			gb, err = E.sum(gb, []int{0}, false)
 		}
-		ga, err := E.mul(g, b)
-		if err != nil {
-			return nil, err
-		}
-		if ga, err = E.sum(ga, []int{1}, false); err != nil {
-			return nil, err
-		}
-		gb, err := E.mul(g, a)
-		if err != nil {
-			return nil, err
-		}
-		gb, err = E.sum(gb, []int{0}, false)
 		return []*T{ga, gb}, err
 	}
 	ash, bsh := c.InputShape(0), c.InputShape(1)
 	if len(ash) == 1 && len(bsh) == 1 {
-		ga, err := E.mul(g, b)
-		if err != nil {
-			return nil, err
+		if b != nil {
+			if ga, err = E.mul(g, b); err != nil {
+				return nil, err
+			}
 		}
-		gb, err := E.mul(g, a)
+		if a != nil {
+			gb, err = E.mul(g, a)
+		}
 		return []*T{ga, gb}, err
 	}
-	a2, b2, g2 := a, b, g
+	g2 := g
+	a2sh, b2sh := ash, bsh // the operands as matrices
 	if len(ash) == 1 {
-		if a2, err = a.Unsqueeze(0); err != nil {
-			return nil, err
-		}
+		a2sh = []int{1, ash[0]}
 		if g2, err = E.unsqueeze(g2, g2.Dim()-1); err != nil {
 			return nil, err
 		}
 	}
 	if len(bsh) == 1 {
-		if b2, err = b.Unsqueeze(1); err != nil {
-			return nil, err
-		}
+		b2sh = []int{bsh[0], 1}
 		if g2, err = E.unsqueeze(g2, g2.Dim()); err != nil {
 			return nil, err
 		}
 	}
-	var ga, gb *T
 	if c.NeedsGrad(0) {
+		b2 := b
+		if len(bsh) == 1 {
+			if b2, err = E.unsqueeze(b, 1); err != nil {
+				return nil, err
+			}
+		}
 		bt, err := E.transpose(b2, -2, -1)
 		if err != nil {
 			return nil, err
@@ -1500,7 +1520,7 @@ func matmulBackward(c *Ctx, gs []*T) ([]*T, error) {
 		if ga, err = E.matmul(g2, bt); err != nil {
 			return nil, err
 		}
-		if ga, err = E.sumTo(ga, a2.Shape()); err != nil {
+		if ga, err = E.sumTo(ga, a2sh); err != nil {
 			return nil, err
 		}
 		if ga, err = E.reshape(ga, ash); err != nil {
@@ -1508,6 +1528,12 @@ func matmulBackward(c *Ctx, gs []*T) ([]*T, error) {
 		}
 	}
 	if c.NeedsGrad(1) {
+		a2 := a
+		if len(ash) == 1 {
+			if a2, err = E.unsqueeze(a, 0); err != nil {
+				return nil, err
+			}
+		}
 		at, err := E.transpose(a2, -2, -1)
 		if err != nil {
 			return nil, err
@@ -1515,7 +1541,7 @@ func matmulBackward(c *Ctx, gs []*T) ([]*T, error) {
 		if gb, err = E.matmul(at, g2); err != nil {
 			return nil, err
 		}
-		if gb, err = E.sumTo(gb, b2.Shape()); err != nil {
+		if gb, err = E.sumTo(gb, b2sh); err != nil {
 			return nil, err
 		}
 		if gb, err = E.reshape(gb, bsh); err != nil {
