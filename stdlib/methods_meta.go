@@ -5,7 +5,6 @@ import (
 
 	"github.com/tsrlang/tsr/runtime"
 	"github.com/tsrlang/tsr/tensor"
-	"github.com/tsrlang/tsr/tensor/autograd"
 )
 
 // Metadata and memory attributes of tensors (LANGUAGE.md section 5).
@@ -26,7 +25,9 @@ func init() {
 		}
 		return x.result(transposeOp(x.eng, x.t, -2, -1))
 	})
-	defProp("data", func(x *TensorValue) (runtime.Value, error) { return wrap(x.eng, autograd.Detach(x.t)), nil })
+	// x.data: detached, with a version counter of its own (PyTorch's
+	// variable_data; detach() shares x's counter).
+	defProp("data", func(x *TensorValue) (runtime.Value, error) { return wrap(x.eng, x.t.WithOwnVersion()), nil })
 
 	defMethod("size", "size(dim=none): the shape as a list, or the size of one dim (int).", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		var d intOpt

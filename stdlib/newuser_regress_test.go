@@ -295,3 +295,19 @@ func TestMatmulVectorSecondOrder(t *testing.T) {
 		{setup + `print(grad(w) { g = grad(x) { (x @ w).sum() }; g.sum() })`, "tensor([[1., 1.],\n        [1., 1.]])"},
 	})
 }
+
+// x.data shares x's storage but has a version counter of its own (PyTorch's
+// variable_data), so writes through it are invisible to autograd's check;
+// detach() shares the counter (outputs checked with torch 1.13).
+func TestDataOwnVersionCounter(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`x = tensor([1.0, 2.0], requires_grad=true); y = x.exp(); y.data.mul_(2); y.sum().backward(); print(x.grad)`, "tensor([ 5.4366, 14.7781])"},
+		{`x = zeros(3); d = x.data; d.add_(1); print(x._version, d._version); x.add_(1); print(x._version, d._version); d[0].add_(1); print(d._version, x._version, x)`,
+			"0 1\n1 1\n2 1 tensor([3., 2., 2.])"},
+		{`x = zeros(3); d = x.detach(); d.add_(1); print(x._version, d._version)`, "1 1"},
+		{`w = tensor([1.0, 2.0], requires_grad=true); loss = (w * w).sum(); w.data.sub_(0.1 * tensor([1.0, 1.0])); loss.backward(); print(w.grad, w._version, w.data._version)`,
+			"tensor([1.8000, 3.8000]) 0 0"},
+		{`x = zeros(3); x.add_(1); x.add_(1); print(x.data._version, x.data.data._version, x.data.requires_grad)`, "0 0 false"},
+		{catchOf(`z = arange(6.0); z.data[1:3].add_(z.data[0:2])`), "RuntimeError: unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation."},
+	})
+}

@@ -1,5 +1,7 @@
 package tensor
 
+import "sync/atomic"
+
 // This file holds the setters the autograd engine (package
 // github.com/tsrlang/tsr/tensor/autograd) uses on a tensor's autograd slots.
 // They change no data and no version counter; user code should go through
@@ -23,5 +25,17 @@ func (t *Tensor) SetGradFn(n Node, outputNr int) {
 // strides and offset, with empty autograd slots (the basis of detach()).
 // It is not recorded as a view (Base() is nil) but shares the version counter.
 func (t *Tensor) ShallowCopy() *Tensor {
-	return newTensor(t.storage, append([]int(nil), t.shape...), append([]int(nil), t.strides...), t.offset, t.dtype)
+	c := newTensor(t.storage, append([]int(nil), t.shape...), append([]int(nil), t.strides...), t.offset, t.dtype)
+	c.version = t.version
+	return c
+}
+
+// WithOwnVersion is ShallowCopy with a version counter of its own,
+// starting at 0 and shared only with the copy's views: PyTorch's x.data
+// (variable_data), whose in-place writes autograd's version check does
+// not see.
+func (t *Tensor) WithOwnVersion() *Tensor {
+	c := t.ShallowCopy()
+	c.version = new(atomic.Int64)
+	return c
 }

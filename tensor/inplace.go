@@ -19,7 +19,13 @@ func (t *Tensor) checkWritable() error {
 
 // markWritten records one in-place modification of t (PyTorch's
 // bump_version). Every in-place op goes through here exactly once.
-func (t *Tensor) markWritten() { t.storage.BumpVersion() }
+func (t *Tensor) markWritten() {
+	if t.version != nil {
+		t.version.Add(1) // x.data: its own counter (WithOwnVersion)
+		return
+	}
+	t.storage.BumpVersion()
+}
 
 func errCast(from, to DType) error {
 	return errorf(RuntimeError, "result type %s can't be cast to the desired output type %s", pyTypeName(from), pyTypeName(to))

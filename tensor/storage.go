@@ -154,7 +154,13 @@ func (t *Tensor) StorageSeq() int64 { return t.storage.seq }
 // value Version returned). Only for an in-place computation into a
 // temporary nothing else has seen (temporary elision), which must look
 // like the out-of-place op it replaces: a new result has version 0.
-func (t *Tensor) RestoreVersion(v int64) { t.storage.version.Store(v) }
+func (t *Tensor) RestoreVersion(v int64) {
+	if t.version != nil {
+		t.version.Store(v)
+		return
+	}
+	t.storage.version.Store(v)
+}
 
 // LiveBytes returns the bytes held by storages that are still reachable
 // (or not yet collected) and not released: exact for storages of at least

@@ -22,6 +22,7 @@ package tensor
 import (
 	"math"
 	"slices"
+	"sync/atomic"
 
 	"github.com/tsrlang/tsr/numfmt"
 )
@@ -38,6 +39,9 @@ type Tensor struct {
 	offset  int   // storage offset in elements
 	dtype   DType
 	wrapped bool // a Python number wrapped as a 0-d tensor (promotion rules)
+	// version is the tensor's own version counter (x.data, WithOwnVersion;
+	// shared with its views), or nil for the storage's.
+	version *atomic.Int64
 
 	// Autograd slots, owned by the autograd code.
 	requiresGrad bool
@@ -98,6 +102,7 @@ func zeros(shape []int, dt DType) *Tensor {
 // view makes a view of t with new metadata; base is t's root.
 func (t *Tensor) view(shape, strides []int, offset int) *Tensor {
 	v := newTensor(t.storage, shape, strides, offset, t.dtype)
+	v.version = t.version
 	if t.base != nil {
 		v.base = t.base
 	} else {
@@ -190,7 +195,13 @@ func (t *Tensor) DataPtr() uintptr {
 }
 
 // Version returns the storage's version counter (PyTorch's _version).
-func (t *Tensor) Version() int64 { return t.storage.Version() }
+// A tensor made by WithOwnVersion (and its views) has a counter of its own.
+func (t *Tensor) Version() int64 {
+	if t.version != nil {
+		return t.version.Load()
+	}
+	return t.storage.Version()
+}
 
 // IsView reports whether t is a view of another tensor.
 func (t *Tensor) IsView() bool { return t.base != nil }
