@@ -206,6 +206,11 @@ func setIndexOp(e *Engine, x *T, key, v runtime.Value) error {
 	if err != nil {
 		return err
 	}
+	// A number becomes a tensor of x's dtype first, with c10's overflow
+	// check (PyTorch's valueToTensor): z_i32[0] = 2 ** 40 is an error.
+	if err := wrappedFits(src, x.DType()); err != nil {
+		return err
+	}
 	items, adv, err := indexItems(key)
 	if err != nil {
 		return err

@@ -311,3 +311,22 @@ func TestDataOwnVersionCounter(t *testing.T) {
 		{catchOf(`z = arange(6.0); z.data[1:3].add_(z.data[0:2])`), "RuntimeError: unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation."},
 	})
 }
+
+// x[key] = number converts the number to x's dtype with PyTorch's overflow
+// check (valueToTensor's scalar_tensor), for basic, advanced and mask
+// indices (outputs checked with torch 1.13).
+func TestSetIndexNumberOverflow(t *testing.T) {
+	checkPrints(t, []printCase{
+		{catchOf(`z = ones(2, 3, dtype=i32); z[0] = 2 ** 40`), "RuntimeError: value cannot be converted to type int without overflow"},
+		{catchOf(`z = ones(3, dtype=i32); z[tensor([0])] = 2 ** 31`), "RuntimeError: value cannot be converted to type int without overflow"},
+		{catchOf(`z = ones(3, dtype=i32); z[z > 0] = 2 ** 31`), "RuntimeError: value cannot be converted to type int without overflow"},
+		{catchOf(`z = ones(3, dtype=i32); z[0] = nan`), "RuntimeError: value cannot be converted to type int without overflow"},
+		{catchOf(`z = ones(2, 3, dtype=u8); z[0] = 300`), "RuntimeError: value cannot be converted to type uint8_t without overflow"},
+		{catchOf(`z = ones(2, 3, dtype=f16); z[0] = 1e6`), "RuntimeError: value cannot be converted to type at::Half without overflow"},
+		{catchOf(`z = ones(3); z[0] = 1e39`), "RuntimeError: value cannot be converted to type float without overflow"},
+		{catchOf(`z = ones(3, dtype=i8); z[1:] = 128`), "RuntimeError: value cannot be converted to type int8_t without overflow"},
+		{`z = ones(3); v = z._version; try { z[0] = 1e39 } catch e { }; print(z, z._version - v)`, "tensor([1., 1., 1.]) 0"},
+		{`z = ones(3, dtype=u8); z[0] = -1; y = ones(3); y[0] = inf; b = ones(3, dtype=bool); b[0] = 5; w = ones(3, dtype=i32); w[1] = tensor(2 ** 40); print(z, y, b, w)`,
+			"tensor([255,   1,   1], dtype=u8) tensor([inf, 1., 1.]) tensor([true, true, true]) tensor([1, 0, 1], dtype=i32)"},
+	})
+}
