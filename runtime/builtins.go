@@ -67,6 +67,12 @@ func noKwargs(name string, kwargs []Kwarg) error {
 func builtinPrint(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
 	sep, end := " ", "\n"
 	for _, kw := range kwargs {
+		if kw.Name == "flush" {
+			continue // Python's flush=: every print is written at once
+		}
+		if kw.Name != "sep" && kw.Name != "end" {
+			return nil, Errorf("TypeError", "print() got an unexpected keyword argument '%s'", kw.Name)
+		}
 		s, ok := kw.Value.(String)
 		if !ok && kw.Value != None {
 			return nil, Errorf("TypeError", "print(): %s must be a string or none, not %s", kw.Name, kw.Value.Type())
@@ -80,8 +86,6 @@ func builtinPrint(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, 
 			if ok {
 				end = string(s)
 			}
-		default:
-			return nil, Errorf("TypeError", "print() got an unexpected keyword argument '%s'", kw.Name)
 		}
 	}
 	var sb strings.Builder

@@ -348,3 +348,19 @@ func TestTracebackCaret(t *testing.T) {
 		t.Fatalf("hand-built frame: %q", got)
 	}
 }
+
+// print's keyword arguments: an unknown name is reported whatever its
+// value; sep and end take a string or none; flush (Python's) is accepted.
+func TestPrintKeywords(t *testing.T) {
+	out := mustRun(t, `
+try { print(1, color=true) } catch e { print(e) }
+try { print(1, sep=3) } catch e { print(e) }
+print(0, flush=true)
+print(1, 2, sep=none, end=none)
+print(1, 2, sep="-", end="!\n")
+`)
+	want := "TypeError: print() got an unexpected keyword argument 'color'\nTypeError: print(): sep must be a string or none, not int\n0\n1 2\n1-2!\n"
+	if out != want {
+		t.Errorf("got %q want %q", out, want)
+	}
+}
