@@ -380,11 +380,12 @@ func inplaceView(e *Engine, x *TensorValue, node string, f func(e *Engine, s *T)
 	if err != nil {
 		return nil, err
 	}
+	gf, nr := r.GradFn(), r.OutputNr() // before the version bump, which would rebuild r's
 	if err := x.t.SetGeometryFrom(r); err != nil {
 		return nil, err
 	}
-	if gf := r.GradFn(); gf != nil && gf != x.t.GradFn() {
-		x.t.SetGradFn(gf, r.OutputNr())
+	if gf != nil && gf != x.t.GradFn() {
+		x.t.SetGradFn(gf, nr)
 		autograd.SetGradFnName(x.t, node)
 	}
 	return x, nil

@@ -330,3 +330,21 @@ func TestSetIndexNumberOverflow(t *testing.T) {
 			"tensor([255,   1,   1], dtype=u8) tensor([inf, 1., 1.]) tensor([true, true, true]) tensor([1, 0, 1], dtype=i32)"},
 	})
 }
+
+// A view whose storage was modified in place after its grad_fn was set
+// (through its base or another view) gets a fresh AsStridedBackward0 on
+// the base's current history, as PyTorch's VariableHooks::grad_fn: its
+// gradient sees the in-place op (outputs checked with torch 1.13).
+func TestViewGradFnAfterBaseInplace(t *testing.T) {
+	const x = "x = tensor([1.0, 2.0, 3.0], requires_grad=true); "
+	checkPrints(t, []printCase{
+		{x + `y = x * 1; v = y[0:2]; y.mul_(2); v.sum().backward(); print(x.grad, v.grad_fn)`, "tensor([2., 2., 0.]) <AsStridedBackward0>"},
+		{x + `y = x * 1; v = y[0:2]; y.mul_(2); print(v)`, "tensor([2., 4.], grad_fn=<AsStridedBackward0>)"},
+		{x + `y = x * 1; a = y[0:2]; b = y[1:3]; a.mul_(2); b.sum().backward(); print(x.grad, b.grad_fn, a.grad_fn)`, "tensor([0., 2., 1.]) <AsStridedBackward0> <AsStridedBackward0>"},
+		{`a = tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=true); no_grad { a.t_() }; print(a.is_leaf, a.requires_grad, a.grad_fn)`, "true true none"},
+		{x + `y = x * 1; v = y[0:2]; print(v.grad_fn); z = x * 1; z.add_(1); print(v.grad_fn)`, "<SliceBackward0>\n<SliceBackward0>"},
+		{x + `y = x * 1; v = y.view(3, 1)[1:]; y.mul_(x); w = v * 3; w.sum().backward(); print(x.grad, v.grad_fn)`, "tensor([ 0., 12., 18.]) <AsStridedBackward0>"},
+		{`x = tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=true); y = x * 1; v = y.t(); y[0, 0] = 10; (v * tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward(); print(x.grad)`,
+			"tensor([[0., 3.],\n        [2., 4.]])"},
+	})
+}

@@ -19,6 +19,9 @@ func (t *Tensor) SetGrad(g *Tensor) { t.grad = g }
 func (t *Tensor) SetGradFn(n Node, outputNr int) {
 	t.gradFn = n
 	t.outputNr = outputNr
+	if t.base != nil {
+		t.attrVersion = t.Version()
+	}
 }
 
 // ShallowCopy returns a new Tensor header over the same storage, shape,

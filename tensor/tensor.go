@@ -49,6 +49,9 @@ type Tensor struct {
 	gradFn       Node
 	base         *Tensor // for views: the tensor whose storage this views; nil otherwise
 	outputNr     int
+	// attrVersion is, for a view, the version when its grad_fn was set
+	// (or it was made): PyTorch's attr_version (see refreshView).
+	attrVersion int64
 	// AutogradMeta holds anything else autograd needs per tensor.
 	AutogradMeta any
 }
@@ -103,6 +106,7 @@ func zeros(shape []int, dt DType) *Tensor {
 func (t *Tensor) view(shape, strides []int, offset int) *Tensor {
 	v := newTensor(t.storage, shape, strides, offset, t.dtype)
 	v.version = t.version
+	v.attrVersion = v.Version()
 	if t.base != nil {
 		v.base = t.base
 	} else {
@@ -271,16 +275,52 @@ func (t *Tensor) Release() bool {
 // ---- autograd slot accessors ----
 
 // RequiresGrad reports whether gradients are tracked for t.
-func (t *Tensor) RequiresGrad() bool { return t.requiresGrad }
+func (t *Tensor) RequiresGrad() bool {
+	t.refreshView()
+	return t.requiresGrad
+}
 
-// GradFn returns the node that produced t (nil for leaves).
-func (t *Tensor) GradFn() Node { return t.gradFn }
+// GradFn returns the node that produced t (nil for leaves). For a view
+// whose storage was written in place since its grad_fn was set, that is
+// a node on its base's current history (refreshView).
+func (t *Tensor) GradFn() Node {
+	t.refreshView()
+	return t.gradFn
+}
+
+// viewGradFnHook is the autograd package's (SetViewGradFnHook).
+var viewGradFnHook func(view *Tensor) Node
+
+// SetViewGradFnHook installs f, which returns a view's grad_fn rebuilt on
+// its base's current history (nil to keep the old one). The autograd
+// package installs it.
+func SetViewGradFnHook(f func(view *Tensor) Node) { viewGradFnHook = f }
+
+// refreshView is PyTorch's VariableHooks::grad_fn for views: when t is a
+// view with a grad_fn and the shared version counter moved since it was
+// set (an in-place op on the base or another view), t's grad_fn is
+// rebuilt on the base's current history. (A view recorded without a
+// grad_fn, e.g. made under no_grad, is left alone; PyTorch rebuilds it
+// when it was made in grad mode, and raises for one made under no_grad.)
+func (t *Tensor) refreshView() {
+	if t.base == nil || t.gradFn == nil || viewGradFnHook == nil {
+		return
+	}
+	v := t.Version()
+	if v == t.attrVersion {
+		return
+	}
+	t.attrVersion = v
+	if n := viewGradFnHook(t); n != nil {
+		t.gradFn, t.outputNr, t.requiresGrad = n, 0, true
+	}
+}
 
 // Grad returns the accumulated gradient (nil when none).
 func (t *Tensor) Grad() *Tensor { return t.grad }
 
 // IsLeaf reports whether t has no grad_fn (PyTorch's is_leaf).
-func (t *Tensor) IsLeaf() bool { return t.gradFn == nil }
+func (t *Tensor) IsLeaf() bool { return t.GradFn() == nil }
 
 // OutputNr is the index of t among its grad_fn's outputs.
 func (t *Tensor) OutputNr() int { return t.outputNr }
@@ -531,8 +571,8 @@ func (t *Tensor) String() string {
 	if t.dtype != F32 && (t.Numel() == 0 || t.dtype != I64 && t.dtype != Bool) {
 		td.Suffix = append(td.Suffix, "dtype="+t.dtype.String())
 	}
-	if t.gradFn != nil {
-		td.Suffix = append(td.Suffix, "grad_fn=<"+t.gradFn.Name()+">")
+	if gf := t.GradFn(); gf != nil {
+		td.Suffix = append(td.Suffix, "grad_fn=<"+gf.Name()+">")
 	} else if t.requiresGrad {
 		td.Suffix = append(td.Suffix, "requires_grad=true")
 	}

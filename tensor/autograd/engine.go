@@ -391,6 +391,29 @@ func (e *Engine) ApplyInplace(op string, self *T, others []*T, attrs Attrs, forw
 	return nil
 }
 
+func init() { tensor.SetViewGradFnHook(viewGradFn) }
+
+// viewGradFn rebuilds the grad_fn of a view whose storage was written in
+// place since its grad_fn was set (by its base or another view): an
+// AsStridedBackward0 of the base's current history, as PyTorch's
+// VariableHooks::grad_fn does, so the view's gradient sees the write.
+func viewGradFn(self *T) tensor.Node {
+	base := self.Base()
+	geo, err := viewGeometry(self, base)
+	if err != nil {
+		return nil
+	}
+	vn := &Node{name: "AsStridedBackward0", nIn: 1, attrs: Attrs{"geometry": geo}}
+	vn.next = []edge{edgeOf(base)}
+	vn.inMeta = []meta{metaOf(base)}
+	vn.outMeta = []meta{metaOf(self)}
+	vn.custom = func(grads []*T) ([]*T, error) {
+		g, err := asStridedScatter(nil, geo, grads[0])
+		return []*T{g}, err
+	}
+	return vn
+}
+
 // CheckInplace returns PyTorch's error for an in-place op on self while
 // grad mode is on when self is a leaf that requires grad, or a view of one
 // (nil otherwise).
