@@ -291,6 +291,32 @@ func init() {
 		r, err := maskedScatter(e, self, args, kwargs, "masked_scatter_")
 		return r, "MaskedScatterBackward0", err
 	})
+	for _, name := range []string{"logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor"} {
+		name := name
+		defMethod(name+"_", name+"_(other): "+name+" in place, the result cast to self's dtype; returns self.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+			var o operandArg
+			if err := runtime.UnpackArgs(name+"_", args, kwargs, "other", &o); err != nil {
+				return nil, err
+			}
+			if err := checkInplaceOperands(engineOf(th), x.t, args, kwargs); err != nil {
+				return nil, err
+			}
+			if err := inplaceBinary(engineOf(th), name, x.t, o.t); err != nil {
+				return nil, err
+			}
+			return x, nil
+		})
+	}
+	defMethod("true_divide_", "true_divide_(other): div_ without a rounding mode; returns self.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+		var o operandArg
+		if err := runtime.UnpackArgs("true_divide_", args, kwargs, "other", &o); err != nil {
+			return nil, err
+		}
+		if err := inplaceWithAlpha(engineOf(th), "div", x.t, o.t, nil); err != nil {
+			return nil, err
+		}
+		return x, nil
+	})
 	defMethod("div_", "div_(other, rounding_mode=none): in place div (\"trunc\" or \"floor\" rounds the quotient); bumps the version counter and returns self.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		var o operandArg
 		mode := runtime.Value(runtime.None)

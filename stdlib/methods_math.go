@@ -201,7 +201,7 @@ func init() {
 	}
 	defMethodFunc("clamp", "clamp(min=none, max=none): limit to [min, max] (numbers or tensors).", clamp("clamp"))
 	defMethodFunc("clip", "clip(min=none, max=none): clamp.", clamp("clip"))
-	defMethod("clamp_", "clamp_(min=none, max=none): clamp in place.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+	clampInplace := func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		if err := checkInplaceOperands(engineOf(th), x.t, args, kwargs); err != nil {
 			return nil, err
 		}
@@ -227,7 +227,9 @@ func init() {
 			return nil, err
 		}
 		return x, nil
-	})
+	}
+	defMethod("clamp_", "clamp_(min=none, max=none): clamp in place.", clampInplace)
+	defMethod("clip_", "clip_(min=none, max=none): clamp_.", clampInplace)
 
 	// ---- reductions ----
 	defMethodFunc("sum", "sum(dim=none, keepdim=false, dtype=none): sum over dims (all when none); ints and bools give i64.", reduceMethod("sum"))

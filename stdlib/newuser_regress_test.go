@@ -348,3 +348,21 @@ func TestViewGradFnAfterBaseInplace(t *testing.T) {
 			"tensor([[0., 3.],\n        [2., 4.]])"},
 	})
 }
+
+// logical_*_, bitwise_*_, clip_ and true_divide_ in place, as PyTorch 1.13
+// prints them.
+func TestMoreInplaceMethods(t *testing.T) {
+	const a, i = "a = tensor([0.0, 1.0, 2.0, 0.0]); ", "i = tensor([12, 10, 7]); "
+	checkPrints(t, []printCase{
+		{a + `a.logical_and_(tensor([1.0, 0.0, 3.0, 0.0])); print(a)`, "tensor([0., 0., 1., 0.])"},
+		{a + `a.logical_or_(tensor([1.0, 0.0, 3.0, 0.0])); print(a)`, "tensor([1., 1., 1., 0.])"},
+		{a + `a.logical_xor_(tensor([1.0, 0.0, 3.0, 0.0])); print(a)`, "tensor([1., 1., 0., 0.])"},
+		{i + `i.bitwise_and_(tensor([10, 6, 1])); print(i)`, "tensor([8, 2, 1])"},
+		{i + `i.bitwise_or_(tensor([10, 6, 1])); print(i)`, "tensor([14, 14,  7])"},
+		{i + `i.bitwise_xor_(3); print(i)`, "tensor([15,  9,  4])"},
+		{a + `v = a._version; a.clip_(0.5, 1.5); print(a, a._version - v)`, "tensor([0.5000, 1.0000, 1.5000, 0.5000]) 1"},
+		{a + `a.true_divide_(2); print(a)`, "tensor([0.0000, 0.5000, 1.0000, 0.0000])"},
+		{catchOf(i + `i.true_divide_(2)`), "RuntimeError: result type Float can't be cast to the desired output type Long"},
+		{catchOf(a + `a.bitwise_and_(a)`), `RuntimeError: "bitwise_and_cpu" not implemented for 'Float'`},
+	})
+}
