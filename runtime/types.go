@@ -383,8 +383,9 @@ type Thread struct {
 	// einsum, String equation of the output einsum, Int flags: the Op
 	// between the scores and s, or 0 when there is no s (then s is None),
 	// | AttnMethodSoftmax for the method form x.softmax(dim)) and softmax
-	// is the function called (None for the method form). It returns the result with true only
-	// when that result is exactly what the unfused code would compute
+	// is the function called (None for the method form). It returns the
+	// result with true only when that result is exactly what the unfused
+	// code would compute
 	// (same values bit for bit, dtype, shape, strides, no autograd
 	// recording), and false otherwise, without side effects: then the
 	// unfused code runs. Nil declines everything.

@@ -55,7 +55,7 @@ func attentionHook(th *runtime.Thread, ops []runtime.Value) (res runtime.Value, 
 		return nil, false
 	}
 	nd := a.Dim()
-	if b.Dim() != nd || c.Dim() != nd || !attnEquations(string(eqS), string(eqO), nd) {
+	if nd < 2 || b.Dim() != nd || c.Dim() != nd || !attnEquations(string(eqS), string(eqO), nd) {
 		return nil, false
 	}
 	// Size-1 dims change the einsum's plan (squeezed operands, products

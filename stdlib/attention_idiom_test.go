@@ -251,6 +251,21 @@ want = softmax(c @ (c * 2).transpose(0, 2) * 0.5, dim=-1) @ (c * 3)`, "want"},
 c = randn(6, 6, 6)
 out = f(c, c * 2, c * 3)
 want = softmax(c @ (c * 2).T * 0.5, dim=-1) @ (c * 3)`, "want"},
+		{"vectors", `fn f(q, k, v) {
+    s = ein"i,i->i"(q, k) * 2
+    p = softmax(s, -1)
+    return ein"i,i->i"(p, v)
+}
+x = arange(4.0)
+out = f(x, x, x)
+want = ein"i,i->i"(softmax(ein"i,i->i"(x, x) * 2, -1), x)`, "want"},
+		{"scalars", `fn f(q, k, v) {
+    s = ein",->"(q, k) * 2
+    p = softmax(s, -1)
+    return ein",->"(p, v)
+}
+out = f(tensor(1.0), tensor(2.0), tensor(3.0))
+want = ein",->"(softmax(ein",->"(tensor(1.0), tensor(2.0)) * 2, -1), tensor(3.0))`, "want"},
 		{"transposed scores of square shapes", `fn f(q, k, v) {
     s = ein"bhid,bhjd->bhji"(q, k) * 0.25
     p = softmax(s, dim=-1)
