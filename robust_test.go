@@ -49,6 +49,7 @@ func FuzzEval(f *testing.F) {
 	f.Add(`q = randn(2, 3, 5, 4); print(nn.scaled_dot_product_attention(q, q, q[..., :2], attn_mask=ones(5, 5, dtype=bool).tril(), scale=0.5))`)
 	f.Add(`q = randn(5, 0); print(nn.scaled_dot_product_attention(q, randn(7, 0), randn(7, 3), is_causal=true, dropout_p=0.1))`)
 	f.Add(`x = randn(3, 17, dtype=f16); print(softmax(x, -1), x @ x.t(), x.to(f32).exp().to(bf16))`)
+	f.Add("fn f(q, k, v) {\n s = ein\"i,i->i\"(q, k) * 2\n p = softmax(s, -1)\n return ein\"i,i->i\"(p, v)\n}\nx = ones(3)\nprint(f(x, x, x), softmax(x @ x.mT / 2, -1) @ x)")
 	f.Add("fn f(q, k, v) {\n s = ein\"bhid,bhjd->bhij\"(q, k) * 0.5\n p = softmax(s, dim=-1)\n return ein\"bhij,bhjd->bhid\"(p, v)\n}\nq = randn(2, 2, 6, 4)\nprint(f(q, q, q), ein\"bjd,bij->bid\"(q[0], (ein\"bid,bjd->bij\"(q[0], q[1]) / 2).softmax(-1)))")
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 1<<12 {
