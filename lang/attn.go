@@ -321,138 +321,31 @@ func (fc *fcomp) attn(m *attnMatch, unfused func()) {
 // catch and import names.
 func countName(stmts []Stmt, name string) int {
 	n := 0
-	var expr func(Expr)
-	var body func([]Stmt)
-	fn := func(fd *FuncDef) {
-		if fd.Name == name {
-			n++
-		}
-		for _, p := range fd.Params {
-			if p.Name == name {
-				n++
-			}
-			if p.Default != nil {
-				expr(p.Default)
-			}
-		}
-		body(fd.Body)
-	}
-	field := func(f *FField) {
-		expr(f.X)
-		for _, q := range f.SpecParts {
-			if g, ok := q.(*FField); ok {
-				expr(g.X)
-			}
-		}
-	}
-	expr = func(x Expr) {
-		switch x := x.(type) {
-		case nil:
+	walkStmts(stmts, func(nd Node) bool {
+		switch nd := nd.(type) {
 		case *Ident:
-			if x.Name == name {
+			if nd.Name == name {
 				n++
 			}
-		case *Literal, *EinLit, *EllipsisExpr:
-		case *FString:
-			for _, p := range x.Parts {
-				if f, ok := p.(*FField); ok {
-					field(f)
-				}
+		case *FuncDef:
+			if nd.Name == name {
+				n++
 			}
-		case *Unary:
-			expr(x.X)
-		case *Binary:
-			expr(x.X)
-			expr(x.Y)
-		case *Compare:
-			for _, e := range x.Operands {
-				expr(e)
-			}
-		case *Call:
-			expr(x.Fn)
-			for _, a := range x.Args {
-				expr(a)
-			}
-			for _, kw := range x.Kwargs {
-				expr(kw.Value)
-			}
-		case *Index:
-			expr(x.X)
-			expr(x.Key)
-		case *SliceExpr:
-			expr(x.Lo)
-			expr(x.Hi)
-			expr(x.Step)
-		case *Attr:
-			expr(x.X)
-		case *ListExpr:
-			for _, e := range x.Elems {
-				expr(e)
-			}
-		case *TupleExpr:
-			for _, e := range x.Elems {
-				expr(e)
-			}
-		case *DictExpr:
-			for i := range x.Keys {
-				expr(x.Keys[i])
-				expr(x.Values[i])
-			}
-		case *FuncExpr:
-			fn(x.Func)
-		case *GradExpr:
-			for _, w := range x.Wrt {
-				expr(w)
-			}
-			body(x.Body)
-		default:
-			n += 1 << 20 // unknown node: never dead
-		}
-	}
-	body = func(sts []Stmt) {
-		for _, st := range sts {
-			switch st := st.(type) {
-			case *ExprStmt:
-				expr(st.X)
-			case *AssignStmt:
-				expr(st.LHS)
-				expr(st.RHS)
-			case *FuncDef:
-				fn(st)
-			case *IfStmt:
-				expr(st.Cond)
-				body(st.Then)
-				body(st.Else)
-			case *ForStmt:
-				expr(st.Target)
-				expr(st.X)
-				body(st.Body)
-			case *WhileStmt:
-				expr(st.Cond)
-				body(st.Body)
-			case *BranchStmt:
-			case *ReturnStmt:
-				expr(st.X)
-			case *TryStmt:
-				if st.Name == name {
+			for _, p := range nd.Params {
+				if p.Name == name {
 					n++
 				}
-				body(st.Body)
-				body(st.Catch)
-			case *AssertStmt:
-				expr(st.Cond)
-				expr(st.Msg)
-			case *ImportStmt:
-				if st.Name == name {
-					n++
-				}
-			case *BlockStmt:
-				body(st.Body)
-			default:
-				n += 1 << 20
+			}
+		case *TryStmt:
+			if nd.Name == name {
+				n++
+			}
+		case *ImportStmt:
+			if nd.Name == name {
+				n++
 			}
 		}
-	}
-	body(stmts)
+		return true
+	})
 	return n
 }

@@ -140,155 +140,36 @@ func bindTarget(s *scope, x Expr) {
 }
 
 // resolveFree walks a function body and registers every free variable
-// reference, so that cells are known before any code is emitted.
+// reference, so that cells are known before any code is emitted. A
+// nested function's defaults belong to this scope, its body to its own.
 func resolveFree(s *scope, stmts []Stmt, inner map[*FuncDef]*scope) {
-	var expr func(x Expr)
-	var stmt func(st Stmt)
-	use := func(name string) {
-		if s.top {
-			return
-		}
-		if _, ok := s.localIdx[name]; ok {
-			return
-		}
-		s.lookupFree(name)
-	}
-	fn := func(fd *FuncDef) {
-		for _, p := range fd.Params {
-			if p.Default != nil {
-				expr(p.Default)
-			}
-		}
-		parent := s
-		if s.top {
-			parent = nil
-		}
-		child := newScope(parent, false)
-		for _, p := range fd.Params {
-			child.addLocal(p.Name)
-		}
-		collectLocals(child, fd.Body)
-		inner[fd] = child
-		resolveFree(child, fd.Body, inner)
-	}
-	expr = func(x Expr) {
-		switch x := x.(type) {
+	var visit func(Node) bool
+	visit = func(n Node) bool {
+		switch n := n.(type) {
 		case *Ident:
-			use(x.Name)
-		case *FString:
-			for _, p := range x.Parts {
-				if f, ok := p.(*FField); ok {
-					expr(f.X)
-					for _, q := range f.SpecParts {
-						if g, ok := q.(*FField); ok {
-							expr(g.X)
-						}
-					}
+			if !s.top {
+				if _, ok := s.localIdx[n.Name]; !ok {
+					s.lookupFree(n.Name)
 				}
 			}
-		case *Unary:
-			expr(x.X)
-		case *Binary:
-			expr(x.X)
-			expr(x.Y)
-		case *Compare:
-			for _, e := range x.Operands {
-				expr(e)
-			}
-		case *Call:
-			expr(x.Fn)
-			for _, a := range x.Args {
-				expr(a)
-			}
-			for _, a := range x.Kwargs {
-				expr(a.Value)
-			}
-		case *Index:
-			expr(x.X)
-			expr(x.Key)
-		case *SliceExpr:
-			for _, e := range []Expr{x.Lo, x.Hi, x.Step} {
-				if e != nil {
-					expr(e)
-				}
-			}
-		case *Attr:
-			expr(x.X)
-		case *ListExpr:
-			for _, e := range x.Elems {
-				expr(e)
-			}
-		case *TupleExpr:
-			for _, e := range x.Elems {
-				expr(e)
-			}
-		case *DictExpr:
-			for i := range x.Keys {
-				expr(x.Keys[i])
-				expr(x.Values[i])
-			}
-		case *FuncExpr:
-			fn(x.Func)
-		case *GradExpr:
-			for _, w := range x.Wrt {
-				expr(w)
-			}
-			for _, st := range x.Body {
-				stmt(st)
-			}
-		}
-	}
-	stmt = func(st Stmt) {
-		switch st := st.(type) {
-		case *ExprStmt:
-			expr(st.X)
-		case *AssignStmt:
-			expr(st.RHS)
-			expr(st.LHS)
 		case *FuncDef:
-			fn(st)
-		case *IfStmt:
-			expr(st.Cond)
-			for _, b := range st.Then {
-				stmt(b)
+			for _, p := range n.Params {
+				walkExpr(p.Default, visit)
 			}
-			for _, b := range st.Else {
-				stmt(b)
+			parent := s
+			if s.top {
+				parent = nil
 			}
-		case *ForStmt:
-			expr(st.X)
-			expr(st.Target)
-			for _, b := range st.Body {
-				stmt(b)
+			child := newScope(parent, false)
+			for _, p := range n.Params {
+				child.addLocal(p.Name)
 			}
-		case *WhileStmt:
-			expr(st.Cond)
-			for _, b := range st.Body {
-				stmt(b)
-			}
-		case *ReturnStmt:
-			if st.X != nil {
-				expr(st.X)
-			}
-		case *TryStmt:
-			for _, b := range st.Body {
-				stmt(b)
-			}
-			for _, b := range st.Catch {
-				stmt(b)
-			}
-		case *AssertStmt:
-			expr(st.Cond)
-			if st.Msg != nil {
-				expr(st.Msg)
-			}
-		case *BlockStmt:
-			for _, b := range st.Body {
-				stmt(b)
-			}
+			collectLocals(child, n.Body)
+			inner[n] = child
+			resolveFree(child, n.Body, inner)
+			return false
 		}
+		return true
 	}
-	for _, st := range stmts {
-		stmt(st)
-	}
+	walkStmts(stmts, visit)
 }
