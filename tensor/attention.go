@@ -169,19 +169,21 @@ func getAttnScratch[T vfloat]() *attnScratch[T] {
 	return new(attnScratch[T])
 }
 
-func attnRun[T vfloat](a *attnArgs, qd, kd, vd, od []T, gemm attnGemm[T], expRows func(dst, x []T, rows, cols int, inv []T), scal func(dst, x []T, s T)) {
+// attnBase holds one head's base offsets into q, k, v, out and mask.
+type attnBase struct{ q, k, v, o, m int }
+
+// heads returns every head's base offsets, in row-major order over the
+// batch dims (which may be broadcast or strided views).
+func (a *attnArgs) heads() []attnBase {
 	nb := len(a.batch)
-	heads := 1
+	n := 1
 	for _, s := range a.batch {
-		heads *= s
+		n *= s
 	}
-	// Per-head base offsets of every operand (batch dims may be broadcast
-	// or strided views).
-	type base struct{ q, k, v, o, m int }
-	bases := make([]base, heads)
+	bases := make([]attnBase, n)
 	idx := make([]int, nb)
 	for h := range bases {
-		b := base{q: a.q.offset, k: a.k.offset, v: a.v.offset, o: a.out.offset}
+		b := attnBase{q: a.q.offset, k: a.k.offset, v: a.v.offset, o: a.out.offset}
 		if a.mask != nil {
 			b.m = a.mask.offset
 		}
@@ -203,14 +205,27 @@ func attnRun[T vfloat](a *attnArgs, qd, kd, vd, od []T, gemm attnGemm[T], expRow
 			idx[d] = 0
 		}
 	}
-	var z T
-	esz := int(unsafe.Sizeof(z))
-	L, S, E, Ev := a.L, a.S, a.E, a.Ev
-	rows := max(1, min(L, attnBlockBytes/(esz*max(S, 1))))
+	return bases
+}
+
+// blocks returns the query rows per task (a score block of rows × S
+// elements of esz bytes fits attnBlockBytes; whole 12-row register tiles
+// when there are that many) and the number of blocks per head.
+func (a *attnArgs) blocks(esz int) (rows, nblk int) {
+	rows = max(1, min(a.L, attnBlockBytes/(esz*max(a.S, 1))))
 	if rows >= 12 {
-		rows -= rows % 12 // whole register tiles
+		rows -= rows % 12
 	}
-	nblk := (L + rows - 1) / rows
+	return rows, (a.L + rows - 1) / rows
+}
+
+func attnRun[T vfloat](a *attnArgs, qd, kd, vd, od []T, gemm attnGemm[T], expRows func(dst, x []T, rows, cols int, inv []T), scal func(dst, x []T, s T)) {
+	nb := len(a.batch)
+	bases := a.heads()
+	heads := len(bases)
+	var z T
+	L, S, E, Ev := a.L, a.S, a.E, a.Ev
+	rows, nblk := a.blocks(int(unsafe.Sizeof(z)))
 	rsQ, csQ := a.q.strides[nb], a.q.strides[nb+1]
 	rsK, csK := a.k.strides[nb], a.k.strides[nb+1]
 	rsV, csV := a.v.strides[nb], a.v.strides[nb+1]

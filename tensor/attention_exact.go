@@ -86,37 +86,11 @@ func SoftmaxAttention(q, k, v *Tensor, scale float64) (out *Tensor, handled bool
 // worker) with the normalised row softmax between the two GEMMs.
 func attnExactRun[T vfloat](a *attnArgs, qd, kd, vd, od []T, gemm attnGemm[T], softmaxRows func(dst, x []T, rows, cols int)) {
 	nb := len(a.batch)
-	heads := 1
-	for _, s := range a.batch {
-		heads *= s
-	}
-	type base struct{ q, k, v, o int }
-	bases := make([]base, heads)
-	idx := make([]int, nb)
-	for h := range bases {
-		b := base{q: a.q.offset, k: a.k.offset, v: a.v.offset, o: a.out.offset}
-		for d, i := range idx {
-			b.q += i * a.q.strides[d]
-			b.k += i * a.k.strides[d]
-			b.v += i * a.v.strides[d]
-			b.o += i * a.out.strides[d]
-		}
-		bases[h] = b
-		for d := nb - 1; d >= 0; d-- {
-			if idx[d]++; idx[d] < a.batch[d] {
-				break
-			}
-			idx[d] = 0
-		}
-	}
+	bases := a.heads()
+	heads := len(bases)
 	var z T
-	esz := int(unsafe.Sizeof(z))
 	L, S, E, Ev := a.L, a.S, a.E, a.Ev
-	rows := max(1, min(L, attnBlockBytes/(esz*S)))
-	if rows >= 12 {
-		rows -= rows % 12 // whole register tiles
-	}
-	nblk := (L + rows - 1) / rows
+	rows, nblk := a.blocks(int(unsafe.Sizeof(z)))
 	rsQ, csQ := a.q.strides[nb], a.q.strides[nb+1]
 	rsK, csK := a.k.strides[nb], a.k.strides[nb+1]
 	rsV, csV := a.v.strides[nb], a.v.strides[nb+1]
