@@ -220,56 +220,85 @@ func stmtValue(st Stmt) Expr {
 	return nil
 }
 
-// matchStmts matches the idiom spread over three statements of a
-// function body (or of a script's top level, CompileScript) whose
-// intermediate names are dead: x = scores;
-// y = softmax(x, dim); <stmt consuming ein"…"(y, c)>.
+// matchAt matches the idiom over the statements starting sts: three
+// (x = scores; y = softmax(x, dim); <stmt consuming the product of y>)
+// or two (x = scores; <stmt consuming the product of softmax(x, dim)>,
+// or y = softmax(scores, dim); <stmt consuming the product of y>). It
+// returns the match and how many statements it spans.
+func (fc *fcomp) matchAt(sts []Stmt) (*attnMatch, int, bool) {
+	for n := 3; n >= 2; n-- {
+		if len(sts) >= n {
+			if m, ok := fc.matchStmts(sts[:n]); ok {
+				return m, n, true
+			}
+		}
+	}
+	return nil, 0, false
+}
+
+// matchStmts matches the idiom spread over exactly the statements sts of
+// a function body (or of a script's top level, CompileScript): each but
+// the last assigns a name that only the next step reads (the softmax's
+// argument, the output product's probabilities), and those names are
+// dead everywhere else.
 func (fc *fcomp) matchStmts(sts []Stmt) (*attnMatch, bool) {
-	if fc.fnBody == nil || len(sts) < 3 {
+	if fc.fnBody == nil || len(sts) < 2 {
 		return nil, false
 	}
-	s1, ok1 := sts[0].(*AssignStmt)
-	s2, ok2 := sts[1].(*AssignStmt)
-	if !ok1 || !ok2 || s1.Aug || s2.Aug {
-		return nil, false
+	defs := make([]*AssignStmt, len(sts)-1)
+	for k, st := range sts[:len(sts)-1] {
+		a, ok := st.(*AssignStmt)
+		if !ok || a.Aug {
+			return nil, false
+		}
+		if _, ok := a.LHS.(*Ident); !ok {
+			return nil, false
+		}
+		defs[k] = a
 	}
-	x, okx := s1.LHS.(*Ident)
-	y, oky := s2.LHS.(*Ident)
-	e3 := stmtValue(sts[2])
-	if !okx || !oky || e3 == nil {
+	e := stmtValue(sts[len(sts)-1])
+	if e == nil {
 		return nil, false
 	}
 	m := &attnMatch{at: sts[0]}
-	if !matchScores(s1.RHS, m) {
+	eq, probs, c, ok := matchOutput(e)
+	if !ok || !pureOperand(c) {
 		return nil, false
 	}
-	if arg, ok := matchSoftmax(s2.RHS, m); !ok || !isIdentNamed(arg, x.Name) {
-		return nil, false
+	m.eqOut, m.c = eq, c
+	// resolve replaces a reference to the latest unused definition by its
+	// right-hand side
+	next := len(defs) - 1
+	resolve := func(x Expr) Expr {
+		if next >= 0 && isIdentNamed(x, defs[next].LHS.(*Ident).Name) {
+			x = defs[next].RHS
+			next--
+		}
+		return x
 	}
-	eq, p, q, ok := matchOutput(e3)
+	scores, ok := matchSoftmax(resolve(probs), m)
 	if !ok {
 		return nil, false
 	}
-	if !isIdentNamed(p, y.Name) || !pureOperand(q) {
+	if !matchScores(resolve(scores), m) || next != -1 {
 		return nil, false
 	}
-	m.eqOut, m.c = eq, q
-	// x and y must be plain locals (not parameters, not captured) that
-	// appear nowhere in the function but in these three statements'
-	// places: x assigned then read by softmax, y assigned then read by
-	// the output einsum (x == y counts both).
-	for _, n := range []string{x.Name, y.Name} {
+	// The defined names must be plain locals (not parameters, not
+	// captured) that appear nowhere in the function but in their
+	// definition and the one read above (a name defined twice counts
+	// both).
+	want := map[string]int{}
+	for _, d := range defs {
+		n := d.LHS.(*Ident).Name
+		want[n] += 2
 		if fc.scope.top {
-			break // a script's globals (CompileScript): countName decides
+			continue // a script's globals (CompileScript): countName decides
 		}
 		i, ok := fc.scope.localIdx[n]
 		if !ok || fc.scope.cells[i] || i < fc.fn.NumParams {
 			return nil, false
 		}
 	}
-	want := map[string]int{}
-	want[x.Name] += 2
-	want[y.Name] += 2
 	for n, w := range want {
 		if countName(fc.fnBody, n) != w {
 			return nil, false

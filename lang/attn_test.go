@@ -48,6 +48,11 @@ func TestAttnIdiomEmitted(t *testing.T) {
 		{"value first matmul", "fn f(q, k, v) {\n s = q @ k.mT\n p = softmax(s, -1)\n v @ p\n}", false},
 		{"tail", "fn f(q, k, v) {\n s = q @ k.mT\n p = softmax(s, -1)\n p @ v\n}", true},
 		{"name reused", "fn f(q, k, v) {\n x = q @ k.mT / 8\n x = x.softmax(-1)\n return x @ v\n}", true},
+		{"two statements: scores, then nested", "fn f(q, k, v) {\n s = ein\"bhid,bhjd->bhij\"(q, k) * 0.5\n ein\"bhij,bhjd->bhid\"(nn.softmax(s, dim=-1), v)\n}", true},
+		{"two statements: probabilities, then product", "fn f(q, k, v) {\n p = softmax(q @ k.mT / 8, -1)\n return p @ v\n}", true},
+		{"two statements, then more", "fn f(q, k, v) {\n p = softmax(q @ k.mT / 8, -1)\n o = p @ v\n print(o)\n}", true},
+		{"unrelated statement before", "fn f(q, k, v) {\n a = 1\n p = softmax(q @ k.mT / 8, -1)\n o = p @ v\n return o + a\n}", true},
+		{"two statements, name read again", "fn f(q, k, v) {\n p = softmax(q @ k.mT / 8, -1)\n o = p @ v\n return p\n}", false},
 		{"reused and read again", "fn f(q, k, v) {\n x = q @ k.mT / 8\n x = x.softmax(-1)\n y = x @ v\n return x\n}", false},
 	}
 	for _, c := range cases {

@@ -305,15 +305,15 @@ func (fc *fcomp) body(stmts []Stmt, top bool) {
 			fc.emit0(runtime.RETURN)
 			return
 		}
-		if m, ok := fc.matchStmts(stmts[i:]); ok {
-			_, isExpr := stmts[i+2].(*ExprStmt)
-			if isExpr && i+2 == len(stmts)-1 {
+		if m, n, ok := fc.matchAt(stmts[i:]); ok {
+			last := i + n - 1
+			if _, isExpr := stmts[last].(*ExprStmt); isExpr && last == len(stmts)-1 {
 				fc.attnStmts(m, stmts[i:], true)
 				fc.emit0(runtime.RETURN)
 				return
 			}
-			fc.attnStmts(m, stmts[i:i+3], false)
-			i += 2
+			fc.attnStmts(m, stmts[i:i+n], false)
+			i = last
 			continue
 		}
 		fc.stmt(st)
@@ -341,11 +341,15 @@ func (fc *fcomp) tail(stmts []Stmt, ret bool) {
 		fc.tailEnd(ret)
 		return
 	}
-	if n := len(stmts); n >= 3 {
-		if m, ok := fc.matchStmts(stmts[n-3:]); ok {
-			fc.stmts(stmts[:n-3])
+	for k := 3; k >= 2; k-- { // the idiom's statements ending the list
+		n := len(stmts)
+		if n < k {
+			continue
+		}
+		if m, ok := fc.matchStmts(stmts[n-k:]); ok {
+			fc.stmts(stmts[:n-k])
 			_, isExpr := stmts[n-1].(*ExprStmt)
-			fc.attnStmts(m, stmts[n-3:], isExpr)
+			fc.attnStmts(m, stmts[n-k:], isExpr)
 			if !isExpr {
 				_, fc.pos = stmts[n-1].Span()
 				fc.emit0(runtime.NONE)
@@ -411,27 +415,28 @@ func (fc *fcomp) tailEnd(ret bool) {
 
 func (fc *fcomp) stmts(stmts []Stmt) {
 	for i := 0; i < len(stmts); i++ {
-		if m, ok := fc.matchStmts(stmts[i:]); ok {
-			fc.attnStmts(m, stmts[i:i+3], false)
-			i += 2
+		if m, n, ok := fc.matchAt(stmts[i:]); ok {
+			fc.attnStmts(m, stmts[i:i+n], false)
+			i += n - 1
 			continue
 		}
 		fc.stmt(stmts[i])
 	}
 }
 
-// attnStmts compiles the attention idiom's three statements sts (matched
-// as m): the fused guard, then the statements as written up to the output
-// einsum's value, which the third statement then consumes. In tail
-// position (the third statement is the body's last expression) the value
+// attnStmts compiles the attention idiom's statements sts (matched as
+// m): the fused guard, then the statements as written up to the output
+// product's value, which the last statement then consumes. In tail
+// position (the last statement is the body's last expression) the value
 // stays on the stack.
 func (fc *fcomp) attnStmts(m *attnMatch, sts []Stmt, tail bool) {
 	fc.attn(m, func() {
-		fc.stmt(sts[0])
-		fc.stmt(sts[1])
-		fc.expr(stmtValue(sts[2]))
+		for _, st := range sts[:len(sts)-1] {
+			fc.stmt(st)
+		}
+		fc.expr(stmtValue(sts[len(sts)-1]))
 	})
-	st := sts[2]
+	st := sts[len(sts)-1]
 	fc.at(st)
 	switch st := st.(type) {
 	case *ExprStmt:

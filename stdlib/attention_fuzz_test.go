@@ -70,10 +70,15 @@ func attnProgram(r *rand.Rand) string {
 	out := func(p string) string {
 		return pick(fmt.Sprintf(`ein"%sij,%sje->%sie"(%s, v)`, letters, letters, letters, p), p+" @ v")
 	}
-	if r.IntN(2) == 0 {
+	switch r.IntN(4) {
+	case 0:
 		fmt.Fprintf(&b, "out = %s\n", out(soft(scores+scale)))
-	} else {
+	case 1:
 		fmt.Fprintf(&b, "fn f(q, k, v) {\n    s = %s%s\n    p = %s\n    return %s\n}\nout = f(q, k, v)\n", scores, scale, soft("s"), out("p"))
+	case 2:
+		fmt.Fprintf(&b, "fn f(q, k, v) {\n    s = %s%s\n    %s\n}\nout = f(q, k, v)\n", scores, scale, out(soft("s")))
+	default:
+		fmt.Fprintf(&b, "fn f(q, k, v) {\n    p = %s\n    o = %s\n    return o\n}\nout = f(q, k, v)\n", soft(scores+scale), out("p"))
 	}
 	return b.String()
 }

@@ -131,6 +131,17 @@ k2 = k[1, 2]
 v2 = v[1, 2]
 out = f(q2, k2, v2)
 want = ref[1, 2]`, "want"},
+		{"two statements, softmax nested (the capstone's form)", `fn f(Q, K, V) {
+    d = Q.size(-1)
+    scores = ein"bhid,bhjd->bhij"(Q, K) * (d ** -0.5)
+    ein"bhij,bhjd->bhid"(nn.softmax(scores, dim=-1), V)
+}
+out = f(q, k, v)`, "ref"},
+		{"two statements, probabilities first", `fn f(q, k, v) {
+    p = softmax(q @ k.mT / 4, dim=-1)
+    return p @ v
+}
+out = f(q, k, v)`, "ref"},
 		{"in a loop", `fn f(q, k, v) {
     o = none
     for i in range(2) {
