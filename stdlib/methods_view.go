@@ -306,6 +306,9 @@ func init() {
 				return nil, err
 			}
 			autograd.SetGradFnName(r, "UnbindBackward0")
+			if r.GradFn() != nil {
+				r.SetViewCreation(tensor.ViewMultiOutput, i)
+			}
 			out[i] = wrap(x.eng, r)
 		}
 		return out, nil

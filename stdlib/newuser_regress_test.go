@@ -1,6 +1,9 @@
 package stdlib_test
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // Regression tests from testing tsr as a new user against LANGUAGE.md and
 // PyTorch 1.13 (each want is what Python/PyTorch prints for the same
@@ -364,5 +367,33 @@ func TestMoreInplaceMethods(t *testing.T) {
 		{a + `a.true_divide_(2); print(a)`, "tensor([0.0000, 0.5000, 1.0000, 0.0000])"},
 		{catchOf(i + `i.true_divide_(2)`), "RuntimeError: result type Float can't be cast to the desired output type Long"},
 		{catchOf(a + `a.bitwise_and_(a)`), `RuntimeError: "bitwise_and_cpu" not implemented for 'Float'`},
+	})
+}
+
+// In-place ops on views autograd cannot rebase raise PyTorch's errors
+// (its CreationMeta): a view made in no_grad mode from a tensor that
+// requires grad, modified with grad mode on, and an output of split,
+// chunk or unbind (or a view of one); tensor_split pieces, views of
+// tensors that need no grad and detached views pass.
+func TestInplaceOnSpecialViews(t *testing.T) {
+	const noGrad = "RuntimeError: A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked)."
+	multi := func(nr int, node string) string {
+		return fmt.Sprintf("RuntimeError: Output %d of %s is a view and is being modified inplace. This view is the output of a function that returns multiple views. Such functions do not allow the output views to be modified inplace. You should replace the inplace operation by an out-of-place one.", nr, node)
+	}
+	const y = "x = randn(4, requires_grad=true); y = x * 2; "
+	checkPrints(t, []printCase{
+		{catchOf(y + `no_grad { v = y[0:2] }; v.mul_(2)`), noGrad},
+		{catchOf(`x = randn(3, requires_grad=true); no_grad { v = x[0:2] }; v.mul_(2)`), noGrad},
+		{catchOf(y + `no_grad { a, b = y.chunk(2) }; a.mul_(2)`), noGrad},
+		{catchOf(y + `a, b, c, d = y.unbind(); a.mul_(2)`), multi(0, "UnbindBackward0")},
+		{catchOf(y + `a, b, c, d = y.unbind(); b.add_(1)`), multi(1, "UnbindBackward0")},
+		{catchOf(y + `a, b = y.split(2); b.mul_(2)`), multi(1, "SplitBackward0")},
+		{catchOf(y + `a, b = y.chunk(2); a += 1`), multi(0, "SplitBackward0")},
+		{catchOf(y + `(v,) = y.split(10); v.mul_(2)`), multi(0, "SplitBackward0")},
+		{catchOf(y + `a, b = y.split(2); w = a[0:1]; w.mul_(2)`), multi(0, "SliceBackward0")},
+		{y + `no_grad { v = y[0:2] }; no_grad { v.mul_(2) }; print("ok")`, "ok"},
+		{`x = randn(4); y = x * 2; a, b = y.chunk(2); no_grad { v = y[0:2] }; a.mul_(2); v.mul_(2); print("ok")`, "ok"},
+		{y + `a, b = y.tensor_split(2); a.mul_(2); a.sum().backward(); print(x.grad)`, "tensor([4., 4., 0., 0.])"},
+		{y + `a, b = y.split(2); a.detach().mul_(2); print("ok")`, "ok"},
 	})
 }

@@ -52,6 +52,10 @@ type Tensor struct {
 	// attrVersion is, for a view, the version when its grad_fn was set
 	// (or it was made): PyTorch's attr_version (see refreshView).
 	attrVersion int64
+	// creation (and creationOut, the output index for ViewMultiOutput)
+	// records how a view was made, for autograd's in-place checks.
+	creation    ViewCreation
+	creationOut int
 	// AutogradMeta holds anything else autograd needs per tensor.
 	AutogradMeta any
 }
@@ -107,6 +111,7 @@ func (t *Tensor) view(shape, strides []int, offset int) *Tensor {
 	v := newTensor(t.storage, shape, strides, offset, t.dtype)
 	v.version = t.version
 	v.attrVersion = v.Version()
+	v.creation = t.creation // a view of a view keeps its origin (as output 0 of its own op)
 	if t.base != nil {
 		v.base = t.base
 	} else {
@@ -315,6 +320,28 @@ func (t *Tensor) refreshView() {
 		t.gradFn, t.outputNr, t.requiresGrad = n, 0, true
 	}
 }
+
+// ViewCreation is how a view was made, as far as autograd's in-place
+// checks care (PyTorch's CreationMeta): an in-place op with grad mode on
+// is an error on a view made in no_grad mode from a tensor that requires
+// grad, or on one of several views returned by one op (split, chunk,
+// unbind). A view of such a view inherits its creation.
+type ViewCreation uint8
+
+const (
+	ViewDefault     ViewCreation = iota
+	ViewNoGrad                   // made with grad mode off from a tensor that requires grad
+	ViewMultiOutput              // one of several views one op returned
+)
+
+// ViewCreation returns how t was made as a view and, for
+// ViewMultiOutput, which of the op's outputs it is.
+func (t *Tensor) ViewCreation() (ViewCreation, int) { return t.creation, t.creationOut }
+
+// SetViewCreation records how t was made as a view (the autograd engine
+// and multi-output view ops call it); out is t's output index for
+// ViewMultiOutput.
+func (t *Tensor) SetViewCreation(c ViewCreation, out int) { t.creation, t.creationOut = c, out }
 
 // Grad returns the accumulated gradient (nil when none).
 func (t *Tensor) Grad() *Tensor { return t.grad }

@@ -225,6 +225,11 @@ func outputsDifferentiable(outs []*T) bool {
 // RuntimeError. Outputs of integer or bool dtype are never recorded.
 func (e *Engine) Apply(op string, inputs []*T, attrs Attrs, forward func() (*T, error)) (*T, error) {
 	out, err := forward()
+	if err == nil && out != nil && !e.gradEnabled && out.Base() != nil && anyRequiresGrad(inputs) {
+		if fn, ok := table[op]; ok && fn.View {
+			markNoGradView(out)
+		}
+	}
 	if err != nil || out == nil || !e.gradEnabled || !anyRequiresGrad(inputs) || !out.DType().IsFloat() {
 		return out, err
 	}
@@ -266,6 +271,13 @@ func (e *Engine) Apply(op string, inputs []*T, attrs Attrs, forward func() (*T, 
 // but not recorded.
 func (e *Engine) ApplyMulti(op string, inputs []*T, attrs Attrs, forward func() ([]*T, error)) ([]*T, error) {
 	outs, err := forward()
+	if err == nil && !e.gradEnabled && anyRequiresGrad(inputs) {
+		for _, o := range outs {
+			if o != nil && o.Base() != nil {
+				markNoGradView(o)
+			}
+		}
+	}
 	if err != nil || !e.gradEnabled || !anyRequiresGrad(inputs) || !outputsDifferentiable(outs) {
 		return outs, err
 	}
@@ -287,6 +299,9 @@ func (e *Engine) ApplyMulti(op string, inputs []*T, attrs Attrs, forward func() 
 		}
 		outs[i] = attach(n, o, i, inputs)
 		n.outMeta[i] = metaOf(outs[i])
+		if outs[i].Base() != nil {
+			outs[i].SetViewCreation(tensor.ViewMultiOutput, i) // split, chunk
+		}
 	}
 	if fn.SaveOutput {
 		for i, o := range outs {
@@ -414,6 +429,14 @@ func viewGradFn(self *T) tensor.Node {
 	return vn
 }
 
+// markNoGradView records that view v was made with grad mode off from a
+// tensor that requires grad (unless it inherited another origin).
+func markNoGradView(v *T) {
+	if c, _ := v.ViewCreation(); c == tensor.ViewDefault {
+		v.SetViewCreation(tensor.ViewNoGrad, 0)
+	}
+}
+
 // CheckInplace returns PyTorch's error for an in-place op on self while
 // grad mode is on when self is a leaf that requires grad, or a view of one
 // (nil otherwise).
@@ -421,6 +444,14 @@ func (e *Engine) CheckInplace(self *T) error {
 	if e.gradEnabled {
 		if self.IsLeaf() && self.RequiresGrad() {
 			return errorf("a leaf Variable that requires grad is being used in an in-place operation.")
+		}
+		switch c, out := self.ViewCreation(); c {
+		case tensor.ViewNoGrad:
+			return errorf("A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked).")
+		case tensor.ViewMultiOutput:
+			if gf := self.GradFn(); gf != nil {
+				return errorf("Output %d of %s is a view and is being modified inplace. This view is the output of a function that returns multiple views. Such functions do not allow the output views to be modified inplace. You should replace the inplace operation by an out-of-place one.", out, gf.Name())
+			}
 		}
 		if b := self.Base(); b != nil && b.IsLeaf() && b.RequiresGrad() && self.GradFn() != nil {
 			if _, ok := self.GradFn().(*Node); ok {
