@@ -138,6 +138,30 @@ func betaSelfPlusAlpha(e *Engine, name string, self, prod *T, beta, alpha runtim
 		return nil, runtime.Errorf("TypeError", "%s(): beta and alpha must be numbers", name)
 	}
 	rt := tensor.ResultType(self, prod)
+	if strict { // addr's check_addr_scalar
+		for _, sc := range []struct {
+			t    *T
+			name string
+		}{{bt, "beta"}, {at, "alpha"}} {
+			if sc.t.DType() == tensor.Bool && rt != tensor.Bool {
+				return nil, runtime.Errorf("RuntimeError", "Boolean %s only supported for Boolean results.", sc.name)
+			}
+		}
+		if rt == tensor.Bool {
+			// ATen's bool kernel: (beta && self) || (alpha && vec1 && vec2)
+			if at.FlatFloat64(0) == 0 {
+				p, err := tensor.Zeros(prod.Shape(), tensor.Bool)
+				if err != nil {
+					return nil, err
+				}
+				prod = p
+			}
+			if bt.FlatFloat64(0) == 0 {
+				return prod, nil
+			}
+			return tensor.LogicalOr(self, prod)
+		}
+	}
 	if !rt.IsFloat() {
 		for _, s := range []struct {
 			t    **T
@@ -199,6 +223,9 @@ func addmvOp(e *Engine, self *T, name string, args []runtime.Value, kwargs []run
 	}
 	if mat.DType() != vec.DType() {
 		return nil, scalarTypeMismatch(mat.DType(), vec.DType())
+	}
+	if dt := mat.DType(); dt == tensor.Bool || dt == tensor.F16 {
+		return nil, notImplementedFor("addmv_impl_cpu", dt)
 	}
 	p, err := applyBinary(e, "matmul", tensor.Matmul, mat, vec)
 	if err != nil {
@@ -284,6 +311,9 @@ func baddbmmOp(e *Engine, self *T, name string, args []runtime.Value, kwargs []r
 	}
 	if b1.DType() != b2.DType() {
 		return nil, scalarTypeMismatch(b1.DType(), b2.DType())
+	}
+	if dt := b1.DType(); dt == tensor.Bool || dt == tensor.F16 {
+		return nil, notImplementedFor("baddbmm", dt)
 	}
 	p, err := applyBinary(e, "bmm", tensor.Bmm, b1, b2)
 	if err != nil {
