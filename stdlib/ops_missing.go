@@ -34,8 +34,8 @@ func init() {
 			"nextafter": "nextafter(other): the next representable value after self towards other (f32, f64, bf16; other a tensor).",
 		}[name]
 		op := func(e *Engine, self *T, mname string, args []runtime.Value, kwargs []runtime.Kwarg) (*T, error) {
-			var o tensorArg
-			if err := runtime.UnpackArgs(mname, args, kwargs, "other", &o); err != nil {
+			o, err := tensorOther(mname, args, kwargs)
+			if err != nil {
 				return nil, err
 			}
 			if name == "nextafter" {
@@ -57,8 +57,8 @@ func init() {
 	}
 
 	ldexp := func(e *Engine, self *T, name string, args []runtime.Value, kwargs []runtime.Kwarg) (*T, error) {
-		var o tensorArg
-		if err := runtime.UnpackArgs(name, args, kwargs, "other", &o); err != nil {
+		o, err := tensorOther(name, args, kwargs)
+		if err != nil {
 			return nil, err
 		}
 		// ATen: at::mul(self, at::pow(2.0, other))
@@ -431,4 +431,22 @@ func kwargValues(kwargs []runtime.Kwarg) []runtime.Value {
 		vs[i] = kw.Value
 	}
 	return vs
+}
+
+// tensorOther reads the tensor argument other (PyTorch's TypeError for a
+// number, worded as for the function form, or the in-place method).
+func tensorOther(name string, args []runtime.Value, kwargs []runtime.Kwarg) (tensorArg, error) {
+	var v runtime.Value
+	if err := runtime.UnpackArgs(name, args, kwargs, "other", &v); err != nil {
+		return tensorArg{}, err
+	}
+	tv, ok := v.(*TensorValue)
+	if !ok {
+		pos := 2
+		if strings.HasSuffix(name, "_") { // a method only: other comes first
+			pos = 1
+		}
+		return tensorArg{}, runtime.Errorf("TypeError", "%s(): argument 'other' (position %d) must be Tensor, not %s", name, pos, v.Type())
+	}
+	return tensorArg{tv.t}, nil
 }
