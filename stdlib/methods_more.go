@@ -215,9 +215,15 @@ func methodMv(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs [
 }
 
 func methodAddmm(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+	return x.result(addmmOp(engineOf(th), "addmm", x.t, args, kwargs))
+}
+
+// addmmOp is addmm on self (name: "addmm", or "addmm_" for the in-place
+// form).
+func addmmOp(e *Engine, name string, self *T, args []runtime.Value, kwargs []runtime.Kwarg) (*T, error) {
 	var m1, m2 tensorArg
 	var beta, alpha runtime.Value = runtime.MakeInt(1), runtime.MakeInt(1)
-	if err := runtime.UnpackArgs("addmm", args, kwargs, "mat1", &m1, "mat2", &m2, "beta?", &beta, "alpha?", &alpha); err != nil {
+	if err := runtime.UnpackArgs(name, args, kwargs, "mat1", &m1, "mat2", &m2, "beta?", &beta, "alpha?", &alpha); err != nil {
 		return nil, err
 	}
 	for i, m := range []*T{m1.t, m2.t} {
@@ -229,15 +235,14 @@ func methodAddmm(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwarg
 		return nil, runtime.Errorf("RuntimeError", "mat1 and mat2 shapes cannot be multiplied (%dx%d and %dx%d)", m1.t.Shape()[0], m1.t.Shape()[1], m2.t.Shape()[0], m2.t.Shape()[1])
 	}
 	out := []int{m1.t.Shape()[0], m2.t.Shape()[1]}
-	if bs, err := tensor.BroadcastShapes(x.t.Shape(), out); err != nil || !sameShape(bs, out) {
-		return nil, runtime.Errorf("RuntimeError", "The expanded size of the tensor (%d) must match the existing size (%d) at non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s", out[len(out)-1], x.t.Shape()[max(x.t.Dim()-1, 0)], x.t.Dim()-1, intList(out), intList(x.t.Shape()))
+	if bs, err := tensor.BroadcastShapes(self.Shape(), out); err != nil || !sameShape(bs, out) {
+		return nil, runtime.Errorf("RuntimeError", "The expanded size of the tensor (%d) must match the existing size (%d) at non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s", out[len(out)-1], self.Shape()[max(self.Dim()-1, 0)], self.Dim()-1, intList(out), intList(self.Shape()))
 	}
 	bt, ok1 := operand(beta)
 	at, ok2 := operand(alpha)
 	if !ok1 || !ok2 {
 		return nil, runtime.Errorf("TypeError", "addmm(): beta and alpha must be numbers")
 	}
-	e := engineOf(th)
 	p, err := applyBinary(e, "mm", tensor.Mm, m1.t, m2.t)
 	if err != nil {
 		return nil, err
@@ -249,15 +254,15 @@ func methodAddmm(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwarg
 	}
 	bv := bt.FlatFloat64(0)
 	if bv == 0 {
-		return x.result(p, nil)
+		return p, nil
 	}
-	s := x.t
+	s := self
 	if bv != 1 {
 		if s, err = applyBinary(e, "mul", tensor.Mul, s, bt); err != nil {
 			return nil, err
 		}
 	}
-	return x.result(applyBinary(e, "add", tensor.Add, s, p))
+	return applyBinary(e, "add", tensor.Add, s, p)
 }
 
 func methodEqual(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {

@@ -37,6 +37,10 @@ const (
 	opCopysign
 	opXlogy
 	opHeaviside
+	opGcd
+	opLcm
+	opNextafter
+	opNextafterBF16
 	opEq
 	opNe
 	opLt
@@ -52,7 +56,7 @@ const (
 )
 
 var binNames = [...]string{"add", "sub", "mul", "div", "floor_divide", "remainder", "pow", "maximum", "minimum", "atan2", "hypot", "fmax", "fmin", "logaddexp", "div_trunc",
-	"fmod", "copysign", "xlogy", "heaviside",
+	"fmod", "copysign", "xlogy", "heaviside", "gcd", "lcm", "nextafter", "nextafter",
 	"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor"}
 
 func (op binOp) isCmp() bool     { return op >= opEq && op <= opGe }
@@ -76,6 +80,14 @@ func binaryTypes(op binOp, rt DType) (ct, ot DType, err error) {
 	case op == opDiv || op == opAtan2 || op == opCopysign || op == opXlogy:
 		if !rt.IsFloat() {
 			ct, ot = DefaultFloat, DefaultFloat
+		}
+	case op == opGcd || op == opLcm:
+		if rt.IsFloat() || rt == Bool {
+			return 0, 0, errorf(RuntimeError, "\"%s_cpu\" not implemented for '%s'", binNames[op], pyTypeName(rt))
+		}
+	case op == opNextafter || op == opNextafterBF16:
+		if !rt.IsFloat() || rt == F16 {
+			return 0, 0, errorf(RuntimeError, "\"%s_cpu\" not implemented for '%s'", binNames[op], pyTypeName(rt))
 		}
 	case op == opHypot || op == opLogAddExp:
 		if !rt.IsFloat() {
@@ -260,6 +272,14 @@ func binInt[T intNum](op binOp, out, a, b *Tensor, x, y []T) error {
 		mapBin(typed[T](out.storage), x, y, out, a, b, f)
 		return nil
 	}
+	switch op {
+	case opGcd:
+		mapBin(typed[T](out.storage), x, y, out, a, b, gcdInt[T])
+		return nil
+	case opLcm:
+		mapBin(typed[T](out.storage), x, y, out, a, b, lcmInt[T])
+		return nil
+	}
 	return binT(op, out, a, b, x, y)
 }
 
@@ -401,6 +421,25 @@ func binT[T num](op binOp, out, a, b *Tensor, x, y []T) error {
 				return T(int64(p) % int64(q))
 			}
 		}
+	case opNextafter: // float dtypes only (binaryTypes); C nextafter: y when x == y
+		var z T
+		if _, f32 := any(z).(float32); f32 {
+			f = func(p, q T) T {
+				if p == q {
+					return q
+				}
+				return T(math.Nextafter32(float32(p), float32(q)))
+			}
+		} else {
+			f = func(p, q T) T {
+				if p == q {
+					return q
+				}
+				return T(math.Nextafter(float64(p), float64(q)))
+			}
+		}
+	case opNextafterBF16: // bf16 values held in f32: step one bf16 ulp
+		f = func(p, q T) T { return T(nextafterBF16(float32(p), float32(q))) }
 	case opCopysign: // float dtypes only (binaryTypes)
 		f = func(p, q T) T { return T(math.Copysign(float64(p), float64(q))) }
 	case opXlogy: // ATen's xlogy kernel, in the dtype's own arithmetic

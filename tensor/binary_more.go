@@ -134,3 +134,84 @@ func (t *Tensor) WithStrides(strides []int) (*Tensor, error) {
 	copySame(out, t)
 	return out, nil
 }
+
+// Gcd returns the greatest common divisor of a and b elementwise
+// (torch.gcd; integer dtypes only). As ATen's calc_gcd it is never
+// negative except where the absolute value overflows (gcd(-2**63, 6) is
+// -2); gcd(0, 0) is 0.
+func Gcd(a, b *Tensor) (*Tensor, error) { return binary(opGcd, a, b) }
+
+// Lcm returns the least common multiple |a / gcd(a, b) * b| elementwise
+// (torch.lcm; integer dtypes only), 0 when both are 0, wrapping on
+// overflow as ATen's calc_lcm does (int8/int16/uint8 in int arithmetic
+// first, as C++ promotes them).
+func Lcm(a, b *Tensor) (*Tensor, error) { return binary(opLcm, a, b) }
+
+// Nextafter returns the next representable value after a towards b in
+// the result dtype (torch.nextafter: f32, f64 and bf16; f16 and integers
+// are not implemented, as on PyTorch 1.13's CPU). Equal operands give b.
+func Nextafter(a, b *Tensor) (*Tensor, error) {
+	if ResultType(a, b) == BF16 {
+		return binary(opNextafterBF16, a, b)
+	}
+	return binary(opNextafter, a, b)
+}
+
+func gcdInt[T intNum](p, q T) T {
+	// std::abs on the value promoted to int (int64 for i64), stored back:
+	// the most negative value stays negative
+	if p < 0 {
+		p = -p
+	}
+	if q < 0 {
+		q = -q
+	}
+	for p != 0 {
+		p, q = q%p, p
+	}
+	return q
+}
+
+func lcmInt[T intNum](p, q T) T {
+	g := gcdInt(p, q)
+	if g == 0 {
+		return 0
+	}
+	var z T
+	switch any(z).(type) {
+	case int8, int16, uint8: // C++ computes in int, then narrows
+		v := int64(p) / int64(g) * int64(q)
+		if v < 0 {
+			v = -v
+		}
+		return T(v)
+	}
+	v := p / g * q
+	if v < 0 {
+		v = -v
+	}
+	return v
+}
+
+// nextafterBF16 is C nextafter on bfloat16 values (held exactly in f32).
+func nextafterBF16(x, y float32) float32 {
+	switch {
+	case x != x || y != y:
+		return float32(math.NaN())
+	case x == y:
+		return y
+	case x == 0:
+		b := uint32(1) << 16 // the smallest bf16 subnormal
+		if y < 0 {
+			b |= 1 << 31
+		}
+		return math.Float32frombits(b)
+	}
+	b := math.Float32bits(x)
+	if (y > x) == (x > 0) {
+		b += 1 << 16
+	} else {
+		b -= 1 << 16
+	}
+	return math.Float32frombits(b)
+}

@@ -185,3 +185,12 @@ func init() {
 		return r, k.err
 	})
 }
+
+// nextafter has no derivative in PyTorch 1.13 (derivatives.yaml:
+// not_implemented("nextafter")): a float result records
+// NextafterBackward0, whose backward is a NotImplementedError.
+func init() {
+	def(&Function{Name: "nextafter", Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		return nil, &Error{Kind: "NotImplementedError", Msg: "the derivative for 'nextafter' is not implemented."}
+	}})
+}

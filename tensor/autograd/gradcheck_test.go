@@ -368,8 +368,9 @@ func TestGradcheckAllOps(t *testing.T) {
 	// zero, fill, copy and index_put are in-place entries, checked in
 	// version_test.go against PyTorch's values; the rounding ops have zero
 	// gradients almost everywhere; heaviside's backward is an error, as
-	// PyTorch's (torch_more_test.go).
-	for _, name := range []string{"zero", "fill", "copy", "index_put", "floor_divide", "sign", "floor", "ceil", "round", "trunc", "heaviside"} {
+	// PyTorch's (torch_more_test.go), and so is nextafter's (stdlib's
+	// missing_fns_test.go).
+	for _, name := range []string{"zero", "fill", "copy", "index_put", "floor_divide", "sign", "floor", "ceil", "round", "trunc", "heaviside", "nextafter"} {
 		covered[name] = true
 	}
 	for _, op := range Ops() {
