@@ -580,11 +580,17 @@ func indexAddArgs(e *Engine, name string, x *T, args []runtime.Value, kwargs []r
 			return nil, runtime.Errorf("IndexError", "index out of range in self")
 		}
 	}
-	// every element of source, row-major, goes to its coordinates with the
-	// one along d mapped through index
+	dpos, spos := indexedPositions(xs, ss, d, iv, source.t.Numel())
+	return scatterOp(e, "IndexAddBackward", x, source.t, 0, dpos, spos, true, alpha)
+}
+
+// indexedPositions returns, for each of the n elements of a row-major
+// source of shape ss (in order: spos[k] = k), its flat position dpos[k] in a
+// row-major destination of shape xs: the same coordinates, with the one
+// along dim d mapped through iv (index_add_, index_copy_).
+func indexedPositions(xs, ss []int, d int, iv []int64, n int) (dpos, spos []int) {
 	xst := rowMajorStrides(xs)
-	dpos := make([]int, source.t.Numel())
-	spos := make([]int, len(dpos))
+	dpos, spos = make([]int, n), make([]int, n)
 	coord := make([]int, len(ss))
 	for k := range dpos {
 		p := 0
@@ -603,7 +609,7 @@ func indexAddArgs(e *Engine, name string, x *T, args []runtime.Value, kwargs []r
 			coord[i] = 0
 		}
 	}
-	return scatterOp(e, "IndexAddBackward", x, source.t, 0, dpos, spos, true, alpha)
+	return dpos, spos
 }
 
 // ---- selection ----

@@ -392,27 +392,7 @@ func indexCopyArgs(e *Engine, name string, x *T, args []runtime.Value, kwargs []
 		ss = append([]int(nil), xs...)
 		ss[d] = 1
 	}
-	xst := rowMajorStrides(xs)
-	dpos := make([]int, src.Numel())
-	spos := make([]int, len(dpos))
-	coord := make([]int, len(ss))
-	for k := range dpos {
-		p := 0
-		for i, c := range coord {
-			if i == d {
-				c = int(iv[c])
-			}
-			p += c * xst[i]
-		}
-		dpos[k], spos[k] = p, k
-		for i := len(coord) - 1; i >= 0; i-- {
-			coord[i]++
-			if coord[i] < ss[i] {
-				break
-			}
-			coord[i] = 0
-		}
-	}
+	dpos, spos := indexedPositions(xs, ss, d, iv, src.Numel())
 	return scatterOp(e, "IndexCopyBackward", x, src, 0, dpos, spos, false, 1)
 }
 
