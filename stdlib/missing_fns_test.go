@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -54,13 +53,6 @@ func TestMissingFnsFiniteDifference(t *testing.T) {
 		{"(s * 1).index_copy_(1, tensor([1]), c)", []leaf{
 			{"s", "2, 2", []float64{0.5, -1.5, 2, 1}}, {"c", "2, 1", []float64{1.5, -0.5}}}},
 	}
-	list := func(v []float64) string {
-		s := make([]string, len(v))
-		for i, x := range v {
-			s[i] = strconv.FormatFloat(x, 'e', -1, 64)
-		}
-		return "[" + strings.Join(s, ", ") + "]"
-	}
 	for _, c := range cases {
 		prog := func(vals [][]float64, grad bool) string {
 			var b strings.Builder
@@ -69,7 +61,7 @@ func TestMissingFnsFiniteDifference(t *testing.T) {
 				if grad {
 					rg = ", requires_grad=true"
 				}
-				fmt.Fprintf(&b, "%s = tensor(%s, dtype=f64%s).reshape(%s)\n", l.name, list(vals[i]), rg, l.shape)
+				fmt.Fprintf(&b, "%s = tensor(%s, dtype=f64%s).reshape(%s)\n", l.name, floatListLiteral(vals[i]), rg, l.shape)
 				if grad {
 					fmt.Fprintf(&b, "%s.retain_grad()\n", l.name)
 				}

@@ -37,20 +37,13 @@ func TestScatterReduceFiniteDifference(t *testing.T) {
 	bz := []float64{1.1, -0.8, 0, -1.7, 0.3, 1.45, -2.2, 0.9}
 	const idx = "tensor([[0, 2, 1, 0], [2, 2, 0, 1]])"
 	const w = "tensor([[1., -2., 0.5], [3., 0.25, -1.5]], dtype=f64)"
-	list := func(v []float64) string {
-		s := make([]string, len(v))
-		for i, x := range v {
-			s[i] = strconv.FormatFloat(x, 'e', -1, 64)
-		}
-		return "[" + strings.Join(s, ", ") + "]"
-	}
 	expr := func(av, bv []float64, reduce, inc string, grad bool) string {
 		rg := ""
 		if grad {
 			rg = ", requires_grad=true"
 		}
 		return fmt.Sprintf("a0 = tensor(%s, dtype=f64%s)\nb0 = tensor(%s, dtype=f64%s)\n"+
-			"l = (a0.reshape(2, 3).scatter_reduce(1, %s, b0.reshape(2, 4), %q, include_self=%s) * %s).sum()\n", list(av), rg, list(bv), rg, idx, reduce, inc, w)
+			"l = (a0.reshape(2, 3).scatter_reduce(1, %s, b0.reshape(2, 4), %q, include_self=%s) * %s).sum()\n", floatListLiteral(av), rg, floatListLiteral(bv), rg, idx, reduce, inc, w)
 	}
 	loss := func(av, bv []float64, reduce, inc string) float64 {
 		return evalTensor(t, expr(av, bv, reduce, inc, false)+"r = l").ToFloat64s()[0]
@@ -83,4 +76,14 @@ func TestScatterReduceFiniteDifference(t *testing.T) {
 			}
 		}
 	}
+}
+
+// floatListLiteral is v as a tsr list literal whose floats round-trip
+// exactly ([1.5e+00, -2e-01]).
+func floatListLiteral(v []float64) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.FormatFloat(x, 'e', -1, 64)
+	}
+	return "[" + strings.Join(s, ", ") + "]"
 }
