@@ -60,19 +60,24 @@ func collectLocals(s *scope, stmts []Stmt) {
 	for _, st := range stmts {
 		switch st := st.(type) {
 		case *AssignStmt:
-			bindTarget(s, st.LHS)
 			collectExpr(s, st.RHS)
+			collectExpr(s, st.LHS)
+			bindTarget(s, st.LHS)
 		case *ExprStmt:
 			collectExpr(s, st.X)
 		case *FuncDef:
+			collectDefaults(s, st)
 			s.addLocal(st.Name)
 		case *IfStmt:
+			collectExpr(s, st.Cond)
 			collectLocals(s, st.Then)
 			collectLocals(s, st.Else)
 		case *ForStmt:
+			collectExpr(s, st.X)
 			bindTarget(s, st.Target)
 			collectLocals(s, st.Body)
 		case *WhileStmt:
+			collectExpr(s, st.Cond)
 			collectLocals(s, st.Body)
 		case *TryStmt:
 			collectLocals(s, st.Body)
@@ -83,44 +88,36 @@ func collectLocals(s *scope, stmts []Stmt) {
 		case *BlockStmt:
 			collectLocals(s, st.Body)
 		case *ReturnStmt:
-			if st.X != nil {
-				collectExpr(s, st.X)
-			}
+			collectExpr(s, st.X)
+		case *AssertStmt:
+			collectExpr(s, st.Cond)
+			collectExpr(s, st.Msg)
 		}
 	}
 }
 
-// collectExpr finds grad blocks inside expressions: their bodies bind
-// names in the enclosing scope.
+// collectExpr finds grad blocks anywhere inside x: their bodies bind
+// names in the enclosing scope. It does not enter function literals'
+// bodies (their own scope), only their parameters' defaults, which are
+// evaluated in this one.
 func collectExpr(s *scope, x Expr) {
-	switch x := x.(type) {
-	case *GradExpr:
-		collectLocals(s, x.Body)
-	case *Call:
-		collectExpr(s, x.Fn)
-		for _, a := range x.Args {
-			collectExpr(s, a)
+	walkExpr(x, func(n Node) bool {
+		switch n := n.(type) {
+		case *GradExpr:
+			collectLocals(s, n.Body)
+			return false
+		case *FuncExpr:
+			collectDefaults(s, n.Func)
+			return false
 		}
-		for _, a := range x.Kwargs {
-			collectExpr(s, a.Value)
-		}
-	case *TupleExpr:
-		for _, e := range x.Elems {
-			collectExpr(s, e)
-		}
-	case *ListExpr:
-		for _, e := range x.Elems {
-			collectExpr(s, e)
-		}
-	case *Binary:
-		collectExpr(s, x.X)
-		collectExpr(s, x.Y)
-	case *Unary:
-		collectExpr(s, x.X)
-	case *Attr:
-		collectExpr(s, x.X)
-	case *Index:
-		collectExpr(s, x.X)
+		return true
+	})
+}
+
+// collectDefaults runs collectExpr over fd's parameter defaults.
+func collectDefaults(s *scope, fd *FuncDef) {
+	for _, p := range fd.Params {
+		collectExpr(s, p.Default)
 	}
 }
 
