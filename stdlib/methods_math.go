@@ -765,7 +765,7 @@ func nonzeroTuple(th *runtime.Thread, t *T) runtime.Value {
 func divRounding(e *Engine, x, other *T, mode string) (*T, error) {
 	switch mode {
 	case "floor":
-		return applyBinary(e, "floor_divide", tensor.FloorDivide, x, other)
+		return applyBinary(e, "div_floor", tensor.FloorDivide, x, other)
 	case "trunc":
 		if !tensor.ResultType(x, other).IsFloat() {
 			// exact integer division (no float round trip)

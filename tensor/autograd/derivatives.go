@@ -388,7 +388,15 @@ func init() {
 		gb, err = E.sumTo(gb, c.InputShape(1))
 		return []*T{ga, gb}, err
 	}})
+	// floor_divide is not differentiable in PyTorch 1.13 (derivatives.yaml:
+	// not_implemented): its node prints <NotImplemented> and backward fails.
+	nodeNames["floor_divide"] = "NotImplemented"
 	def(&Function{Name: "floor_divide", Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		return nil, errorf(errFloorDivideBackward)
+	}})
+	// div_floor is div(rounding_mode="floor") (PyTorch's DivBackward2:
+	// zero gradients, the quotient is piecewise constant).
+	def(&Function{Name: "div_floor", Backward: func(c *Ctx, gs []*T) ([]*T, error) {
 		ga, err := tensor.Zeros(c.InputShape(0), c.InputDType(0))
 		if err != nil {
 			return nil, err

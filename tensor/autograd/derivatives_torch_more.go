@@ -16,6 +16,10 @@ import (
 // heaviside, whose derivative is declared not_implemented.
 const errHeavisideBackward = "derivative for aten::heaviside is not implemented"
 
+// errFloorDivideBackward is PyTorch's message for a backward through
+// floor_divide (also x // y on tensors).
+const errFloorDivideBackward = "derivative for aten::floor_divide is not implemented"
+
 func init() {
 	// PyTorch's overloads: copysign.Tensor / copysign.Scalar and
 	// xlogy.Tensor / xlogy.Scalar_Self / xlogy.Scalar_Other.

@@ -367,10 +367,10 @@ func TestGradcheckAllOps(t *testing.T) {
 	}
 	// zero, fill, copy and index_put are in-place entries, checked in
 	// version_test.go against PyTorch's values; the rounding ops have zero
-	// gradients almost everywhere; heaviside's backward is an error, as
-	// PyTorch's (torch_more_test.go), and so is nextafter's (stdlib's
+	// gradients almost everywhere; heaviside's and floor_divide's backward
+	// are errors, as PyTorch's (torch_more_test.go), and so is nextafter's (stdlib's
 	// missing_fns_test.go).
-	for _, name := range []string{"zero", "fill", "copy", "index_put", "floor_divide", "sign", "floor", "ceil", "round", "trunc", "heaviside", "nextafter"} {
+	for _, name := range []string{"zero", "fill", "copy", "index_put", "floor_divide", "div_floor", "sign", "floor", "ceil", "round", "trunc", "heaviside", "nextafter"} {
 		covered[name] = true
 	}
 	for _, op := range Ops() {

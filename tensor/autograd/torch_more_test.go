@@ -130,6 +130,23 @@ func TestTorchMoreSpecialGradients(t *testing.T) {
 	if !errors.As(err, &ae) || ae.Kind != "RuntimeError" || ae.Msg != errHeavisideBackward {
 		t.Errorf("heaviside backward: %v", err)
 	}
+
+	// floor_divide likewise (PyTorch 1.13: not_implemented)
+	x = f64(1.5, -2.5)
+	x.SetRequiresGrad(true)
+	two := f64(2)
+	out, err = e.Apply("floor_divide", []*T{x, two}, nil, func() (*T, error) { return tensor.FloorDivide(x, two) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := out.GradFn().(*Node).Name(); n != "NotImplemented" {
+		t.Errorf("floor_divide grad_fn %s, want NotImplemented", n)
+	}
+	s, _ = e.sum(out, nil, false)
+	_, err = e.Grad([]*T{s}, []*T{x}, nil, false, false)
+	if !errors.As(err, &ae) || ae.Kind != "RuntimeError" || ae.Msg != errFloorDivideBackward {
+		t.Errorf("floor_divide backward: %v", err)
+	}
 }
 
 // secondGrad returns the gradient of sum(d sum(out)/d wrt) with respect to
