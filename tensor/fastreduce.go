@@ -124,7 +124,7 @@ func fastSumMean(t *Tensor, p *reducePlan, mean bool) *Tensor {
 	case F32:
 		out := empty(p.outShape, F32)
 		if inner == 1 && r <= torchSumMaxRow {
-			sumRowsTorch(t.storage.F32()[t.offset:], out.storage.F32(), outer, r, mean, cpu.SumTorchF32)
+			sumRowsTorch(t.storage.F32()[t.offset:], out.storage.F32(), outer, r, mean, cpu.SumRowsTorchF32)
 			return out
 		}
 		if outer*r*inner <= torchSumMaxRow {
@@ -136,7 +136,7 @@ func fastSumMean(t *Tensor, p *reducePlan, mean bool) *Tensor {
 	case F64:
 		out := empty(p.outShape, F64)
 		if inner == 1 && r <= torchSumMaxRow {
-			sumRowsTorch(t.storage.F64()[t.offset:], out.storage.F64(), outer, r, mean, cpu.SumTorchF64)
+			sumRowsTorch(t.storage.F64()[t.offset:], out.storage.F64(), outer, r, mean, cpu.SumRowsTorchF64)
 			return out
 		}
 		if outer*r*inner <= torchSumMaxRow {
@@ -161,14 +161,14 @@ const torchSumMaxRow = 1 << 16
 
 // sumRowsTorch sets dst[o] to the sum (or mean: the sum divided by r in
 // T, as PyTorch's sum(...).div_(r)) of row o of x, in PyTorch's order.
-func sumRowsTorch[T float32 | float64](x, dst []T, outer, r int, mean bool, sum func([]T) T) {
+func sumRowsTorch[T float32 | float64](x, dst []T, outer, r int, mean bool, sum func(dst, x []T, n int)) {
 	parallelTasks(outer, r, grainMem, func(o0, o1 int) {
-		for o := o0; o < o1; o++ {
-			s := sum(x[o*r : (o+1)*r])
-			if mean {
-				s /= T(r)
+		d := dst[o0:o1]
+		sum(d, x[o0*r:o1*r], r)
+		if mean {
+			for o := range d {
+				d[o] /= T(r)
 			}
-			dst[o] = s
 		}
 	})
 }

@@ -14,6 +14,11 @@ func registerRowsAsm() {
 	backends.Register(f32, backends.Candidate{Name: "avx512", Impl: asmRows(addRows128F32AVX512), Requires: backends.TierAVX512, Priority: 20})
 	backends.Register(f64, backends.Candidate{Name: "avx2", Impl: asmRows(addRows128F64AVX2), Requires: backends.TierAVX2, Priority: 10})
 	backends.Register(f64, backends.Candidate{Name: "avx512", Impl: asmRows(addRows128F64AVX512), Requires: backends.TierAVX512, Priority: 20})
+	f32, f64 = rows4Key("float32"), rows4Key("float64")
+	backends.Register(f32, backends.Candidate{Name: "avx2", Impl: asmRows4(addRows128x4F32AVX2), Requires: backends.TierAVX2, Priority: 10})
+	backends.Register(f32, backends.Candidate{Name: "avx512", Impl: asmRows4(addRows128x4F32AVX512), Requires: backends.TierAVX512, Priority: 20})
+	backends.Register(f64, backends.Candidate{Name: "avx2", Impl: asmRows4(addRows128x4F64AVX2), Requires: backends.TierAVX2, Priority: 10})
+	backends.Register(f64, backends.Candidate{Name: "avx512", Impl: asmRows4(addRows128x4F64AVX512), Requires: backends.TierAVX512, Priority: 20})
 }
 
 func registerKernelsAsm() {

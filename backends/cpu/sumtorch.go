@@ -41,14 +41,20 @@ func sumTorch[T float](x []T, V int, add addRowsFn[T]) T {
 	if n < V {
 		return rowSumStrided(x, 0, 1, n)
 	}
-	w := 4 * V // lanes per row of 4 vectors
-	nv := n / V
-	ng := nv / 4
 	var p [rowsMax]T
-	if ng > 0 {
-		p = cascadeRows(x[:ng*w], ng, w, add)
+	if ng := n / V / 4; ng > 0 {
+		p = cascadeRows(x[:ng*4*V], ng, 4*V, add)
 	}
-	for i := ng * 4; i < nv; i++ { // leftover vectors into vector 0
+	return finishTorch(x, &p, V)
+}
+
+// finishTorch completes sumTorch for a row x (len(x) >= V) whose
+// ⌊len(x)/4V⌋ leading groups of 4 vectors cascadeRows summed into p: the
+// leftover vectors go into vector 0, the 4 vectors are added, then the
+// trailing scalars left to right and the lanes in order.
+func finishTorch[T float](x []T, p *[rowsMax]T, V int) T {
+	nv := len(x) / V
+	for i := nv / 4 * 4; i < nv; i++ { // leftover vectors into vector 0
 		for l := 0; l < V; l++ {
 			p[l] += x[i*V+l]
 		}
@@ -66,6 +72,82 @@ func sumTorch[T float](x []T, V int, add addRowsFn[T]) T {
 		s += v
 	}
 	return s
+}
+
+// SumRowsTorchF32 sets dst[o] = SumTorchF32(x[o*n : (o+1)*n]) for each
+// o < len(dst): the sums over the last dim of a contiguous [len(dst), n]
+// block, bit for bit PyTorch's. Four rows at a time run their (identical)
+// cascades interleaved, which hides the add latency one row's lane-wise
+// chain waits on (registry op "add_rows4").
+func SumRowsTorchF32(dst, x []float32, n int) { sumRowsTorch(dst, x, n, 8, addRowsF32, addRows4F32) }
+
+// SumRowsTorchF64 is SumRowsTorchF32 for float64.
+func SumRowsTorchF64(dst, x []float64, n int) { sumRowsTorch(dst, x, n, 4, addRowsF64, addRows4F64) }
+
+func sumRowsTorch[T float](dst, x []T, n, V int, add addRowsFn[T], add4 addRows4Fn[T]) {
+	rows := len(dst)
+	if rows == 0 {
+		return
+	}
+	_ = x[rows*n-1]
+	o := 0
+	if ng := n / V / 4; ng > 0 && rows >= 4 {
+		acc := new([4][4][rowsMax]T) // the kernel is called indirectly: acc escapes
+		for ; o+4 <= rows; o += 4 {
+			xs := x[o*n : (o+4)*n]
+			cascadeRows4(acc, xs, n, ng, 4*V, add4)
+			for q := range 4 {
+				dst[o+q] = finishTorch(xs[q*n:(q+1)*n], &acc[0][q], V)
+			}
+		}
+	}
+	for ; o < rows; o++ {
+		dst[o] = sumTorch(x[o*n:(o+1)*n], V, add)
+	}
+}
+
+// cascadeRows4 is cascadeRows for four rows at once: the rows start
+// stride elements apart in x, and each gets its own lane arrays, summed
+// in exactly cascadeRows's order into acc[0] (acc's other levels are
+// scratch; no level needs to be zero on entry). A level that cascadeRows would clear is
+// only marked empty: the next addition into it starts from +0 in
+// registers (add_rows4's fresh), which is the same sum without the
+// memory round trip.
+func cascadeRows4[T float](acc *[4][4][rowsMax]T, x []T, stride, size, w int, add4 addRows4Fn[T]) {
+	const levels = 4
+	power := max(4, ceilLog2(size)/levels)
+	step := 1 << power
+	mask := step - 1
+	empty := [levels]bool{true, true, true, true}
+	add := func(j int, x []T, stride, rows int) {
+		add4(&acc[j], x, stride, rows, empty[j])
+		empty[j] = false
+	}
+	flat := func(j int) []T {
+		if empty[j] {
+			acc[j] = [4][rowsMax]T{}
+			empty[j] = false
+		}
+		return unsafe.Slice(&acc[j][0][0], 4*rowsMax)
+	}
+	i := 0
+	for i+step <= size {
+		add(0, x[i*w:], stride, step)
+		i += step
+		for j := 1; j < levels; j++ {
+			add(j, flat(j-1), rowsMax, 1)
+			empty[j-1] = true
+			if i&(mask<<(j*power)) != 0 {
+				break
+			}
+		}
+	}
+	if i < size {
+		add(0, x[i*w:], stride, size-i)
+	}
+	for j := 1; j < levels; j++ {
+		add(0, flat(j), rowsMax, 1)
+	}
 }
 
 // cascadeRows is ATen's multi_row_sum over size rows of w lanes (4
@@ -141,6 +223,55 @@ func asmRows[T float](f func(acc *T, x *T, rows int)) addRowsFn[T] {
 	}
 }
 
+// addRows4Fn sets acc[q][l] += x[q*stride+r*W+l] for q < 4, r < rows,
+// l < W (W = 128 bytes of T), row by row, acc starting from +0 instead of
+// its values when fresh: addRowsFn for four rows of a reduction at once
+// (registry op "add_rows4", float32 and float64).
+type addRows4Fn[T float] func(acc *[4][rowsMax]T, x []T, stride, rows int, fresh bool)
+
+// addRows4F32 and addRows4F64 are the active add_rows4 kernels (init).
+var (
+	addRows4F32 addRows4Fn[float32]
+	addRows4F64 addRows4Fn[float64]
+)
+
+func goAddRows4[T float](acc *[4][rowsMax]T, x []T, stride, rows int, fresh bool) {
+	var z T
+	w := 128 / int(unsafe.Sizeof(z))
+	if fresh {
+		*acc = [4][rowsMax]T{}
+	}
+	for q := range acc {
+		goAddRows(&acc[q], x[q*stride:q*stride+rows*w], rows)
+	}
+}
+
+// asmRows4 adapts an assembly add_rows4 kernel (bounds checked here).
+func asmRows4[T float](f func(acc *T, x *T, stride, rows, fresh int)) addRows4Fn[T] {
+	return func(acc *[4][rowsMax]T, x []T, stride, rows int, fresh bool) {
+		if rows <= 0 {
+			if fresh {
+				*acc = [4][rowsMax]T{}
+			}
+			return
+		}
+		var z T
+		if stride < 0 {
+			panic("cpu: negative add_rows4 stride")
+		}
+		_ = x[3*stride+rows*(128/int(unsafe.Sizeof(z)))-1]
+		fr := 0
+		if fresh {
+			fr = 1
+		}
+		f(&acc[0][0], &x[0], stride, rows, fr)
+	}
+}
+
+func rows4Key(dtype string) backends.Key {
+	return backends.Key{Op: "add_rows4", DType: dtype, Device: "cpu"}
+}
+
 func rowsKey(dtype string) backends.Key {
 	return backends.Key{Op: "add_rows", DType: dtype, Device: "cpu"}
 }
@@ -148,19 +279,23 @@ func rowsKey(dtype string) backends.Key {
 func registerRows() {
 	backends.Register(rowsKey("float32"), backends.Candidate{Name: "go", Impl: addRowsFn[float32](goAddRows[float32]), Requires: backends.TierGeneric})
 	backends.Register(rowsKey("float64"), backends.Candidate{Name: "go", Impl: addRowsFn[float64](goAddRows[float64]), Requires: backends.TierGeneric})
+	backends.Register(rows4Key("float32"), backends.Candidate{Name: "go", Impl: addRows4Fn[float32](goAddRows4[float32]), Requires: backends.TierGeneric})
+	backends.Register(rows4Key("float64"), backends.Candidate{Name: "go", Impl: addRows4Fn[float64](goAddRows4[float64]), Requires: backends.TierGeneric})
 	registerRowsAsm()
 }
 
 func resolveRows() {
-	get := func(dtype string) any {
-		c, ok := backends.Lookup(rowsKey(dtype))
+	get := func(k backends.Key) any {
+		c, ok := backends.Lookup(k)
 		if !ok {
-			panic("cpu: no kernel registered for add_rows/" + dtype)
+			panic("cpu: no kernel registered for " + k.Op + "/" + k.DType)
 		}
 		return c.Impl
 	}
-	addRowsF32 = get("float32").(addRowsFn[float32])
-	addRowsF64 = get("float64").(addRowsFn[float64])
+	addRowsF32 = get(rowsKey("float32")).(addRowsFn[float32])
+	addRowsF64 = get(rowsKey("float64")).(addRowsFn[float64])
+	addRows4F32 = get(rows4Key("float32")).(addRows4Fn[float32])
+	addRows4F64 = get(rows4Key("float64")).(addRows4Fn[float64])
 }
 
 // SumColsTorchF32 sets dst[j] = Σ_i x[i*cols+j] (i < rows, j < cols) in

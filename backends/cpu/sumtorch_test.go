@@ -230,3 +230,86 @@ func TestSumColsTorchGolden(t *testing.T) {
 		}
 	}
 }
+
+// TestSumRowsTorch checks SumRowsTorchF32/F64 (four rows interleaved)
+// bit for bit against SumTorchF32/F64 row by row, over row lengths that
+// hit every branch (shorter than a vector, no full group, leftovers,
+// several cascade levels) and row counts that leave 0-3 rows over, and
+// every add_rows4 candidate against the pure-Go one.
+func TestSumRowsTorch(t *testing.T) {
+	lengths := []int{1, 7, 8, 31, 32, 33, 95, 128, 129, 511, 512, 1000, 2048, 4099, 1<<14 + 37, 70000}
+	for _, n := range lengths {
+		for _, rows := range []int{1, 3, 4, 5, 9} {
+			x32 := make([]float32, rows*n)
+			x64 := make([]float64, rows*n)
+			for i := range x32 {
+				v := float64((i*7919)%10007)/997.0 - 5.0
+				x32[i], x64[i] = float32(v), v*1.0000001
+			}
+			d32 := make([]float32, rows)
+			d64 := make([]float64, rows)
+			SumRowsTorchF32(d32, x32, n)
+			SumRowsTorchF64(d64, x64, n)
+			for o := range rows {
+				if w := SumTorchF32(x32[o*n : (o+1)*n]); math.Float32bits(w) != math.Float32bits(d32[o]) {
+					t.Errorf("f32 n=%d rows=%d row %d: %v, want %v", n, rows, o, d32[o], w)
+				}
+				if w := SumTorchF64(x64[o*n : (o+1)*n]); math.Float64bits(w) != math.Float64bits(d64[o]) {
+					t.Errorf("f64 n=%d rows=%d row %d: %v, want %v", n, rows, o, d64[o], w)
+				}
+			}
+		}
+	}
+	// every add_rows4 candidate adds like the pure-Go loop, rows apart by
+	// a stride longer than the rows read
+	const stride, rows = 32*37 + 5, 37
+	x32 := make([]float32, 3*stride+32*rows)
+	x64 := make([]float64, 3*stride+16*rows)
+	for i := range x32 {
+		x32[i] = float32(i%13) * 0.37
+	}
+	for i := range x64 {
+		x64[i] = float64(i%11) * 0.41
+	}
+	var want32 [4][rowsMax]float32
+	var want64 [4][rowsMax]float64
+	want32[2][5], want64[1][3] = 1.5, -2.25 // accumulates onto acc
+	got0_32, got0_64 := want32, want64
+	goAddRows4(&want32, x32, stride, rows, false)
+	goAddRows4(&want64, x64, stride, rows, false)
+	if want32[3][31] == 0 || want64[3][15] == 0 {
+		t.Fatal("reference left the last row's lanes zero")
+	}
+	var fresh32 [4][rowsMax]float32
+	var fresh64 [4][rowsMax]float64
+	goAddRows4(&fresh32, x32, stride, rows, false)
+	goAddRows4(&fresh64, x64, stride, rows, false)
+	for _, c := range candidatesFor(t, "add_rows4", "float32") {
+		got := got0_32
+		c.Impl.(addRows4Fn[float32])(&got, x32, stride, rows, false)
+		if got != want32 {
+			t.Errorf("add_rows4/float32 %s: %v, want %v", c.Name, got, want32)
+		}
+		// fresh: from +0 whatever acc holds (-0 + -0 rows stays +0)
+		got = want32
+		c.Impl.(addRows4Fn[float32])(&got, x32, stride, rows, true)
+		if got != fresh32 {
+			t.Errorf("add_rows4/float32 %s fresh: %v, want %v", c.Name, got, fresh32)
+		}
+	}
+	for _, c := range candidatesFor(t, "add_rows4", "float64") {
+		got := got0_64
+		c.Impl.(addRows4Fn[float64])(&got, x64, stride, rows, false)
+		if got != want64 {
+			t.Errorf("add_rows4/float64 %s: %v, want %v", c.Name, got, want64)
+		}
+		got = want64
+		c.Impl.(addRows4Fn[float64])(&got, x64, stride, rows, true)
+		if got != fresh64 {
+			t.Errorf("add_rows4/float64 %s fresh: %v, want %v", c.Name, got, fresh64)
+		}
+		if got[0][16] != 0 {
+			t.Errorf("add_rows4/float64 %s wrote lane 16", c.Name)
+		}
+	}
+}

@@ -927,6 +927,7 @@ func main() {
 	for _, avx2 := range []bool{false, true} {
 		for _, f64 := range []bool{false, true} {
 			addRowsKernel(newVT(f64, avx2))
+			addRows4Kernel(newVT(f64, avx2))
 		}
 	}
 	for _, avx2 := range []bool{false, true} {

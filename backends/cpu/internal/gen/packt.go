@@ -206,3 +206,73 @@ func addRowsKernel(t vt) {
 	VZEROUPPER()
 	RET()
 }
+
+// addRows4Kernel emits
+//
+//	func addRows128x4T(acc *T, x *T, stride int, rows int, fresh int)
+//
+// addRows128T for four rows of a reduction at once: acc[q*32+l] +=
+// x[q*stride+r*W+l] for q < 4, r < rows, l < W (acc holds four [32]T
+// lane arrays, cpu's [4][rowsMax]T; stride in elements), starting from
+// +0 instead of acc's values when fresh != 0 (acc is then only written).
+// The four lane-wise chains are independent, so their additions overlap
+// where one chain alone waits on the add latency.
+func addRows4Kernel(t vt) {
+	name := "addRows128x4" + t.sfx
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(acc *%s, x *%s, stride int, rows int, fresh int)", t.goT, t.goT))
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s adds rows rows of 128 bytes of each of four rows of x (stride elements apart) into acc's four lane arrays (from +0 when fresh != 0).", name))
+	accp := Load(Param("acc"), GP64())
+	xp := Load(Param("x"), GP64())
+	st := Load(Param("stride"), GP64())
+	n := Load(Param("rows"), GP64())
+	if t.f64 {
+		SHLQ(Imm(3), st)
+	} else {
+		SHLQ(Imm(2), st)
+	}
+	st3 := GP64()
+	LEAQ(Mem{Base: st, Index: st, Scale: 2}, st3)
+	nv := 128 / t.vbytes()
+	a := make([][]reg.VecVirtual, 4)
+	for q := range a {
+		a[q] = make([]reg.VecVirtual, nv)
+		for v := range a[q] {
+			a[q][v] = t.vec()
+		}
+	}
+	fresh := Load(Param("fresh"), GP64())
+	TESTQ(fresh, fresh)
+	JNE(LabelRef(name + "_zero"))
+	for q := range a {
+		for v := range a[q] {
+			t.load(Mem{Base: accp, Disp: q*32*t.es + v*t.vbytes()}, a[q][v])
+		}
+	}
+	JMP(LabelRef(name + "_loop"))
+	Label(name + "_zero")
+	for q := range a {
+		for v := range a[q] {
+			t.zero(a[q][v])
+		}
+	}
+	Label(name + "_loop")
+	TESTQ(n, n)
+	JE(LabelRef(name + "_done"))
+	for q := range a {
+		for v := range a[q] {
+			t.bin("add", strided4(xp, st, st3, q, v*t.vbytes()), a[q][v], a[q][v])
+		}
+	}
+	ADDQ(U32(128), xp)
+	DECQ(n)
+	JMP(LabelRef(name + "_loop"))
+	Label(name + "_done")
+	for q := range a {
+		for v := range a[q] {
+			t.store(a[q][v], Mem{Base: accp, Disp: q*32*t.es + v*t.vbytes()})
+		}
+	}
+	VZEROUPPER()
+	RET()
+}
