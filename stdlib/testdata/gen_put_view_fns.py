@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Generate stdlib/testdata/put_view_fns.json for stdlib/put_view_fns_test.go.
+
+Golden values from PyTorch 1.13 for put/put_ (values, gradients,
+grad_fn names, errors), the attribute assignment x.data = t, and
+x.view(dtype) (values, dtype, shape, strides, errors). Each case is
+written once in tsr; to_torch() (from gen_ops_more_torch.py) spells it
+for PyTorch, with view(DTYPE) spelled view(torch.DTYPE).
+
+Run with /usr/bin/python3 (torch installed):
+
+    /usr/bin/python3 stdlib/testdata/gen_put_view_fns.py
+"""
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from gen_ops_more_torch import DTYPES  # noqa: E402
+from gen_ops_more_torch import to_torch as base_to_torch  # noqa: E402
+from gen_ops_more_torch import write_golden  # noqa: E402
+
+EXTRA = ["put", "full", "float_power", "masked_fill", "index_add", "scatter", "scatter_add", "scatter_reduce"]
+
+
+def to_torch(src):
+    s = base_to_torch(src, EXTRA)
+    return re.sub(r"\.view\((\w+)\)", lambda m: ".view(" + DTYPES.get(m.group(1), m.group(1)) + ")", s)
+
+
+def grad(name, setup, expr, leaves):
+    """Gradient cases: backward of sum(expr * weights), one case per leaf."""
+    return [(f"{name}_grad_{v}", f"{setup}\ny = {expr}\n(y * arange(1., y.numel() + 1.).reshape(y.shape)).sum()"
+             f".backward()\nr = {v}.grad") for v in leaves]
+
+
+X23 = "arange(6.).reshape(2, 3)"
+GP = ("s = tensor([[0.5, -1.5, 2.], [1., 0.25, -3.]], requires_grad=true)\n"
+      "c = tensor([1.5, -0.5, 3., 2.], requires_grad=true)")
+
+CASES = [
+    # ---- put, put_ ----
+    ("put", f"r = put({X23}, tensor([0, 5]), tensor([-1., -2.]))"),
+    ("put_method", f"r = {X23}.put(tensor([4, 1]), tensor([-1., -2.]))"),
+    ("put_negative", f"r = put({X23}, tensor([-1, -6]), tensor([-1., -2.]))"),
+    ("put_index_2d", f"r = put({X23}, tensor([[0, 1], [2, 3]]), tensor([9., 8., 7., 6.]))"),
+    ("put_source_2d", f"r = put({X23}, tensor([0, 1, 2, 3]), tensor([[9., 8.], [7., 6.]]))"),
+    ("put_accumulate", f"r = put({X23}, tensor([1, 1, -5, 0]), tensor([1., 2., 4., 8.]), accumulate=true)"),
+    ("put_kw", f"r = {X23}.put(index=tensor([2]), source=tensor([5.]), accumulate=false)"),
+    ("put_transposed", f"r = {X23}.t().put(tensor([0, 1]), tensor([-1., -2.]))"),
+    ("put_0d", "r = put(tensor(1.), tensor(0), tensor(3.))"),
+    ("put_0d_self_1d_index", "r = put(tensor(1.), tensor([-1]), tensor([3.]))"),
+    ("put_empty", "r = put(zeros(0), tensor([], dtype=i64), zeros(0))"),
+    ("put_empty_index", f"r = put({X23}, tensor([], dtype=i64), zeros(0))"),
+    ("put_i64", "r = put(arange(5), tensor([0, 4]), tensor([-7, 9]))"),
+    ("put_i8_wrap", "r = zeros(3, dtype=i8).put(tensor([0, 0]), tensor([100, 100], dtype=i8), accumulate=true)"),
+    ("put_u8", "r = zeros(3, dtype=u8).put(tensor([2, 2]), tensor([200, 100], dtype=u8), accumulate=true)"),
+    ("put_bool_accumulate", "r = zeros(3, dtype=bool).put(tensor([0, 0]), tensor([true, true]), accumulate=true)"),
+    ("put_bool", "r = ones(3, dtype=bool).put(tensor([1]), tensor([false]))"),
+    ("put_f64", "r = zeros(3, dtype=f64).put(tensor([2]), tensor([0.1], dtype=f64))"),
+    ("put_f16_accumulate", "r = zeros(3, dtype=f16).put(tensor([0, 0]), tensor([1., 2.], dtype=f16), accumulate=true)"),
+    ("put_bf16", "r = zeros(3, dtype=bf16).put(tensor([0, 2]), tensor([1.5, 2.25], dtype=bf16))"),
+    ("put_", f"r = {X23}\nr.put_(tensor([1, -1]), tensor([10., 20.]))"),
+    ("put__accumulate", f"r = {X23}\nr.put_(tensor([1, 1]), tensor([10., 20.]), accumulate=true)"),
+    ("put__transposed", f"r = {X23}.t()\nr.put_(tensor([0, 1]), tensor([-1., -2.]))"),
+    ("put__view", f"b = {X23}\nb[1].put_(tensor([0, 2]), tensor([-1., -2.]))\nr = b"),
+    ("put__version", f"x = {X23}\nx.put_(tensor([0]), tensor([1.]))\nr = tensor(x._version)"),
+    *grad("put", GP, "put(s, tensor([[0, -1], [4, 2]]), c)", ("s", "c")),
+    *grad("put_acc", GP, "put(s, tensor([1, 1, -2, 0]), c, accumulate=true)", ("s", "c")),
+    *grad("put_dup", GP, "put(s, tensor([3, 3, 5, 0]), c.reshape(2, 2))", ("c",)),
+    *grad("put_inplace", GP, "(s * 1).put_(tensor([0, 1, 2, 3]), c)", ("s", "c")),
+    *grad("put_inplace_acc", GP, "(s * 1).t().put_(tensor([0, 1, 2, 3]), c, accumulate=true)", ("s", "c")),
+    # ---- x.data = t ----
+    ("data_set", "x = zeros(3, requires_grad=true)\ny = ones(2, 2)\nx.data = y\ny[0, 0] = 5.\nr = x.detach()"),
+    ("data_set_dtype", "x = zeros(3, requires_grad=true)\nx.data = ones(2, dtype=f64)\nr = x.detach()"),
+    ("data_set_int_plain", "x = zeros(3)\nx.data = arange(4)\nr = x"),
+    ("data_set_transposed", f"x = {X23}\nx.data = x.t()\nr = x"),
+    ("data_set_strided", "x = zeros(3)\nx.data = arange(10.)[1::3]\nr = x"),
+    ("data_set_version", "z = zeros(3)\nz.add_(1)\nw = ones(3)\nw.add_(1)\nw.add_(1)\nz.data = w\nz.add_(1)\n"
+     "r = tensor([z._version, w._version])"),
+    ("data_set_requires_grad", "x = zeros(3, requires_grad=true)\nx.data = ones(2)\nr = tensor(x.requires_grad and x.is_leaf)"),
+    ("data_set_nonleaf_backward", "a = ones(3, requires_grad=true)\nb = a * 2\nb.data = zeros(3)\n(b * b).sum().backward()\nr = a.grad"),
+    ("data_set_grad_kept", "p = ones(3, requires_grad=true)\n(p * 2).sum().backward()\np.data = ones(2)\nr = p.grad"),
+    ("data_set_then_grad", "p = ones(3, requires_grad=true)\np.data = tensor([1., 2.])\n(p * p).sum().backward()\nr = p.grad"),
+    ("data_set_view_kept", "v = arange(6.)\nvv = v[1:3]\nv.data = zeros(2)\nr = vv"),
+]
+
+GRADFN = [
+    ("put", f"r = put({X23}.requires_grad_(), tensor([0]), tensor([1.]))"),
+    ("put_source", f"r = {X23}.put(tensor([0]), tensor([1.], requires_grad=true))"),
+    ("put_", f"r = {X23}.requires_grad_() * 1\nr.put_(tensor([0]), tensor([1.]))"),
+    ("put__accumulate", f"r = {X23}.requires_grad_() * 1\nr.put_(tensor([0]), tensor([1.]), accumulate=true)"),
+    ("data_set_nonleaf", "a = ones(3, requires_grad=true)\nr = a * 2\nr.data = zeros(2)"),
+]
+
+ERRORS = [
+    ("put_oob", f"put({X23}, tensor([6]), tensor([1.]))", True),
+    ("put_oob_negative", f"put({X23}, tensor([0, -7]), tensor([1., 2.]))", True),
+    ("put_index_i32", f"put({X23}, tensor([0], dtype=i32), tensor([1.]))", True),
+    ("put_index_float", f"put({X23}, tensor([0.]), tensor([1.]))", True),
+    ("put_dtype", f"put({X23}, tensor([0]), tensor([1.], dtype=f64))", True),
+    ("put_count", f"put({X23}, tensor([0, 1]), tensor([1.]))", True),
+    ("put_empty_self", "put(zeros(0), tensor([0]), tensor([1.]))", True),
+    ("put_number_source", f"put({X23}, tensor([0]), 1.)", True),
+    ("put_method_number_source", f"{X23}.put(tensor([0]), 1.)", True),
+    ("put_list_index", f"put({X23}, [0], tensor([1.]))", True),
+    ("put__number_source", f"{X23}.put_(tensor([0]), 1.)", True),
+    ("put__leaf", "zeros(3, requires_grad=true).put_(tensor([0]), tensor([1.]))", True),
+    ("put__expanded", "zeros(3).expand(2, 3).put_(tensor([0]), tensor([1.]))", True),
+    ("put__overlap_source", "z = arange(6.)\nz.put_(tensor([0, 1]), z[1:3])", True),
+    ("put__overlap_index", "z = arange(6)\nz.put_(z[0:2], tensor([7, 8]))", True),
+    ("put__oob", "zeros(3).put_(tensor([3]), tensor([1.]))", True),
+    ("data_set_int_requires_grad", "x = zeros(3, requires_grad=true)\nx.data = ones(2, dtype=i64)", True),
+    ("data_set_number", "x = zeros(3)\nx.data = 5", False),
+    ("data_set_none", "x = zeros(3)\nx.data = none", False),
+    ("data_set_shape_grad_mismatch", "p = ones(3, requires_grad=true)\n(p * 2).sum().backward()\np.data = ones(2)\n"
+     "(p * 2).sum().backward()", True),
+    ("grad_set_size", "g = zeros(3, requires_grad=true)\ng.grad = ones(2)", True),
+    ("grad_set_dtype", "g = zeros(3, requires_grad=true)\ng.grad = ones(3, dtype=f64)", True),
+]
+
+
+def main():
+    write_golden("put_view_fns.json", "gen_put_view_fns.py", CASES, GRADFN, ERRORS, to_torch=to_torch)
+
+
+if __name__ == "__main__":
+    main()
