@@ -30,14 +30,16 @@ func shapeMethodArgs(name, kw string, args []runtime.Value, kwargs []runtime.Kwa
 }
 
 func init() {
-	defMethod("view", "view(*shape): a view with a new shape (one size may be -1); RuntimeError when the strides do not allow it (use reshape).", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
-		if len(args) == 1 {
-			if d, ok := args[0].(*DTypeValue); ok {
-				if d.dt != x.t.DType() {
-					return nil, runtime.Errorf("RuntimeError", "view(dtype) is not supported between %s and %s", x.t.DType(), d.dt)
-				}
-				return x.result(viewOp(engineOf(th), x.t, x.t.Shape()))
-			}
+	defMethod("view", "view(*shape): a view with a new shape (one size may be -1); RuntimeError when the strides do not allow it (use reshape). view(dtype): the same bytes read as dtype (a view sharing the storage, not differentiable); with a different element size the last dim must have stride 1 and changes length (see tensor.ViewDType).", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+		var dv runtime.Value
+		switch {
+		case len(args) == 1 && len(kwargs) == 0:
+			dv = args[0]
+		case len(args) == 0 && len(kwargs) == 1 && kwargs[0].Name == "dtype":
+			dv = kwargs[0].Value
+		}
+		if d, ok := dv.(*DTypeValue); ok {
+			return x.result(x.t.ViewDType(d.dt))
 		}
 		shape, err := shapeMethodArgs("view", "size", args, kwargs)
 		if err != nil {

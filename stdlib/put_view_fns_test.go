@@ -11,7 +11,7 @@ import (
 
 func loadPutViewFns(t *testing.T) *opsMoreTorchGolden {
 	t.Helper()
-	return loadTorchGolden(t, "testdata/put_view_fns.json", 45, 5, 22)
+	return loadTorchGolden(t, "testdata/put_view_fns.json", 72, 5, 34)
 }
 
 func TestPutViewFnsGolden(t *testing.T) { checkTorchCases(t, loadPutViewFns(t)) }
@@ -34,8 +34,9 @@ func TestPutFiniteDifference(t *testing.T) {
 	})
 }
 
-// TestPutViewFnsProgram runs put and x.data = t as a user would write
-// them (outputs from PyTorch 1.13).
+// TestPutViewFnsProgram runs put, x.data = t and view(dtype) as a user
+// would write them (outputs from PyTorch 1.13, except viewing bytes other
+// than 0 and 1 as bool, which tsr refuses: PyTorch reads them as true).
 func TestPutViewFnsProgram(t *testing.T) {
 	checkPrints(t, []printCase{
 		{`x = zeros(2, 3, requires_grad=true)
@@ -52,5 +53,25 @@ x.data = y
 y[0, 0] = 5.
 print(x, x.requires_grad, x.is_leaf, x.data_ptr() == y.data_ptr())`, `tensor([[5., 1.],
         [1., 1.]], requires_grad=true) true true true`},
+		{`x = tensor([1., -2., 0.5, 3.])
+h = x.view(f16)
+print(h.shape, x.view(i32))
+h[1] = 0.
+print(x, x.view(i32).dtype)
+try { tensor([1, 2], dtype=u8).view(bool) } catch e { print(e.kind, e.message) }
+print(tensor([1, 0], dtype=u8).view(bool))`, `[8] tensor([ 1065353216, -1073741824,  1056964608,  1077936128], dtype=i32)
+tensor([ 0.0000, -2.0000,  0.5000,  3.0000]) i32
+RuntimeError view(dtype): tsr can view as Bool only bytes holding 0 or 1, but got 2
+tensor([ true, false])`},
+		{`x = tensor([1., -2., 0.5, 3.])
+h = x.view(f16)
+print(h.shape, x.view(i32))
+h[1] = 0.
+print(x, x.view(i32).dtype)
+try { tensor([1, 2], dtype=u8).view(bool) } catch e { print(e.kind, e.message) }
+print(tensor([1, 0], dtype=u8).view(bool))`, `[8] tensor([ 1065353216, -1073741824,  1056964608,  1077936128], dtype=i32)
+tensor([ 0.0000, -2.0000,  0.5000,  3.0000]) i32
+RuntimeError view(dtype): tsr can view as Bool only bytes holding 0 or 1, but got 2
+tensor([ true, false])`},
 	})
 }

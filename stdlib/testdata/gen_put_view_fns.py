@@ -1,16 +1,5 @@
 #!/usr/bin/env python3
-"""Generate stdlib/testdata/put_view_fns.json for stdlib/put_view_fns_test.go.
-
-Golden values from PyTorch 1.13 for put/put_ (values, gradients,
-grad_fn names, errors), the attribute assignment x.data = t, and
-x.view(dtype) (values, dtype, shape, strides, errors). Each case is
-written once in tsr; to_torch() (from gen_ops_more_torch.py) spells it
-for PyTorch, with view(DTYPE) spelled view(torch.DTYPE).
-
-Run with /usr/bin/python3 (torch installed):
-
-    /usr/bin/python3 stdlib/testdata/gen_put_view_fns.py
-"""
+"""Generate stdlib/testdata/put_view_fns.json for stdlib/put_view_fns_test.go.\n\nGolden values from PyTorch 1.13 for put/put_ (values, gradients,\ngrad_fn names, errors), the attribute assignment x.data = t, and\nx.view(dtype) (values, dtype, shape, strides, errors). Each case is\nwritten once in tsr; to_torch() (from gen_ops_more_torch.py) spells it\nfor PyTorch, with view(DTYPE) spelled view(torch.DTYPE).\n\nRun with /usr/bin/python3 (torch installed):\n\n    /usr/bin/python3 stdlib/testdata/gen_put_view_fns.py\n"""
 import os
 import re
 import sys
@@ -84,6 +73,35 @@ CASES = [
     ("data_set_grad_kept", "p = ones(3, requires_grad=true)\n(p * 2).sum().backward()\np.data = ones(2)\nr = p.grad"),
     ("data_set_then_grad", "p = ones(3, requires_grad=true)\np.data = tensor([1., 2.])\n(p * p).sum().backward()\nr = p.grad"),
     ("data_set_view_kept", "v = arange(6.)\nvv = v[1:3]\nv.data = zeros(2)\nr = vv"),
+    # ---- view(dtype) ----
+    ("view_f32_i32", "r = tensor([1., -2., 0.5, 3.]).view(i32)"),
+    ("view_f32_f16", "r = tensor([1., -2., 0.5, 3.]).view(f16)"),
+    ("view_f32_bf16", "r = tensor([1., -2., 0.5, 3.]).view(bf16)"),
+    ("view_f32_u8", "r = tensor([1., -2.]).view(u8)"),
+    ("view_f16_f32", "r = tensor([1., -2., 0.5, 3.], dtype=f16).view(f32)"),
+    ("view_f16_i16", "r = tensor([1., -2., 0.5, 3.], dtype=f16).view(i16)"),
+    ("view_f16_bf16", "r = tensor([1., -2., 0.5, 3.], dtype=f16).view(bf16)"),
+    ("view_i16_i32", "r = tensor([1, 2, 3, 4], dtype=i16).view(i32)"),
+    ("view_i8_i32", "r = tensor([[1, 2, 3, 4], [-1, -2, -3, -4]], dtype=i8).view(i32)"),
+    ("view_i8_u8", "r = tensor([1, -2, 3, 4], dtype=i8).view(u8)"),
+    ("view_u8_bool", "r = tensor([1, 0, 1, 1], dtype=u8).view(bool)"),
+    ("view_bool_i32", "r = tensor([[true, false, false, false], [false, true, false, false]]).view(i32)"),
+    ("view_i64_f64", "r = tensor([4607182418800017408, -4611686018427387904]).view(f64)"),
+    ("view_f64_i32", "r = tensor([1., -2.], dtype=f64).view(i32)"),
+    ("view_same", "r = tensor([[1., 2.], [3., 4.]]).view(f32)"),
+    ("view_kw", "r = tensor([1., 2.]).view(dtype=i32)"),
+    ("view_0d_same_size", "r = tensor(1.).view(i32)"),
+    ("view_transposed_same_size", f"r = {X23}.t().view(i32)"),
+    ("view_expanded_down", "r = tensor([1., 2., 3.]).expand(2, 3).view(f16)"),
+    ("view_sliced_up", "r = arange(8.).to(f16).reshape(2, 4)[:, 2:4].view(f32)"),
+    ("view_rows_down", "r = arange(12.).reshape(3, 4)[1:].view(bf16)"),
+    ("view_empty_down", "r = zeros(0).view(f16)"),
+    ("view_empty_up", "r = zeros(0, dtype=f16).view(f32)"),
+    ("view_write_through", "x = tensor([1., -2.])\nv = x.view(i32)\nv[0] = 0\nr = x"),
+    ("view_version_shared", "x = tensor([1., -2.])\nv = x.view(i32)\nv.add_(1)\nr = tensor([x._version, v._version])"),
+    ("view_not_differentiable", "x = tensor([1., -2.], requires_grad=true)\nv = (x * 1).view(f32)\n"
+     "r = tensor([v.requires_grad, v.is_leaf, x.view(i32).requires_grad])"),
+    ("view_data_ptr", "x = arange(6.)[2:]\nr = tensor([x.view(f16).data_ptr() == x.data_ptr(), x.view(f64).data_ptr() == x.data_ptr()])"),
 ]
 
 GRADFN = [
@@ -118,6 +136,18 @@ ERRORS = [
      "(p * 2).sum().backward()", True),
     ("grad_set_size", "g = zeros(3, requires_grad=true)\ng.grad = ones(2)", True),
     ("grad_set_dtype", "g = zeros(3, requires_grad=true)\ng.grad = ones(3, dtype=f64)", True),
+    ("view_up_size", "zeros(3, dtype=f16).view(f32)", True),
+    ("view_up_size_i8_f64", "zeros(2, 4, dtype=i8).view(f64)", True),
+    ("view_up_offset", "zeros(5, dtype=f16)[1:].view(f32)", True),
+    ("view_up_offset_2d", "zeros(2, 4, dtype=f16)[:, 1:3].view(f32)", True),
+    ("view_up_stride_last", "zeros(4, 2, dtype=f16).t().view(f32)", True),
+    ("view_up_stride_step", "zeros(8, dtype=f16)[::2].view(f32)", True),
+    ("view_up_stride_outer", "zeros(2, 0, dtype=f16).view(f32)", True),
+    ("view_up_stride_outer_odd", "zeros(2, 3, dtype=f16)[:, 0:2].view(f32)", True),
+    ("view_down_stride_last", "zeros(4, 2).t().view(f16)", True),
+    ("view_down_expanded", "zeros(2, 1).expand(2, 4).view(f16)", True),
+    ("view_down_0d", "tensor(1.).view(f16)", True),
+    ("view_up_0d", "tensor(1., dtype=f16).view(f32)", True),
 ]
 
 
