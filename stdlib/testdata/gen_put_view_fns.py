@@ -102,6 +102,14 @@ CASES = [
     ("view_not_differentiable", "x = tensor([1., -2.], requires_grad=true)\nv = (x * 1).view(f32)\n"
      "r = tensor([v.requires_grad, v.is_leaf, x.view(i32).requires_grad])"),
     ("view_data_ptr", "x = arange(6.)[2:]\nr = tensor([x.view(f16).data_ptr() == x.data_ptr(), x.view(f64).data_ptr() == x.data_ptr()])"),
+    # ---- in-place index/scatter ops beside memory they do not overlap ----
+    ("index_add__strided_source", "z = arange(6.)\nz.index_add_(0, tensor([0, 1]), z[1:5:2])\nr = z"),
+    ("scatter_add__strided_src", "z = arange(6.)\nz.scatter_add_(0, tensor([0, 1]), z[1:5:2])\nr = z"),
+    ("scatter__2d_strided_src", "z = arange(6.).reshape(2, 3)\nz.scatter_(1, tensor([[0], [1]]), z[:, 1:2])\nr = z"),
+    ("scatter__empty_index_empty_src", "z = arange(6.)\nz.scatter_(0, tensor([], dtype=i64), z[1:1])\nr = z"),
+    ("index_add_out_of_place_overlap", "z = arange(6.)\nr = z.index_add(0, tensor([0, 1]), z[1:3])"),
+    ("scatter_out_of_place_overlap", "z = arange(6.)\nr = z.scatter(0, tensor([0, 1]), z[1:3])"),
+    ("scatter_reduce_out_of_place_overlap", "z = arange(6.)\nr = z.scatter_reduce(0, tensor([4, 5]), z[0:2], \"prod\")"),
 ]
 
 GRADFN = [
@@ -148,6 +156,33 @@ ERRORS = [
     ("view_down_expanded", "zeros(2, 1).expand(2, 4).view(f16)", True),
     ("view_down_0d", "tensor(1.).view(f16)", True),
     ("view_up_0d", "tensor(1., dtype=f16).view(f32)", True),
+    # ---- in-place index/scatter ops: assert_no_overlap(self, index/src) ----
+    ("index_add__overlap_partial", "z = arange(6.)\nz.index_add_(0, tensor([0, 1]), z[1:3])", True),
+    ("index_add__overlap_disjoint_rows", "z = arange(6.)\nz.index_add_(0, tensor([4, 5]), z[0:2])", True),
+    ("index_add__overlap_index", "z = arange(6)\nz.index_add_(0, z[0:2], tensor([7, 8]))", True),
+    ("index_add__overlap_alpha", "z = arange(6.)\nz.index_add_(0, tensor([0, 1]), z[1:3], alpha=2)", True),
+    ("index_add__overlap_before_bounds", "z = arange(6.)\nz.index_add_(0, tensor([9]), z[1:2])", True),
+    ("index_add__count_before_overlap", "z = arange(6.)\nz.index_add_(0, tensor([0, 1, 2]), z[1:3])", True),
+    ("index_add__dtype_before_overlap", "z = arange(6.)\nz.index_add_(0, tensor([0]), z[1:2].to(f64))", True),
+    ("scatter__overlap_src", "z = arange(6.)\nz.scatter_(0, tensor([0, 1]), z[1:3])", True),
+    ("scatter__overlap_full", "z = arange(6.)\nz.scatter_(0, tensor([0, 1]), z[0:2])", True),
+    ("scatter__overlap_index", "z = arange(6)\nz.scatter_(0, z[0:2], tensor([7, 8]))", True),
+    ("scatter__value_overlap_index", "z = arange(6)\nz.scatter_(0, z[1:3], 5)", True),
+    ("scatter__overlap_before_bounds", "z = arange(6.)\nz.scatter_(0, tensor([9]), z[1:2])", True),
+    ("scatter__overlap_empty_index", "z = arange(6.)\nz.scatter_(0, tensor([], dtype=i64), z[1:3])", True),
+    ("scatter__shape_before_overlap", "z = arange(6.)\nz.scatter_(0, tensor([0, 1, 2]), z[1:3])", True),
+    ("scatter__dtype_before_overlap", "z = arange(6.)\nz.scatter_(0, tensor([0]), z[1:3].to(f64))", True),
+    ("scatter_add__overlap_src", "z = arange(6.)\nz.scatter_add_(0, tensor([0, 1]), z[1:3])", True),
+    ("scatter_add__overlap_index", "z = arange(6)\nz.scatter_add_(0, z[0:2], tensor([7, 8]))", True),
+    ("scatter_add__overlap_before_bounds", "z = arange(6.)\nz.scatter_add_(0, tensor([9]), z[1:2])", True),
+    ("scatter_reduce__overlap_src", "z = arange(6.)\nz.scatter_reduce_(0, tensor([0, 1]), z[1:3], \"sum\")", True),
+    ("scatter_reduce__overlap_amax", "z = arange(6.)\nz.scatter_reduce_(0, tensor([0, 1]), z[0:2], \"amax\")", True),
+    ("scatter_reduce__overlap_index", "z = arange(6)\nz.scatter_reduce_(0, z[0:2], tensor([7, 8]), \"sum\")", True),
+    ("scatter_reduce__overlap_before_reduce", "z = arange(6.)\nz.scatter_reduce_(0, tensor([0]), z[1:2], \"bad\")", True),
+    ("scatter_reduce__overlap_empty_index", "z = arange(6.)\nz.scatter_reduce_(0, tensor([], dtype=i64), z[1:3], \"sum\")", True),
+    ("scatter_reduce__shape_before_overlap", "z = arange(6.)\nz.scatter_reduce_(0, tensor([0, 1, 2]), z[1:3], \"sum\")", True),
+    ("scatter__expanded_self", "z = zeros(3).expand(2, 3)\nz.scatter_(0, tensor([[0]]), ones(1, 1))", True),
+    ("index_add__expanded_self", "z = zeros(3).expand(2, 3)\nz.index_add_(0, tensor([0]), ones(1, 3))", True),
 ]
 
 
