@@ -70,6 +70,11 @@ func inplaceMethod(name, doc string, f func(e *Engine, self *T, args []runtime.V
 func inplaceMethodDst(name, doc string, f func(e *Engine, dst, self *T, args []runtime.Value, kwargs []runtime.Kwarg) (*T, string, error)) {
 	elementwise := !overlapUnchecked[name]
 	defMethod(name, doc, func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+		if first := inplaceFirstCheck[name]; first != nil {
+			if err := first(x.t, args, kwargs); err != nil {
+				return nil, err
+			}
+		}
 		if elementwise {
 			if err := checkInplaceOperands(engineOf(th), x.t, args, kwargs); err != nil {
 				return nil, err
@@ -91,6 +96,11 @@ func inplaceMethodDst(name, doc string, f func(e *Engine, dst, self *T, args []r
 		return x, nil
 	})
 }
+
+// inplaceFirstCheck holds, per in-place method, a check PyTorch makes
+// before autograd's leaf check and the overlap checks (composite ops that
+// validate their arguments before reaching the in-place kernel).
+var inplaceFirstCheck = map[string]func(self *T, args []runtime.Value, kwargs []runtime.Kwarg) error{}
 
 // overlapUnchecked are the in-place methods PyTorch runs without
 // TensorIterator's overlap check on their tensor arguments (index and

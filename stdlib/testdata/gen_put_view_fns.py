@@ -110,6 +110,9 @@ CASES = [
     ("index_add_out_of_place_overlap", "z = arange(6.)\nr = z.index_add(0, tensor([0, 1]), z[1:3])"),
     ("scatter_out_of_place_overlap", "z = arange(6.)\nr = z.scatter(0, tensor([0, 1]), z[1:3])"),
     ("scatter_reduce_out_of_place_overlap", "z = arange(6.)\nr = z.scatter_reduce(0, tensor([4, 5]), z[0:2], \"prod\")"),
+    ("masked_fill__value_0d_f64", "r = zeros(3)\nr.masked_fill_(tensor([true, false, true]), tensor(1.5, dtype=f64))"),
+    ("masked_fill__value_0d_into_int", "r = zeros(3, dtype=i64)\nr.masked_fill_(tensor([true, false, true]), tensor(1.5))"),
+    ("index_put_mask_value_1_elem", "r = arange(6.)\nr[r > 2] = tensor([-1.])"),
 ]
 
 GRADFN = [
@@ -183,6 +186,24 @@ ERRORS = [
     ("scatter_reduce__shape_before_overlap", "z = arange(6.)\nz.scatter_reduce_(0, tensor([0, 1, 2]), z[1:3], \"sum\")", True),
     ("scatter__expanded_self", "z = zeros(3).expand(2, 3)\nz.scatter_(0, tensor([[0]]), ones(1, 1))", True),
     ("index_add__expanded_self", "z = zeros(3).expand(2, 3)\nz.index_add_(0, tensor([0]), ones(1, 3))", True),
+    # ---- masked_fill: the value must be 0-d (checked before the mask's dtype) ----
+    ("masked_fill__value_1d", "r = zeros(3)\nr.masked_fill_(tensor([true, false, true]), tensor([1.]))", True),
+    ("masked_fill__value_2d", "r = zeros(3)\nr.masked_fill_(tensor([true, false, true]), tensor([[1.]]))", True),
+    ("masked_fill__value_empty", "r = zeros(3)\nr.masked_fill_(tensor([true, false, true]), zeros(0))", True),
+    ("masked_fill__value_2_elems", "r = zeros(3)\nr.masked_fill_(tensor([true, false, true]), tensor([1., 2.]))", True),
+    ("masked_fill_value_1d", "zeros(3).masked_fill(tensor([true, false, true]), tensor([1.]))", True),
+    ("masked_fill_function_value_1d", "masked_fill(zeros(3), tensor([true, false, true]), tensor([1.]))", True),
+    ("masked_fill__value_before_mask", "zeros(3).masked_fill_(tensor([1, 0, 1], dtype=i32), tensor([1.]))", True),
+    ("masked_fill__leaf_first", "zeros(3, requires_grad=true).masked_fill_(tensor([true, false, true]), tensor([1.]))", True),
+    ("masked_fill__nonleaf_value_1d", "r = zeros(3, requires_grad=true) * 1\nr.masked_fill_(tensor([true, false, true]), tensor([1.]))", True),
+    # ---- float_power_: self's dtype is checked first ----
+    ("float_power__dtype_before_leaf", "tensor([1., 2.], requires_grad=true).float_power_(2)", True),
+    ("float_power__dtype_before_overlap", "r = arange(6.)\nr[1:3].float_power_(r[0:2])", True),
+    ("float_power__dtype_before_expanded", "tensor([1., 2.]).expand(2, 2).float_power_(2)", True),
+    ("float_power__dtype_before_broadcast", "arange(6.)[1:3].float_power_(tensor([1., 2., 3.]))", True),
+    ("float_power__f64_overlap", "r = arange(6., dtype=f64)\nr[1:3].float_power_(r[0:2])", True),
+    ("float_power__f64_leaf", "tensor([1., 2.], dtype=f64, requires_grad=true).float_power_(2)", True),
+    ("float_power__f64_expanded", "tensor([1., 2.], dtype=f64).expand(2, 2).float_power_(2)", True),
 ]
 
 
