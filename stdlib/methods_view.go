@@ -333,6 +333,20 @@ func init() {
 	}
 	defMethodFunc("triu", "triu(diagonal=0): zero the elements below the diagonal of the last two dims.", nodeNamed("TriuBackward0", tri("triu", true)))
 	defMethodFunc("tril", "tril(diagonal=0): zero the elements above the diagonal of the last two dims.", nodeNamed("TrilBackward0", tri("tril", false)))
+	for _, c := range []struct {
+		name, node string
+		upper      bool
+	}{{"triu_", "TriuBackward0", true}, {"tril_", "TrilBackward0", false}} {
+		c := c
+		inplaceMethod(c.name, c.name+"(diagonal=0): "+c.name[:4]+" in place; returns self (an expanded self is refused: its elements share memory).", func(e *Engine, self *T, args []runtime.Value, kwargs []runtime.Kwarg) (*T, string, error) {
+			k := 0
+			if err := runtime.UnpackArgs(c.name, args, kwargs, "diagonal?", &k); err != nil {
+				return nil, "", err
+			}
+			r, err := triangleOp(e, self, k, c.upper)
+			return r, c.node, err
+		})
+	}
 	defMethodFunc("flip", "flip(dims): reverse the order along dims (a copy).", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		dims, err := shapeMethodArgs("flip", "dims", args, kwargs)
 		if err != nil {

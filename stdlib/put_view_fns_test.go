@@ -5,15 +5,15 @@ import (
 )
 
 // put/put_, x.data = t, x.view(dtype), the overlap errors of the in-place
-// index and scatter ops, masked_fill's 0-d value and float_power_'s
-// first check against PyTorch 1.13 through
+// index and scatter ops, masked_fill's 0-d value, float_power_'s first
+// check, and tril_/triu_ against PyTorch 1.13 through
 // testdata/gen_put_view_fns.py (testdata/put_view_fns.json): values,
 // dtypes, shapes, strides, gradients, grad_fn names and errors; and put's
 // gradients against central finite differences.
 
 func loadPutViewFns(t *testing.T) *opsMoreTorchGolden {
 	t.Helper()
-	return loadTorchGolden(t, "testdata/put_view_fns.json", 82, 5, 76)
+	return loadTorchGolden(t, "testdata/put_view_fns.json", 93, 7, 78)
 }
 
 func TestPutViewFnsGolden(t *testing.T) { checkTorchCases(t, loadPutViewFns(t)) }

@@ -113,6 +113,18 @@ CASES = [
     ("masked_fill__value_0d_f64", "r = zeros(3)\nr.masked_fill_(tensor([true, false, true]), tensor(1.5, dtype=f64))"),
     ("masked_fill__value_0d_into_int", "r = zeros(3, dtype=i64)\nr.masked_fill_(tensor([true, false, true]), tensor(1.5))"),
     ("index_put_mask_value_1_elem", "r = arange(6.)\nr[r > 2] = tensor([-1.])"),
+    # ---- tril_, triu_ ----
+    ("tril_", "r = arange(12.).reshape(3, 4)\nr.tril_()"),
+    ("triu_", "r = arange(12.).reshape(3, 4)\nr.triu_()"),
+    ("tril__diagonal", "r = arange(12.).reshape(3, 4)\nr.tril_(-1)"),
+    ("triu__kw", "r = arange(12.).reshape(3, 4)\nr.triu_(diagonal=2)"),
+    ("tril__transposed", "r = arange(12.).reshape(3, 4).t()\nr.tril_(1)"),
+    ("triu__batched", "r = arange(12.).reshape(2, 2, 3)\nr.triu_()"),
+    ("tril__int", "r = arange(9).reshape(3, 3)\nr.tril_()"),
+    ("tril__version", "r = arange(12.).reshape(3, 4)\nr.tril_()\nr = tensor(r._version)"),
+    ("tril__view_writes_base", "b = arange(12.).reshape(3, 4)\nb[1:].tril_()\nr = b"),
+    *grad("tril_inplace", "x = arange(12.).reshape(3, 4).requires_grad_()", "(x * 1).tril_(-1)", ("x",)),
+    *grad("triu_inplace", "x = arange(12.).reshape(3, 4).requires_grad_()", "(x * 1).triu_(1)", ("x",)),
 ]
 
 GRADFN = [
@@ -121,6 +133,8 @@ GRADFN = [
     ("put_", f"r = {X23}.requires_grad_() * 1\nr.put_(tensor([0]), tensor([1.]))"),
     ("put__accumulate", f"r = {X23}.requires_grad_() * 1\nr.put_(tensor([0]), tensor([1.]), accumulate=true)"),
     ("data_set_nonleaf", "a = ones(3, requires_grad=true)\nr = a * 2\nr.data = zeros(2)"),
+    ("tril_", "r = arange(9.).reshape(3, 3).requires_grad_() * 1\nr.tril_()"),
+    ("triu_", "r = arange(9.).reshape(3, 3).requires_grad_() * 1\nr.triu_(1)"),
 ]
 
 ERRORS = [
@@ -204,6 +218,8 @@ ERRORS = [
     ("float_power__f64_overlap", "r = arange(6., dtype=f64)\nr[1:3].float_power_(r[0:2])", True),
     ("float_power__f64_leaf", "tensor([1., 2.], dtype=f64, requires_grad=true).float_power_(2)", True),
     ("float_power__f64_expanded", "tensor([1., 2.], dtype=f64).expand(2, 2).float_power_(2)", True),
+    ("tril__1d", "arange(3.).tril_()", True),
+    ("triu__leaf", "ones(3, 3, requires_grad=true).triu_()", True),
 ]
 
 
