@@ -59,8 +59,22 @@ func shapeText(s []int) string {
 
 // inplaceMethod registers name_ as inplaceVia with f reading the arguments.
 func inplaceMethod(name, doc string, f func(e *Engine, self *T, args []runtime.Value, kwargs []runtime.Kwarg) (*T, string, error)) {
+	inplaceMethodDst(name, doc, func(e *Engine, _, self *T, args []runtime.Value, kwargs []runtime.Kwarg) (*T, string, error) {
+		return f(e, self, args, kwargs)
+	})
+}
+
+// inplaceMethodDst is inplaceMethod whose f also receives dst, the tensor
+// the method writes (self may be a copy of it carrying its history), for
+// overlap checks against the other arguments.
+func inplaceMethodDst(name, doc string, f func(e *Engine, dst, self *T, args []runtime.Value, kwargs []runtime.Kwarg) (*T, string, error)) {
 	elementwise := !overlapUnchecked[name]
 	defMethod(name, doc, func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+		if first := inplaceFirstCheck[name]; first != nil {
+			if err := first(x.t, args, kwargs); err != nil {
+				return nil, err
+			}
+		}
 		if elementwise {
 			if err := checkInplaceOperands(engineOf(th), x.t, args, kwargs); err != nil {
 				return nil, err
@@ -69,7 +83,7 @@ func inplaceMethod(name, doc string, f func(e *Engine, self *T, args []runtime.V
 		e := engineOf(th)
 		node := ""
 		err := inplaceVia(e, x.t, "", func(self *T) (*T, error) {
-			r, n, err := f(e, self, args, kwargs)
+			r, n, err := f(e, x.t, self, args, kwargs)
 			node = n
 			return r, err
 		})
@@ -83,10 +97,16 @@ func inplaceMethod(name, doc string, f func(e *Engine, self *T, args []runtime.V
 	})
 }
 
+// inplaceFirstCheck holds, per in-place method, a check PyTorch makes
+// before autograd's leaf check and the overlap checks (composite ops that
+// validate their arguments before reaching the in-place kernel).
+var inplaceFirstCheck = map[string]func(self *T, args []runtime.Value, kwargs []runtime.Kwarg) error{}
+
 // overlapUnchecked are the in-place methods PyTorch runs without
 // TensorIterator's overlap check on their tensor arguments (index and
 // scatter kernels: masked_scatter_ and index_fill_ accept an overlapping
-// source or value; scatter's own checks are not modelled).
+// source or value; the scatter ops make their own assert_no_overlap
+// checks after validating shapes, see inplaceNoOverlap).
 var overlapUnchecked = map[string]bool{"index_fill_": true, "masked_scatter_": true, "scatter_": true, "scatter_add_": true, "scatter_reduce_": true}
 
 // checkInplaceOperands returns PyTorch's RuntimeError for an elementwise

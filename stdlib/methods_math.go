@@ -431,11 +431,14 @@ func init() {
 		if err := runtime.UnpackArgs("masked_fill_", args, kwargs, "mask", &m, "value", &v); err != nil {
 			return nil, err
 		}
+		if err := engineOf(th).CheckInplace(x.t); err != nil {
+			return nil, err // autograd's leaf check comes first in PyTorch
+		}
+		if v.t.Dim() != 0 { // checked first, as ATen's masked_fill__cpu
+			return nil, runtime.Errorf("RuntimeError", "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", v.t.Dim())
+		}
 		if m.t.DType() != tensor.Bool {
 			return nil, runtime.Errorf("RuntimeError", "masked_fill_ only supports boolean masks, but got mask with dtype %s", m.t.DType())
-		}
-		if v.t.Numel() != 1 {
-			return nil, runtime.Errorf("RuntimeError", "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", v.t.Dim())
 		}
 		if err := valueFits(v.t, x.t.DType()); err != nil {
 			return nil, err

@@ -50,10 +50,10 @@ func init() {
 	} {
 		s := s
 		defMethodFunc(s.name, s.doc, func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
-			return x.result(scatterArgs(engineOf(th), s.name, x.t, s.add, args, kwargs))
+			return x.result(scatterArgs(engineOf(th), s.name, x.t, nil, s.add, args, kwargs))
 		})
-		inplaceMethod(s.name+"_", s.name+"_(dim, index, src): "+s.name+" in place; returns self.", func(e *Engine, self *T, args []runtime.Value, kwargs []runtime.Kwarg) (*T, string, error) {
-			r, err := scatterArgs(e, s.name+"_", self, s.add, args, kwargs)
+		inplaceMethodDst(s.name+"_", s.name+"_(dim, index, src): "+s.name+" in place (index and src must not share memory with self); returns self.", func(e *Engine, dst, self *T, args []runtime.Value, kwargs []runtime.Kwarg) (*T, string, error) {
+			r, err := scatterArgs(e, s.name+"_", self, dst, s.add, args, kwargs)
 			node := ""
 			if err == nil && r.GradFn() != nil {
 				node = r.GradFn().Name() // the out-of-place node's name (ScatterBackward0/1, ScatterAddBackward0)
@@ -62,11 +62,11 @@ func init() {
 		})
 	}
 	defMethodFunc("index_add", "index_add(dim, index, source, alpha=1): a copy of self with alpha * source[..., i, ...] added at self[..., index[i], ...] along dim (index: 1-D i64/i32 of length source.size(dim)).", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
-		return x.result(indexAddArgs(engineOf(th), "index_add", x.t, args, kwargs))
+		return x.result(indexAddArgs(engineOf(th), "index_add", x.t, nil, args, kwargs))
 	})
-	defMethod("index_add_", "index_add_(dim, index, source, alpha=1): index_add in place; returns self.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+	defMethod("index_add_", "index_add_(dim, index, source, alpha=1): index_add in place (index and source must not share memory with self); returns self.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		e := engineOf(th)
-		return inplaceFrom(e, x, func() (*T, error) { return indexAddArgs(e, "index_add_", x.t, args, kwargs) })
+		return inplaceFrom(e, x, func() (*T, error) { return indexAddArgs(e, "index_add_", x.t, x.t, args, kwargs) })
 	})
 	defMethodFunc("masked_select", "masked_select(mask): the 1-D tensor of the elements where mask (bool, broadcast with self) is true, in row-major order.", nodeNamed("MaskedSelectBackward0", methodMaskedSelect))
 	defMethodFunc("repeat_interleave", "repeat_interleave(repeats, dim=none): repeat each element (each slice along dim) repeats times (an int, or a 1-D tensor with one count per slice); without dim the flattened tensor is repeated. repeat_interleave(counts) alone gives the indices 0.. repeated counts times.", nodeNamed("IndexSelectBackward0", methodRepeatInterleave))
@@ -306,12 +306,19 @@ func rowMajorStrides(shape []int) []int {
 // tensor of shape src. The checks and messages are PyTorch's scatter/gather
 // ones: index has dst's rank, index.size(d) <= src.size(d) for every d and
 // <= dst.size(d) for d != dim, values in [0, dst.size(dim)).
-func scatterPositions(name string, dst []int, dim int, index *T, src []int) (dpos, spos []int, err error) {
+//
+// beforeBounds, when not nil, runs after the dtype and shape checks and
+// before the index values are checked (PyTorch's in-place overlap checks
+// sit there); its error is returned.
+func scatterPositions(name string, dst []int, dim int, index *T, src []int, beforeBounds func() error) (dpos, spos []int, err error) {
 	if index.DType() != tensor.I64 {
 		return nil, nil, runtime.Errorf("RuntimeError", "%s(): Expected dtype int64 for index", name)
 	}
+	if beforeBounds == nil {
+		beforeBounds = func() error { return nil }
+	}
 	if index.Numel() == 0 { // nothing to scatter: PyTorch checks no shapes then
-		return nil, nil, nil
+		return nil, nil, beforeBounds()
 	}
 	is := index.Shape()
 	if max(len(is), 1) != max(len(dst), 1) {
@@ -330,6 +337,9 @@ func scatterPositions(name string, dst []int, dim int, index *T, src []int) (dpo
 		if d != dim && is[d] > dst[d] {
 			return nil, nil, runtime.Errorf("RuntimeError", "Expected index %s to be smaller than self %s apart from dimension %d", intList(index.Shape()), intList(dst), dim)
 		}
+	}
+	if err := beforeBounds(); err != nil {
+		return nil, nil, err
 	}
 	dst0, src0 := rowMajorStrides(dst), []int(nil)
 	if src != nil {
@@ -470,8 +480,10 @@ func scatterOp(e *Engine, name string, self, src *T, value float64, dpos, spos [
 }
 
 // scatterArgs parses scatter/scatter_add's (dim, index, src) (scatter also
-// takes value=, or a number as src) and applies the op to x.
-func scatterArgs(e *Engine, name string, x *T, add bool, args []runtime.Value, kwargs []runtime.Kwarg) (*T, error) {
+// takes value=, or a number as src) and applies the op to x. dst is the
+// tensor an in-place form writes (nil out of place), checked for overlap
+// with index and src.
+func scatterArgs(e *Engine, name string, x, dst *T, add bool, args []runtime.Value, kwargs []runtime.Kwarg) (*T, error) {
 	var dim int
 	var index tensorArg
 	var src, value runtime.Value = runtime.None, runtime.None
@@ -505,7 +517,7 @@ func scatterArgs(e *Engine, name string, x *T, add bool, args []runtime.Value, k
 		if index.t.Numel() != 0 && max(s.t.Dim(), 1) != max(x.Dim(), 1) { // an empty index is a no-op, as PyTorch's
 			return nil, runtime.Errorf("RuntimeError", "Index tensor must have the same number of dimensions as src tensor")
 		}
-		dpos, spos, err := scatterPositions(base, x.Shape(), d, index.t, s.t.Shape())
+		dpos, spos, err := scatterPositions(base, x.Shape(), d, index.t, s.t.Shape(), func() error { return inplaceNoOverlap(dst, index.t, s.t) })
 		if err != nil {
 			return nil, err
 		}
@@ -527,15 +539,17 @@ func scatterArgs(e *Engine, name string, x *T, add bool, args []runtime.Value, k
 	if err := numberFits(src, x.DType()); err != nil {
 		return nil, err
 	}
-	dpos, _, err := scatterPositions(base, x.Shape(), d, index.t, nil)
+	dpos, _, err := scatterPositions(base, x.Shape(), d, index.t, nil, func() error { return inplaceNoOverlap(dst, index.t) })
 	if err != nil {
 		return nil, err
 	}
 	return scatterOp(e, "ScatterBackward1", x, nil, v, dpos, nil, false, 1) // scatter.value
 }
 
-// indexAddArgs parses index_add's (dim, index, source, alpha=1).
-func indexAddArgs(e *Engine, name string, x *T, args []runtime.Value, kwargs []runtime.Kwarg) (*T, error) {
+// indexAddArgs parses index_add's (dim, index, source, alpha=1); dst is
+// the tensor index_add_ writes (nil out of place), checked for overlap
+// with index and source.
+func indexAddArgs(e *Engine, name string, x, dst *T, args []runtime.Value, kwargs []runtime.Kwarg) (*T, error) {
 	var dim int
 	var index, source tensorArg
 	alpha := 1.0
@@ -574,6 +588,9 @@ func indexAddArgs(e *Engine, name string, x *T, args []runtime.Value, kwargs []r
 			return nil, runtime.Errorf("RuntimeError", "index_add_(): self and source must have the same shape apart from dim %d, got %s and %s", d, intList(x.Shape()), intList(source.t.Shape()))
 		}
 	}
+	if err := inplaceNoOverlap(dst, index.t, source.t); err != nil {
+		return nil, err
+	}
 	iv := index.t.ToInt64s()
 	for _, v := range iv {
 		if v < 0 || v >= int64(xs[d]) {
@@ -582,6 +599,22 @@ func indexAddArgs(e *Engine, name string, x *T, args []runtime.Value, kwargs []r
 	}
 	dpos, spos := indexedPositions(xs, ss, d, iv, source.t.Numel())
 	return scatterOp(e, "IndexAddBackward", x, source.t, 0, dpos, spos, true, alpha)
+}
+
+// inplaceNoOverlap is PyTorch's assert_no_overlap(dst, other) for each
+// other tensor of an in-place index or scatter op writing dst: a
+// RuntimeError when one shares memory with dst (see
+// tensor.CheckNoOverlap). A nil dst (out of place) passes.
+func inplaceNoOverlap(dst *T, others ...*T) error {
+	if dst == nil {
+		return nil
+	}
+	for _, o := range others {
+		if err := tensor.CheckNoOverlap(dst, o); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // indexedPositions returns, for each of the n elements of a row-major

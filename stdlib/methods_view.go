@@ -30,14 +30,16 @@ func shapeMethodArgs(name, kw string, args []runtime.Value, kwargs []runtime.Kwa
 }
 
 func init() {
-	defMethod("view", "view(*shape): a view with a new shape (one size may be -1); RuntimeError when the strides do not allow it (use reshape).", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
-		if len(args) == 1 {
-			if d, ok := args[0].(*DTypeValue); ok {
-				if d.dt != x.t.DType() {
-					return nil, runtime.Errorf("RuntimeError", "view(dtype) is not supported between %s and %s", x.t.DType(), d.dt)
-				}
-				return x.result(viewOp(engineOf(th), x.t, x.t.Shape()))
-			}
+	defMethod("view", "view(*shape): a view with a new shape (one size may be -1); RuntimeError when the strides do not allow it (use reshape). view(dtype): the same bytes read as dtype (a view sharing the storage, not differentiable); with a different element size the last dim must have stride 1 and changes length (see tensor.ViewDType).", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+		var dv runtime.Value
+		switch {
+		case len(args) == 1 && len(kwargs) == 0:
+			dv = args[0]
+		case len(args) == 0 && len(kwargs) == 1 && kwargs[0].Name == "dtype":
+			dv = kwargs[0].Value
+		}
+		if d, ok := dv.(*DTypeValue); ok {
+			return x.result(x.t.ViewDType(d.dt))
 		}
 		shape, err := shapeMethodArgs("view", "size", args, kwargs)
 		if err != nil {
@@ -331,6 +333,20 @@ func init() {
 	}
 	defMethodFunc("triu", "triu(diagonal=0): zero the elements below the diagonal of the last two dims.", nodeNamed("TriuBackward0", tri("triu", true)))
 	defMethodFunc("tril", "tril(diagonal=0): zero the elements above the diagonal of the last two dims.", nodeNamed("TrilBackward0", tri("tril", false)))
+	for _, c := range []struct {
+		name, node string
+		upper      bool
+	}{{"triu_", "TriuBackward0", true}, {"tril_", "TrilBackward0", false}} {
+		c := c
+		inplaceMethod(c.name, c.name+"(diagonal=0): "+c.name[:4]+" in place; returns self (an expanded self is refused: its elements share memory).", func(e *Engine, self *T, args []runtime.Value, kwargs []runtime.Kwarg) (*T, string, error) {
+			k := 0
+			if err := runtime.UnpackArgs(c.name, args, kwargs, "diagonal?", &k); err != nil {
+				return nil, "", err
+			}
+			r, err := triangleOp(e, self, k, c.upper)
+			return r, c.node, err
+		})
+	}
 	defMethodFunc("flip", "flip(dims): reverse the order along dims (a copy).", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		dims, err := shapeMethodArgs("flip", "dims", args, kwargs)
 		if err != nil {

@@ -25,34 +25,47 @@ func TestMissingFnsGradFn(t *testing.T) { checkTorchGradFns(t, loadMissingFns(t)
 func TestMissingFnsErrors(t *testing.T) { checkTorchErrors(t, loadMissingFns(t)) }
 
 // TestMissingFnsFiniteDifference checks each analytic gradient against
-// central differences of sum(f(leaves) * w) in f64, w = 1, 2, 3, ...
+// central differences (checkFiniteDifferences).
 func TestMissingFnsFiniteDifference(t *testing.T) {
-	type leaf struct {
-		name  string
-		shape string
-		vals  []float64
-	}
-	cases := []struct {
-		expr   string
-		leaves []leaf
-	}{
-		{"addmv(s, m, v, beta=0.5, alpha=-2)", []leaf{
+	checkFiniteDifferences(t, []fdCase{
+		{"addmv(s, m, v, beta=0.5, alpha=-2)", []fdLeaf{
 			{"s", "2", []float64{0.5, -1.5}}, {"m", "2, 3", []float64{0.3, -0.7, 1.2, -1.6, 0.9, 0.1}}, {"v", "3", []float64{0.8, -2.1, 0.6}}}},
-		{"(s * 1).addmv_(m, v, beta=-1.5)", []leaf{
+		{"(s * 1).addmv_(m, v, beta=-1.5)", []fdLeaf{
 			{"s", "2", []float64{0.5, -1.5}}, {"m", "2, 3", []float64{0.3, -0.7, 1.2, -1.6, 0.9, 0.1}}, {"v", "3", []float64{0.8, -2.1, 0.6}}}},
-		{"addr(s, a, b, beta=-0.5, alpha=1.5)", []leaf{
+		{"addr(s, a, b, beta=-0.5, alpha=1.5)", []fdLeaf{
 			{"s", "2, 1", []float64{0.5, -1.5}}, {"a", "2", []float64{0.3, -0.7}}, {"b", "3", []float64{0.8, -2.1, 0.6}}}},
-		{"baddbmm(s, p, q, beta=0.5, alpha=-2)", []leaf{
+		{"baddbmm(s, p, q, beta=0.5, alpha=-2)", []fdLeaf{
 			{"s", "2, 3", []float64{0.5, -1.5, 2, 1, 0.25, -3}}, {"p", "2, 2, 2", []float64{0.3, -0.7, 1.2, 0.4, -1.6, 0.9, 0.1, 2}},
 			{"q", "2, 2, 3", []float64{0.8, -2.1, 0.6, 1.5, 0.2, -0.3, 0.7, 1.1, -1, 0.25, -0.5, 2}}}},
-		{"(s * 1).addmm_(m, w, beta=2, alpha=0.5)", []leaf{
+		{"(s * 1).addmm_(m, w, beta=2, alpha=0.5)", []fdLeaf{
 			{"s", "2, 2", []float64{1, -1, 0.5, 2}}, {"m", "2, 3", []float64{0.3, -0.7, 1.2, -1.6, 0.9, 0.1}}, {"w", "3, 2", []float64{0.5, -1, 1.5, 0.25, 2, -3}}}},
-		{"ldexp(x, y)", []leaf{{"x", "3", []float64{1.5, -0.5, 2}}, {"y", "3", []float64{1, -2, 0.5}}}},
-		{"index_copy(s, 0, tensor([2, 0]), c)", []leaf{
+		{"ldexp(x, y)", []fdLeaf{{"x", "3", []float64{1.5, -0.5, 2}}, {"y", "3", []float64{1, -2, 0.5}}}},
+		{"index_copy(s, 0, tensor([2, 0]), c)", []fdLeaf{
 			{"s", "3, 2", []float64{0.5, -1.5, 2, 1, 0.25, -3}}, {"c", "2, 2", []float64{1.5, -0.5, 3, 2}}}},
-		{"(s * 1).index_copy_(1, tensor([1]), c)", []leaf{
+		{"(s * 1).index_copy_(1, tensor([1]), c)", []fdLeaf{
 			{"s", "2, 2", []float64{0.5, -1.5, 2, 1}}, {"c", "2, 1", []float64{1.5, -0.5}}}},
-	}
+	})
+}
+
+// fdLeaf is one f64 leaf of a finite-difference case: its name, its
+// shape (as reshape's arguments) and its values.
+type fdLeaf struct {
+	name  string
+	shape string
+	vals  []float64
+}
+
+// fdCase is an expression of its leaves whose gradients are checked.
+type fdCase struct {
+	expr   string
+	leaves []fdLeaf
+}
+
+// checkFiniteDifferences checks each case's analytic gradient (backward
+// of sum(expr * w), w = 1, 2, 3, ..., in f64) against central
+// differences with step 1e-6, leaf element by leaf element.
+func checkFiniteDifferences(t *testing.T, cases []fdCase) {
+	t.Helper()
 	for _, c := range cases {
 		prog := func(vals [][]float64, grad bool) string {
 			var b strings.Builder

@@ -508,11 +508,11 @@ func whereOp(e *Engine, cond, a, b *T) (*T, error) {
 }
 
 func maskedFillOp(e *Engine, x, mask *T, value *T) (*T, error) {
+	if value.Dim() != 0 { // checked first, as ATen's masked_fill__cpu
+		return nil, runtime.Errorf("RuntimeError", "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", value.Dim())
+	}
 	if mask.DType() != tensor.Bool {
 		return nil, runtime.Errorf("RuntimeError", "masked_fill_ only supports boolean masks, but got mask with dtype %s", mask.DType())
-	}
-	if value.Numel() != 1 {
-		return nil, runtime.Errorf("RuntimeError", "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", value.Dim())
 	}
 	if err := valueFits(value, x.DType()); err != nil {
 		return nil, err

@@ -84,13 +84,22 @@ func init() {
 		r, err := floatPowerOp(engineOf(th), a.t, o.t)
 		return tensorResult(th, r, err)
 	})
-	inplaceMethod("float_power_", "float_power_(exponent): float_power in place; self must be f64 (RuntimeError otherwise, as PyTorch); returns self.", func(e *Engine, self *T, args []runtime.Value, kwargs []runtime.Kwarg) (*T, string, error) {
+	// ATen's float_power_ checks self's dtype before calling pow_: before
+	// autograd's leaf check and the overlap check.
+	inplaceFirstCheck["float_power_"] = func(self *T, args []runtime.Value, kwargs []runtime.Kwarg) error {
+		var o operandArg
+		if err := runtime.UnpackArgs("float_power_", args, kwargs, "exponent", &o); err != nil {
+			return err
+		}
+		if self.DType() != tensor.F64 {
+			return runtime.Errorf("RuntimeError", "the base given to float_power_ has dtype %s but the operation's result requires dtype Double", kernels.TorchName(self.DType()))
+		}
+		return nil
+	}
+	inplaceMethod("float_power_", "float_power_(exponent): float_power in place; self must be f64 (RuntimeError otherwise, checked first, as PyTorch); returns self.", func(e *Engine, self *T, args []runtime.Value, kwargs []runtime.Kwarg) (*T, string, error) {
 		var o operandArg
 		if err := runtime.UnpackArgs("float_power_", args, kwargs, "exponent", &o); err != nil {
 			return nil, "", err
-		}
-		if self.DType() != tensor.F64 {
-			return nil, "", runtime.Errorf("RuntimeError", "the base given to float_power_ has dtype %s but the operation's result requires dtype Double", kernels.TorchName(self.DType()))
 		}
 		r, err := floatPowerOp(e, self, o.t)
 		return r, overload("PowBackward", o.t), err

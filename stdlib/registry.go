@@ -253,9 +253,21 @@ func (x *TensorValue) AttrNames() []string {
 	return names
 }
 
-// SetAttr assigns x.requires_grad and x.grad.
+// SetAttr assigns x.requires_grad, x.grad and x.data.
 func (x *TensorValue) SetAttr(name string, v runtime.Value) error {
 	switch name {
+	case "data":
+		// PyTorch's x.data = t: x keeps its identity, requires_grad,
+		// grad and grad_fn and takes t's storage, shape, strides and dtype.
+		d, ok := v.(*TensorValue)
+		if !ok {
+			return runtime.Errorf("TypeError", "Variable data has to be a tensor, but got %s", v.Type())
+		}
+		if x.t.RequiresGrad() && !d.t.DType().IsFloat() {
+			return runtime.Errorf("RuntimeError", "data set to a tensor that requires gradients must be floating point or complex dtype")
+		}
+		x.t.SetData(d.t)
+		return nil
 	case "requires_grad":
 		b, ok := v.(runtime.Bool)
 		if !ok {

@@ -27,18 +27,20 @@ import (
 
 func init() {
 	defMethodFunc("scatter_reduce", "scatter_reduce(dim, index, src, reduce, include_self=true): a copy of self with src[i][j] reduced into self[index[i][j]][j] for dim 0; reduce: \"sum\", \"prod\", \"mean\", \"amax\" or \"amin\"; include_self=false leaves self's value out of reduced positions. Integer \"mean\" rounds down.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
-		return x.result(scatterReduceArgs(engineOf(th), "scatter_reduce", x.t, args, kwargs))
+		return x.result(scatterReduceArgs(engineOf(th), "scatter_reduce", x.t, nil, args, kwargs))
 	})
-	inplaceMethod("scatter_reduce_", "scatter_reduce_(dim, index, src, reduce, include_self=true): scatter_reduce in place; returns self.", func(e *Engine, self *T, args []runtime.Value, kwargs []runtime.Kwarg) (*T, string, error) {
-		r, err := scatterReduceArgs(e, "scatter_reduce_", self, args, kwargs)
+	inplaceMethodDst("scatter_reduce_", "scatter_reduce_(dim, index, src, reduce, include_self=true): scatter_reduce in place (index and src must not share memory with self); returns self.", func(e *Engine, dst, self *T, args []runtime.Value, kwargs []runtime.Kwarg) (*T, string, error) {
+		r, err := scatterReduceArgs(e, "scatter_reduce_", self, dst, args, kwargs)
 		return r, "ScatterReduceBackward0", err
 	})
 }
 
 // scatterReduceArgs parses (dim, index, src, reduce, include_self=true)
 // and checks them in PyTorch's order: dim, index dtype, src dtype, ranks
-// and sizes, the reduce name, then index bounds.
-func scatterReduceArgs(e *Engine, name string, x *T, args []runtime.Value, kwargs []runtime.Kwarg) (*T, error) {
+// and sizes, (in place) overlap with index and src, the reduce name, then
+// index bounds. dst is the tensor scatter_reduce_ writes (nil out of
+// place).
+func scatterReduceArgs(e *Engine, name string, x, dst *T, args []runtime.Value, kwargs []runtime.Kwarg) (*T, error) {
 	var dim int
 	var index tensorArg
 	var src runtime.Value
@@ -86,12 +88,18 @@ func scatterReduceArgs(e *Engine, name string, x *T, args []runtime.Value, kwarg
 			}
 		}
 	}
-	switch reduce {
-	case "sum", "prod", "mean", "amax", "amin":
-	default:
-		return nil, runtime.Errorf("RuntimeError", "reduce argument must be either sum, prod, mean, amax or amin.")
-	}
-	dpos, spos, err := scatterPositions("scatter", x.Shape(), d, index.t, append([]int{}, s.t.Shape()...)) // non-nil for a 0-d src
+	// after the shape checks: the in-place overlap checks, then the
+	// reduce name (PyTorch's order), then the index values
+	dpos, spos, err := scatterPositions("scatter", x.Shape(), d, index.t, append([]int{}, s.t.Shape()...), func() error { // non-nil for a 0-d src
+		if err := inplaceNoOverlap(dst, index.t, s.t); err != nil {
+			return err
+		}
+		switch reduce {
+		case "sum", "prod", "mean", "amax", "amin":
+			return nil
+		}
+		return runtime.Errorf("RuntimeError", "reduce argument must be either sum, prod, mean, amax or amin.")
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -42,3 +42,28 @@ func (t *Tensor) WithOwnVersion() *Tensor {
 	c.version = new(atomic.Int64)
 	return c
 }
+
+// SetData makes t a header over src's storage, shape, strides, storage
+// offset and dtype, as PyTorch's x.data = src (VariableHooks::set_data,
+// shallow_copy_from): t stays the same object, keeps its autograd slots
+// (requires_grad, grad, grad_fn, base) and continues its version count,
+// on a counter of its own (writes through t bump neither src's counter
+// nor that of t's old storage; t's existing views keep the old storage's
+// counter, where PyTorch's would follow t). The shape may change. The
+// caller checks PyTorch's rules (a tensor that requires grad takes a
+// float src only); SetData itself checks nothing.
+func (t *Tensor) SetData(src *Tensor) {
+	if t == src {
+		return
+	}
+	v := new(atomic.Int64)
+	v.Store(t.Version())
+	src.storage.refs.Add(1)
+	t.storage = src.storage
+	t.shape = append([]int(nil), src.shape...)
+	t.strides = append([]int(nil), src.strides...)
+	t.offset = src.offset
+	t.dtype = src.dtype
+	t.wrapped = false
+	t.version = v
+}

@@ -189,3 +189,13 @@ func (t *Tensor) basicView(items []Index) (*Tensor, bool) {
 	}
 	return v, true
 }
+
+// CheckNoInternalOverlap returns PyTorch's RuntimeError ("unsupported
+// operation: more than one element of the written-to tensor refers to a
+// single memory location. Please clone() the tensor before performing
+// the operation.") when two elements of t share memory through a
+// stride-0 dim of size > 1 (an expanded view), ATen's
+// assert_no_internal_overlap.
+func (t *Tensor) CheckNoInternalOverlap() error {
+	return t.checkWritable()
+}

@@ -47,14 +47,16 @@ func selectBits[T uint8 | uint16 | uint32 | uint64](o []T, m []uint8, s []T, out
 		})
 }
 
-// MaskedFill returns a copy of t with value (one element, converted to t's
-// dtype) where mask is true; t and mask broadcast together.
+// MaskedFill returns a copy of t with value (a 0-d tensor, converted to
+// t's dtype) where mask (Bool) is true; t and mask broadcast together. A
+// value of any other rank, then a non-bool mask, is PyTorch's
+// RuntimeError.
 func MaskedFill(t, mask, value *Tensor) (*Tensor, error) {
+	if len(value.shape) != 0 {
+		return nil, errorf(RuntimeError, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", len(value.shape))
+	}
 	if mask.dtype != Bool {
 		return nil, errorf(RuntimeError, "masked_fill_ only supports boolean masks, but got mask with dtype %s", pyTypeName(mask.dtype))
-	}
-	if value.Numel() != 1 {
-		return nil, errorf(RuntimeError, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", len(value.shape))
 	}
 	shape, err := BroadcastShapes(t.shape, mask.shape)
 	if err != nil {

@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"fmt"
 	"math"
 	"slices"
 )
@@ -728,4 +729,85 @@ func (t *Tensor) hasInternalOverlap() bool {
 
 func errOverlap() error {
 	return errorf(RuntimeError, "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.")
+}
+
+// ViewDType returns a view of t's bytes as dtype dt, PyTorch 1.13's
+// Tensor.view(dtype) (view_dtype in TensorConversions.cpp): the same
+// storage and version counter, not recorded as a view (Base() is nil) and
+// with empty autograd slots (PyTorch's output is not differentiable).
+// With the same element size the shape, strides and offset stay. With a
+// smaller one (k = itemsize(t)/itemsize(dt)) the last dim must have
+// stride 1 and becomes k times longer, the other strides and the offset
+// are multiplied by k. With a larger one (k = itemsize(dt)/itemsize(t))
+// the last dim's size and the storage offset must be divisible by k, its
+// stride must be 1, and the other strides divisible by k; sizes, strides
+// and offset are divided by k. A 0-d t needs the same element size.
+// Errors are RuntimeErrors with PyTorch's text, checked in its order.
+// Viewing as Bool bytes other than 0 and 1 is a RuntimeError (PyTorch
+// reads them as true; a Go bool cannot hold them).
+func (t *Tensor) ViewDType(dt DType) (*Tensor, error) {
+	if !dt.Valid() {
+		return nil, errorf(TypeError, "invalid dtype")
+	}
+	from, to := t.dtype.ItemSize(), dt.ItemSize()
+	shape := slices.Clone(t.shape)
+	strides := slices.Clone(t.strides)
+	offset := t.offset
+	what := func() string {
+		return fmt.Sprintf("to view %s as %s (different element sizes)", pyTypeName(t.dtype), pyTypeName(dt))
+	}
+	n := len(shape)
+	switch {
+	case from == to:
+	case n == 0:
+		return nil, errorf(RuntimeError, "self.dim() cannot be 0 %s", what())
+	case from > to:
+		k := from / to
+		if strides[n-1] != 1 {
+			return nil, errorf(RuntimeError, "self.stride(-1) must be 1 %s, but got %d", what(), strides[n-1])
+		}
+		for i := range n - 1 {
+			strides[i] *= k
+		}
+		shape[n-1] *= k
+		offset *= k
+	default:
+		k := to / from
+		if shape[n-1]%k != 0 {
+			return nil, errorf(RuntimeError, "self.size(-1) must be divisible by %d %s, but got %d", k, what(), shape[n-1])
+		}
+		if offset%k != 0 {
+			return nil, errorf(RuntimeError, "self.storage_offset() must be divisible by %d %s, but got %d", k, what(), offset)
+		}
+		if strides[n-1] != 1 {
+			return nil, errorf(RuntimeError, "self.stride(-1) must be 1 %s, but got %d", what(), strides[n-1])
+		}
+		for i := range n - 1 {
+			if strides[i]%k != 0 {
+				return nil, errorf(RuntimeError, "self.stride(%d) must be divisible by %d %s, but got %d", i, k, what(), strides[i])
+			}
+			strides[i] /= k
+		}
+		shape[n-1] /= k
+		offset /= k
+	}
+	v := newTensor(t.storage, shape, strides, offset, dt)
+	v.version = t.version
+	if dt == Bool && t.dtype != Bool && v.Numel() > 0 {
+		// A Go bool must hold 0 or 1: refuse other bytes rather than let
+		// ops disagree on their truth (PyTorch reads them as true).
+		b := t.storage.U8()
+		var bad error
+		eachOffset(v, func(off int) bool {
+			if b[off] > 1 {
+				bad = errorf(RuntimeError, "view(dtype): tsr can view as Bool only bytes holding 0 or 1, but got %d", b[off])
+				return false
+			}
+			return true
+		})
+		if bad != nil {
+			return nil, bad
+		}
+	}
+	return v, nil
 }
