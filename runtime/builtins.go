@@ -655,7 +655,7 @@ func builtinDict(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, e
 // dictUpdate adds the entries of a dict or an iterable of pairs to d.
 func dictUpdate(d *Dict, src Value) error {
 	if s, ok := src.(*Dict); ok {
-		for _, e := range s.entries {
+		for _, e := range s.live() {
 			if err := d.SetKey(e.key, e.value); err != nil {
 				return err
 			}

@@ -10,12 +10,37 @@ import (
 // none, bool, int, float, str, tuples of hashables, or values of a
 // comparable Go type (compared by identity, e.g. a tensor).
 type Dict struct {
-	entries []dictEntry
-	index   map[any]int
+	entries []dictEntry // insertion order; a deleted entry is a tombstone (nil key)
+	index   map[any]int // hashKey(key) -> position in entries
+	dead    int         // tombstones in entries
 }
 
 type dictEntry struct {
 	key, value Value
+	hk         any // hashKey(key)
+}
+
+// live returns the entries in insertion order without tombstones.
+func (d *Dict) live() []dictEntry {
+	if d.dead > 0 {
+		d.compact()
+	}
+	return d.entries
+}
+
+// compact removes the tombstones, O(len(entries)).
+func (d *Dict) compact() {
+	j := 0
+	for _, e := range d.entries {
+		if e.key != nil {
+			d.entries[j] = e
+			d.index[e.hk] = j
+			j++
+		}
+	}
+	clear(d.entries[j:])
+	d.entries = d.entries[:j]
+	d.dead = 0
 }
 
 // NewDict returns an empty dict with room for n entries.
@@ -27,8 +52,8 @@ func NewDict(n int) *Dict {
 // contains itself prints the inner occurrence as {...}).
 func (d *Dict) String() string { return reprString(d) }
 func (*Dict) Type() string     { return "dict" }
-func (d *Dict) Truth() bool    { return len(d.entries) > 0 }
-func (d *Dict) Len() int       { return len(d.entries) }
+func (d *Dict) Truth() bool    { return d.Len() > 0 }
+func (d *Dict) Len() int       { return len(d.entries) - d.dead }
 func (d *Dict) Iterate() Iterator {
 	keys := d.Keys()
 	return &sliceIter{elems: keys}
@@ -36,8 +61,9 @@ func (d *Dict) Iterate() Iterator {
 
 // Keys returns the keys in insertion order.
 func (d *Dict) Keys() []Value {
-	keys := make([]Value, len(d.entries))
-	for i, e := range d.entries {
+	es := d.live()
+	keys := make([]Value, len(es))
+	for i, e := range es {
 		keys[i] = e.key
 	}
 	return keys
@@ -45,8 +71,9 @@ func (d *Dict) Keys() []Value {
 
 // Items returns the (key, value) pairs in insertion order.
 func (d *Dict) Items() [][2]Value {
-	out := make([][2]Value, len(d.entries))
-	for i, e := range d.entries {
+	es := d.live()
+	out := make([][2]Value, len(es))
+	for i, e := range es {
 		out[i] = [2]Value{e.key, e.value}
 	}
 	return out
@@ -148,7 +175,7 @@ func (d *Dict) SetKey(key, v Value) error {
 		return nil
 	}
 	d.index[k] = len(d.entries)
-	d.entries = append(d.entries, dictEntry{key, v})
+	d.entries = append(d.entries, dictEntry{key, v, k})
 	return nil
 }
 
@@ -164,12 +191,14 @@ func (d *Dict) Delete(key Value) (Value, bool, error) {
 	}
 	v := d.entries[i].value
 	delete(d.index, k)
-	copy(d.entries[i:], d.entries[i+1:])
-	d.entries[len(d.entries)-1] = dictEntry{}
-	d.entries = d.entries[:len(d.entries)-1]
-	for j := i; j < len(d.entries); j++ {
-		kk, _ := hashKey(d.entries[j].key)
-		d.index[kk] = j
+	d.entries[i] = dictEntry{}
+	d.dead++
+	for n := len(d.entries); n > 0 && d.entries[n-1].key == nil; n-- {
+		d.entries = d.entries[:n-1]
+		d.dead--
+	}
+	if d.dead > 16 && 2*d.dead > len(d.entries) {
+		d.compact()
 	}
 	return v, true, nil
 }

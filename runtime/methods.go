@@ -284,8 +284,9 @@ func dictValues(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, er
 		return nil, err
 	}
 	d := b.Receiver().(*Dict)
-	out := make([]Value, len(d.entries))
-	for i, e := range d.entries {
+	es := d.live()
+	out := make([]Value, len(es))
+	for i, e := range es {
 		out[i] = e.value
 	}
 	return NewList(out), nil
@@ -296,8 +297,9 @@ func dictItems(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, err
 		return nil, err
 	}
 	d := b.Receiver().(*Dict)
-	out := make([]Value, len(d.entries))
-	for i, e := range d.entries {
+	es := d.live()
+	out := make([]Value, len(es))
+	for i, e := range es {
 		out[i] = Tuple{e.key, e.value}
 	}
 	return NewList(out), nil
@@ -370,7 +372,7 @@ func dictClear(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, err
 		return nil, err
 	}
 	d := b.Receiver().(*Dict)
-	d.entries = nil
+	d.entries, d.dead = nil, 0
 	d.index = map[any]int{}
 	return None, nil
 }

@@ -706,7 +706,7 @@ func equalDict(a, b *Dict, depth int) (bool, error) {
 	if depth > MaxNesting {
 		return false, errComparisonDepth()
 	}
-	for _, e := range a.entries {
+	for _, e := range a.live() {
 		v, found, err := b.Get(e.key)
 		if err != nil || !found {
 			return false, err
@@ -860,11 +860,7 @@ func Iterate(x Value) (Iterator, error) {
 	case *Range:
 		return v.Iterate(), nil
 	case *Dict:
-		keys := make([]Value, len(v.entries))
-		for i, e := range v.entries {
-			keys[i] = e.key
-		}
-		return &sliceIter{elems: keys}, nil
+		return &sliceIter{elems: v.Keys()}, nil
 	case String:
 		return &strIter{s: string(v)}, nil
 	case IterableE:

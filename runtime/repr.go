@@ -112,7 +112,7 @@ func (st *reprState) writeRepr(b *strings.Builder, v Value) {
 	case *Dict:
 		if st.enter(b, x, "{...}") {
 			b.WriteByte('{')
-			for i, e := range x.entries {
+			for i, e := range x.live() {
 				if i > 0 {
 					b.WriteString(", ")
 				}
