@@ -50,3 +50,12 @@ func TestStatsOps(t *testing.T) {
 		{`print(tensor([[3, 1], [1, 2]]).msort(), msort(tensor([2.0, 1.0])))`, "tensor([[1, 1],\n        [3, 2]]) tensor([1., 2.])"},
 	})
 }
+
+// all/any keep uint8 for a uint8 input in PyTorch 1.13 (values 0/1).
+func TestAllAnyUint8(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`x = tensor([[3, 0], [1, 2]], dtype=u8); print(x.all(), x.any(1), x.all(0, keepdim=true), tensor([], dtype=u8).all())`,
+			"tensor(0, dtype=u8) tensor([1, 1], dtype=u8) tensor([[1, 0]], dtype=u8) tensor(1, dtype=u8)"},
+		{`print(tensor([2, 0]).all(), tensor([true, false]).any())`, "tensor(false) tensor(true)"},
+	})
+}
