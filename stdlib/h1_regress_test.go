@@ -59,3 +59,16 @@ func TestAllAnyUint8(t *testing.T) {
 		{`print(tensor([2, 0]).all(), tensor([true, false]).any())`, "tensor(false) tensor(true)"},
 	})
 }
+
+// all and any were only the tensor reductions: all([...]) raised a
+// TypeError where Python's builtins take any iterable.
+func TestAllAnyIterables(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`print(all([true, 1]), any([0, false]), all([]), any([]), all("ab"), any((0, 0.0, none)), any([tensor(0.0), tensor(2.0)]))`,
+			"true false true false true false true"},
+		{`print(all(tensor([1, 0])), any(tensor([[1, 0]]), dim=1), all(input=tensor([true])), any(tensor([1, 0]), 0))`,
+			"tensor(false) tensor([true]) tensor(true) tensor(true)"},
+		{catchOf(`all([tensor([1, 2])])`), "RuntimeError: Boolean value of Tensor with more than one value is ambiguous"},
+		{catchOf(`any(5)`), "TypeError: 'int' object is not iterable"},
+	})
+}
