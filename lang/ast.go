@@ -56,8 +56,9 @@ type (
 		span
 		Equation string
 	}
-	// FString is an f"..." literal: Parts alternate between literal text
-	// (string) and *FField.
+	// FString is an f"..." literal: Parts is a sequence of literal text
+	// (string) and *FField (a self-documenting {expr=} field adds its
+	// text as a string part just before its *FField).
 	FString struct {
 		span
 		Parts []any

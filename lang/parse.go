@@ -751,6 +751,16 @@ func (lw *lowerer) fstring(body string, sp span) Expr {
 			if n := len(exprText); n >= 2 && exprText[n-2] == '!' && strings.IndexByte("rsa", exprText[n-1]) >= 0 {
 				conv, exprText = exprText[n-1], exprText[:n-2]
 			}
+			// a self-documenting field {expr=} (Python 3.8) prints its own
+			// text, "=" and any spaces around it, then the value: its repr
+			// unless a conversion or a format spec is given
+			var echo string
+			if t := strings.TrimRight(exprText, " "); len(t) >= 2 && t[len(t)-1] == '=' && strings.IndexByte("=!<>", t[len(t)-2]) < 0 {
+				echo, exprText = exprText, t[:len(t)-1]
+				if conv == 0 && spec == "" {
+					conv = 'r'
+				}
+			}
 			if lit.Len() > 0 {
 				s, off, ok := unquote(lit.String())
 				if !ok {
@@ -758,6 +768,9 @@ func (lw *lowerer) fstring(body string, sp span) Expr {
 				}
 				fs.Parts = append(fs.Parts, s)
 				lit.Reset()
+			}
+			if echo != "" {
+				fs.Parts = append(fs.Parts, echo)
 			}
 			fieldPos := Pos{Line: sp.Start.Line, Col: col0 + int32(i) + 1}
 			if strings.TrimSpace(exprText) == "" {

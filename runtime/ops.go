@@ -844,6 +844,10 @@ func RecoverMemoryError(err *error) {
 	}
 }
 
+// Truthy is x's truthiness as `if x` sees it, with the error of a value
+// whose truth is undefined (HasTruthE: a multi-element tensor).
+func Truthy(x Value) (bool, error) { return truth(x) }
+
 // truth returns x's truthiness, with the error of a value whose truth is
 // undefined (HasTruthE: a multi-element tensor).
 func truth(x Value) (bool, error) {

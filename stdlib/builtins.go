@@ -8,7 +8,7 @@ import (
 )
 
 // Tensor-aware versions of the Universe builtins abs, min, max, sum,
-// round and len (int, float and bool are the dtype values, see dtype.go).
+// round, len, all and any (int, float and bool are the dtype values, see dtype.go).
 // With a tensor first argument they follow torch.abs, torch.min,
 // torch.max, torch.sum and torch.round; otherwise they delegate to the
 // runtime's builtin.
@@ -20,6 +20,40 @@ func init() {
 		}
 		return callUniverse(th, "abs", args, kwargs)
 	})
+	// all/any: torch.all/torch.any for a tensor, Python's builtins for any
+	// other iterable (all([x > 0 for ...]) style checks on lists).
+	for _, name := range []string{"all", "any"} {
+		name := name
+		want := name == "any" // the truth value that ends the scan
+		defOverride(name, name+"(t, dim=none, keepdim=false) for tensors (torch."+name+"); "+name+"(iterable) for other values (Python's builtin: the truth of every / some element).", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+			if x, ok := firstTensor(args); ok {
+				return tensorMethods[name].BindReceiver(x).Call(th, args[1:], kwargs)
+			}
+			if len(args) != 1 || len(kwargs) != 0 {
+				// input= and the other tensor spellings
+				return functional(name, func(th *runtime.Thread, x *TensorValue, a []runtime.Value, k []runtime.Kwarg) (runtime.Value, error) {
+					return tensorMethods[name].BindReceiver(x).Call(th, a, k)
+				})(th, b, args, kwargs)
+			}
+			it, err := runtime.Iterate(args[0])
+			if err != nil {
+				return nil, err
+			}
+			for {
+				v, ok := it.Next()
+				if !ok {
+					return runtime.Bool(!want), nil
+				}
+				tv, err := runtime.Truthy(v)
+				if err != nil {
+					return nil, err
+				}
+				if tv == want {
+					return runtime.Bool(want), nil
+				}
+			}
+		})
+	}
 	defOverride("round", "round(x, ndigits=none) for numbers; round(t, decimals=0) for tensors (half to even).", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		if x, ok := firstTensor(args); ok {
 			return methodRound(th, x, args[1:], kwargs)

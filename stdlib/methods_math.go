@@ -357,11 +357,16 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return x.result(f(x.t, dims, keep))
+			r, err := f(x.t, dims, keep)
+			if err == nil && x.t.DType() == tensor.U8 {
+				// PyTorch 1.13 keeps uint8 for a uint8 input (0 or 1)
+				r, err = r.To(tensor.U8)
+			}
+			return x.result(r, err)
 		}
 	}
-	defMethodFunc("all", "all(dim=none, keepdim=false): whether every element is nonzero (bool).", boolReduce("all", tensor.All))
-	defMethodFunc("any", "any(dim=none, keepdim=false): whether some element is nonzero (bool).", boolReduce("any", tensor.Any))
+	defMethodFunc("all", "all(dim=none, keepdim=false): whether every element is nonzero (bool; u8 0/1 for a u8 input, as PyTorch 1.13).", boolReduce("all", tensor.All))
+	defMethodFunc("any", "any(dim=none, keepdim=false): whether some element is nonzero (bool; u8 0/1 for a u8 input, as PyTorch 1.13).", boolReduce("any", tensor.Any))
 
 	// ---- in-place arithmetic ----
 	for _, name := range []string{"add", "sub", "mul", "pow", "remainder", "floor_divide"} {
