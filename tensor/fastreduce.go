@@ -18,9 +18,18 @@ import (
 // column block, with the vector kernels, instead of gathering each output's
 // strided elements.
 
-// colBlock is the column-block width (elements) of inner > 1 reductions:
-// the accumulators of one block stay in L1.
-const colBlock = 1024
+// colBlock is the column-block width (elements) of inner > 1 reductions
+// split over goroutines: the accumulators of one block stay in L1.
+// colBlockSerial is the width on one goroutine: a block's row segments are
+// then whole rows of up to 16 KiB (f32) read in order, which the hardware
+// prefetchers follow across pages, where 4 KiB segments a full row apart
+// restart them on every row (2048×2048 f32 summed over dim 0 on one
+// thread: 19 -> 22 GB/s). Neither changes a result: each column is summed
+// over the rows in the same order whatever its block.
+const (
+	colBlock       = 1024
+	colBlockSerial = 4096
+)
 
 // sumBlockRows is how many rows are accumulated in the element type before
 // the partial sum is added to a float64 accumulator; it bounds the
@@ -102,11 +111,15 @@ func memoryOrder(t *Tensor) []int {
 // offset of the block's first input element (row 0), of its first output,
 // and the block width.
 func colTasks(outer, r, inner, grain int, fn func(in, out, w int)) {
-	nb := (inner + colBlock - 1) / colBlock
-	parallelTasks(outer*nb, r*min(inner, colBlock), grain, func(t0, t1 int) {
+	cb := colBlock
+	if GetNumThreads() <= 1 || outer*r*inner < grain {
+		cb = colBlockSerial // runs on one goroutine (parallelTasks)
+	}
+	nb := (inner + cb - 1) / cb
+	parallelTasks(outer*nb, r*min(inner, cb), grain, func(t0, t1 int) {
 		for t := t0; t < t1; t++ {
-			o, c0 := t/nb, (t%nb)*colBlock
-			fn(o*r*inner+c0, o*inner+c0, min(colBlock, inner-c0))
+			o, c0 := t/nb, (t%nb)*cb
+			fn(o*r*inner+c0, o*inner+c0, min(cb, inner-c0))
 		}
 	})
 }
