@@ -180,7 +180,9 @@ func builtinVander(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value,
 	}
 	res, err = callMethod(th, res, "cumprod", []runtime.Value{iv(1)}, nil)
 	if err != nil || inc {
-		return res, err
+		// PyTorch 1.13 runs cumprod in place on the ones-and-x matrix:
+		// CopySlices (its backward then fails; tsr's does not)
+		return scalarNode(res, err, "CopySlices")
 	}
 	return callMethod(th, res, "flip", []runtime.Value{iv(1)}, nil)
 }

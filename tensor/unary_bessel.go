@@ -7,7 +7,14 @@ import "math"
 // f16/bf16 compute in f32 and round once.
 
 var (
-	uI0 = &unaryDef{name: "i0", f: besselI0}
+	uI0 = &unaryDef{name: "i0", f: besselI0, f32: func(x float32) float32 {
+		// ATen's calc_i0 in float multiplies by exp(|x|), which overflows
+		// float32 beyond ln(MaxFloat32)
+		if ax := math.Abs(float64(x)); ax > maxExpArg32 && !math.IsInf(ax, 0) {
+			return float32(math.Inf(1))
+		}
+		return float32(besselI0(float64(x)))
+	}}
 	uI1 = &unaryDef{name: "special_i1", f: besselI1}
 	// ATen's angle_impl for real types: NaN stays NaN, pi below zero, 0
 	// otherwise (-0.0 included)
@@ -24,12 +31,21 @@ var (
 	uIsNegInf = &unaryDef{name: "isneginf", kind: ukPred, p: func(x float64) bool { return math.IsInf(x, -1) }}
 )
 
+// maxExpArg32 and maxExpArg64 are the largest x whose exp(x) is finite
+// in float32 and float64.
+var (
+	maxExpArg32 = float64(float32(math.Log(math.MaxFloat32)))
+	maxExpArg64 = math.Log(math.MaxFloat64)
+)
+
 // I0 returns the modified Bessel function of the first kind of order 0,
 // I0(x) = sum_k (x²/4)^k / (k!)², elementwise (torch.i0,
-// torch.special.i0): inf beyond |x| ≈ 713.99 (f64), NaN for NaN.
-// Algorithm: the power series in float64 (every term positive, so no
-// cancellation; within a few ulp of Cephes' Chebyshev expansion that
-// ATen uses), rounded once to the result dtype.
+// torch.special.i0). As ATen's calc_i0 (Cephes' Chebyshev expansion times
+// exp(|x|)) the result is inf once exp(|x|) overflows the compute type
+// (|x| > 88.72 in f32, f16 and bf16; > 709.78 in f64), even where I0
+// itself would fit, and NaN for ±inf and NaN. Algorithm: the power series
+// in float64 (every term positive, so no cancellation; within a few ulp
+// of the Chebyshev expansion), rounded once to the result dtype.
 func I0(t *Tensor) (*Tensor, error) { return unary(uI0, t) }
 
 // I1 returns the modified Bessel function of the first kind of order 1,
@@ -61,11 +77,11 @@ func IsReal(t *Tensor) (*Tensor, error) {
 // besselSeries sums (x/2)^order * sum_k (x²/4)^k / (k! (k+order)!) for
 // order 0 or 1; +-inf once the value overflows float64.
 func besselSeries(x float64, order int) float64 {
-	if x != x {
-		return x
+	if x != x || math.IsInf(x, 0) {
+		return math.NaN() // Cephes: exp(inf) * 0
 	}
 	ax := math.Abs(x)
-	if ax > 714 { // I0(713.99) and I1 near it already overflow
+	if ax > maxExpArg64 { // exp(|x|) overflows
 		if order == 1 && x < 0 {
 			return math.Inf(-1)
 		}
