@@ -311,7 +311,7 @@ func init() {
 		r, err := maskedScatter(e, self, args, kwargs, "masked_scatter_")
 		return r, "MaskedScatterBackward0", err
 	})
-	for _, name := range []string{"logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor"} {
+	for _, name := range []string{"logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift"} {
 		name := name
 		defMethod(name+"_", name+"_(other): "+name+" in place, the result cast to self's dtype; returns self.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 			var o operandArg

@@ -31,9 +31,12 @@ func addMoreOps() bool {
 	}
 	for name, f := range map[string]binFn{
 		"hypot": tensor.Hypot, "fmax": tensor.Fmax, "fmin": tensor.Fmin, "logaddexp": tensor.LogAddExp,
+		"logaddexp2": tensor.LogAddExp2,
 	} {
 		binaryByName[name] = binaryDef{name, f, true}
 	}
+	binaryByName["bitwise_left_shift"] = binaryDef{"bitwise_left_shift", tensor.BitwiseLeftShift, false}
+	binaryByName["bitwise_right_shift"] = binaryDef{"bitwise_right_shift", tensor.BitwiseRightShift, false}
 	return true
 }
 

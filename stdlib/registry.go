@@ -173,17 +173,19 @@ var scalarSelf = map[string]struct {
 	from, to    string
 	tensorOther bool
 }{
-	"pow":          {"PowBackward1", "PowBackward2", true},
-	"sub":          {"RsubBackward1", "SubBackward0", false},
-	"subtract":     {"RsubBackward1", "SubBackward0", false},
-	"div":          {"MulBackward0", "DivBackward0", false},
-	"divide":       {"MulBackward0", "DivBackward0", false},
-	"true_divide":  {"MulBackward0", "DivBackward0", false},
-	"add":          {},
-	"mul":          {},
-	"multiply":     {},
-	"floor_divide": {},
-	"remainder":    {"", "", true},
+	"pow":                 {"PowBackward1", "PowBackward2", true},
+	"sub":                 {"RsubBackward1", "SubBackward0", false},
+	"subtract":            {"RsubBackward1", "SubBackward0", false},
+	"div":                 {"MulBackward0", "DivBackward0", false},
+	"divide":              {"MulBackward0", "DivBackward0", false},
+	"true_divide":         {"MulBackward0", "DivBackward0", false},
+	"add":                 {},
+	"mul":                 {},
+	"multiply":            {},
+	"floor_divide":        {},
+	"remainder":           {"", "", true},
+	"bitwise_left_shift":  {"", "", true},
+	"bitwise_right_shift": {"", "", true},
 }
 
 // scalarSelfOther is PyTorch's TypeError for pow or remainder called with
@@ -203,7 +205,7 @@ func scalarSelfOther(name string, in runtime.Value, rest []runtime.Value, kw []r
 		return nil
 	}
 	second := "exponent"
-	if name == "remainder" {
+	if name == "remainder" || name == "bitwise_left_shift" || name == "bitwise_right_shift" {
 		second = "other"
 	}
 	return runtime.Errorf("TypeError", "%s() received an invalid combination of arguments - got (%s, %s), but expected one of: (Tensor input, Tensor %s), (Number self, Tensor %s), (Tensor input, Number %s)",

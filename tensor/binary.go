@@ -41,6 +41,9 @@ const (
 	opLcm
 	opNextafter
 	opNextafterBF16
+	opLogAddExp2
+	opLShift
+	opRShift
 	opEq
 	opNe
 	opLt
@@ -56,7 +59,7 @@ const (
 )
 
 var binNames = [...]string{"add", "sub", "mul", "div", "floor_divide", "remainder", "pow", "maximum", "minimum", "atan2", "hypot", "fmax", "fmin", "logaddexp", "div_trunc",
-	"fmod", "copysign", "xlogy", "heaviside", "gcd", "lcm", "nextafter", "nextafter",
+	"fmod", "copysign", "xlogy", "heaviside", "gcd", "lcm", "nextafter", "nextafter", "logaddexp2", "lshift", "rshift",
 	"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor"}
 
 func (op binOp) isCmp() bool     { return op >= opEq && op <= opGe }
@@ -89,7 +92,11 @@ func binaryTypes(op binOp, rt DType) (ct, ot DType, err error) {
 		if !rt.IsFloat() || rt == F16 {
 			return 0, 0, errorf(RuntimeError, "\"%s_cpu\" not implemented for '%s'", binNames[op], pyTypeName(rt))
 		}
-	case op == opHypot || op == opLogAddExp:
+	case op == opLShift || op == opRShift:
+		if rt.IsFloat() || rt == Bool {
+			return 0, 0, errorf(RuntimeError, "\"%s_cpu\" not implemented for '%s'", binNames[op], pyTypeName(rt))
+		}
+	case op == opHypot || op == opLogAddExp || op == opLogAddExp2:
 		if !rt.IsFloat() {
 			return 0, 0, errorf(RuntimeError, "\"%s_cpu\" not implemented for '%s'", binNames[op], pyTypeName(rt))
 		}
@@ -279,6 +286,12 @@ func binInt[T intNum](op binOp, out, a, b *Tensor, x, y []T) error {
 	case opLcm:
 		mapBin(typed[T](out.storage), x, y, out, a, b, lcmInt[T])
 		return nil
+	case opLShift:
+		mapBin(typed[T](out.storage), x, y, out, a, b, shiftLeft[T])
+		return nil
+	case opRShift:
+		mapBin(typed[T](out.storage), x, y, out, a, b, shiftRight[T])
+		return nil
 	}
 	return binT(op, out, a, b, x, y)
 }
@@ -349,6 +362,8 @@ func binT[T num](op binOp, out, a, b *Tensor, x, y []T) error {
 		f = func(p, q T) T { return T(math.Hypot(float64(p), float64(q))) }
 	case opLogAddExp:
 		f = func(p, q T) T { return T(logAddExp(float64(p), float64(q))) }
+	case opLogAddExp2:
+		f = func(p, q T) T { return T(logAddExp2(float64(p), float64(q))) }
 	case opFmax: // NaN only when both are NaN; a tie (-0 vs 0) keeps p, as PyTorch's vector kernel
 		f = func(p, q T) T {
 			if q != q || p >= q {
@@ -828,6 +843,49 @@ func Fmax(a, b *Tensor) (*Tensor, error) { return binary(opFmax, a, b) }
 
 // Fmin is the elementwise minimum ignoring NaN (NaN only where both are).
 func Fmin(a, b *Tensor) (*Tensor, error) { return binary(opFmin, a, b) }
+
+// LogAddExp2 returns log2(2**a + 2**b) elementwise, computed as ATen's
+// logaddexp2 kernel: max(a, b) + log1p(2**-|a - b|) / ln 2, and a itself
+// when a and b are the same infinity (float dtypes only; f16 and bf16
+// computed in f32; integer or bool operands are a RuntimeError).
+func LogAddExp2(a, b *Tensor) (*Tensor, error) { return binary(opLogAddExp2, a, b) }
+
+func logAddExp2(a, b float64) float64 {
+	if math.IsInf(a, 0) && a == b {
+		return a
+	}
+	if a != a || b != b {
+		return math.NaN()
+	}
+	return math.Max(a, b) + math.Log1p(math.Exp2(-math.Abs(a-b)))/math.Ln2
+}
+
+// BitwiseLeftShift returns a << b elementwise (torch.bitwise_left_shift;
+// integer dtypes, broadcast and promoted). As PyTorch 1.13's CPU kernel
+// computes it in C++: int8, int16, int32 and uint8 are shifted as 32-bit
+// int (int64 as 64-bit), the count taken modulo 32 (64) as x86 does
+// (so a negative count is a large one, -1 shifting by 31 or 63), and the
+// result truncated to the dtype. Float and bool operands are a
+// RuntimeError ("lshift_cpu" not implemented).
+func BitwiseLeftShift(a, b *Tensor) (*Tensor, error) { return binary(opLShift, a, b) }
+
+// BitwiseRightShift returns a >> b elementwise, arithmetic for signed
+// dtypes, with BitwiseLeftShift's promotion and count rules.
+func BitwiseRightShift(a, b *Tensor) (*Tensor, error) { return binary(opRShift, a, b) }
+
+func shiftLeft[T intNum](p, q T) T {
+	if _, ok := any(p).(int64); ok {
+		return T(uint64(p) << (uint64(q) & 63))
+	}
+	return T(int32(uint32(int32(p)) << (uint32(int32(q)) & 31)))
+}
+
+func shiftRight[T intNum](p, q T) T {
+	if _, ok := any(p).(int64); ok {
+		return T(int64(p) >> (uint64(q) & 63))
+	}
+	return T(int32(p) >> (uint32(int32(q)) & 31))
+}
 
 // LogAddExp returns log(exp(a) + exp(b)) computed stably (float dtypes
 // only).

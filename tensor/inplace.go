@@ -124,9 +124,15 @@ func (t *Tensor) DivInplace(other *Tensor) error { return t.binaryInplace(opDiv,
 // BinaryInplace applies a named binary op in place: "add", "sub", "mul",
 // "div", "floor_divide", "remainder", "pow", "maximum", "minimum", "atan2",
 // "bitwise_and", "bitwise_or", "bitwise_xor", "logical_and", "logical_or",
-// "logical_xor", "eq", "ne", "lt", "le", "gt", "ge". Unknown names are a
-// ValueError.
+// "logical_xor", "eq", "ne", "lt", "le", "gt", "ge", "bitwise_left_shift",
+// "bitwise_right_shift". Unknown names are a ValueError.
 func (t *Tensor) BinaryInplace(name string, other *Tensor) error {
+	switch name {
+	case "bitwise_left_shift":
+		return t.binaryInplace(opLShift, other)
+	case "bitwise_right_shift":
+		return t.binaryInplace(opRShift, other)
+	}
 	for i, n := range binNames {
 		if n == name {
 			return t.binaryInplace(binOp(i), other)

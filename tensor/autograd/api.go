@@ -29,9 +29,11 @@ func RetainGrad(t *T) error {
 	}
 	if n, ok := t.GradFn().(*Node); ok && n != nil {
 		if n.retained == nil {
-			n.retained = map[int]*T{}
+			n.retained = map[int]retainMark{}
 		}
-		n.retained[t.OutputNr()] = t
+		if _, ok := n.retained[t.OutputNr()]; !ok { // a second retain_grad keeps the first's place
+			n.retained[t.OutputNr()] = retainMark{t: t, id: nextHookID()}
+		}
 	}
 	return nil
 }

@@ -164,8 +164,12 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 		*dst = s
 		return nil
 	}
+	var leafOrder []*T // leaves in the order backward reached them
 	accLeaf := func(leaf, g *T) error {
-		cur := leafGrads[leaf]
+		cur, seen := leafGrads[leaf]
+		if !seen {
+			leafOrder = append(leafOrder, leaf)
+		}
 		if err := accumulate(&cur, g); err != nil {
 			return err
 		}
@@ -257,22 +261,8 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 	for _, n := range order {
 		buf := grads[n]
 		delete(grads, n)
-		for nr, t := range n.retained {
-			if buf != nil && buf[nr] != nil && inputs == nil {
-				g := buf[nr]
-				if !create {
-					g = g.Clone()
-				}
-				if old := t.Grad(); old != nil {
-					s, err := e.add(old, g)
-					if err != nil {
-						return nil, err
-					}
-					g = s
-				}
-				t.SetGrad(g)
-			}
-		}
+		// autograd.grad captures an output's gradient before its hooks
+		// run (PyTorch 1.13's engine).
 		for nr := range n.outMeta {
 			if idx, ok := captureNode[key{n, nr}]; ok && buf != nil && buf[nr] != nil {
 				for _, i := range idx {
@@ -284,6 +274,9 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 		}
 		if !execute[n] || buf == nil {
 			continue
+		}
+		if err := e.preNodeGrads(n, buf, inputs == nil, create); err != nil {
+			return nil, err
 		}
 		// As PyTorch, a freed graph fails only at a node that saved
 		// tensors for backward (MulBackward0, ExpBackward0, ...); nodes that
@@ -347,7 +340,14 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 	}
 
 	if inputs == nil {
-		for leaf, g := range leafGrads {
+		for _, leaf := range leafOrder {
+			g := leafGrads[leaf]
+			if hooks := leafHooksOf(leaf); len(hooks) > 0 {
+				var err error
+				if g, err = runHooks(hooks, g); err != nil {
+					return nil, err
+				}
+			}
 			if old := leaf.Grad(); old != nil {
 				s, err := e.add(old, g)
 				if err != nil {

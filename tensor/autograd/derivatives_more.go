@@ -86,6 +86,12 @@ func init() {
 		eb := k.addS(k.un("exp", tensor.Exp, k.sub(a, b)), 1)
 		return k.div(g, ea), k.div(g, eb)
 	})
+	bin("logaddexp2", false, func(k *calc, c *Ctx, a, b, g *T) (*T, *T) {
+		// g / (1 + 2**(b - a)) and g / (1 + 2**(a - b))
+		ea := k.addS(k.un("exp2", tensor.Exp2, k.sub(b, a)), 1)
+		eb := k.addS(k.un("exp2", tensor.Exp2, k.sub(a, b)), 1)
+		return k.div(g, ea), k.div(g, eb)
+	})
 	// fmax/fmin: the gradient goes to a where a wins, ties and a NaN b
 	// included; to b elsewhere.
 	fm := func(name string, cmp func(a, b *T) (*T, error)) {

@@ -38,3 +38,16 @@ func init() {
 		return k.mul(g, k.do(func() (*T, error) { return tensor.Polygamma(n+1, x) })), k.err
 	})
 }
+
+// i0's derivative is I1 (I0Backward0: grad * i1(x)); angle's, on real
+// inputs, is zero (angle_backward). i1 is computed unrecorded.
+func init() {
+	unaryDef("i0", true, false, func(c *Ctx, g *T) (*T, error) {
+		k := &calc{e: c.E}
+		x := k.input(c, 0)
+		return k.mul(g, k.do(func() (*T, error) { return tensor.I1(x) })), k.err
+	})
+	unaryDef("angle", false, false, func(c *Ctx, g *T) (*T, error) {
+		return tensor.Zeros(c.InputShape(0), c.InputDType(0))
+	})
+}

@@ -103,8 +103,12 @@ type Node struct {
 	freedSaved bool
 	// custom overrides fn.Backward (ApplyCustom).
 	custom func(grads []*T) ([]*T, error)
-	// retained are non-leaf outputs whose .grad is kept (retain_grad).
-	retained map[int]*T
+	// retained are non-leaf outputs whose .grad is kept (retain_grad),
+	// by output index, with the hook id at which it was asked for.
+	retained map[int]retainMark
+	// hooks are the tensor hooks of the outputs (RegisterHook), by
+	// output index.
+	hooks map[int][]hookEntry
 
 	// inline storage for the common one- and two-input nodes
 	nextBuf [2]edge
@@ -115,6 +119,13 @@ type Node struct {
 
 // Name returns the node's printable name, e.g. "MulBackward0" (PyTorch's node class name).
 func (n *Node) Name() string { return n.name }
+
+// retainMark is a retain_grad request: the tensor whose .grad backward
+// fills, and its place among the output's hooks.
+type retainMark struct {
+	t  *T
+	id int64
+}
 
 type meta struct {
 	shape []int

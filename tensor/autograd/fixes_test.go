@@ -49,6 +49,7 @@ func newGradCases() []gradCase {
 		binCase("fmax", tensor.Fmax, []int{2, 3}, []int{3}, false),
 		binCase("fmin", tensor.Fmin, []int{2, 3}, []int{2, 3}, false),
 		binCase("logaddexp", tensor.LogAddExp, []int{2, 1}, []int{2, 3}, false),
+		binCase("logaddexp2", tensor.LogAddExp2, []int{2, 1}, []int{2, 3}, false),
 		dimCase("cumprod", []int{3, 5}, 1, false, tensor.Cumprod),
 		dimCase("cumprod", []int{4, 2, 3}, 0, false, tensor.Cumprod),
 		dimCase("logcumsumexp", []int{3, 5}, 1, false, tensor.LogCumSumExp),

@@ -47,6 +47,9 @@ func torchMoreGradCases() []gradCase {
 		affine("erfc", nil, 1.5, 0, tensor.Erfc),
 		affine("special_ndtr", nil, 2, 0, tensor.Ndtr),
 		affine("special_entr", nil, 0.4, 1, tensor.Entr),
+		// i0 (I0Backward0: i1) and angle (zero on real inputs)
+		affine("i0", nil, 3, 0, tensor.I0),
+		affine("angle", nil, 2, 0.1, tensor.Angle),
 		affine("polygamma", Attrs{"n": 0}, 1, 2.5, func(x *T) (*T, error) { return tensor.Polygamma(0, x) }),
 		affine("polygamma", Attrs{"n": 2}, 1, 2.5, func(x *T) (*T, error) { return tensor.Polygamma(2, x) }),
 		affine("polygamma", Attrs{"n": 3}, 0.2, -1.5, func(x *T) (*T, error) { return tensor.Polygamma(3, x) }),
