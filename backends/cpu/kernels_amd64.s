@@ -9236,22 +9236,24 @@ packT12F64AVX512_g1_done:
 	VZEROUPPER
 	RET
 
-// func addRows128F32AVX512(acc *float32, x *float32, rows int)
+// func addRows128F32AVX512(acc *float32, x *float32, ldx int, rows int)
 // Requires: AVX, AVX512F
-TEXT ·addRows128F32AVX512(SB), NOSPLIT, $0-24
+TEXT ·addRows128F32AVX512(SB), NOSPLIT, $0-32
 	MOVQ    acc+0(FP), AX
 	MOVQ    x+8(FP), CX
-	MOVQ    rows+16(FP), DX
+	MOVQ    ldx+16(FP), DX
+	MOVQ    rows+24(FP), BX
+	SHLQ    $0x02, DX
 	VMOVUPS (AX), Z0
 	VMOVUPS 64(AX), Z1
 
 addRows128F32AVX512_loop:
-	TESTQ  DX, DX
+	TESTQ  BX, BX
 	JE     addRows128F32AVX512_done
 	VADDPS (CX), Z0, Z0
 	VADDPS 64(CX), Z1, Z1
-	ADDQ   $0x00000080, CX
-	DECQ   DX
+	ADDQ   DX, CX
+	DECQ   BX
 	JMP    addRows128F32AVX512_loop
 
 addRows128F32AVX512_done:
@@ -9260,17 +9262,19 @@ addRows128F32AVX512_done:
 	VZEROUPPER
 	RET
 
-// func addRows128x4F32AVX512(acc *float32, x *float32, stride int, rows int, fresh int)
+// func addRows128x4F32AVX512(acc *float32, x *float32, stride int, ldx int, rows int, fresh int)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·addRows128x4F32AVX512(SB), NOSPLIT, $0-40
+TEXT ·addRows128x4F32AVX512(SB), NOSPLIT, $0-48
 	MOVQ    acc+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    stride+16(FP), DX
-	MOVQ    rows+24(FP), BX
+	MOVQ    ldx+24(FP), BX
+	MOVQ    rows+32(FP), SI
 	SHLQ    $0x02, DX
-	LEAQ    (DX)(DX*2), SI
-	MOVQ    fresh+32(FP), DI
-	TESTQ   DI, DI
+	SHLQ    $0x02, BX
+	LEAQ    (DX)(DX*2), DI
+	MOVQ    fresh+40(FP), R8
+	TESTQ   R8, R8
 	JNE     addRows128x4F32AVX512_zero
 	VMOVUPS (AX), Z0
 	VMOVUPS 64(AX), Z1
@@ -9293,7 +9297,7 @@ addRows128x4F32AVX512_zero:
 	VXORPS Z7, Z7, Z7
 
 addRows128x4F32AVX512_loop:
-	TESTQ  BX, BX
+	TESTQ  SI, SI
 	JE     addRows128x4F32AVX512_done
 	VADDPS (CX), Z0, Z0
 	VADDPS 64(CX), Z1, Z1
@@ -9301,10 +9305,10 @@ addRows128x4F32AVX512_loop:
 	VADDPS 64(CX)(DX*1), Z3, Z3
 	VADDPS (CX)(DX*2), Z4, Z4
 	VADDPS 64(CX)(DX*2), Z5, Z5
-	VADDPS (CX)(SI*1), Z6, Z6
-	VADDPS 64(CX)(SI*1), Z7, Z7
-	ADDQ   $0x00000080, CX
-	DECQ   BX
+	VADDPS (CX)(DI*1), Z6, Z6
+	VADDPS 64(CX)(DI*1), Z7, Z7
+	ADDQ   BX, CX
+	DECQ   SI
 	JMP    addRows128x4F32AVX512_loop
 
 addRows128x4F32AVX512_done:
@@ -9319,22 +9323,24 @@ addRows128x4F32AVX512_done:
 	VZEROUPPER
 	RET
 
-// func addRows128F64AVX512(acc *float64, x *float64, rows int)
+// func addRows128F64AVX512(acc *float64, x *float64, ldx int, rows int)
 // Requires: AVX, AVX512F
-TEXT ·addRows128F64AVX512(SB), NOSPLIT, $0-24
+TEXT ·addRows128F64AVX512(SB), NOSPLIT, $0-32
 	MOVQ    acc+0(FP), AX
 	MOVQ    x+8(FP), CX
-	MOVQ    rows+16(FP), DX
+	MOVQ    ldx+16(FP), DX
+	MOVQ    rows+24(FP), BX
+	SHLQ    $0x03, DX
 	VMOVUPD (AX), Z0
 	VMOVUPD 64(AX), Z1
 
 addRows128F64AVX512_loop:
-	TESTQ  DX, DX
+	TESTQ  BX, BX
 	JE     addRows128F64AVX512_done
 	VADDPD (CX), Z0, Z0
 	VADDPD 64(CX), Z1, Z1
-	ADDQ   $0x00000080, CX
-	DECQ   DX
+	ADDQ   DX, CX
+	DECQ   BX
 	JMP    addRows128F64AVX512_loop
 
 addRows128F64AVX512_done:
@@ -9343,17 +9349,19 @@ addRows128F64AVX512_done:
 	VZEROUPPER
 	RET
 
-// func addRows128x4F64AVX512(acc *float64, x *float64, stride int, rows int, fresh int)
+// func addRows128x4F64AVX512(acc *float64, x *float64, stride int, ldx int, rows int, fresh int)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·addRows128x4F64AVX512(SB), NOSPLIT, $0-40
+TEXT ·addRows128x4F64AVX512(SB), NOSPLIT, $0-48
 	MOVQ    acc+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    stride+16(FP), DX
-	MOVQ    rows+24(FP), BX
+	MOVQ    ldx+24(FP), BX
+	MOVQ    rows+32(FP), SI
 	SHLQ    $0x03, DX
-	LEAQ    (DX)(DX*2), SI
-	MOVQ    fresh+32(FP), DI
-	TESTQ   DI, DI
+	SHLQ    $0x03, BX
+	LEAQ    (DX)(DX*2), DI
+	MOVQ    fresh+40(FP), R8
+	TESTQ   R8, R8
 	JNE     addRows128x4F64AVX512_zero
 	VMOVUPD (AX), Z0
 	VMOVUPD 64(AX), Z1
@@ -9376,7 +9384,7 @@ addRows128x4F64AVX512_zero:
 	VXORPD Z7, Z7, Z7
 
 addRows128x4F64AVX512_loop:
-	TESTQ  BX, BX
+	TESTQ  SI, SI
 	JE     addRows128x4F64AVX512_done
 	VADDPD (CX), Z0, Z0
 	VADDPD 64(CX), Z1, Z1
@@ -9384,10 +9392,10 @@ addRows128x4F64AVX512_loop:
 	VADDPD 64(CX)(DX*1), Z3, Z3
 	VADDPD (CX)(DX*2), Z4, Z4
 	VADDPD 64(CX)(DX*2), Z5, Z5
-	VADDPD (CX)(SI*1), Z6, Z6
-	VADDPD 64(CX)(SI*1), Z7, Z7
-	ADDQ   $0x00000080, CX
-	DECQ   BX
+	VADDPD (CX)(DI*1), Z6, Z6
+	VADDPD 64(CX)(DI*1), Z7, Z7
+	ADDQ   BX, CX
+	DECQ   SI
 	JMP    addRows128x4F64AVX512_loop
 
 addRows128x4F64AVX512_done:
@@ -9402,26 +9410,28 @@ addRows128x4F64AVX512_done:
 	VZEROUPPER
 	RET
 
-// func addRows128F32AVX2(acc *float32, x *float32, rows int)
+// func addRows128F32AVX2(acc *float32, x *float32, ldx int, rows int)
 // Requires: AVX
-TEXT ·addRows128F32AVX2(SB), NOSPLIT, $0-24
+TEXT ·addRows128F32AVX2(SB), NOSPLIT, $0-32
 	MOVQ    acc+0(FP), AX
 	MOVQ    x+8(FP), CX
-	MOVQ    rows+16(FP), DX
+	MOVQ    ldx+16(FP), DX
+	MOVQ    rows+24(FP), BX
+	SHLQ    $0x02, DX
 	VMOVUPS (AX), Y0
 	VMOVUPS 32(AX), Y1
 	VMOVUPS 64(AX), Y2
 	VMOVUPS 96(AX), Y3
 
 addRows128F32AVX2_loop:
-	TESTQ  DX, DX
+	TESTQ  BX, BX
 	JE     addRows128F32AVX2_done
 	VADDPS (CX), Y0, Y0
 	VADDPS 32(CX), Y1, Y1
 	VADDPS 64(CX), Y2, Y2
 	VADDPS 96(CX), Y3, Y3
-	ADDQ   $0x00000080, CX
-	DECQ   DX
+	ADDQ   DX, CX
+	DECQ   BX
 	JMP    addRows128F32AVX2_loop
 
 addRows128F32AVX2_done:
@@ -9432,17 +9442,19 @@ addRows128F32AVX2_done:
 	VZEROUPPER
 	RET
 
-// func addRows128x4F32AVX2(acc *float32, x *float32, stride int, rows int, fresh int)
+// func addRows128x4F32AVX2(acc *float32, x *float32, stride int, ldx int, rows int, fresh int)
 // Requires: AVX
-TEXT ·addRows128x4F32AVX2(SB), NOSPLIT, $0-40
+TEXT ·addRows128x4F32AVX2(SB), NOSPLIT, $0-48
 	MOVQ    acc+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    stride+16(FP), DX
-	MOVQ    rows+24(FP), BX
+	MOVQ    ldx+24(FP), BX
+	MOVQ    rows+32(FP), SI
 	SHLQ    $0x02, DX
-	LEAQ    (DX)(DX*2), SI
-	MOVQ    fresh+32(FP), DI
-	TESTQ   DI, DI
+	SHLQ    $0x02, BX
+	LEAQ    (DX)(DX*2), DI
+	MOVQ    fresh+40(FP), R8
+	TESTQ   R8, R8
 	JNE     addRows128x4F32AVX2_zero
 	VMOVUPS (AX), Y0
 	VMOVUPS 32(AX), Y1
@@ -9481,7 +9493,7 @@ addRows128x4F32AVX2_zero:
 	VXORPS Y15, Y15, Y15
 
 addRows128x4F32AVX2_loop:
-	TESTQ  BX, BX
+	TESTQ  SI, SI
 	JE     addRows128x4F32AVX2_done
 	VADDPS (CX), Y0, Y0
 	VADDPS 32(CX), Y1, Y1
@@ -9495,12 +9507,12 @@ addRows128x4F32AVX2_loop:
 	VADDPS 32(CX)(DX*2), Y9, Y9
 	VADDPS 64(CX)(DX*2), Y10, Y10
 	VADDPS 96(CX)(DX*2), Y11, Y11
-	VADDPS (CX)(SI*1), Y12, Y12
-	VADDPS 32(CX)(SI*1), Y13, Y13
-	VADDPS 64(CX)(SI*1), Y14, Y14
-	VADDPS 96(CX)(SI*1), Y15, Y15
-	ADDQ   $0x00000080, CX
-	DECQ   BX
+	VADDPS (CX)(DI*1), Y12, Y12
+	VADDPS 32(CX)(DI*1), Y13, Y13
+	VADDPS 64(CX)(DI*1), Y14, Y14
+	VADDPS 96(CX)(DI*1), Y15, Y15
+	ADDQ   BX, CX
+	DECQ   SI
 	JMP    addRows128x4F32AVX2_loop
 
 addRows128x4F32AVX2_done:
@@ -9523,26 +9535,28 @@ addRows128x4F32AVX2_done:
 	VZEROUPPER
 	RET
 
-// func addRows128F64AVX2(acc *float64, x *float64, rows int)
+// func addRows128F64AVX2(acc *float64, x *float64, ldx int, rows int)
 // Requires: AVX
-TEXT ·addRows128F64AVX2(SB), NOSPLIT, $0-24
+TEXT ·addRows128F64AVX2(SB), NOSPLIT, $0-32
 	MOVQ    acc+0(FP), AX
 	MOVQ    x+8(FP), CX
-	MOVQ    rows+16(FP), DX
+	MOVQ    ldx+16(FP), DX
+	MOVQ    rows+24(FP), BX
+	SHLQ    $0x03, DX
 	VMOVUPD (AX), Y0
 	VMOVUPD 32(AX), Y1
 	VMOVUPD 64(AX), Y2
 	VMOVUPD 96(AX), Y3
 
 addRows128F64AVX2_loop:
-	TESTQ  DX, DX
+	TESTQ  BX, BX
 	JE     addRows128F64AVX2_done
 	VADDPD (CX), Y0, Y0
 	VADDPD 32(CX), Y1, Y1
 	VADDPD 64(CX), Y2, Y2
 	VADDPD 96(CX), Y3, Y3
-	ADDQ   $0x00000080, CX
-	DECQ   DX
+	ADDQ   DX, CX
+	DECQ   BX
 	JMP    addRows128F64AVX2_loop
 
 addRows128F64AVX2_done:
@@ -9553,17 +9567,19 @@ addRows128F64AVX2_done:
 	VZEROUPPER
 	RET
 
-// func addRows128x4F64AVX2(acc *float64, x *float64, stride int, rows int, fresh int)
+// func addRows128x4F64AVX2(acc *float64, x *float64, stride int, ldx int, rows int, fresh int)
 // Requires: AVX
-TEXT ·addRows128x4F64AVX2(SB), NOSPLIT, $0-40
+TEXT ·addRows128x4F64AVX2(SB), NOSPLIT, $0-48
 	MOVQ    acc+0(FP), AX
 	MOVQ    x+8(FP), CX
 	MOVQ    stride+16(FP), DX
-	MOVQ    rows+24(FP), BX
+	MOVQ    ldx+24(FP), BX
+	MOVQ    rows+32(FP), SI
 	SHLQ    $0x03, DX
-	LEAQ    (DX)(DX*2), SI
-	MOVQ    fresh+32(FP), DI
-	TESTQ   DI, DI
+	SHLQ    $0x03, BX
+	LEAQ    (DX)(DX*2), DI
+	MOVQ    fresh+40(FP), R8
+	TESTQ   R8, R8
 	JNE     addRows128x4F64AVX2_zero
 	VMOVUPD (AX), Y0
 	VMOVUPD 32(AX), Y1
@@ -9602,7 +9618,7 @@ addRows128x4F64AVX2_zero:
 	VXORPD Y15, Y15, Y15
 
 addRows128x4F64AVX2_loop:
-	TESTQ  BX, BX
+	TESTQ  SI, SI
 	JE     addRows128x4F64AVX2_done
 	VADDPD (CX), Y0, Y0
 	VADDPD 32(CX), Y1, Y1
@@ -9616,12 +9632,12 @@ addRows128x4F64AVX2_loop:
 	VADDPD 32(CX)(DX*2), Y9, Y9
 	VADDPD 64(CX)(DX*2), Y10, Y10
 	VADDPD 96(CX)(DX*2), Y11, Y11
-	VADDPD (CX)(SI*1), Y12, Y12
-	VADDPD 32(CX)(SI*1), Y13, Y13
-	VADDPD 64(CX)(SI*1), Y14, Y14
-	VADDPD 96(CX)(SI*1), Y15, Y15
-	ADDQ   $0x00000080, CX
-	DECQ   BX
+	VADDPD (CX)(DI*1), Y12, Y12
+	VADDPD 32(CX)(DI*1), Y13, Y13
+	VADDPD 64(CX)(DI*1), Y14, Y14
+	VADDPD 96(CX)(DI*1), Y15, Y15
+	ADDQ   BX, CX
+	DECQ   SI
 	JMP    addRows128x4F64AVX2_loop
 
 addRows128x4F64AVX2_done:

@@ -404,45 +404,45 @@ func packT16F64AVX512(dst *float64, src *float64, js int, rows int)
 //go:noescape
 func packT12F64AVX512(dst *float64, src *float64, js int, rows int)
 
-// addRows128F32AVX512 adds rows rows of 128 bytes of x into acc, lane by lane, row by row.
+// addRows128F32AVX512 adds rows rows of 128 bytes of x, ldx elements apart, into acc, lane by lane, row by row.
 //
 //go:noescape
-func addRows128F32AVX512(acc *float32, x *float32, rows int)
+func addRows128F32AVX512(acc *float32, x *float32, ldx int, rows int)
 
-// addRows128x4F32AVX512 adds rows rows of 128 bytes of each of four rows of x (stride elements apart) into acc's four lane arrays (from +0 when fresh != 0).
+// addRows128x4F32AVX512 adds rows rows (ldx elements apart) of 128 bytes of each of four lane groups of x (stride elements apart) into acc's four lane arrays (from +0 when fresh != 0).
 //
 //go:noescape
-func addRows128x4F32AVX512(acc *float32, x *float32, stride int, rows int, fresh int)
+func addRows128x4F32AVX512(acc *float32, x *float32, stride int, ldx int, rows int, fresh int)
 
-// addRows128F64AVX512 adds rows rows of 128 bytes of x into acc, lane by lane, row by row.
+// addRows128F64AVX512 adds rows rows of 128 bytes of x, ldx elements apart, into acc, lane by lane, row by row.
 //
 //go:noescape
-func addRows128F64AVX512(acc *float64, x *float64, rows int)
+func addRows128F64AVX512(acc *float64, x *float64, ldx int, rows int)
 
-// addRows128x4F64AVX512 adds rows rows of 128 bytes of each of four rows of x (stride elements apart) into acc's four lane arrays (from +0 when fresh != 0).
+// addRows128x4F64AVX512 adds rows rows (ldx elements apart) of 128 bytes of each of four lane groups of x (stride elements apart) into acc's four lane arrays (from +0 when fresh != 0).
 //
 //go:noescape
-func addRows128x4F64AVX512(acc *float64, x *float64, stride int, rows int, fresh int)
+func addRows128x4F64AVX512(acc *float64, x *float64, stride int, ldx int, rows int, fresh int)
 
-// addRows128F32AVX2 adds rows rows of 128 bytes of x into acc, lane by lane, row by row.
+// addRows128F32AVX2 adds rows rows of 128 bytes of x, ldx elements apart, into acc, lane by lane, row by row.
 //
 //go:noescape
-func addRows128F32AVX2(acc *float32, x *float32, rows int)
+func addRows128F32AVX2(acc *float32, x *float32, ldx int, rows int)
 
-// addRows128x4F32AVX2 adds rows rows of 128 bytes of each of four rows of x (stride elements apart) into acc's four lane arrays (from +0 when fresh != 0).
+// addRows128x4F32AVX2 adds rows rows (ldx elements apart) of 128 bytes of each of four lane groups of x (stride elements apart) into acc's four lane arrays (from +0 when fresh != 0).
 //
 //go:noescape
-func addRows128x4F32AVX2(acc *float32, x *float32, stride int, rows int, fresh int)
+func addRows128x4F32AVX2(acc *float32, x *float32, stride int, ldx int, rows int, fresh int)
 
-// addRows128F64AVX2 adds rows rows of 128 bytes of x into acc, lane by lane, row by row.
+// addRows128F64AVX2 adds rows rows of 128 bytes of x, ldx elements apart, into acc, lane by lane, row by row.
 //
 //go:noescape
-func addRows128F64AVX2(acc *float64, x *float64, rows int)
+func addRows128F64AVX2(acc *float64, x *float64, ldx int, rows int)
 
-// addRows128x4F64AVX2 adds rows rows of 128 bytes of each of four rows of x (stride elements apart) into acc's four lane arrays (from +0 when fresh != 0).
+// addRows128x4F64AVX2 adds rows rows (ldx elements apart) of 128 bytes of each of four lane groups of x (stride elements apart) into acc's four lane arrays (from +0 when fresh != 0).
 //
 //go:noescape
-func addRows128x4F64AVX2(acc *float64, x *float64, stride int, rows int, fresh int)
+func addRows128x4F64AVX2(acc *float64, x *float64, stride int, ldx int, rows int, fresh int)
 
 // normalFill16F32AVX512 transforms blocks of 16 uniforms in place into normal samples (PyTorch's normal_fill_16_AVX2).
 //

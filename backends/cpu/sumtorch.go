@@ -43,7 +43,7 @@ func sumTorch[T float](x []T, V int, add addRowsFn[T]) T {
 	}
 	var p [rowsMax]T
 	if ng := n / V / 4; ng > 0 {
-		p = cascadeRows(x[:ng*4*V], ng, 4*V, add)
+		p = cascadeRows(x[:ng*4*V], 4*V, ng, add)
 	}
 	return finishTorch(x, &p, V)
 }
@@ -95,7 +95,7 @@ func sumRowsTorch[T float](dst, x []T, n, V int, add addRowsFn[T], add4 addRows4
 		acc := new([4][4][rowsMax]T) // the kernel is called indirectly: acc escapes
 		for ; o+4 <= rows; o += 4 {
 			xs := x[o*n : (o+4)*n]
-			cascadeRows4(acc, xs, n, ng, 4*V, add4)
+			cascadeRows4(acc, xs, n, 4*V, ng, add4)
 			for q := range 4 {
 				dst[o+q] = finishTorch(xs[q*n:(q+1)*n], &acc[0][q], V)
 			}
@@ -106,36 +106,31 @@ func sumRowsTorch[T float](dst, x []T, n, V int, add addRowsFn[T], add4 addRows4
 	}
 }
 
-// cascadeRows4 is cascadeRows for four rows at once: the rows start
-// stride elements apart in x, and each gets its own lane arrays, summed
-// in exactly cascadeRows's order into acc[0] (acc's other levels are
-// scratch; no level needs to be zero on entry). A level that cascadeRows would clear is
-// only marked empty: the next addition into it starts from +0 in
-// registers (add_rows4's fresh), which is the same sum without the
-// memory round trip.
-func cascadeRows4[T float](acc *[4][4][rowsMax]T, x []T, stride, size, w int, add4 addRows4Fn[T]) {
+// cascadeRows4 is cascadeRows for four lane groups at once (group q's
+// row i at x[q*stride+i*ldx:]), each summed in exactly cascadeRows's order
+// into acc[0][q] (acc's other levels are scratch; nothing needs to be zero
+// on entry). A level that cascadeRows would clear is only marked empty:
+// the next addition into it starts from +0 in registers (add_rows4's
+// fresh), the same sum without the memory round trip. An empty level is
+// not added at the end: adding +0 changes only a -0, and no lane is ever
+// -0 (each sum starts from +0, and +0 + -0 = +0 when rounding to nearest).
+func cascadeRows4[T float](acc *[4][4][rowsMax]T, x []T, stride, ldx, size int, add4 addRows4Fn[T]) {
 	const levels = 4
 	power := max(4, ceilLog2(size)/levels)
 	step := 1 << power
 	mask := step - 1
 	empty := [levels]bool{true, true, true, true}
-	add := func(j int, x []T, stride, rows int) {
-		add4(&acc[j], x, stride, rows, empty[j])
+	add := func(j int, x []T, stride, ldx, rows int) {
+		add4(&acc[j], x, stride, ldx, rows, empty[j])
 		empty[j] = false
 	}
-	flat := func(j int) []T {
-		if empty[j] {
-			acc[j] = [4][rowsMax]T{}
-			empty[j] = false
-		}
-		return unsafe.Slice(&acc[j][0][0], 4*rowsMax)
-	}
+	flat := func(j int) []T { return unsafe.Slice(&acc[j][0][0], 4*rowsMax) }
 	i := 0
 	for i+step <= size {
-		add(0, x[i*w:], stride, step)
+		add(0, x[i*ldx:], stride, ldx, step)
 		i += step
 		for j := 1; j < levels; j++ {
-			add(j, flat(j-1), rowsMax, 1)
+			add(j, flat(j-1), rowsMax, 0, 1)
 			empty[j-1] = true
 			if i&(mask<<(j*power)) != 0 {
 				break
@@ -143,29 +138,33 @@ func cascadeRows4[T float](acc *[4][4][rowsMax]T, x []T, stride, size, w int, ad
 		}
 	}
 	if i < size {
-		add(0, x[i*w:], stride, size-i)
+		add(0, x[i*ldx:], stride, ldx, size-i)
 	}
 	for j := 1; j < levels; j++ {
-		add(0, flat(j), rowsMax, 1)
+		if !empty[j] {
+			add(0, flat(j), rowsMax, 0, 1)
+		}
 	}
 }
 
-// cascadeRows is ATen's multi_row_sum over size rows of w lanes (4
-// vectors): 4 levels of partial sums, level 0 takes rows one at a time,
-// and every 2^power rows each level is added into the next and cleared,
-// up the levels whose index bits just wrapped.
-func cascadeRows[T float](x []T, size, w int, add addRowsFn[T]) [rowsMax]T {
+// cascadeRows is ATen's multi_row_sum over size rows of W lanes (4
+// vectors; row i at x[i*ldx:]): 4 levels of partial sums, level 0 takes
+// rows one at a time, and every 2^power rows each level is added into the
+// next and cleared, up the levels whose index bits just wrapped.
+func cascadeRows[T float](x []T, ldx, size int, add addRowsFn[T]) [rowsMax]T {
 	const levels = 4
+	var z T
+	w := 128 / int(unsafe.Sizeof(z))
 	power := max(4, ceilLog2(size)/levels)
 	step := 1 << power
 	mask := step - 1
 	var acc [levels][rowsMax]T
 	i := 0
 	for i+step <= size {
-		add(&acc[0], x[i*w:(i+step)*w], step)
+		add(&acc[0], x[i*ldx:], ldx, step)
 		i += step
 		for j := 1; j < levels; j++ {
-			add(&acc[j], acc[j-1][:w], 1)
+			add(&acc[j], acc[j-1][:w], w, 1)
 			acc[j-1] = [rowsMax]T{}
 			if i&(mask<<(j*power)) != 0 {
 				break
@@ -173,10 +172,10 @@ func cascadeRows[T float](x []T, size, w int, add addRowsFn[T]) [rowsMax]T {
 		}
 	}
 	if i < size {
-		add(&acc[0], x[i*w:size*w], size-i)
+		add(&acc[0], x[i*ldx:], ldx, size-i)
 	}
 	for j := 1; j < levels; j++ {
-		add(&acc[0], acc[j][:w], 1)
+		add(&acc[0], acc[j][:w], w, 1)
 	}
 	return acc[0]
 }
@@ -189,9 +188,9 @@ func ceilLog2(x int) int {
 	return bits.Len(uint(x - 1))
 }
 
-// addRowsFn sets acc[l] += x[r*W+l] for r < rows, l < W (W = 128 bytes of
-// T), row by row (registry op "add_rows", float32 and float64).
-type addRowsFn[T float] func(acc *[rowsMax]T, x []T, rows int)
+// addRowsFn sets acc[l] += x[r*ldx+l] for r < rows, l < W (W = 128 bytes
+// of T), row by row (registry op "add_rows", float32 and float64).
+type addRowsFn[T float] func(acc *[rowsMax]T, x []T, ldx, rows int)
 
 // addRowsF32 and addRowsF64 are the active add_rows kernels (init).
 var (
@@ -199,12 +198,11 @@ var (
 	addRowsF64 addRowsFn[float64]
 )
 
-func goAddRows[T float](acc *[rowsMax]T, x []T, rows int) {
+func goAddRows[T float](acc *[rowsMax]T, x []T, ldx, rows int) {
 	var z T
 	w := 128 / int(unsafe.Sizeof(z))
-	x = x[:rows*w]
 	for r := 0; r < rows; r++ {
-		row := x[r*w : r*w+w]
+		row := x[r*ldx : r*ldx+w]
 		for l, v := range row {
 			acc[l] += v
 		}
@@ -212,22 +210,25 @@ func goAddRows[T float](acc *[rowsMax]T, x []T, rows int) {
 }
 
 // asmRows adapts an assembly add_rows kernel (bounds checked here).
-func asmRows[T float](f func(acc *T, x *T, rows int)) addRowsFn[T] {
-	return func(acc *[rowsMax]T, x []T, rows int) {
+func asmRows[T float](f func(acc *T, x *T, ldx, rows int)) addRowsFn[T] {
+	return func(acc *[rowsMax]T, x []T, ldx, rows int) {
 		if rows <= 0 {
 			return
 		}
 		var z T
-		_ = x[rows*(128/int(unsafe.Sizeof(z)))-1]
-		f(&acc[0], &x[0], rows)
+		if ldx < 0 {
+			panic("cpu: negative add_rows row stride")
+		}
+		_ = x[(rows-1)*ldx+128/int(unsafe.Sizeof(z))-1]
+		f(&acc[0], &x[0], ldx, rows)
 	}
 }
 
-// addRows4Fn sets acc[q][l] += x[q*stride+r*W+l] for q < 4, r < rows,
+// addRows4Fn sets acc[q][l] += x[q*stride+r*ldx+l] for q < 4, r < rows,
 // l < W (W = 128 bytes of T), row by row, acc starting from +0 instead of
-// its values when fresh: addRowsFn for four rows of a reduction at once
-// (registry op "add_rows4", float32 and float64).
-type addRows4Fn[T float] func(acc *[4][rowsMax]T, x []T, stride, rows int, fresh bool)
+// its values when fresh: addRowsFn for four lane groups at once (registry
+// op "add_rows4", float32 and float64).
+type addRows4Fn[T float] func(acc *[4][rowsMax]T, x []T, stride, ldx, rows int, fresh bool)
 
 // addRows4F32 and addRows4F64 are the active add_rows4 kernels (init).
 var (
@@ -235,20 +236,18 @@ var (
 	addRows4F64 addRows4Fn[float64]
 )
 
-func goAddRows4[T float](acc *[4][rowsMax]T, x []T, stride, rows int, fresh bool) {
-	var z T
-	w := 128 / int(unsafe.Sizeof(z))
+func goAddRows4[T float](acc *[4][rowsMax]T, x []T, stride, ldx, rows int, fresh bool) {
 	if fresh {
 		*acc = [4][rowsMax]T{}
 	}
 	for q := range acc {
-		goAddRows(&acc[q], x[q*stride:q*stride+rows*w], rows)
+		goAddRows(&acc[q], x[q*stride:], ldx, rows)
 	}
 }
 
 // asmRows4 adapts an assembly add_rows4 kernel (bounds checked here).
-func asmRows4[T float](f func(acc *T, x *T, stride, rows, fresh int)) addRows4Fn[T] {
-	return func(acc *[4][rowsMax]T, x []T, stride, rows int, fresh bool) {
+func asmRows4[T float](f func(acc *T, x *T, stride, ldx, rows, fresh int)) addRows4Fn[T] {
+	return func(acc *[4][rowsMax]T, x []T, stride, ldx, rows int, fresh bool) {
 		if rows <= 0 {
 			if fresh {
 				*acc = [4][rowsMax]T{}
@@ -256,15 +255,15 @@ func asmRows4[T float](f func(acc *T, x *T, stride, rows, fresh int)) addRows4Fn
 			return
 		}
 		var z T
-		if stride < 0 {
+		if stride < 0 || ldx < 0 {
 			panic("cpu: negative add_rows4 stride")
 		}
-		_ = x[3*stride+rows*(128/int(unsafe.Sizeof(z)))-1]
+		_ = x[3*stride+(rows-1)*ldx+128/int(unsafe.Sizeof(z))-1]
 		fr := 0
 		if fresh {
 			fr = 1
 		}
-		f(&acc[0][0], &x[0], stride, rows, fr)
+		f(&acc[0][0], &x[0], stride, ldx, rows, fr)
 	}
 }
 
@@ -305,18 +304,43 @@ func resolveRows() {
 // columns go through multi_row_sum's cascade over the rows and the others
 // through row_sum's 4-way interleaving; when cols < V the same split is at
 // 4·⌊cols/4⌋. cols == 1 is a contiguous row: use SumTorchF32.
-func SumColsTorchF32(dst, x []float32, rows, cols int) { sumColsTorch(dst, x, rows, cols, 8) }
+func SumColsTorchF32(dst, x []float32, rows, cols int) {
+	sumColsTorch(dst, x, rows, cols, 8, addRowsF32, addRows4F32)
+}
 
 // SumColsTorchF64 is SumColsTorchF32 for float64 (V = 4).
-func SumColsTorchF64(dst, x []float64, rows, cols int) { sumColsTorch(dst, x, rows, cols, 4) }
+func SumColsTorchF64(dst, x []float64, rows, cols int) {
+	sumColsTorch(dst, x, rows, cols, 4, addRowsF64, addRows4F64)
+}
 
-func sumColsTorch[T float](dst, x []T, rows, cols, V int) {
+// sumColsTorch is SumColsTorchF32/F64. The cascaded columns run 4V lanes
+// at a time down the rows (the add_rows kernels with the row stride cols,
+// four lane groups per add_rows4 call), which is multi_row_sum itself; the
+// rest go one column at a time.
+func sumColsTorch[T float](dst, x []T, rows, cols, V int, add addRowsFn[T], add4 addRows4Fn[T]) {
 	_, _ = dst[cols-1], x[rows*cols-1]
-	split := cols / (4 * V) * 4 * V
+	W := 4 * V
+	split := cols / W * W
 	if cols < V {
 		split = cols / 4 * 4
 	}
-	for j := 0; j < cols; j++ {
+	j := 0
+	if cols >= W {
+		if split >= 4*W {
+			acc := new([4][4][rowsMax]T) // the kernel is called indirectly: acc escapes
+			for ; j+4*W <= split; j += 4 * W {
+				cascadeRows4(acc, x[j:], W, cols, rows, add4)
+				for q := range 4 {
+					copy(dst[j+q*W:j+(q+1)*W], acc[0][q][:W])
+				}
+			}
+		}
+		for ; j < split; j += W {
+			p := cascadeRows(x[j:], cols, rows, add)
+			copy(dst[j:j+W], p[:W])
+		}
+	}
+	for ; j < cols; j++ {
 		if j < split {
 			dst[j] = cascadeStrided(x, j, cols, rows)
 		} else {

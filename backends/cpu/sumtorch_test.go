@@ -59,20 +59,39 @@ func TestSumTorchGolden(t *testing.T) {
 	}
 	var want32 [rowsMax]float32
 	var want64 [rowsMax]float64
-	goAddRows(&want32, x32, 37)
-	goAddRows(&want64, x64, 37)
+	goAddRows(&want32, x32, 32, 37)
+	goAddRows(&want64, x64, 16, 37)
 	for _, c := range candidatesFor(t, "add_rows", "float32") {
 		var got [rowsMax]float32
-		c.Impl.(addRowsFn[float32])(&got, x32, 37)
+		c.Impl.(addRowsFn[float32])(&got, x32, 32, 37)
 		if got != want32 {
 			t.Errorf("add_rows/float32 %s: %v, want %v", c.Name, got, want32)
 		}
 	}
 	for _, c := range candidatesFor(t, "add_rows", "float64") {
 		var got [rowsMax]float64
-		c.Impl.(addRowsFn[float64])(&got, x64, 37)
+		c.Impl.(addRowsFn[float64])(&got, x64, 16, 37)
 		if got != want64 {
 			t.Errorf("add_rows/float64 %s: %v, want %v", c.Name, got, want64)
+		}
+	}
+	// and with rows further apart than their lanes (a sum down columns)
+	goAddRows(&want32, x32, 33, 34)
+	goAddRows(&want64, x64, 17, 34)
+	for _, c := range candidatesFor(t, "add_rows", "float32") {
+		var got [rowsMax]float32
+		c.Impl.(addRowsFn[float32])(&got, x32, 32, 37)
+		c.Impl.(addRowsFn[float32])(&got, x32, 33, 34)
+		if got != want32 {
+			t.Errorf("add_rows/float32 %s ldx 33: %v, want %v", c.Name, got, want32)
+		}
+	}
+	for _, c := range candidatesFor(t, "add_rows", "float64") {
+		var got [rowsMax]float64
+		c.Impl.(addRowsFn[float64])(&got, x64, 16, 37)
+		c.Impl.(addRowsFn[float64])(&got, x64, 17, 34)
+		if got != want64 {
+			t.Errorf("add_rows/float64 %s ldx 17: %v, want %v", c.Name, got, want64)
 		}
 	}
 }
@@ -260,11 +279,11 @@ func TestSumRowsTorch(t *testing.T) {
 			}
 		}
 	}
-	// every add_rows4 candidate adds like the pure-Go loop, rows apart by
-	// a stride longer than the rows read
-	const stride, rows = 32*37 + 5, 37
-	x32 := make([]float32, 3*stride+32*rows)
-	x64 := make([]float64, 3*stride+16*rows)
+	// every add_rows4 candidate adds like the pure-Go loop, groups apart by
+	// a stride longer than a group, rows apart by more than their lanes
+	const stride, rows, ldx32, ldx64 = 40*37 + 5, 37, 40, 19
+	x32 := make([]float32, 3*stride+ldx32*(rows-1)+32)
+	x64 := make([]float64, 3*stride+ldx64*(rows-1)+16)
 	for i := range x32 {
 		x32[i] = float32(i%13) * 0.37
 	}
@@ -275,41 +294,73 @@ func TestSumRowsTorch(t *testing.T) {
 	var want64 [4][rowsMax]float64
 	want32[2][5], want64[1][3] = 1.5, -2.25 // accumulates onto acc
 	got0_32, got0_64 := want32, want64
-	goAddRows4(&want32, x32, stride, rows, false)
-	goAddRows4(&want64, x64, stride, rows, false)
+	goAddRows4(&want32, x32, stride, ldx32, rows, false)
+	goAddRows4(&want64, x64, stride, ldx64, rows, false)
 	if want32[3][31] == 0 || want64[3][15] == 0 {
 		t.Fatal("reference left the last row's lanes zero")
 	}
 	var fresh32 [4][rowsMax]float32
 	var fresh64 [4][rowsMax]float64
-	goAddRows4(&fresh32, x32, stride, rows, false)
-	goAddRows4(&fresh64, x64, stride, rows, false)
+	goAddRows4(&fresh32, x32, stride, ldx32, rows, false)
+	goAddRows4(&fresh64, x64, stride, ldx64, rows, false)
 	for _, c := range candidatesFor(t, "add_rows4", "float32") {
 		got := got0_32
-		c.Impl.(addRows4Fn[float32])(&got, x32, stride, rows, false)
+		c.Impl.(addRows4Fn[float32])(&got, x32, stride, ldx32, rows, false)
 		if got != want32 {
 			t.Errorf("add_rows4/float32 %s: %v, want %v", c.Name, got, want32)
 		}
 		// fresh: from +0 whatever acc holds (-0 + -0 rows stays +0)
 		got = want32
-		c.Impl.(addRows4Fn[float32])(&got, x32, stride, rows, true)
+		c.Impl.(addRows4Fn[float32])(&got, x32, stride, ldx32, rows, true)
 		if got != fresh32 {
 			t.Errorf("add_rows4/float32 %s fresh: %v, want %v", c.Name, got, fresh32)
 		}
 	}
 	for _, c := range candidatesFor(t, "add_rows4", "float64") {
 		got := got0_64
-		c.Impl.(addRows4Fn[float64])(&got, x64, stride, rows, false)
+		c.Impl.(addRows4Fn[float64])(&got, x64, stride, ldx64, rows, false)
 		if got != want64 {
 			t.Errorf("add_rows4/float64 %s: %v, want %v", c.Name, got, want64)
 		}
 		got = want64
-		c.Impl.(addRows4Fn[float64])(&got, x64, stride, rows, true)
+		c.Impl.(addRows4Fn[float64])(&got, x64, stride, ldx64, rows, true)
 		if got != fresh64 {
 			t.Errorf("add_rows4/float64 %s fresh: %v, want %v", c.Name, got, fresh64)
 		}
 		if got[0][16] != 0 {
 			t.Errorf("add_rows4/float64 %s wrote lane 16", c.Name)
+		}
+	}
+}
+
+// Sums of negative zeros are +0, as PyTorch's (every partial sum starts
+// from +0), by rows, by columns (cascaded column groups included) and
+// through the interleaved four-row path whose empty cascade levels are
+// never added.
+func TestSumTorchNegativeZeros(t *testing.T) {
+	for _, n := range []int{5, 32, 64, 300, 4100} {
+		for _, rows := range []int{1, 4, 5} {
+			x32 := make([]float32, rows*n)
+			x64 := make([]float64, rows*n)
+			for i := range x32 {
+				x32[i], x64[i] = float32(math.Copysign(0, -1)), math.Copysign(0, -1)
+			}
+			d32, d64 := make([]float32, rows), make([]float64, rows)
+			SumRowsTorchF32(d32, x32, n)
+			SumRowsTorchF64(d64, x64, n)
+			for o := range rows {
+				if math.Float32bits(d32[o]) != 0 || math.Float64bits(d64[o]) != 0 {
+					t.Errorf("rows of %d -0s: %v %v, want +0", n, d32[o], d64[o])
+				}
+			}
+			c32, c64 := make([]float32, n), make([]float64, n)
+			SumColsTorchF32(c32, x32, rows, n)
+			SumColsTorchF64(c64, x64, rows, n)
+			for j := range n {
+				if math.Float32bits(c32[j]) != 0 || math.Float64bits(c64[j]) != 0 {
+					t.Fatalf("[%d, %d] of -0s, column %d: %v %v, want +0", rows, n, j, c32[j], c64[j])
+				}
+			}
 		}
 	}
 }

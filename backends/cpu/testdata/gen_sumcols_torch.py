@@ -21,4 +21,13 @@ for dt, ut in [(np.float32, np.uint32), (np.float64, np.uint64)]:
             s = torch.from_numpy(x).sum(0).numpy()
             cases.append({"f64": dt == np.float64, "rows": rows, "cols": cols, "seed": seed, "scale": scale,
                           "bits": [int(v) for v in s.view(ut)]})
+    # wide matrices: several 4V-lane groups per call (f32 128, f64 64 columns)
+    for rows in [1, 3, 17, 100, 257]:
+        for cols in [96, 127, 128, 129, 200, 257, 300, 513]:
+            seed, scale = rows + cols, 1.7
+            i = np.arange(rows * cols, dtype=np.int64)
+            x = ((((i * 7919 + seed * 104729) % 10007) / 1000.0 - 5.0).astype(dt) * dt(scale)).reshape(rows, cols)
+            s = torch.from_numpy(x).sum(0).numpy()
+            cases.append({"f64": dt == np.float64, "rows": rows, "cols": cols, "seed": seed, "scale": scale,
+                          "bits": [int(v) for v in s.view(ut)]})
 print(json.dumps({"torch": torch.__version__, "cases": cases}))

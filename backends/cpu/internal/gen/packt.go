@@ -171,19 +171,23 @@ func transposeBlock(t vt, v []reg.VecVirtual) []reg.VecVirtual {
 
 // addRowsKernel emits
 //
-//	func addRows128T(acc *T, x *T, rows int)
+//	func addRows128T(acc *T, x *T, ldx int, rows int)
 //
-// acc[l] += x[r*W+l] for r < rows, l < W (W = 128 bytes of T: 32 float32
-// or 16 float64), rows in order: the lane-wise level-0 accumulation of
-// PyTorch's sum (cpu.SumTorchF32/F64), held in 128/vector-bytes registers.
+// acc[l] += x[r*ldx+l] for r < rows, l < W (W = 128 bytes of T: 32 float32
+// or 16 float64; ldx in elements: W for contiguous rows, a row stride to
+// sum W columns down a matrix), rows in order: the lane-wise level-0
+// accumulation of PyTorch's sum (cpu.SumTorchF32/F64), held in
+// 128/vector-bytes registers.
 func addRowsKernel(t vt) {
 	name := "addRows128" + t.sfx
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(acc *%s, x *%s, rows int)", t.goT, t.goT))
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(acc *%s, x *%s, ldx int, rows int)", t.goT, t.goT))
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s adds rows rows of 128 bytes of x into acc, lane by lane, row by row.", name))
+	Doc(fmt.Sprintf("%s adds rows rows of 128 bytes of x, ldx elements apart, into acc, lane by lane, row by row.", name))
 	accp := Load(Param("acc"), GP64())
 	xp := Load(Param("x"), GP64())
+	ld := Load(Param("ldx"), GP64())
 	n := Load(Param("rows"), GP64())
+	shiftElems(t, ld)
 	nv := 128 / t.vbytes()
 	a := make([]reg.VecVirtual, nv)
 	for v := range a {
@@ -196,7 +200,7 @@ func addRowsKernel(t vt) {
 	for v := range a {
 		t.bin("add", Mem{Base: xp, Disp: v * t.vbytes()}, a[v], a[v])
 	}
-	ADDQ(U32(128), xp)
+	ADDQ(ld, xp)
 	DECQ(n)
 	JMP(LabelRef(name + "_loop"))
 	Label(name + "_done")
@@ -207,30 +211,40 @@ func addRowsKernel(t vt) {
 	RET()
 }
 
+// shiftElems turns an element count in r into bytes.
+func shiftElems(t vt, r reg.Register) {
+	if t.f64 {
+		SHLQ(Imm(3), r)
+	} else {
+		SHLQ(Imm(2), r)
+	}
+}
+
 // addRows4Kernel emits
 //
-//	func addRows128x4T(acc *T, x *T, stride int, rows int, fresh int)
+//	func addRows128x4T(acc *T, x *T, stride, ldx, rows, fresh int)
 //
-// addRows128T for four rows of a reduction at once: acc[q*32+l] +=
-// x[q*stride+r*W+l] for q < 4, r < rows, l < W (acc holds four [32]T
-// lane arrays, cpu's [4][rowsMax]T; stride in elements), starting from
-// +0 instead of acc's values when fresh != 0 (acc is then only written).
-// The four lane-wise chains are independent, so their additions overlap
-// where one chain alone waits on the add latency.
+// addRows128T for four lane groups at once: acc[q*32+l] +=
+// x[q*stride+r*ldx+l] for q < 4, r < rows, l < W (acc holds four [32]T
+// lane arrays, cpu's [4][rowsMax]T; stride and ldx in elements), starting
+// from +0 instead of acc's values when fresh != 0 (acc is then only
+// written). The groups are four rows of a last-dim sum (stride = the row
+// length, ldx = W) or four adjacent W-column groups of a sum down a
+// matrix (stride = W, ldx = the row stride). The four lane-wise chains are
+// independent, so their additions overlap where one chain alone waits on
+// the add latency.
 func addRows4Kernel(t vt) {
 	name := "addRows128x4" + t.sfx
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(acc *%s, x *%s, stride int, rows int, fresh int)", t.goT, t.goT))
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(acc *%s, x *%s, stride int, ldx int, rows int, fresh int)", t.goT, t.goT))
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s adds rows rows of 128 bytes of each of four rows of x (stride elements apart) into acc's four lane arrays (from +0 when fresh != 0).", name))
+	Doc(fmt.Sprintf("%s adds rows rows (ldx elements apart) of 128 bytes of each of four lane groups of x (stride elements apart) into acc's four lane arrays (from +0 when fresh != 0).", name))
 	accp := Load(Param("acc"), GP64())
 	xp := Load(Param("x"), GP64())
 	st := Load(Param("stride"), GP64())
+	ld := Load(Param("ldx"), GP64())
 	n := Load(Param("rows"), GP64())
-	if t.f64 {
-		SHLQ(Imm(3), st)
-	} else {
-		SHLQ(Imm(2), st)
-	}
+	shiftElems(t, st)
+	shiftElems(t, ld)
 	st3 := GP64()
 	LEAQ(Mem{Base: st, Index: st, Scale: 2}, st3)
 	nv := 128 / t.vbytes()
@@ -264,7 +278,7 @@ func addRows4Kernel(t vt) {
 			t.bin("add", strided4(xp, st, st3, q, v*t.vbytes()), a[q][v], a[q][v])
 		}
 	}
-	ADDQ(U32(128), xp)
+	ADDQ(ld, xp)
 	DECQ(n)
 	JMP(LabelRef(name + "_loop"))
 	Label(name + "_done")
