@@ -372,8 +372,7 @@ func dictClear(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, err
 		return nil, err
 	}
 	d := b.Receiver().(*Dict)
-	d.entries, d.dead = nil, 0
-	d.index = map[any]int{}
+	d.clear()
 	return None, nil
 }
 
