@@ -147,6 +147,12 @@ const (
 	// jumps to arg, where the unfused code runs.
 	ATTN // desc a b s softmax dim c -- result ; arg = pc of the fallback
 
+	// METHOD is ATTR for the callee of a call x.name(...): a method of a
+	// built-in list, dict, str or tuple is bound to x without allocating
+	// (the bound method comes from the thread's pool and goes back to it
+	// when the CALL consuming it returns).
+	METHOD // x -- x.name ; arg = names index
+
 	numOpcodes
 )
 
@@ -175,7 +181,7 @@ var opcodeNames = [...]string{
 	UNPACK: "UNPACK", FORMAT: "FORMAT", CONCAT: "CONCAT", IMPORT: "IMPORT", ASSERT: "ASSERT",
 	TRY_BEGIN: "TRY_BEGIN", TRY_END: "TRY_END", BLOCK_ENTER: "BLOCK_ENTER", BLOCK_EXIT: "BLOCK_EXIT",
 	GRAD_BEGIN: "GRAD_BEGIN", GRAD_END: "GRAD_END", GRAD_ABORT: "GRAD_ABORT",
-	RAISE: "RAISE", REPR: "REPR", FORMAT_SPEC: "FORMAT_SPEC", ATTN: "ATTN",
+	RAISE: "RAISE", REPR: "REPR", FORMAT_SPEC: "FORMAT_SPEC", ATTN: "ATTN", METHOD: "METHOD",
 }
 
 // AttnOperands is the number of stack operands of ATTN.

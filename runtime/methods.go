@@ -40,6 +40,17 @@ func init() {
 
 // builtinMethod returns x.name bound to x for lists, dicts and strings, or nil.
 func builtinMethod(x Value, name string) Value {
+	m := unboundMethod(x, name)
+	if m == nil {
+		return nil
+	}
+	return m.BindReceiver(x)
+}
+
+// unboundMethod returns the method name of a list, dict, str or tuple x,
+// not yet bound to x, or nil. The methods never keep their *Builtin
+// argument past the call (METHOD reuses bound methods).
+func unboundMethod(x Value, name string) *Builtin {
 	var m *Builtin
 	switch x.(type) {
 	case *List:
@@ -51,10 +62,7 @@ func builtinMethod(x Value, name string) Value {
 	case Tuple:
 		m = tupleMethods[name]
 	}
-	if m == nil {
-		return nil
-	}
-	return m.BindReceiver(x)
+	return m
 }
 
 // BuiltinMethodNames lists the method names of a built-in type ("list",

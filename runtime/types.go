@@ -321,6 +321,9 @@ type Builtin struct {
 	// it is not. False (the default, e.g. for host functions) turns the
 	// elision off for the builtin's results.
 	FreshResults bool
+	// pooled marks a method bound by METHOD, returned to the thread's
+	// pool when the call consuming it returns.
+	pooled bool
 }
 
 // NewBuiltin returns a builtin named name that calls fn.

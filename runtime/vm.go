@@ -27,9 +27,36 @@ type vmState struct {
 	// fresh is the last FRESH_MARK's mark (math.MaxInt64: the callee was
 	// not a builtin, so its result may be reachable elsewhere).
 	fresh int64
+	// methods are bound methods free for METHOD to reuse (see bindMethod).
+	methods []*Builtin
 	// deferEinsum is set by a FreshDefer FRESH_MARK whose callee is an
 	// einsum literal, for the CALL right after it (Einsum.Call clears it).
 	deferEinsum bool
+}
+
+// bindMethod returns the unbound method m bound to recv, from the pool
+// when it holds one. CALL gives it back (releaseMethod) after the call:
+// the bound method lives only between the METHOD and the CALL.
+func (vm *vmState) bindMethod(m *Builtin, recv Value) *Builtin {
+	var b *Builtin
+	if n := len(vm.methods); n > 0 {
+		b = vm.methods[n-1]
+		vm.methods[n-1] = nil
+		vm.methods = vm.methods[:n-1]
+	} else {
+		b = new(Builtin)
+	}
+	*b = Builtin{name: m.name, fn: m.fn, recv: recv, Doc: m.Doc, FreshResults: m.FreshResults, pooled: true}
+	return b
+}
+
+// releaseMethod returns a bound method made by bindMethod to the pool,
+// dropping its receiver.
+func (vm *vmState) releaseMethod(b *Builtin) {
+	*b = Builtin{}
+	if len(vm.methods) < 64 {
+		vm.methods = append(vm.methods, b)
+	}
 }
 
 // frame is one active tsr function call, for tracebacks.
@@ -880,6 +907,9 @@ loop:
 				deferred := vm.deferEinsum
 				z, err = th.call(f, args, kwargs)
 				vm.deferEinsum = false // also when the call failed before Einsum.Call
+				if b, ok := f.(*Builtin); ok && b.pooled {
+					vm.releaseMethod(b)
+				}
 				if deferred && err == nil {
 					if p, ok := z.(Pending); ok {
 						pend, pendPC = p, pc-1
@@ -961,6 +991,17 @@ loop:
 		case ATTR:
 			fr.pc = pc - 1
 			if z, err = GetAttr(stack[sp-1], prog.Names[insn>>8]); err != nil {
+				goto fail
+			}
+			stack[sp-1] = z
+		case METHOD:
+			x = stack[sp-1]
+			if m := unboundMethod(x, prog.Names[insn>>8]); m != nil {
+				stack[sp-1] = vm.bindMethod(m, x)
+				break
+			}
+			fr.pc = pc - 1
+			if z, err = GetAttr(x, prog.Names[insn>>8]); err != nil {
 				goto fail
 			}
 			stack[sp-1] = z

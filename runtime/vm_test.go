@@ -364,3 +364,26 @@ print(1, 2, sep="-", end="!\n")
 		t.Errorf("got %q want %q", out, want)
 	}
 }
+
+// Method calls on lists, dicts, strings and tuples go through METHOD,
+// which reuses bound methods: nested calls (a sort key that calls
+// methods), failing calls, and a method taken as a value must behave as
+// before.
+func TestMethodCalls(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{`l = []; for i in range(3) { l.append(i * 10) }; print(l, l.pop(), l)`, "[0, 10] 20 [0, 10]"},
+		{`seen = []; l = [3, 1, 2]; l.sort(key=fn(x) { seen.append(x); -x }); print(l, seen)`, "[3, 2, 1] [3, 1, 2]"},
+		{`a = [1]; b = [2]; f = a.append; g = b.append; f(5); b.append(6); g(7); print(a, b, f)`,
+			"[1, 5] [2, 6, 7] <built-in method append of list>"},
+		{`d = {"a": 1}; print(d.get("a"), d.get("z", 0), ",".join(["x", "y"]).upper(), (1, 2, 1).count(1))`, "1 0 X,Y 2"},
+		{`l = []; try { l.append(1, 2) } catch e { print(e.kind, e.message) }; l.append(3); print(l)`,
+			"TypeError append() takes exactly 1 argument (2 given)\n[3]"},
+		{`try { [].nope(1) } catch e { print(e.kind, e.message) }`, "AttributeError 'list' object has no attribute 'nope'"},
+		{`l = []; try { l.append(undefined_name) } catch e { print(e.kind) }; l.append(1); print(l)`, "NameError\n[1]"},
+		{`fn f(x) { x.append(len(x)); x }; print(f(f([])))`, "[0, 1]"},
+	} {
+		if got := strings.TrimSpace(mustRun(t, tc.src)); got != tc.want {
+			t.Errorf("%s\n got %s\nwant %s", tc.src, got, tc.want)
+		}
+	}
+}
