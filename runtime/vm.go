@@ -670,6 +670,15 @@ loop:
 			stack[sp-1], stack[sp] = z, nil
 		case BINARY:
 			x, y = stack[sp-2], stack[sp-1]
+			if a, ok := x.(Int); ok {
+				if b, ok := y.(Int); ok {
+					if z, ok := intArith(Op(insn>>8), int64(a), int64(b)); ok {
+						sp--
+						stack[sp-1], stack[sp] = z, nil
+						continue
+					}
+				}
+			}
 			fr.pc = pc - 1 // library ops (anomaly mode) may ask for the position
 			z = nil
 			if insn>>8&BinaryDefer != 0 {
@@ -721,6 +730,15 @@ loop:
 			}
 		case BINARY_TMP:
 			x, y = stack[sp-2], stack[sp-1]
+			if a, ok := x.(Int); ok {
+				if b, ok := y.(Int); ok {
+					if z, ok := intArith(Op(insn>>8&0xffff), int64(a), int64(b)); ok {
+						sp--
+						stack[sp-1], stack[sp] = z, nil
+						continue
+					}
+				}
+			}
 			fr.pc = pc - 1
 			z = nil
 			op, after := Op(insn>>8&0xffff), int64(0)
@@ -1198,6 +1216,36 @@ loop:
 }
 
 var cmpOps = [...]Op{CMP_LT - CMP_LT: LT, CMP_LE - CMP_LT: LE, CMP_GT - CMP_LT: GT, CMP_GE - CMP_LT: GE, CMP_EQ - CMP_LT: EQL, CMP_NE - CMP_LT: NEQ}
+
+// intArith is the int fast path of BINARY and BINARY_TMP: a op b for
+// + - * // %, or ok false when the generic path (Binary) must run: another
+// operator, a zero divisor or an overflow, for which Binary raises the
+// error.
+func intArith(op Op, a, b int64) (_ Value, ok bool) {
+	switch op {
+	case PLUS:
+		if r, ok := AddInt64(a, b); ok {
+			return MakeInt(r), true
+		}
+	case MINUS:
+		if r, ok := SubInt64(a, b); ok {
+			return MakeInt(r), true
+		}
+	case STAR:
+		if r, ok := MulInt64(a, b); ok {
+			return MakeInt(r), true
+		}
+	case PERCENT:
+		if b != 0 {
+			return MakeInt(floorMod(a, b)), true
+		}
+	case SLASHSLASH:
+		if b != 0 && (b != -1 || a != math.MinInt64) {
+			return MakeInt(floorDiv(a, b)), true
+		}
+	}
+	return nil, false
+}
 
 // unpackN returns the n elements of x for a, b, ... = x.
 func unpackN(x Value, n int) ([]Value, error) {
