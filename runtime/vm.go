@@ -1089,8 +1089,14 @@ loop:
 			stack[sp-1] = String(s)
 		case CONCAT:
 			n := int(insn >> 8)
+			parts := stack[sp-n : sp]
+			size := 0
+			for _, v := range parts {
+				size += len(v.(String))
+			}
 			var b strings.Builder
-			for _, v := range stack[sp-n : sp] {
+			b.Grow(size)
+			for _, v := range parts {
 				b.WriteString(string(v.(String)))
 			}
 			clear(stack[sp-n : sp])
