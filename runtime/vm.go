@@ -995,14 +995,51 @@ loop:
 			sp++
 		case INDEX:
 			x, y = stack[sp-2], stack[sp-1]
-			if z, err = Index(x, y); err != nil {
-				goto fail
+			z = nil
+			// fast paths: an in-range int into a list, any key into a dict
+			switch c := x.(type) {
+			case *List:
+				if k, ok := y.(Int); ok {
+					if i := int64(k); i >= 0 && i < int64(len(c.Elems)) {
+						z = c.Elems[i]
+					} else if i < 0 && i >= -int64(len(c.Elems)) {
+						z = c.Elems[i+int64(len(c.Elems))]
+					}
+				}
+			case *Dict:
+				if z, err = c.Index(y); err != nil {
+					goto fail
+				}
+			}
+			if z == nil {
+				if z, err = Index(x, y); err != nil {
+					goto fail
+				}
 			}
 			sp--
 			stack[sp-1], stack[sp] = z, nil
 		case SETINDEX:
-			if err = SetIndex(stack[sp-2], stack[sp-1], stack[sp-3]); err != nil {
-				goto fail
+			x, y = stack[sp-2], stack[sp-1]
+			done := false
+			switch c := x.(type) {
+			case *List:
+				if k, ok := y.(Int); ok {
+					if i := int64(k); i >= 0 && i < int64(len(c.Elems)) {
+						c.Elems[i], done = stack[sp-3], true
+					} else if i < 0 && i >= -int64(len(c.Elems)) {
+						c.Elems[i+int64(len(c.Elems))], done = stack[sp-3], true
+					}
+				}
+			case *Dict:
+				if err = c.SetKey(y, stack[sp-3]); err != nil {
+					goto fail
+				}
+				done = true
+			}
+			if !done {
+				if err = SetIndex(x, y, stack[sp-3]); err != nil {
+					goto fail
+				}
 			}
 			clear(stack[sp-3 : sp])
 			sp -= 3

@@ -387,3 +387,21 @@ func TestMethodCalls(t *testing.T) {
 		}
 	}
 }
+
+// INDEX and SETINDEX take fast paths for an int into a list and any key
+// into a dict; the other cases and the errors are the generic ones.
+func TestIndexFastPaths(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{`l = [1, 2, 3]; l[0] = 9; l[-1] = 7; l[true] = 5; print(l, l[-3], l[2], l[false], l[1:])`, "[9, 5, 7] 9 7 9 [5, 7]"},
+		{`l = [1]; try { l[1] } catch e { print(e.kind, e.message) }`, "IndexError list index 1 out of range (length 1)"},
+		{`l = [1]; try { l[-2] = 0 } catch e { print(e.kind, e.message) }`, "IndexError list index -2 out of range (length 1)"},
+		{`try { [1]["a"] } catch e { print(e.kind, e.message) }`, "TypeError list indices must be integers or slices, not str"},
+		{`d = {}; d[1] = "a"; d[1.0] = "b"; d[(1, 2)] = 3; print(d, d[true], d[(1.0, 2)])`, "{1: 'b', (1, 2): 3} b 3"},
+		{`d = {"a": 1}; try { d["b"] } catch e { print(e.kind, e.message) }`, "KeyError 'b'"},
+		{`d = {}; try { d[[1]] = 2 } catch e { print(e.kind, e.message) }`, "TypeError unhashable type: 'list'"},
+	} {
+		if got := strings.TrimSpace(mustRun(t, tc.src)); got != tc.want {
+			t.Errorf("%s\n got %s\nwant %s", tc.src, got, tc.want)
+		}
+	}
+}
