@@ -99,8 +99,22 @@ func (d *Dict) put(key, v Value) error {
 		}
 		d.others[k] = n
 	}
-	d.entries = append(d.entries, dictEntry{key, v})
+	d.entries = appendDoubling(d.entries, dictEntry{key, v})
 	return nil
+}
+
+// appendDoubling is append that doubles the capacity of a full slice.
+// Go's append grows a large slice by about 1.25x; for the pointerful
+// slices of a growing list or dict the extra copying, zeroing and GC
+// write barriers of the many reallocations cost more than the memory
+// saved (appending 300k values ran 1.7x faster with doubling).
+func appendDoubling[T any](s []T, v T) []T {
+	if len(s) == cap(s) {
+		ns := make([]T, len(s), max(8, 2*cap(s)))
+		copy(ns, s)
+		s = ns
+	}
+	return append(s, v)
 }
 
 // unindex removes key, known to be present and hashable, from the index.

@@ -101,7 +101,7 @@ func listAppend(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, er
 		return nil, err
 	}
 	l := b.Receiver().(*List)
-	l.Elems = append(l.Elems, args[0])
+	l.Elems = appendDoubling(l.Elems, args[0])
 	return None, nil
 }
 
