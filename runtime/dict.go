@@ -12,11 +12,11 @@ import (
 //
 // The index is split by key class so that the common keys hash without
 // boxing: int, bool and integral float keys (1, 1.0 and true are one key,
-// as in Python) live in ints, str keys in strs, and every other key, as
-// hashKey maps it, in others.
+// as in Python) live in ints (a CPython-style table, see intIndex), str
+// keys in strs, and every other key, as hashKey maps it, in others.
 type Dict struct {
 	entries []dictEntry    // insertion order; a deleted entry is a tombstone (nil key)
-	ints    map[int64]int  // integral key -> position in entries
+	ints    intIndex       // integral key -> position in entries
 	strs    map[string]int // str key -> position in entries
 	others  map[any]int    // hashKey(key) -> position in entries, for the other keys
 	dead    int            // tombstones in entries
@@ -49,7 +49,7 @@ func intKey(v Value) (int64, bool) {
 // find returns the position of key in entries.
 func (d *Dict) find(key Value) (int, bool, error) {
 	if k, ok := intKey(key); ok {
-		i, ok := d.ints[k]
+		i, ok := d.ints.get(k)
 		return i, ok, nil
 	}
 	if s, ok := key.(String); ok {
@@ -68,14 +68,10 @@ func (d *Dict) find(key Value) (int, bool, error) {
 func (d *Dict) put(key, v Value) error {
 	n := len(d.entries)
 	if k, ok := intKey(key); ok {
-		if d.ints == nil {
-			d.ints = make(map[int64]int, cap(d.entries)-n)
-		}
-		if i, ok := d.ints[k]; ok {
+		if i, ok := d.ints.getOrPut(k, n); ok {
 			d.entries[i].value = v
 			return nil
 		}
-		d.ints[k] = n
 	} else if s, ok := key.(String); ok {
 		if d.strs == nil {
 			d.strs = make(map[string]int, cap(d.entries)-n)
@@ -120,7 +116,7 @@ func appendDoubling[T any](s []T, v T) []T {
 // unindex removes key, known to be present and hashable, from the index.
 func (d *Dict) unindex(key Value) {
 	if k, ok := intKey(key); ok {
-		delete(d.ints, k)
+		d.ints.del(k)
 	} else if s, ok := key.(String); ok {
 		delete(d.strs, string(s))
 	} else {
@@ -132,7 +128,7 @@ func (d *Dict) unindex(key Value) {
 // reindex records that key, present and hashable, is at position i.
 func (d *Dict) reindex(key Value, i int) {
 	if k, ok := intKey(key); ok {
-		d.ints[k] = i
+		d.ints.set(k, i)
 	} else if s, ok := key.(String); ok {
 		d.strs[string(s)] = i
 	} else {
@@ -144,7 +140,7 @@ func (d *Dict) reindex(key Value, i int) {
 // clear empties the dict.
 func (d *Dict) clear() {
 	d.entries, d.dead = nil, 0
-	d.ints, d.strs, d.others = nil, nil, nil
+	d.ints, d.strs, d.others = intIndex{}, nil, nil
 }
 
 // live returns the entries in insertion order without tombstones.

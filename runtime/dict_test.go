@@ -130,3 +130,56 @@ func TestDictKeyClasses(t *testing.T) {
 		t.Errorf("re-inserted '1' = %v, %v, len %d", v, ok, d.Len())
 	}
 }
+
+// The int key index (intIndex) under keys that collide in its low bits,
+// extreme keys, and a steady size under inserts and deletes (which must
+// neither lose keys nor rebuild the table into a large one).
+func TestDictIntIndex(t *testing.T) {
+	d := NewDict(0)
+	var keys []int64
+	for i := int64(0); i < 2000; i++ {
+		keys = append(keys, i<<20, -i<<33-1, i*7919)
+	}
+	keys = append(keys, math.MinInt64, math.MaxInt64, -1)
+	want := map[int64]int64{}
+	for i, k := range keys {
+		if err := d.SetKey(Int(k), Int(int64(i))); err != nil {
+			t.Fatal(err)
+		}
+		if _, dup := want[k]; !dup {
+			want[k] = int64(i)
+		} else {
+			want[k] = int64(i) // a repeated key keeps its slot, takes the new value
+		}
+	}
+	if d.Len() != len(want) {
+		t.Fatalf("Len %d, want %d", d.Len(), len(want))
+	}
+	for k, v := range want {
+		if got, ok, _ := d.Get(Int(k)); !ok || got != Int(v) {
+			t.Fatalf("d[%d] = %v, %v; want %d", k, got, ok, v)
+		}
+	}
+	if _, ok, _ := d.Get(Int(12345678901)); ok {
+		t.Error("absent key found")
+	}
+	// steady size: 21 live keys, 100k insert/delete pairs
+	s := NewDict(0)
+	for i := 0; i < 21; i++ {
+		s.SetKey(Int(i), None)
+	}
+	for i := 21; i < 100021; i++ {
+		s.SetKey(Int(i), Int(i))
+		if _, ok, _ := s.Delete(Int(i - 21)); !ok {
+			t.Fatalf("key %d lost", i-21)
+		}
+	}
+	if s.Len() != 21 || len(s.ints.slots) > 128 {
+		t.Errorf("Len %d, %d index slots", s.Len(), len(s.ints.slots))
+	}
+	for i := 100000; i < 100021; i++ {
+		if v, ok, _ := s.Get(Float(float64(i))); !ok || v != Int(i) {
+			t.Fatalf("s[%d.0] = %v, %v", i, v, ok)
+		}
+	}
+}
