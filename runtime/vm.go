@@ -357,7 +357,9 @@ func (th *Thread) callFunction(fn *Function, args []Value, kwargs []Kwarg) (Valu
 	slab := arena[base : base+need : base+need]
 	vm.sp += need
 	locals := slab[:nlocals:nlocals]
-	if err := bindArgs(fn, locals, args, kwargs); err != nil {
+	if len(args) == fc.NumParams && len(kwargs) == 0 {
+		copy(locals, args) // the common case of bindArgs
+	} else if err := bindArgs(fn, locals, args, kwargs); err != nil {
 		vm.sp = base
 		clear(slab)
 		return nil, err
