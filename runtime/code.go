@@ -1,6 +1,9 @@
 package runtime
 
-import "fmt"
+import (
+	"fmt"
+	"sync"
+)
 
 // Pos is a source position: 1-based line and column (in runes).
 type Pos struct {
@@ -224,6 +227,46 @@ type Program struct {
 	Functions []*Funcode
 	// Src is the source text, for error messages.
 	Src string
+
+	// methods[t][i] is the method Names[i] of the built-in type t (list,
+	// dict, str, tuple: see methodType), or nil; METHOD's lookup table,
+	// filled on first use.
+	methodsOnce sync.Once
+	methods     [4][]*Builtin
+}
+
+// methodType numbers the built-in types with methods for
+// Program.methods; -1 for the other values.
+func methodType(x Value) int {
+	switch x.(type) {
+	case *List:
+		return 0
+	case *Dict:
+		return 1
+	case String:
+		return 2
+	case Tuple:
+		return 3
+	}
+	return -1
+}
+
+// method returns the method Names[name] of the list, dict, str or tuple x,
+// unbound, or nil (see unboundMethod), without hashing the name.
+func (p *Program) method(x Value, name int) *Builtin {
+	t := methodType(x)
+	if t < 0 {
+		return nil
+	}
+	p.methodsOnce.Do(func() {
+		for t, table := range []map[string]*Builtin{listMethods, dictMethods, strMethods, tupleMethods} {
+			p.methods[t] = make([]*Builtin, len(p.Names))
+			for i, n := range p.Names {
+				p.methods[t][i] = table[n]
+			}
+		}
+	})
+	return p.methods[t][name]
 }
 
 // Funcode is the compiled code of one function (or the module body).

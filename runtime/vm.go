@@ -46,14 +46,16 @@ func (vm *vmState) bindMethod(m *Builtin, recv Value) *Builtin {
 	} else {
 		b = new(Builtin)
 	}
-	*b = Builtin{name: m.name, fn: m.fn, recv: recv, Doc: m.Doc, FreshResults: m.FreshResults, pooled: true}
+	// field by field: a struct assignment is a bulk copy with GC barriers
+	b.name, b.fn, b.recv, b.Doc = m.name, m.fn, recv, m.Doc
+	b.FreshResults, b.pooled = m.FreshResults, true
 	return b
 }
 
 // releaseMethod returns a bound method made by bindMethod to the pool,
-// dropping its receiver.
+// dropping its receiver (the rest points to static data).
 func (vm *vmState) releaseMethod(b *Builtin) {
-	*b = Builtin{}
+	b.recv = nil
 	if len(vm.methods) < 64 {
 		vm.methods = append(vm.methods, b)
 	}
@@ -1053,7 +1055,7 @@ loop:
 			stack[sp-1] = z
 		case METHOD:
 			x = stack[sp-1]
-			if m := unboundMethod(x, prog.Names[insn>>8]); m != nil {
+			if m := prog.method(x, int(insn>>8)); m != nil {
 				stack[sp-1] = vm.bindMethod(m, x)
 				break
 			}
