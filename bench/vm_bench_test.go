@@ -1,11 +1,14 @@
 package bench
 
 import (
+	"context"
+	"io"
 	"testing"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 
+	"github.com/tsrlang/tsr"
 	"github.com/tsrlang/tsr/lang"
 	"github.com/tsrlang/tsr/runtime"
 )
@@ -140,3 +143,124 @@ func BenchmarkLoop10MStarlark(b *testing.B) {
 }
 func BenchmarkBuiltin1MTSR(b *testing.B)      { runTSR(b, builtinTSR, 1000000) }
 func BenchmarkBuiltin1MStarlark(b *testing.B) { runStarlark(b, builtinStarlark, 1000000) }
+
+// vmCases are ordinary (non-tensor) programs, each with a CPython twin in
+// bench/vm_python.py under the same name: the interpreter's hot paths for
+// calls, containers, strings and closures. Each program's last expression
+// is checked against want. Run them with
+//
+//	go test ./bench -run '^$' -bench 'VM/' -count 5
+//	python3 bench/vm_python.py          # CPython's table, and tsr/CPython ratios
+var vmCases = []struct {
+	name, src string
+	want      int64
+}{
+	{"fib27", `
+fn fib(n) {
+    if n < 2 { return n }
+    fib(n - 1) + fib(n - 2)
+}
+fib(27)`, 196418},
+	{"append300k", `
+fn f() {
+    l = []
+    for i in range(300000) { l.append(i) }
+    len(l)
+}
+f()`, 300000},
+	{"dictset300k", `
+fn f() {
+    d = {}
+    for i in range(300000) { d[i] = i }
+    len(d)
+}
+f()`, 300000},
+	{"dictget300k", `
+fn f() {
+    d = {}
+    for i in range(1000) { d[i] = i }
+    s = 0
+    for i in range(300000) { s += d[i % 1000] }
+    s
+}
+f()`, 149850000},
+	{"wordcount300k", `
+fn f() {
+    words = []
+    for i in range(1000) { words.append(f"w{i}") }
+    counts = {}
+    for i in range(300000) {
+        w = words[i % 1000]
+        counts[w] = counts.get(w, 0) + 1
+    }
+    len(counts) + counts["w7"]
+}
+f()`, 1300},
+	{"strbuild100k", `
+fn f() {
+    parts = []
+    for i in range(100000) { parts.append(f"{i},") }
+    s = "".join(parts)
+    len(s)
+}
+f()`, 588890},
+	{"unpack1M", `
+fn f() {
+    s = 0
+    for i in range(1000000) {
+        p = (i, 2 * i)
+        a, b = p
+        s += a + b
+    }
+    s
+}
+f()`, 1499998500000},
+	{"closure1M", `
+fn make(k) { fn(x) { x + k } }
+fn f() {
+    add = make(3)
+    s = 0
+    for i in range(1000000) { s = add(s) % 1000 }
+    s
+}
+f()`, 0},
+	{"listindex1M", `
+fn f() {
+    l = [0] * 1000
+    for i in range(1000000) { l[i % 1000] = l[i % 1000] + 1 }
+    l[7]
+}
+f()`, 1000},
+	{"arith3M", `
+fn f() {
+    s = 0
+    for i in range(3000000) { s += i * 2 % 7 }
+    s
+}
+f()`, 8999997},
+}
+
+// BenchmarkVM runs vmCases through the embedding API (tsr.New, Run), as a
+// host would: stdlib installed, compiled once.
+func BenchmarkVM(b *testing.B) {
+	for _, c := range vmCases {
+		b.Run(c.name, func(b *testing.B) {
+			p, err := tsr.CompileScript(c.name+".tsr", c.src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			in := tsr.New(tsr.Options{Stdout: io.Discard})
+			ctx := context.Background()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				v, err := in.Run(ctx, p)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if v != runtime.Int(c.want) {
+					b.Fatalf("result = %v, want %d", v, c.want)
+				}
+			}
+		})
+	}
+}

@@ -217,7 +217,7 @@ func stackEffect(op runtime.Opcode, arg int) int {
 	case runtime.ATTN:
 		return 1 - runtime.AttnOperands // the fall-through path (success)
 	}
-	return 0 // NOP ROT3 SWAP ATTR UNARY NOT FORMAT REPR JMP* ITER_* TRY_* BLOCK_* GRAD_END GRAD_ABORT
+	return 0 // NOP ROT3 SWAP ATTR METHOD UNARY NOT FORMAT REPR JMP* ITER_* TRY_* BLOCK_* GRAD_END GRAD_ABORT
 }
 
 // field compiles one f-string replacement field of fs: the value, its
@@ -938,7 +938,13 @@ func (fc *fcomp) call(x *Call, fresh bool) { fc.callMark(x, fresh, false) }
 // the VM to run the contraction when the operator has its other operand,
 // so that a number folds into the contraction as its scale.
 func (fc *fcomp) callMark(x *Call, fresh, deferScale bool) {
-	fc.expr(x.Fn)
+	if a, ok := x.Fn.(*Attr); ok {
+		fc.expr(a.X)
+		fc.at(a)
+		fc.emit(runtime.METHOD, fc.c.name(a.Name))
+	} else {
+		fc.expr(x.Fn)
+	}
 	for _, a := range x.Args {
 		fc.expr(a)
 	}

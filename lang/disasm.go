@@ -46,7 +46,7 @@ func DisassembleFunc(b *strings.Builder, fc *runtime.Funcode) {
 			fmt.Fprintf(b, " %d\t# %s", arg, nameAt(fc.Freevars, arg))
 		case runtime.LOAD_GLOBAL, runtime.STORE_GLOBAL:
 			fmt.Fprintf(b, " %d\t# %s", arg, nameAt(prog.Globals, arg))
-		case runtime.ATTR, runtime.SETATTR:
+		case runtime.ATTR, runtime.SETATTR, runtime.METHOD:
 			fmt.Fprintf(b, " %d\t# .%s", arg, nameAt(prog.Names, arg))
 		case runtime.BINARY_TMP:
 			fmt.Fprintf(b, " %s", runtime.Op(arg&0xffff))

@@ -1,6 +1,9 @@
 package runtime
 
-import "fmt"
+import (
+	"fmt"
+	"sync"
+)
 
 // Pos is a source position: 1-based line and column (in runes).
 type Pos struct {
@@ -147,6 +150,12 @@ const (
 	// jumps to arg, where the unfused code runs.
 	ATTN // desc a b s softmax dim c -- result ; arg = pc of the fallback
 
+	// METHOD is ATTR for the callee of a call x.name(...): a method of a
+	// built-in list, dict, str or tuple is bound to x without allocating
+	// (the bound method comes from the thread's pool and goes back to it
+	// when the CALL consuming it returns).
+	METHOD // x -- x.name ; arg = names index
+
 	numOpcodes
 )
 
@@ -175,7 +184,7 @@ var opcodeNames = [...]string{
 	UNPACK: "UNPACK", FORMAT: "FORMAT", CONCAT: "CONCAT", IMPORT: "IMPORT", ASSERT: "ASSERT",
 	TRY_BEGIN: "TRY_BEGIN", TRY_END: "TRY_END", BLOCK_ENTER: "BLOCK_ENTER", BLOCK_EXIT: "BLOCK_EXIT",
 	GRAD_BEGIN: "GRAD_BEGIN", GRAD_END: "GRAD_END", GRAD_ABORT: "GRAD_ABORT",
-	RAISE: "RAISE", REPR: "REPR", FORMAT_SPEC: "FORMAT_SPEC", ATTN: "ATTN",
+	RAISE: "RAISE", REPR: "REPR", FORMAT_SPEC: "FORMAT_SPEC", ATTN: "ATTN", METHOD: "METHOD",
 }
 
 // AttnOperands is the number of stack operands of ATTN.
@@ -218,6 +227,46 @@ type Program struct {
 	Functions []*Funcode
 	// Src is the source text, for error messages.
 	Src string
+
+	// methods[t][i] is the method Names[i] of the built-in type t (list,
+	// dict, str, tuple: see methodType), or nil; METHOD's lookup table,
+	// filled on first use.
+	methodsOnce sync.Once
+	methods     [4][]*Builtin
+}
+
+// methodType numbers the built-in types with methods for
+// Program.methods; -1 for the other values.
+func methodType(x Value) int {
+	switch x.(type) {
+	case *List:
+		return 0
+	case *Dict:
+		return 1
+	case String:
+		return 2
+	case Tuple:
+		return 3
+	}
+	return -1
+}
+
+// method returns the method Names[name] of the list, dict, str or tuple x,
+// unbound, or nil (see unboundMethod), without hashing the name.
+func (p *Program) method(x Value, name int) *Builtin {
+	t := methodType(x)
+	if t < 0 {
+		return nil
+	}
+	p.methodsOnce.Do(func() {
+		for t, table := range []map[string]*Builtin{listMethods, dictMethods, strMethods, tupleMethods} {
+			p.methods[t] = make([]*Builtin, len(p.Names))
+			for i, n := range p.Names {
+				p.methods[t][i] = table[n]
+			}
+		}
+	})
+	return p.methods[t][name]
 }
 
 // Funcode is the compiled code of one function (or the module body).

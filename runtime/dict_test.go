@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"math"
 	"testing"
 )
 
@@ -57,5 +58,128 @@ func TestDictDeleteOrderAndCompaction(t *testing.T) {
 	}
 	if got := fmt.Sprint(d.Len()); got != fmt.Sprint(n/10) {
 		t.Errorf("Len %s", got)
+	}
+}
+
+// Keys that compare equal are one key whatever their class (1, 1.0 and
+// true; -0.0 and 0; (1,) and (1.0,)), str and int keys never collide,
+// insertion order runs across the classes, and NaN keys are never found
+// (each insertion of a NaN adds an entry), as before the index was split.
+func TestDictKeyClasses(t *testing.T) {
+	d := NewDict(0)
+	set := func(k, v Value) {
+		t.Helper()
+		if err := d.SetKey(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set(Int(1), String("a"))
+	set(String("1"), String("b"))
+	set(Float(1.0), String("c")) // replaces the value of key 1, keeps the key
+	set(Bool(true), String("d"))
+	set(Float(math.Copysign(0, -1)), String("e"))
+	set(Int(0), String("f"))
+	set(Tuple{Int(1), String("x")}, String("g"))
+	set(Tuple{Float(1), String("x")}, String("h"))
+	set(None, String("i"))
+	set(Float(2.5), String("j"))
+	set(Int(1<<40), String("k"))
+	set(Float(math.Inf(1)), String("l"))
+	nan := Float(math.NaN())
+	set(nan, String("m"))
+	set(nan, String("n"))
+	if got, want := d.String(), `{1: 'd', '1': 'b', -0.0: 'f', (1, 'x'): 'h', none: 'i', 2.5: 'j', 1099511627776: 'k', inf: 'l', nan: 'm', nan: 'n'}`; got != want {
+		t.Errorf("dict %s\nwant %s", got, want)
+	}
+	for _, c := range []struct {
+		k    Value
+		want Value
+	}{
+		{Bool(true), String("d")}, {Float(1), String("d")}, {String("1"), String("b")},
+		{Bool(false), String("f")}, {Float(0), String("f")},
+		{Tuple{Bool(true), String("x")}, String("h")}, {None, String("i")},
+		{Float(2.5), String("j")}, {Float(1 << 40), String("k")},
+		{Float(math.Inf(1)), String("l")}, {nan, nil}, {Int(2), nil}, {String("x"), nil},
+	} {
+		v, ok, err := d.Get(c.k)
+		if err != nil || ok != (c.want != nil) || (ok && v != c.want) {
+			t.Errorf("Get(%v) = %v, %v, %v; want %v", c.k, v, ok, err, c.want)
+		}
+	}
+	if _, _, err := d.Get(NewList(nil)); err == nil || err.Error() != "unhashable type: 'list'" {
+		t.Errorf("Get(list) error %v", err)
+	}
+	if err := d.SetKey(Tuple{NewDict(0)}, None); err == nil || err.Error() != "unhashable type: 'dict'" {
+		t.Errorf("SetKey((dict,)) error %v", err)
+	}
+	// delete one key of each class, then compact through them
+	for _, k := range []Value{Bool(true), String("1"), Tuple{Int(1), String("x")}, None} {
+		if _, ok, err := d.Delete(k); !ok || err != nil {
+			t.Fatalf("Delete(%v) = %v, %v", k, ok, err)
+		}
+	}
+	d.compact()
+	if got, want := d.String(), `{-0.0: 'f', 2.5: 'j', 1099511627776: 'k', inf: 'l', nan: 'm', nan: 'n'}`; got != want {
+		t.Errorf("after deletes %s\nwant %s", got, want)
+	}
+	if v, ok, _ := d.Get(Int(1 << 40)); !ok || v != String("k") {
+		t.Errorf("after compaction d[1<<40] = %v, %v", v, ok)
+	}
+	set(String("1"), Int(9))
+	if v, ok, _ := d.Get(String("1")); !ok || v != Int(9) || d.Len() != 7 {
+		t.Errorf("re-inserted '1' = %v, %v, len %d", v, ok, d.Len())
+	}
+}
+
+// The int key index (intIndex) under keys that collide in its low bits,
+// extreme keys, and a steady size under inserts and deletes (which must
+// neither lose keys nor rebuild the table into a large one).
+func TestDictIntIndex(t *testing.T) {
+	d := NewDict(0)
+	var keys []int64
+	for i := int64(0); i < 2000; i++ {
+		keys = append(keys, i<<20, -i<<33-1, i*7919)
+	}
+	keys = append(keys, math.MinInt64, math.MaxInt64, -1)
+	want := map[int64]int64{}
+	for i, k := range keys {
+		if err := d.SetKey(Int(k), Int(int64(i))); err != nil {
+			t.Fatal(err)
+		}
+		if _, dup := want[k]; !dup {
+			want[k] = int64(i)
+		} else {
+			want[k] = int64(i) // a repeated key keeps its slot, takes the new value
+		}
+	}
+	if d.Len() != len(want) {
+		t.Fatalf("Len %d, want %d", d.Len(), len(want))
+	}
+	for k, v := range want {
+		if got, ok, _ := d.Get(Int(k)); !ok || got != Int(v) {
+			t.Fatalf("d[%d] = %v, %v; want %d", k, got, ok, v)
+		}
+	}
+	if _, ok, _ := d.Get(Int(12345678901)); ok {
+		t.Error("absent key found")
+	}
+	// steady size: 21 live keys, 100k insert/delete pairs
+	s := NewDict(0)
+	for i := 0; i < 21; i++ {
+		s.SetKey(Int(i), None)
+	}
+	for i := 21; i < 100021; i++ {
+		s.SetKey(Int(i), Int(i))
+		if _, ok, _ := s.Delete(Int(i - 21)); !ok {
+			t.Fatalf("key %d lost", i-21)
+		}
+	}
+	if s.Len() != 21 || len(s.ints.slots) > 128 {
+		t.Errorf("Len %d, %d index slots", s.Len(), len(s.ints.slots))
+	}
+	for i := 100000; i < 100021; i++ {
+		if v, ok, _ := s.Get(Float(float64(i))); !ok || v != Int(i) {
+			t.Fatalf("s[%d.0] = %v, %v", i, v, ok)
+		}
 	}
 }

@@ -40,6 +40,17 @@ func init() {
 
 // builtinMethod returns x.name bound to x for lists, dicts and strings, or nil.
 func builtinMethod(x Value, name string) Value {
+	m := unboundMethod(x, name)
+	if m == nil {
+		return nil
+	}
+	return m.BindReceiver(x)
+}
+
+// unboundMethod returns the method name of a list, dict, str or tuple x,
+// not yet bound to x, or nil. The methods never keep their *Builtin
+// argument past the call (METHOD reuses bound methods).
+func unboundMethod(x Value, name string) *Builtin {
 	var m *Builtin
 	switch x.(type) {
 	case *List:
@@ -51,10 +62,7 @@ func builtinMethod(x Value, name string) Value {
 	case Tuple:
 		m = tupleMethods[name]
 	}
-	if m == nil {
-		return nil
-	}
-	return m.BindReceiver(x)
+	return m
 }
 
 // BuiltinMethodNames lists the method names of a built-in type ("list",
@@ -93,7 +101,7 @@ func listAppend(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, er
 		return nil, err
 	}
 	l := b.Receiver().(*List)
-	l.Elems = append(l.Elems, args[0])
+	l.Elems = appendDoubling(l.Elems, args[0])
 	return None, nil
 }
 
@@ -372,8 +380,7 @@ func dictClear(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, err
 		return nil, err
 	}
 	d := b.Receiver().(*Dict)
-	d.entries, d.dead = nil, 0
-	d.index = map[any]int{}
+	d.clear()
 	return None, nil
 }
 

@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	"io"
+	"strconv"
 )
 
 // Op is an operator token used by HasBinary, HasUnary, HasInplace and Comparable.
@@ -72,7 +73,7 @@ func (b Bool) Truth() bool { return bool(b) }
 // arithmetic result outside int64 is an OverflowError ("int64 overflow").
 type Int int64
 
-func (i Int) String() string { return fmt.Sprint(int64(i)) }
+func (i Int) String() string { return strconv.FormatInt(int64(i), 10) }
 func (Int) Type() string     { return "int" }
 func (i Int) Truth() bool    { return i != 0 }
 
@@ -321,6 +322,9 @@ type Builtin struct {
 	// it is not. False (the default, e.g. for host functions) turns the
 	// elision off for the builtin's results.
 	FreshResults bool
+	// pooled marks a method bound by METHOD, returned to the thread's
+	// pool when the call consuming it returns.
+	pooled bool
 }
 
 // NewBuiltin returns a builtin named name that calls fn.

@@ -27,9 +27,38 @@ type vmState struct {
 	// fresh is the last FRESH_MARK's mark (math.MaxInt64: the callee was
 	// not a builtin, so its result may be reachable elsewhere).
 	fresh int64
+	// methods are bound methods free for METHOD to reuse (see bindMethod).
+	methods []*Builtin
 	// deferEinsum is set by a FreshDefer FRESH_MARK whose callee is an
 	// einsum literal, for the CALL right after it (Einsum.Call clears it).
 	deferEinsum bool
+}
+
+// bindMethod returns the unbound method m bound to recv, from the pool
+// when it holds one. CALL gives it back (releaseMethod) after the call:
+// the bound method lives only between the METHOD and the CALL.
+func (vm *vmState) bindMethod(m *Builtin, recv Value) *Builtin {
+	var b *Builtin
+	if n := len(vm.methods); n > 0 {
+		b = vm.methods[n-1]
+		vm.methods[n-1] = nil
+		vm.methods = vm.methods[:n-1]
+	} else {
+		b = new(Builtin)
+	}
+	// field by field: a struct assignment is a bulk copy with GC barriers
+	b.name, b.fn, b.recv, b.Doc = m.name, m.fn, recv, m.Doc
+	b.FreshResults, b.pooled = m.FreshResults, true
+	return b
+}
+
+// releaseMethod returns a bound method made by bindMethod to the pool,
+// dropping its receiver (the rest points to static data).
+func (vm *vmState) releaseMethod(b *Builtin) {
+	b.recv = nil
+	if len(vm.methods) < 64 {
+		vm.methods = append(vm.methods, b)
+	}
 }
 
 // frame is one active tsr function call, for tracebacks.
@@ -330,7 +359,9 @@ func (th *Thread) callFunction(fn *Function, args []Value, kwargs []Kwarg) (Valu
 	slab := arena[base : base+need : base+need]
 	vm.sp += need
 	locals := slab[:nlocals:nlocals]
-	if err := bindArgs(fn, locals, args, kwargs); err != nil {
+	if len(args) == fc.NumParams && len(kwargs) == 0 {
+		copy(locals, args) // the common case of bindArgs
+	} else if err := bindArgs(fn, locals, args, kwargs); err != nil {
 		vm.sp = base
 		clear(slab)
 		return nil, err
@@ -643,6 +674,15 @@ loop:
 			stack[sp-1], stack[sp] = z, nil
 		case BINARY:
 			x, y = stack[sp-2], stack[sp-1]
+			if a, ok := x.(Int); ok {
+				if b, ok := y.(Int); ok {
+					if z, ok := intArith(Op(insn>>8), int64(a), int64(b)); ok {
+						sp--
+						stack[sp-1], stack[sp] = z, nil
+						continue
+					}
+				}
+			}
 			fr.pc = pc - 1 // library ops (anomaly mode) may ask for the position
 			z = nil
 			if insn>>8&BinaryDefer != 0 {
@@ -694,6 +734,15 @@ loop:
 			}
 		case BINARY_TMP:
 			x, y = stack[sp-2], stack[sp-1]
+			if a, ok := x.(Int); ok {
+				if b, ok := y.(Int); ok {
+					if z, ok := intArith(Op(insn>>8&0xffff), int64(a), int64(b)); ok {
+						sp--
+						stack[sp-1], stack[sp] = z, nil
+						continue
+					}
+				}
+			}
 			fr.pc = pc - 1
 			z = nil
 			op, after := Op(insn>>8&0xffff), int64(0)
@@ -880,6 +929,9 @@ loop:
 				deferred := vm.deferEinsum
 				z, err = th.call(f, args, kwargs)
 				vm.deferEinsum = false // also when the call failed before Einsum.Call
+				if b, ok := f.(*Builtin); ok && b.pooled {
+					vm.releaseMethod(b)
+				}
 				if deferred && err == nil {
 					if p, ok := z.(Pending); ok {
 						pend, pendPC = p, pc-1
@@ -947,20 +999,68 @@ loop:
 			sp++
 		case INDEX:
 			x, y = stack[sp-2], stack[sp-1]
-			if z, err = Index(x, y); err != nil {
-				goto fail
+			z = nil
+			// fast paths: an in-range int into a list, any key into a dict
+			switch c := x.(type) {
+			case *List:
+				if k, ok := y.(Int); ok {
+					if i := int64(k); i >= 0 && i < int64(len(c.Elems)) {
+						z = c.Elems[i]
+					} else if i < 0 && i >= -int64(len(c.Elems)) {
+						z = c.Elems[i+int64(len(c.Elems))]
+					}
+				}
+			case *Dict:
+				if z, err = c.Index(y); err != nil {
+					goto fail
+				}
+			}
+			if z == nil {
+				if z, err = Index(x, y); err != nil {
+					goto fail
+				}
 			}
 			sp--
 			stack[sp-1], stack[sp] = z, nil
 		case SETINDEX:
-			if err = SetIndex(stack[sp-2], stack[sp-1], stack[sp-3]); err != nil {
-				goto fail
+			x, y = stack[sp-2], stack[sp-1]
+			done := false
+			switch c := x.(type) {
+			case *List:
+				if k, ok := y.(Int); ok {
+					if i := int64(k); i >= 0 && i < int64(len(c.Elems)) {
+						c.Elems[i], done = stack[sp-3], true
+					} else if i < 0 && i >= -int64(len(c.Elems)) {
+						c.Elems[i+int64(len(c.Elems))], done = stack[sp-3], true
+					}
+				}
+			case *Dict:
+				if err = c.SetKey(y, stack[sp-3]); err != nil {
+					goto fail
+				}
+				done = true
+			}
+			if !done {
+				if err = SetIndex(x, y, stack[sp-3]); err != nil {
+					goto fail
+				}
 			}
 			clear(stack[sp-3 : sp])
 			sp -= 3
 		case ATTR:
 			fr.pc = pc - 1
 			if z, err = GetAttr(stack[sp-1], prog.Names[insn>>8]); err != nil {
+				goto fail
+			}
+			stack[sp-1] = z
+		case METHOD:
+			x = stack[sp-1]
+			if m := prog.method(x, int(insn>>8)); m != nil {
+				stack[sp-1] = vm.bindMethod(m, x)
+				break
+			}
+			fr.pc = pc - 1
+			if z, err = GetAttr(x, prog.Names[insn>>8]); err != nil {
 				goto fail
 			}
 			stack[sp-1] = z
@@ -1030,8 +1130,14 @@ loop:
 			stack[sp-1] = String(s)
 		case CONCAT:
 			n := int(insn >> 8)
+			parts := stack[sp-n : sp]
+			size := 0
+			for _, v := range parts {
+				size += len(v.(String))
+			}
 			var b strings.Builder
-			for _, v := range stack[sp-n : sp] {
+			b.Grow(size)
+			for _, v := range parts {
 				b.WriteString(string(v.(String)))
 			}
 			clear(stack[sp-n : sp])
@@ -1157,6 +1263,36 @@ loop:
 }
 
 var cmpOps = [...]Op{CMP_LT - CMP_LT: LT, CMP_LE - CMP_LT: LE, CMP_GT - CMP_LT: GT, CMP_GE - CMP_LT: GE, CMP_EQ - CMP_LT: EQL, CMP_NE - CMP_LT: NEQ}
+
+// intArith is the int fast path of BINARY and BINARY_TMP: a op b for
+// + - * // %, or ok false when the generic path (Binary) must run: another
+// operator, a zero divisor or an overflow, for which Binary raises the
+// error.
+func intArith(op Op, a, b int64) (_ Value, ok bool) {
+	switch op {
+	case PLUS:
+		if r, ok := AddInt64(a, b); ok {
+			return MakeInt(r), true
+		}
+	case MINUS:
+		if r, ok := SubInt64(a, b); ok {
+			return MakeInt(r), true
+		}
+	case STAR:
+		if r, ok := MulInt64(a, b); ok {
+			return MakeInt(r), true
+		}
+	case PERCENT:
+		if b != 0 {
+			return MakeInt(floorMod(a, b)), true
+		}
+	case SLASHSLASH:
+		if b != 0 && (b != -1 || a != math.MinInt64) {
+			return MakeInt(floorDiv(a, b)), true
+		}
+	}
+	return nil, false
+}
 
 // unpackN returns the n elements of x for a, b, ... = x.
 func unpackN(x Value, n int) ([]Value, error) {

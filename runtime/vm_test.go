@@ -364,3 +364,44 @@ print(1, 2, sep="-", end="!\n")
 		t.Errorf("got %q want %q", out, want)
 	}
 }
+
+// Method calls on lists, dicts, strings and tuples go through METHOD,
+// which reuses bound methods: nested calls (a sort key that calls
+// methods), failing calls, and a method taken as a value must behave as
+// before.
+func TestMethodCalls(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{`l = []; for i in range(3) { l.append(i * 10) }; print(l, l.pop(), l)`, "[0, 10] 20 [0, 10]"},
+		{`seen = []; l = [3, 1, 2]; l.sort(key=fn(x) { seen.append(x); -x }); print(l, seen)`, "[3, 2, 1] [3, 1, 2]"},
+		{`a = [1]; b = [2]; f = a.append; g = b.append; f(5); b.append(6); g(7); print(a, b, f)`,
+			"[1, 5] [2, 6, 7] <built-in method append of list>"},
+		{`d = {"a": 1}; print(d.get("a"), d.get("z", 0), ",".join(["x", "y"]).upper(), (1, 2, 1).count(1))`, "1 0 X,Y 2"},
+		{`l = []; try { l.append(1, 2) } catch e { print(e.kind, e.message) }; l.append(3); print(l)`,
+			"TypeError append() takes exactly 1 argument (2 given)\n[3]"},
+		{`try { [].nope(1) } catch e { print(e.kind, e.message) }`, "AttributeError 'list' object has no attribute 'nope'"},
+		{`l = []; try { l.append(undefined_name) } catch e { print(e.kind) }; l.append(1); print(l)`, "NameError\n[1]"},
+		{`fn f(x) { x.append(len(x)); x }; print(f(f([])))`, "[0, 1]"},
+	} {
+		if got := strings.TrimSpace(mustRun(t, tc.src)); got != tc.want {
+			t.Errorf("%s\n got %s\nwant %s", tc.src, got, tc.want)
+		}
+	}
+}
+
+// INDEX and SETINDEX take fast paths for an int into a list and any key
+// into a dict; the other cases and the errors are the generic ones.
+func TestIndexFastPaths(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{`l = [1, 2, 3]; l[0] = 9; l[-1] = 7; l[true] = 5; print(l, l[-3], l[2], l[false], l[1:])`, "[9, 5, 7] 9 7 9 [5, 7]"},
+		{`l = [1]; try { l[1] } catch e { print(e.kind, e.message) }`, "IndexError list index 1 out of range (length 1)"},
+		{`l = [1]; try { l[-2] = 0 } catch e { print(e.kind, e.message) }`, "IndexError list index -2 out of range (length 1)"},
+		{`try { [1]["a"] } catch e { print(e.kind, e.message) }`, "TypeError list indices must be integers or slices, not str"},
+		{`d = {}; d[1] = "a"; d[1.0] = "b"; d[(1, 2)] = 3; print(d, d[true], d[(1.0, 2)])`, "{1: 'b', (1, 2): 3} b 3"},
+		{`d = {"a": 1}; try { d["b"] } catch e { print(e.kind, e.message) }`, "KeyError 'b'"},
+		{`d = {}; try { d[[1]] = 2 } catch e { print(e.kind, e.message) }`, "TypeError unhashable type: 'list'"},
+	} {
+		if got := strings.TrimSpace(mustRun(t, tc.src)); got != tc.want {
+			t.Errorf("%s\n got %s\nwant %s", tc.src, got, tc.want)
+		}
+	}
+}
