@@ -42,26 +42,32 @@ func sumTorch[T float](x []T, V int, add addRowsFn[T]) T {
 		return rowSumStrided(x, 0, 1, n)
 	}
 	var p [rowsMax]T
-	if ng := n / V / 4; ng > 0 {
+	ng := n / V / 4
+	if ng > 0 {
 		p = cascadeRows(x[:ng*4*V], 4*V, ng, add)
 	}
-	return finishTorch(x, &p, V)
+	return finishTorch(x, &p, V, ng > 0)
 }
 
 // finishTorch completes sumTorch for a row x (len(x) >= V) whose
 // ⌊len(x)/4V⌋ leading groups of 4 vectors cascadeRows summed into p: the
 // leftover vectors go into vector 0, the 4 vectors are added, then the
-// trailing scalars left to right and the lanes in order.
-func finishTorch[T float](x []T, p *[rowsMax]T, V int) T {
+// trailing scalars left to right and the lanes in order. Without a
+// cascade (cascaded false: p is zero) vectors 1-3 are zero and are not
+// added: adding +0 changes only a -0, which the final sum, starting from
+// +0, absorbs anyway.
+func finishTorch[T float](x []T, p *[rowsMax]T, V int, cascaded bool) T {
 	nv := len(x) / V
 	for i := nv / 4 * 4; i < nv; i++ { // leftover vectors into vector 0
 		for l := 0; l < V; l++ {
 			p[l] += x[i*V+l]
 		}
 	}
-	for k := 1; k < 4; k++ {
-		for l := 0; l < V; l++ {
-			p[l] += p[k*V+l]
+	if cascaded {
+		for k := 1; k < 4; k++ {
+			for l := 0; l < V; l++ {
+				p[l] += p[k*V+l]
+			}
 		}
 	}
 	var s T
@@ -97,7 +103,7 @@ func sumRowsTorch[T float](dst, x []T, n, V int, add addRowsFn[T], add4 addRows4
 			xs := x[o*n : (o+4)*n]
 			cascadeRows4(acc, xs, n, 4*V, ng, add4)
 			for q := range 4 {
-				dst[o+q] = finishTorch(xs[q*n:(q+1)*n], &acc[0][q], V)
+				dst[o+q] = finishTorch(xs[q*n:(q+1)*n], &acc[0][q], V, true)
 			}
 		}
 	}
