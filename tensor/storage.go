@@ -196,6 +196,7 @@ func sizeClass(n int) (int, int) {
 // paying for collections); one that recycles resets it. Only buffers of at
 // least reclaimMinBytes count: small temporaries dropped beside kept large
 // tensors must not keep a collection running every other allocation.
+// Smaller buffers have kickGC (below) instead.
 //
 // A collection costs what marking the whole Go heap costs, and a host
 // embedding tsr may hold far more pointers than tsr does (half a second
@@ -233,6 +234,7 @@ func armSentinel() {
 	runtime.SetFinalizer(new(gcSentinel), func(*gcSentinel) {
 		n := gcCycles.Add(1)
 		sinceGC.Store(0)
+		sinceGCSmall.Store(0)
 		// a cycle that recycled buffers ends a back-off (this runs after
 		// the cycle's recycling finalizers or before them: the next cycle
 		// sees those)
@@ -253,7 +255,8 @@ func init() { armSentinel() }
 // return a buffer the GC found dropped (nil when none).
 func reclaim(cls, nb int) *pooledBuf {
 	f := max(reclaimScale.Load(), reclaimFactor)
-	if nb < reclaimMinBytes || sinceGC.Load() < f*int64(nb) || !collectionAffordable(nb) {
+	win := f * int64(nb)
+	if nb < reclaimMinBytes || sinceGC.Load() < win || !collectionAffordable(int64(nb)) {
 		return nil
 	}
 	reclaimMu.Lock() // one collection for concurrent misses
@@ -261,7 +264,7 @@ func reclaim(cls, nb int) *pooledBuf {
 	if pb := pools[cls].get(); pb != nil { // another miss collected meanwhile
 		return pb
 	}
-	if sinceGC.Load() < f*int64(nb) {
+	if sinceGC.Load() < win {
 		return nil
 	}
 	r0 := statRecycBig.Load()
@@ -292,9 +295,42 @@ func reclaim(cls, nb int) *pooledBuf {
 // collectionAffordable reports whether reclaim may collect for a buffer of
 // nb bytes: its last collection took at most nb/reclaimBytesPerNs, or was
 // reprobeCycles GC cycles ago.
-func collectionAffordable(nb int) bool {
-	return gcWallNs.Load()*reclaimBytesPerNs <= int64(nb) || gcCycles.Load()-gcWallCycle.Load() >= reprobeCycles
+func collectionAffordable(nb int64) bool {
+	return gcWallNs.Load()*reclaimBytesPerNs <= nb || gcCycles.Load()-gcWallCycle.Load() >= reprobeCycles
 }
+
+// kickGC starts a collection in the background once gcKickBytes of
+// poolable buffers smaller than reclaimMinBytes (reclaim looks after the
+// larger ones) have been handed out since the last cycle (one at a
+// time, and only while collections are cheap: collectionAffordable). A
+// dropped buffer with a finalizer survives the cycle that finds it (it is
+// marked for its finalizer), and the buffers the pool then hands out are
+// no heap growth to the pacer: left to the pacer, the cycles grow
+// geometrically, each marking everything handed out since the one before
+// (`w = z + z` over 400 KB in a loop reached 2.6 GB resident, a page fault
+// per 4 KB). A cycle per gcKickBytes keeps what a cycle finds, and so the
+// pools, that small; the mutator does not wait for it.
+func kickGC() {
+	if !collectionAffordable(gcKickBytes) || !gcKicking.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		t0 := time.Now()
+		runtime.GC()
+		gcWallNs.Store(int64(time.Since(t0)))
+		gcWallCycle.Store(gcCycles.Load())
+		gcKicking.Store(false)
+	}()
+}
+
+// gcKickBytes is how many bytes of poolable buffers kickGC lets pass
+// between collections.
+const gcKickBytes = 64 << 20
+
+var (
+	gcKicking    atomic.Bool  // a kickGC collection is running
+	sinceGCSmall atomic.Int64 // sinceGC's buffers smaller than reclaimMinBytes
+)
 
 // reclaimWait bounds the wait for finalizers after a collection.
 const reclaimWait = 2 * time.Millisecond
@@ -331,6 +367,25 @@ func (c *classPool) put(pb *pooledBuf) {
 	pooledLen.Add(1)
 	c.mu.Unlock()
 }
+
+// full reports whether the pool already holds as many buffers of nb bytes
+// as it may (poolClassMaxBytes, poolClassMinCount).
+func (c *classPool) full(nb int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.bufs) >= max(poolClassMinCount, poolClassMaxBytes/nb)
+}
+
+// A class pool takes a recycled buffer only while it holds fewer than
+// max(poolClassMinCount, poolClassMaxBytes/size) of them; the finalizer
+// lets any other buffer go (the next cycle frees it). Without the bound a
+// pool grew to whatever one long GC cycle had dropped (a GB of 400 KB
+// buffers) and stayed that size: LIFO hands every buffer out again before
+// a miss, so none ever idled long enough to be trimmed.
+const (
+	poolClassMaxBytes = 64 << 20
+	poolClassMinCount = 8
+)
 
 // trimPools drops the buffers pooled before GC cycle `before` (called by
 // gcSentinel once per cycle, only while some pool holds buffers).
@@ -373,6 +428,9 @@ type pooledBuf struct {
 func armRecycle(words []uint64, cls int) {
 	n := len(words)
 	runtime.SetFinalizer(&words[0], func(p *uint64) {
+		if pools[cls].full(n * 8) {
+			return
+		}
 		statRecycled.Add(1)
 		if n*8 >= reclaimMinBytes {
 			statRecycBig.Add(1)
@@ -412,6 +470,9 @@ func newStorage(dt DType, n int, zero bool) *Storage {
 			s.words = make([]uint64, (cap+7)/8)
 		}
 		sinceGC.Add(int64(cap))
+		if cap < reclaimMinBytes && sinceGCSmall.Add(int64(cap)) >= gcKickBytes {
+			kickGC()
+		}
 		if !armed {
 			armRecycle(s.words, cls)
 		}
@@ -492,8 +553,10 @@ func (s *Storage) release() {
 	}
 	s.freed = true
 	if s.pooled {
-		cls, _ := sizeClass(s.nbytes)
-		pools[cls].put(&pooledBuf{words: s.words, armed: true})
+		// a full pool leaves the buffer to its finalizer
+		if cls, _ := sizeClass(s.nbytes); !pools[cls].full(len(s.words) * 8) {
+			pools[cls].put(&pooledBuf{words: s.words, armed: true})
+		}
 	}
 	if s.tok != nil {
 		s.tok.drop()

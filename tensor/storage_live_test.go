@@ -411,3 +411,55 @@ func settleLiveBytes() {
 		last = v
 	}
 }
+
+// A class pool holds at most max(poolClassMinCount, poolClassMaxBytes/size)
+// buffers: it used to keep whatever one long GC cycle had dropped.
+func TestPoolClassBounded(t *testing.T) {
+	const n = 1<<20 + 5 // 4 MiB of f32: a class of its own
+	var xs []*Tensor
+	for i := 0; i < 40; i++ {
+		x, err := Empty([]int{n}, F32)
+		if err != nil {
+			t.Fatal(err)
+		}
+		xs = append(xs, x)
+	}
+	for _, x := range xs {
+		x.Release()
+	}
+	cls, size := sizeClass(4 * n)
+	pools[cls].mu.Lock()
+	got := len(pools[cls].bufs)
+	pools[cls].mu.Unlock()
+	if want := max(poolClassMinCount, poolClassMaxBytes/size); got != want {
+		t.Fatalf("%d buffers pooled after releasing 40, want the bound %d", got, want)
+	}
+}
+
+// Dropping gcKickBytes of poolable temporaries starts a collection
+// (kickGC), which recycles them: without it the pacer let the cycles grow
+// geometrically (every buffer handed out from the pool is no heap growth
+// to it) and a loop of 400 KB temporaries reached 2.6 GB.
+func TestKickGCRecyclesTemporaries(t *testing.T) {
+	runtime.GC()
+	gcWallNs.Store(0) // collections as cheap as tsr's own heap makes them
+	c0 := gcCycles.Load()
+	_, _, h0 := PoolStats()
+	const n = 100000 // 400 KB of f32
+	for i := 0; i < 3*gcKickBytes/(4*n); i++ {
+		x, err := Empty([]int{n}, F32)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x.Storage().F32()[n-1] = 1
+		if i%50 == 0 {
+			time.Sleep(time.Millisecond) // let a kicked collection and its finalizers run
+		}
+	}
+	if c := gcCycles.Load() - c0; c < 2 {
+		t.Errorf("%d GC cycles while %d MiB of temporaries were dropped, want >= 2", c, 3*gcKickBytes>>20)
+	}
+	if _, _, h1 := PoolStats(); h1-h0 == 0 {
+		t.Error("no temporary came back from the pool")
+	}
+}
