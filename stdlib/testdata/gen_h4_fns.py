@@ -154,6 +154,10 @@ CASES = [
      "y.register_hook(fn(g) { g * 10 })\n(y * y).sum().backward()\nr = y.grad"),
     ("hook_retain_after", "x = tensor([1., 2.], requires_grad=true)\ny = x * 2\ny.register_hook(fn(g) { g * 10 })\n"
      "y.retain_grad()\n(y * y).sum().backward()\nr = y.grad"),
+    ("hook_retain_between", "x = tensor([1., 2.], requires_grad=true)\ny = x * 2\ny.register_hook(fn(g) { g * 2 })\n"
+     "y.retain_grad()\ny.register_hook(fn(g) { g * 3 })\n(y * y).sum().backward()\nr = y.grad"),
+    ("hook_retain_after_removed", "x = tensor([1., 2.], requires_grad=true)\ny = x * 2\nh = y.register_hook(fn(g) { g * 2 })\n"
+     "h.remove()\ny.retain_grad()\ny.register_hook(fn(g) { g * 3 })\n(y * y).sum().backward()\nr = y.grad"),
     ("hook_chain", "x = tensor([1., 2.], requires_grad=true)\ny = x * 2\ny.register_hook(fn(g) { g + 1 })\n"
      "y.register_hook(fn(g) { g * 3 })\ny.register_hook(fn(g) { none })\n(y * y).sum().backward()\nr = x.grad"),
     ("hook_leaf_sum", "x = tensor([1., 2.], requires_grad=true)\nx.register_hook(fn(g) { g * g })\n"

@@ -109,6 +109,12 @@ type Node struct {
 	// hooks are the tensor hooks of the outputs (RegisterHook), by
 	// output index.
 	hooks map[int][]hookEntry
+	// firstHook is, by output index, the id of the first hook ever
+	// registered (removed or not): PyTorch 1.13 runs all of an output's
+	// hooks as one pre-hook placed at the first registration, so a
+	// retain_grad runs after every hook when made after that, before
+	// every hook otherwise.
+	firstHook map[int]int64
 
 	// inline storage for the common one- and two-input nodes
 	nextBuf [2]edge
