@@ -451,7 +451,13 @@ func init() {
 		if err := checkInplaceOperands(engineOf(th), x.t, []runtime.Value{wrap(engineOf(th), m.t)}, nil); err != nil {
 			return nil, err // PyTorch checks self against the mask (not the value)
 		}
-		err := engineOf(th).ApplyInplace("masked_fill", x.t, []*T{m.t}, autograd.Attrs{"value": v.t.FlatFloat64(0)}, func() error { return x.t.MaskedFillInplace(m.t, v.t) })
+		fwd := func() error { return x.t.MaskedFillInplace(m.t, v.t) }
+		var err error
+		if !v.t.IsWrappedNumber() { // PyTorch's masked_fill_.Tensor overload
+			err = engineOf(th).ApplyInplace("masked_fill_tensor", x.t, []*T{m.t, v.t}, nil, fwd)
+		} else {
+			err = engineOf(th).ApplyInplace("masked_fill", x.t, []*T{m.t}, autograd.Attrs{"value": v.t.FlatFloat64(0)}, fwd)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -517,8 +517,11 @@ func maskedFillOp(e *Engine, x, mask *T, value *T) (*T, error) {
 	if err := valueFits(value, x.DType()); err != nil {
 		return nil, err
 	}
-	v := value.FlatFloat64(0)
-	return e.Apply("masked_fill", []*T{x, mask}, autograd.Attrs{"value": v}, func() (*T, error) { return tensor.MaskedFill(x, mask, value) })
+	fwd := func() (*T, error) { return tensor.MaskedFill(x, mask, value) }
+	if !value.IsWrappedNumber() { // PyTorch's masked_fill.Tensor overload
+		return e.Apply("masked_fill_tensor", []*T{x, mask, value}, nil, fwd)
+	}
+	return e.Apply("masked_fill", []*T{x, mask}, autograd.Attrs{"value": value.FlatFloat64(0)}, fwd)
 }
 
 // clampOp clamps x to [lo, hi]; a nil bound is absent. Number bounds are

@@ -148,6 +148,17 @@ CASES = [
     *grad("trapezoid", V, "trapezoid(v, dx=0.5)", ("v",)),
     *grad("trapezoid_x", f"{V}\nq = tensor([0., 1., 3.], requires_grad=true)", "trapezoid(v, q)", ("v", "q")),
     # ---- register_hook ----
+    # ---- masked_fill with a 0-d value tensor that requires grad (MaskedFillBackward1) ----
+    ("masked_fill_value_grad", "v = tensor(2., requires_grad=true)\nx = tensor([1., 2., 3.], requires_grad=true)\n"
+     "y = x.masked_fill(tensor([true, false, true]), v)\n(y * tensor([1., 10., 100.])).sum().backward()\nr = v.grad"),
+    ("masked_fill_value_grad_self", "v = tensor(2., requires_grad=true)\nx = tensor([1., 2., 3.], requires_grad=true)\n"
+     "y = x.masked_fill(tensor([true, false, true]), v)\n(y * tensor([1., 10., 100.])).sum().backward()\nr = x.grad"),
+    ("masked_fill_value_grad_f64", "v = tensor(2., dtype=f64, requires_grad=true)\n"
+     "y = zeros(2, 3).masked_fill(tensor([true, false, true]), v)\n(y * arange(6.).reshape(2, 3)).sum().backward()\nr = v.grad"),
+    ("masked_fill__value_grad", "v = tensor(2., requires_grad=true)\nz = zeros(3)\n"
+     "z.masked_fill_(tensor([false, true, true]), v)\n(z * tensor([1., 10., 100.])).sum().backward()\nr = v.grad"),
+    ("index_put_mask_value_grad", "v = tensor(2., dtype=f64, requires_grad=true)\nz = zeros(3)\n"
+     "z[tensor([true, false, true])] = v\n(z * tensor([1., 10., 100.])).sum().backward()\nr = v.grad"),
     ("hook_nonleaf", "x = tensor([1., 2.], requires_grad=true)\ny = x * 2\ny.register_hook(fn(g) { g * 10 })\n"
      "(y * y).sum().backward()\nr = x.grad"),
     ("hook_retain_before", "x = tensor([1., 2.], requires_grad=true)\ny = x * 2\ny.retain_grad()\n"
@@ -195,6 +206,8 @@ GRADFN = [
     ("trapezoid_dx", "r = trapezoid(tensor([1., 2.], requires_grad=true), dx=3.)"),
     ("trapezoid_x", "r = trapezoid(tensor([1., 2.], requires_grad=true), tensor([0., 2.]))"),
     ("trapz", "r = trapz(tensor([1., 2.], requires_grad=true))"),
+    ("masked_fill_value", "r = zeros(2).masked_fill(tensor([true, false]), tensor(1., requires_grad=true))"),
+    ("masked_fill_value_self", "r = zeros(2, requires_grad=true).masked_fill(tensor([true, false]), tensor(1.))"),
 ]
 
 ERRORS = [

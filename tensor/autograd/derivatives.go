@@ -451,6 +451,41 @@ func init() {
 		gi, err = e(c).sumTo(gi, c.InputShape(0))
 		return []*T{gi, nil}, err
 	}})
+	// masked_fill_tensor is masked_fill with a 0-d value tensor that
+	// requires grad (inputs x, mask, value; PyTorch's MaskedFillBackward1):
+	// the value's gradient is the sum of the gradient where mask is true.
+	def(&Function{Name: "masked_fill_tensor", SaveInputs: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		g := g0(gs)
+		mask, err := c.Input(1)
+		if err != nil {
+			return nil, err
+		}
+		z, err := tensor.Zeros([]int{}, g.DType())
+		if err != nil {
+			return nil, err
+		}
+		var gi, gv *T
+		if c.NeedsGrad(0) {
+			if gi, err = e(c).where(mask, z, g); err != nil {
+				return nil, err
+			}
+			if gi, err = e(c).sumTo(gi, c.InputShape(0)); err != nil {
+				return nil, err
+			}
+		}
+		if c.NeedsGrad(2) {
+			if gv, err = e(c).where(mask, g, z); err != nil {
+				return nil, err
+			}
+			if gv, err = e(c).sum(gv, nil, false); err != nil {
+				return nil, err
+			}
+			if gv, err = e(c).toDType(gv, c.InputDType(2)); err != nil {
+				return nil, err
+			}
+		}
+		return []*T{gi, nil, gv}, nil
+	}})
 	def(&Function{Name: "clamp", SaveInputs: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
 		g := g0(gs)
 		x, err := c.Input(0)
