@@ -172,6 +172,9 @@ func covOf(th *runtime.Thread, x *TensorValue, correction runtime.Value, fw, aw 
 	if x.t.Dim() > 2 {
 		return nil, runtime.Errorf("RuntimeError", "cov(): expected input to have two or fewer dimensions but got an input with %d dimensions", x.t.Dim())
 	}
+	if x.t.DType() == tensor.Bool {
+		return nil, runtime.Errorf("RuntimeError", "cov(): bool dtype is not supported for input")
+	}
 	m := func(recv runtime.Value, name string, args ...runtime.Value) (runtime.Value, error) {
 		return callMethod(th, recv, name, args, nil)
 	}
@@ -197,14 +200,24 @@ func covOf(th *runtime.Thread, x *TensorValue, correction runtime.Value, fw, aw 
 		if !ok {
 			return nil, runtime.Errorf("TypeError", "cov(): argument '%s' must be Tensor, not %s", [2]string{"fweights", "aweights"}[k], wv.Type())
 		}
-		if wt.t.Dim() > 1 || (wt.t.Dim() == 1 && wt.t.Shape()[0] != nObs) || (wt.t.Dim() == 0 && nObs != 1) {
-			return nil, runtime.Errorf("RuntimeError", "cov(): expected %s to have the same numel as there are observations in the input but got %d != %d", [2]string{"fweights", "aweights"}[k], wt.t.Numel(), nObs)
+		name := [2]string{"fweights", "aweights"}[k]
+		// ATen's order: rank, dtype, numel, sign
+		if wt.t.Dim() > 1 {
+			return nil, runtime.Errorf("RuntimeError", "cov(): expected %s to have one or fewer dimensions but got %s with %d dimensions", name, name, wt.t.Dim())
 		}
 		if k == 0 && !wt.t.DType().IsInt() {
-			return nil, runtime.Errorf("RuntimeError", "cov(): expected fweights to have integral dtype but got fweights with %s dtype", wt.t.DType())
+			return nil, runtime.Errorf("RuntimeError", "cov(): expected fweights to have integral dtype but got fweights with %s dtype", torchDTypeName(wt.t.DType()))
 		}
 		if k == 1 && !wt.t.DType().IsFloat() {
-			return nil, runtime.Errorf("RuntimeError", "cov(): expected aweights to have floating point dtype but got aweights with %s dtype", wt.t.DType())
+			return nil, runtime.Errorf("RuntimeError", "cov(): expected aweights to have floating point dtype but got aweights with %s dtype", torchDTypeName(wt.t.DType()))
+		}
+		if wt.t.Numel() != nObs {
+			return nil, runtime.Errorf("RuntimeError", "cov(): expected %s to have the same numel as there are observations in the input but got %d != %d", name, wt.t.Numel(), nObs)
+		}
+		for _, v := range wt.t.ToFloat64s() {
+			if !(v >= 0) { // ATen: min().ge(0), so a NaN weight fails too
+				return nil, runtime.Errorf("RuntimeError", "cov(): %s cannot be negative", name)
+			}
 		}
 		if w == runtime.None {
 			w = wv
@@ -224,6 +237,9 @@ func covOf(th *runtime.Thread, x *TensorValue, correction runtime.Value, fw, aw 
 	} else {
 		if wSum, err = m(w, "sum"); err != nil {
 			return nil, err
+		}
+		if wSum.(*TensorValue).t.FlatFloat64(0) == 0 {
+			return nil, runtime.Errorf("RuntimeError", "cov(): weights sum to zero, can't be normalized")
 		}
 		xw, err := m(in, "mul", w)
 		if err != nil {
@@ -352,6 +368,11 @@ func builtinIsin(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, k
 	tt, tok := tests.(*TensorValue)
 	if !eok && !tok {
 		return nil, runtime.Errorf("TypeError", "isin() received an invalid combination of arguments: at least one of elements and test_elements must be a Tensor")
+	}
+	for _, v := range []runtime.Value{elems, tests} { // ATen's isin kernels take no bool
+		if t, ok := v.(*TensorValue); (ok && t.t.DType() == tensor.Bool) || isBool(v) {
+			return nil, runtime.Errorf("RuntimeError", "Unsupported input type encountered for isin(): Bool")
+		}
 	}
 	var err error
 	var ets, tts *T
