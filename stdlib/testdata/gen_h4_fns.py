@@ -114,6 +114,7 @@ CASES = [
     # ---- block_diag ----
     ("block_diag", "r = block_diag(tensor([[1., 2.], [3., 4.]]), tensor([5., 6.]), tensor(7.))"),
     ("block_diag_promote", "r = block_diag(tensor([[1, 2]]), tensor([[0.5]], dtype=f64), tensor([true]))"),
+    ("block_diag_none", "r = block_diag()"),
     ("block_diag_ints", "r = block_diag(tensor([[1, 2]], dtype=i8), tensor([3], dtype=u8))"),
     ("block_diag_empty_block", "r = block_diag(zeros(2, 0), ones(1, 2), zeros(0, 1))"),
     ("block_diag_one", "r = block_diag(tensor([[1., 2.], [3., 4.]]))"),
