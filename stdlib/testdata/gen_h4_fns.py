@@ -149,6 +149,16 @@ CASES = [
     *grad("trapezoid", V, "trapezoid(v, dx=0.5)", ("v",)),
     *grad("trapezoid_x", f"{V}\nq = tensor([0., 1., 3.], requires_grad=true)", "trapezoid(v, q)", ("v", "q")),
     # ---- register_hook ----
+    # ---- views of an overlapping view (an expanded or unfolded tensor) counted each alias once ----
+    ("expand_slice_grad", "a = tensor([0., 1., 3.], requires_grad=true)\n"
+     "(a.expand(2, 3)[:, 1:] * tensor([[1., 2.], [3., 4.]])).sum().backward()\nr = a.grad"),
+    ("expand_select_grad", "a = tensor([0., 1., 3.], requires_grad=true)\n(a.expand(2, 3)[0] * tensor([1., 2., 3.])).sum().backward()\nr = a.grad"),
+    ("expand_diagonal_grad", "a = tensor([0., 1., 3.], requires_grad=true)\n"
+     "(a.expand(2, 3).diagonal() * tensor([1., 10.])).sum().backward()\nr = a.grad"),
+    ("unfold_slice_grad", "a = arange(5., requires_grad=true)\n"
+     "(a.unfold(0, 3, 1)[1:, :2] * tensor([[1., 2.], [3., 4.]])).sum().backward()\nr = a.grad"),
+    ("trapezoid_expanded_x_grad", "a = tensor([0., 1., 3.], requires_grad=true)\n"
+     "y = trapezoid(tensor([[1., 2., 3.], [4., 5., 6.]]), a.expand(2, 3))\n(y * tensor([1., 2.])).sum().backward()\nr = a.grad"),
     # ---- masked_fill with a 0-d value tensor that requires grad (MaskedFillBackward1) ----
     ("masked_fill_value_grad", "v = tensor(2., requires_grad=true)\nx = tensor([1., 2., 3.], requires_grad=true)\n"
      "y = x.masked_fill(tensor([true, false, true]), v)\n(y * tensor([1., 10., 100.])).sum().backward()\nr = v.grad"),

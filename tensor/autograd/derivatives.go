@@ -1122,7 +1122,12 @@ func geluBackward(c *Ctx, g *T) (*T, error) {
 // geometryBackward is the gradient of any view op: the output gradient is
 // scattered into a zero tensor shaped like the input through the storage
 // positions the view and its input share, accumulating where the view
-// reads one element several times (expand, overlapping as_strided).
+// reads one element several times (expand, overlapping as_strided). When
+// the input itself overlaps (a slice of an expanded tensor), each storage
+// position's sum is split evenly among the input elements that alias it,
+// as ATen's as_strided_backward divides by the input geometry's count;
+// the backward of the view that made the overlap (expand's sum, unfold's
+// fold) adds the shares back, so no gradient is counted twice.
 func geometryBackward(c *Ctx, gs []*T) ([]*T, error) {
 	in, ok := c.Attr("_in_geo").(viewGeo)
 	out, ok2 := c.Attr("_out_geo").(viewGeo)
@@ -1141,8 +1146,20 @@ func geometryBackward(c *Ctx, gs []*T) ([]*T, error) {
 		acc[off-lo] += gv[i]
 		i++
 	})
+	count := make([]int32, len(acc))
+	overlap := false
+	in.offsets(func(off int) {
+		count[off-lo]++
+		overlap = overlap || count[off-lo] > 1
+	})
 	res := make([]float64, 0, prodInts(in.shape))
-	in.offsets(func(off int) { res = append(res, acc[off-lo]) })
+	in.offsets(func(off int) {
+		v := acc[off-lo]
+		if overlap {
+			v /= float64(count[off-lo])
+		}
+		res = append(res, v)
+	})
 	gi, err := tensor.FromFloat64s(res, in.shape, g.DType())
 	return []*T{gi}, err
 }
