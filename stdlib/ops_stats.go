@@ -16,7 +16,7 @@ import (
 // differentiable).
 
 func init() {
-	defMethodFunc("mode", "mode(dim=-1, keepdim=false): the named tuple (values, indices) of the most frequent value along dim; ties go to the smallest value, the index is its last occurrence, and NaNs never count as equal (PyTorch 1.13's CPU kernel).", methodMode)
+	defMethodFunc("mode", "mode(dim=-1, keepdim=false): the named tuple (values, indices) of the most frequent value along dim; ties go to the smallest value; the index is the one PyTorch 1.13's CPU kernel reports (the last of the run after libstdc++'s unstable std::sort: the last occurrence for up to 16 elements), and NaNs never count as equal.", methodMode)
 	defMethodFunc("msort", "msort(): the values sorted along dim 0 (sort(dim=0).values).", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		if err := runtime.UnpackArgs("msort", args, kwargs); err != nil {
 			return nil, err
@@ -62,35 +62,46 @@ func modeAlong(e *Engine, x *T, dim int, keep bool) (*T, *T, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	sv, si, err := tensor.Sort(last.Contiguous(), nd-1, false)
-	if err != nil {
-		return nil, nil, err
-	}
-	pos := si.ToInt64s()
-	var equal func(a, b int) bool
-	if x.DType() == tensor.I64 {
-		ks := sv.ToInt64s()
-		equal = func(a, b int) bool { return ks[a] == ks[b] }
-	} else {
-		ks := sv.ToFloat64s()
-		equal = func(a, b int) bool { return ks[a] == ks[b] } // NaN != NaN
-	}
-	rows := len(pos) / n
+	// ATen's mode kernel: each row's (value, index) pairs through
+	// libstdc++'s std::sort by value, then the index of the last pair of
+	// the first longest run (NaN != NaN: each NaN is a run of its own)
+	rows := x.Numel() / n
 	idx := make([]int64, rows)
-	for r := 0; r < rows; r++ {
-		base := r * n
-		best, bestLen := base, 0
-		for s := base; s < base+n; {
-			t := s + 1
-			for t < base+n && equal(s, t) {
-				t++
+	order := make([]int64, n)
+	pick := func(r int, equal func(a, b int) bool) {
+		best, run, bestRun := 0, 0, 0
+		for i := 0; i < n; i++ {
+			run++
+			if i == n-1 || !equal(i, i+1) {
+				if run > bestRun {
+					best, bestRun = i, run
+				}
+				run = 0
 			}
-			if t-s > bestLen {
-				best, bestLen = t-1, t-s
-			}
-			s = t
 		}
-		idx[r] = pos[best]
+		idx[r] = order[best]
+	}
+	reset := func() {
+		for i := range order {
+			order[i] = int64(i)
+		}
+	}
+	if x.DType() == tensor.I64 {
+		all := last.Contiguous().ToInt64s()
+		for r := 0; r < rows; r++ {
+			ks := all[r*n : (r+1)*n]
+			reset()
+			stdSortPairs(ks, order)
+			pick(r, func(a, b int) bool { return ks[a] == ks[b] })
+		}
+	} else {
+		all := last.Contiguous().ToFloat64s()
+		for r := 0; r < rows; r++ {
+			ks := all[r*n : (r+1)*n]
+			reset()
+			stdSortPairs(ks, order)
+			pick(r, func(a, b int) bool { return ks[a] == ks[b] })
+		}
 	}
 	ishape := append(append([]int(nil), last.Shape()[:nd-1]...), 1)
 	it, err := tensor.FromInt64s(idx, ishape, tensor.I64)

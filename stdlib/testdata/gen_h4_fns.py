@@ -23,7 +23,7 @@ from gen_ops_more_torch import to_torch as base_to_torch  # noqa: E402
 from gen_ops_more_torch import write_golden  # noqa: E402
 
 EXTRA = ["logaddexp2", "bitwise_left_shift", "bitwise_right_shift", "i0", "angle", "isposinf", "isneginf",
-         "isreal", "positive", "diag_embed", "block_diag", "vander", "trapezoid", "trapz", "exp2"]
+         "isreal", "positive", "diag_embed", "block_diag", "vander", "trapezoid", "trapz", "exp2", "mode"]
 
 
 def to_torch(src):
@@ -31,6 +31,13 @@ def to_torch(src):
     s = s.replace("special.i0(", "torch.special.i0(")
     # tsr's anonymous functions fn(g) { expr } are lambdas
     return re.sub(r"fn\((\w+)\) \{ (.*?) \}", r"lambda \1: \2", s)
+
+
+def _ties(n, k, seed=11):
+    """n small integers below k (as floats), many ties: a tsr list literal."""
+    import random
+    rnd = random.Random(seed * 1000 + n * 10 + k)
+    return "[" + ", ".join(f"{rnd.randrange(k)}." for _ in range(n)) + "]"
 
 
 def grad(name, setup, expr, leaves):
@@ -149,6 +156,14 @@ CASES = [
     *grad("trapezoid", V, "trapezoid(v, dx=0.5)", ("v",)),
     *grad("trapezoid_x", f"{V}\nq = tensor([0., 1., 3.], requires_grad=true)", "trapezoid(v, q)", ("v", "q")),
     # ---- register_hook ----
+    # ---- mode's tie index follows libstdc++'s (unstable) std::sort of the pairs ----
+    *[(f"mode_ties_{n}_{k}", f"r = mode(tensor({_ties(n, k)}), 0).indices")
+      for n, k in ((17, 3), (40, 4), (100, 5), (257, 3), (1000, 7))],
+    ("mode_ties_2d", f"r = mode(tensor({_ties(60, 3)}).reshape(20, 3), 0).indices"),
+    ("mode_ties_i64", f"r = mode(tensor({_ties(90, 4)}).long(), -1).indices"),
+    ("mode_ties_values", f"r = mode(tensor({_ties(90, 4)}) - 1.5, -1).values"),
+    ("mode_nan", "r = mode(tensor([nan, 1., nan])).indices"),
+    ("mode_nan_long", f"r = mode(tensor({_ties(30, 2)}).masked_fill(tensor({_ties(30, 2)}) > 0, nan)).indices"),
     # ---- views of an overlapping view (an expanded or unfolded tensor) counted each alias once ----
     ("expand_slice_grad", "a = tensor([0., 1., 3.], requires_grad=true)\n"
      "(a.expand(2, 3)[:, 1:] * tensor([[1., 2.], [3., 4.]])).sum().backward()\nr = a.grad"),
