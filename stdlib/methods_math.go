@@ -439,13 +439,7 @@ func init() {
 		if err := engineOf(th).CheckInplace(x.t); err != nil {
 			return nil, err // autograd's leaf check comes first in PyTorch
 		}
-		if v.t.Dim() != 0 { // checked first, as ATen's masked_fill__cpu
-			return nil, runtime.Errorf("RuntimeError", "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", v.t.Dim())
-		}
-		if m.t.DType() != tensor.Bool {
-			return nil, runtime.Errorf("RuntimeError", "masked_fill_ only supports boolean masks, but got mask with dtype %s", m.t.DType())
-		}
-		if err := valueFits(v.t, x.t.DType()); err != nil {
+		if err := checkMaskedFill(x.t, m.t, v.t); err != nil {
 			return nil, err
 		}
 		if err := checkInplaceOperands(engineOf(th), x.t, []runtime.Value{wrap(engineOf(th), m.t)}, nil); err != nil {

@@ -507,14 +507,20 @@ func whereOp(e *Engine, cond, a, b *T) (*T, error) {
 	return e.Apply("where", []*T{cond, a, b}, nil, func() (*T, error) { return tensor.Where(cond, a, b) })
 }
 
-func maskedFillOp(e *Engine, x, mask *T, value *T) (*T, error) {
-	if value.Dim() != 0 { // checked first, as ATen's masked_fill__cpu
-		return nil, runtime.Errorf("RuntimeError", "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", value.Dim())
+// checkMaskedFill is ATen's masked_fill__cpu argument checks, in its
+// order: a 0-d value, a bool mask, a value that fits x's dtype.
+func checkMaskedFill(x, mask, value *T) error {
+	if value.Dim() != 0 {
+		return runtime.Errorf("RuntimeError", "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", value.Dim())
 	}
 	if mask.DType() != tensor.Bool {
-		return nil, runtime.Errorf("RuntimeError", "masked_fill_ only supports boolean masks, but got mask with dtype %s", mask.DType())
+		return runtime.Errorf("RuntimeError", "masked_fill_ only supports boolean masks, but got mask with dtype %s", mask.DType())
 	}
-	if err := valueFits(value, x.DType()); err != nil {
+	return valueFits(value, x.DType())
+}
+
+func maskedFillOp(e *Engine, x, mask *T, value *T) (*T, error) {
+	if err := checkMaskedFill(x, mask, value); err != nil {
 		return nil, err
 	}
 	fwd := func() (*T, error) { return tensor.MaskedFill(x, mask, value) }
