@@ -51,6 +51,28 @@ func TestStatsOps(t *testing.T) {
 	})
 }
 
+// cov's weight checks run in ATen's order (rank, dtype, numel, sign; a NaN
+// weight counts as negative) with its messages, a zero weight sum and a
+// bool input are errors, and isin refuses bool inputs; cov computed
+// nan/inf matrices and isin bool results. Messages from
+// testdata/gen_h1_stats.py.
+func TestStatsOpErrors(t *testing.T) {
+	const x = "x = tensor([[0., 1, 2], [2, 1, 0]])\n"
+	checkPrints(t, []printCase{
+		{x + catchOf(`cov(x, fweights=ones(1, 3, dtype=i64))`), "RuntimeError: cov(): expected fweights to have one or fewer dimensions but got fweights with 2 dimensions"},
+		{x + catchOf(`cov(x, aweights=ones(1, 3))`), "RuntimeError: cov(): expected aweights to have one or fewer dimensions but got aweights with 2 dimensions"},
+		{x + catchOf(`cov(x, fweights=ones(3, dtype=bool))`), "RuntimeError: cov(): expected fweights to have integral dtype but got fweights with Bool dtype"},
+		{x + catchOf(`cov(x, fweights=tensor([1., 2., 3.]))`), "RuntimeError: cov(): expected fweights to have integral dtype but got fweights with Float dtype"},
+		{x + catchOf(`cov(x, fweights=tensor([1, 0, -1]))`), "RuntimeError: cov(): fweights cannot be negative"},
+		{x + catchOf(`cov(x, aweights=tensor([1., nan, 1.]))`), "RuntimeError: cov(): aweights cannot be negative"},
+		{x + catchOf(`cov(x, fweights=tensor([0, 0, 0]))`), "RuntimeError: cov(): weights sum to zero, can't be normalized"},
+		{catchOf(`cov(zeros(2, 0), fweights=zeros(0, dtype=i64))`), "RuntimeError: cov(): weights sum to zero, can't be normalized"},
+		{catchOf(`cov(ones(2, 2, dtype=bool))`), "RuntimeError: cov(): bool dtype is not supported for input"},
+		{catchOf(`isin(tensor([1, 0]), tensor([true]))`), "RuntimeError: Unsupported input type encountered for isin(): Bool"},
+		{catchOf(`isin(true, tensor([1]))`), "RuntimeError: Unsupported input type encountered for isin(): Bool"},
+	})
+}
+
 // all/any keep uint8 for a uint8 input in PyTorch 1.13 (values 0/1).
 func TestAllAnyUint8(t *testing.T) {
 	checkPrints(t, []printCase{

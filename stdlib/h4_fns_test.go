@@ -58,3 +58,29 @@ y.register_hook(fn(g) { print("h3", g) })
 print(x.grad)`, "h1 tensor([4., 8.])\nh3 tensor([5., 9.])\ntensor([10., 18.])"},
 	})
 }
+
+// Backward runs nodes in PyTorch's engine order (a node is ready once
+// all its inputs are in; the most recently created ready node first) and
+// finishes a leaf (its hooks, then .grad) as soon as its gradient is
+// complete, as AccumulateGrad does: the hooks below print in PyTorch
+// 1.13's order (a DFS order ran b's hook first and every leaf hook last).
+func TestHookOrderAsPyTorch(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`x = tensor([1.], requires_grad=true)
+w = tensor([1.], requires_grad=true)
+b = w * 3
+a = x * 2
+x.register_hook(fn(g) { print("x", g.item()) })
+b.register_hook(fn(g) { print("b", g.item()) })
+w.register_hook(fn(g) { print("w", g.item()) })
+(a.sum() + (b * 4).sum()).backward()`, "x 2.0\nb 4.0\nw 12.0"},
+		{`p = tensor([0.1], requires_grad=true)
+q = p * 0.3
+r = p * 0.7
+s = q * r
+q.register_hook(fn(g) { print("q", g.item()) })
+r.register_hook(fn(g) { print("r", g.item()) })
+(s + p * 1e-8 + q).sum().backward()
+print(p.grad.item())`, "r 0.030000001192092896\nq 1.0700000524520874\n0.3420000374317169"},
+	})
+}

@@ -229,9 +229,10 @@ func setIndexOp(e *Engine, x *T, key, v runtime.Value) error {
 			return view.AssignInplace(src)
 		})
 	}
-	// x[mask] = number is masked_fill_ (differentiable).
+	// x[mask] = number is masked_fill_ (differentiable; a value that
+	// requires grad takes index_put's path, which carries its gradient).
 	if len(items) == 1 && items[0].T != nil && items[0].T.DType() == tensor.Bool && src.Numel() == 1 && src.Dim() == 0 &&
-		sameShape(items[0].T.Shape(), x.Shape()) {
+		sameShape(items[0].T.Shape(), x.Shape()) && !src.RequiresGrad() {
 		mask := items[0].T
 		err := e.ApplyInplace("masked_fill", x, []*T{mask}, autograd.Attrs{"value": src.FlatFloat64(0)}, func() error {
 			return x.MaskedFillInplace(mask, src)

@@ -439,19 +439,19 @@ func init() {
 		if err := engineOf(th).CheckInplace(x.t); err != nil {
 			return nil, err // autograd's leaf check comes first in PyTorch
 		}
-		if v.t.Dim() != 0 { // checked first, as ATen's masked_fill__cpu
-			return nil, runtime.Errorf("RuntimeError", "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", v.t.Dim())
-		}
-		if m.t.DType() != tensor.Bool {
-			return nil, runtime.Errorf("RuntimeError", "masked_fill_ only supports boolean masks, but got mask with dtype %s", m.t.DType())
-		}
-		if err := valueFits(v.t, x.t.DType()); err != nil {
+		if err := checkMaskedFill(x.t, m.t, v.t); err != nil {
 			return nil, err
 		}
 		if err := checkInplaceOperands(engineOf(th), x.t, []runtime.Value{wrap(engineOf(th), m.t)}, nil); err != nil {
 			return nil, err // PyTorch checks self against the mask (not the value)
 		}
-		err := engineOf(th).ApplyInplace("masked_fill", x.t, []*T{m.t}, autograd.Attrs{"value": v.t.FlatFloat64(0)}, func() error { return x.t.MaskedFillInplace(m.t, v.t) })
+		fwd := func() error { return x.t.MaskedFillInplace(m.t, v.t) }
+		var err error
+		if !v.t.IsWrappedNumber() { // PyTorch's masked_fill_.Tensor overload
+			err = engineOf(th).ApplyInplace("masked_fill_tensor", x.t, []*T{m.t, v.t}, nil, fwd)
+		} else {
+			err = engineOf(th).ApplyInplace("masked_fill", x.t, []*T{m.t}, autograd.Attrs{"value": v.t.FlatFloat64(0)}, fwd)
+		}
 		if err != nil {
 			return nil, err
 		}

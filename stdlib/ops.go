@@ -507,18 +507,27 @@ func whereOp(e *Engine, cond, a, b *T) (*T, error) {
 	return e.Apply("where", []*T{cond, a, b}, nil, func() (*T, error) { return tensor.Where(cond, a, b) })
 }
 
-func maskedFillOp(e *Engine, x, mask *T, value *T) (*T, error) {
-	if value.Dim() != 0 { // checked first, as ATen's masked_fill__cpu
-		return nil, runtime.Errorf("RuntimeError", "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", value.Dim())
+// checkMaskedFill is ATen's masked_fill__cpu argument checks, in its
+// order: a 0-d value, a bool mask, a value that fits x's dtype.
+func checkMaskedFill(x, mask, value *T) error {
+	if value.Dim() != 0 {
+		return runtime.Errorf("RuntimeError", "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", value.Dim())
 	}
 	if mask.DType() != tensor.Bool {
-		return nil, runtime.Errorf("RuntimeError", "masked_fill_ only supports boolean masks, but got mask with dtype %s", mask.DType())
+		return runtime.Errorf("RuntimeError", "masked_fill_ only supports boolean masks, but got mask with dtype %s", mask.DType())
 	}
-	if err := valueFits(value, x.DType()); err != nil {
+	return valueFits(value, x.DType())
+}
+
+func maskedFillOp(e *Engine, x, mask *T, value *T) (*T, error) {
+	if err := checkMaskedFill(x, mask, value); err != nil {
 		return nil, err
 	}
-	v := value.FlatFloat64(0)
-	return e.Apply("masked_fill", []*T{x, mask}, autograd.Attrs{"value": v}, func() (*T, error) { return tensor.MaskedFill(x, mask, value) })
+	fwd := func() (*T, error) { return tensor.MaskedFill(x, mask, value) }
+	if !value.IsWrappedNumber() { // PyTorch's masked_fill.Tensor overload
+		return e.Apply("masked_fill_tensor", []*T{x, mask, value}, nil, fwd)
+	}
+	return e.Apply("masked_fill", []*T{x, mask}, autograd.Attrs{"value": value.FlatFloat64(0)}, fwd)
 }
 
 // clampOp clamps x to [lo, hi]; a nil bound is absent. Number bounds are

@@ -94,6 +94,9 @@ func builtinBlockDiag(th *runtime.Thread, b *runtime.Builtin, args []runtime.Val
 		r, c := blockDims(t.t)
 		rows, cols = rows+r, cols+c
 	}
+	if len(args) == 0 {
+		rows = 1 // torch.block_diag() is an empty 1x0 matrix
+	}
 	z, err := tensor.Zeros([]int{rows, cols}, dt)
 	if err != nil {
 		return nil, err

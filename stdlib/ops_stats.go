@@ -16,7 +16,7 @@ import (
 // differentiable).
 
 func init() {
-	defMethodFunc("mode", "mode(dim=-1, keepdim=false): the named tuple (values, indices) of the most frequent value along dim; ties go to the smallest value, the index is its last occurrence, and NaNs never count as equal (PyTorch 1.13's CPU kernel).", methodMode)
+	defMethodFunc("mode", "mode(dim=-1, keepdim=false): the named tuple (values, indices) of the most frequent value along dim; ties go to the smallest value; the index is the one PyTorch 1.13's CPU kernel reports (the last of the run after libstdc++'s unstable std::sort: the last occurrence for up to 16 elements), and NaNs never count as equal.", methodMode)
 	defMethodFunc("msort", "msort(): the values sorted along dim 0 (sort(dim=0).values).", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		if err := runtime.UnpackArgs("msort", args, kwargs); err != nil {
 			return nil, err
@@ -62,35 +62,46 @@ func modeAlong(e *Engine, x *T, dim int, keep bool) (*T, *T, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	sv, si, err := tensor.Sort(last.Contiguous(), nd-1, false)
-	if err != nil {
-		return nil, nil, err
-	}
-	pos := si.ToInt64s()
-	var equal func(a, b int) bool
-	if x.DType() == tensor.I64 {
-		ks := sv.ToInt64s()
-		equal = func(a, b int) bool { return ks[a] == ks[b] }
-	} else {
-		ks := sv.ToFloat64s()
-		equal = func(a, b int) bool { return ks[a] == ks[b] } // NaN != NaN
-	}
-	rows := len(pos) / n
+	// ATen's mode kernel: each row's (value, index) pairs through
+	// libstdc++'s std::sort by value, then the index of the last pair of
+	// the first longest run (NaN != NaN: each NaN is a run of its own)
+	rows := x.Numel() / n
 	idx := make([]int64, rows)
-	for r := 0; r < rows; r++ {
-		base := r * n
-		best, bestLen := base, 0
-		for s := base; s < base+n; {
-			t := s + 1
-			for t < base+n && equal(s, t) {
-				t++
+	order := make([]int64, n)
+	pick := func(r int, equal func(a, b int) bool) {
+		best, run, bestRun := 0, 0, 0
+		for i := 0; i < n; i++ {
+			run++
+			if i == n-1 || !equal(i, i+1) {
+				if run > bestRun {
+					best, bestRun = i, run
+				}
+				run = 0
 			}
-			if t-s > bestLen {
-				best, bestLen = t-1, t-s
-			}
-			s = t
 		}
-		idx[r] = pos[best]
+		idx[r] = order[best]
+	}
+	reset := func() {
+		for i := range order {
+			order[i] = int64(i)
+		}
+	}
+	if x.DType() == tensor.I64 {
+		all := last.Contiguous().ToInt64s()
+		for r := 0; r < rows; r++ {
+			ks := all[r*n : (r+1)*n]
+			reset()
+			stdSortPairs(ks, order)
+			pick(r, func(a, b int) bool { return ks[a] == ks[b] })
+		}
+	} else {
+		all := last.Contiguous().ToFloat64s()
+		for r := 0; r < rows; r++ {
+			ks := all[r*n : (r+1)*n]
+			reset()
+			stdSortPairs(ks, order)
+			pick(r, func(a, b int) bool { return ks[a] == ks[b] })
+		}
 	}
 	ishape := append(append([]int(nil), last.Shape()[:nd-1]...), 1)
 	it, err := tensor.FromInt64s(idx, ishape, tensor.I64)
@@ -172,6 +183,9 @@ func covOf(th *runtime.Thread, x *TensorValue, correction runtime.Value, fw, aw 
 	if x.t.Dim() > 2 {
 		return nil, runtime.Errorf("RuntimeError", "cov(): expected input to have two or fewer dimensions but got an input with %d dimensions", x.t.Dim())
 	}
+	if x.t.DType() == tensor.Bool {
+		return nil, runtime.Errorf("RuntimeError", "cov(): bool dtype is not supported for input")
+	}
 	m := func(recv runtime.Value, name string, args ...runtime.Value) (runtime.Value, error) {
 		return callMethod(th, recv, name, args, nil)
 	}
@@ -197,14 +211,24 @@ func covOf(th *runtime.Thread, x *TensorValue, correction runtime.Value, fw, aw 
 		if !ok {
 			return nil, runtime.Errorf("TypeError", "cov(): argument '%s' must be Tensor, not %s", [2]string{"fweights", "aweights"}[k], wv.Type())
 		}
-		if wt.t.Dim() > 1 || (wt.t.Dim() == 1 && wt.t.Shape()[0] != nObs) || (wt.t.Dim() == 0 && nObs != 1) {
-			return nil, runtime.Errorf("RuntimeError", "cov(): expected %s to have the same numel as there are observations in the input but got %d != %d", [2]string{"fweights", "aweights"}[k], wt.t.Numel(), nObs)
+		name := [2]string{"fweights", "aweights"}[k]
+		// ATen's order: rank, dtype, numel, sign
+		if wt.t.Dim() > 1 {
+			return nil, runtime.Errorf("RuntimeError", "cov(): expected %s to have one or fewer dimensions but got %s with %d dimensions", name, name, wt.t.Dim())
 		}
 		if k == 0 && !wt.t.DType().IsInt() {
-			return nil, runtime.Errorf("RuntimeError", "cov(): expected fweights to have integral dtype but got fweights with %s dtype", wt.t.DType())
+			return nil, runtime.Errorf("RuntimeError", "cov(): expected fweights to have integral dtype but got fweights with %s dtype", torchDTypeName(wt.t.DType()))
 		}
 		if k == 1 && !wt.t.DType().IsFloat() {
-			return nil, runtime.Errorf("RuntimeError", "cov(): expected aweights to have floating point dtype but got aweights with %s dtype", wt.t.DType())
+			return nil, runtime.Errorf("RuntimeError", "cov(): expected aweights to have floating point dtype but got aweights with %s dtype", torchDTypeName(wt.t.DType()))
+		}
+		if wt.t.Numel() != nObs {
+			return nil, runtime.Errorf("RuntimeError", "cov(): expected %s to have the same numel as there are observations in the input but got %d != %d", name, wt.t.Numel(), nObs)
+		}
+		for _, v := range wt.t.ToFloat64s() {
+			if !(v >= 0) { // ATen: min().ge(0), so a NaN weight fails too
+				return nil, runtime.Errorf("RuntimeError", "cov(): %s cannot be negative", name)
+			}
 		}
 		if w == runtime.None {
 			w = wv
@@ -224,6 +248,9 @@ func covOf(th *runtime.Thread, x *TensorValue, correction runtime.Value, fw, aw 
 	} else {
 		if wSum, err = m(w, "sum"); err != nil {
 			return nil, err
+		}
+		if wSum.(*TensorValue).t.FlatFloat64(0) == 0 {
+			return nil, runtime.Errorf("RuntimeError", "cov(): weights sum to zero, can't be normalized")
 		}
 		xw, err := m(in, "mul", w)
 		if err != nil {
@@ -352,6 +379,11 @@ func builtinIsin(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, k
 	tt, tok := tests.(*TensorValue)
 	if !eok && !tok {
 		return nil, runtime.Errorf("TypeError", "isin() received an invalid combination of arguments: at least one of elements and test_elements must be a Tensor")
+	}
+	for _, v := range []runtime.Value{elems, tests} { // ATen's isin kernels take no bool
+		if t, ok := v.(*TensorValue); (ok && t.t.DType() == tensor.Bool) || isBool(v) {
+			return nil, runtime.Errorf("RuntimeError", "Unsupported input type encountered for isin(): Bool")
+		}
 	}
 	var err error
 	var ets, tts *T

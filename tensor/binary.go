@@ -363,7 +363,12 @@ func binT[T num](op binOp, out, a, b *Tensor, x, y []T) error {
 	case opLogAddExp:
 		f = func(p, q T) T { return T(logAddExp(float64(p), float64(q))) }
 	case opLogAddExp2:
-		f = func(p, q T) T { return T(logAddExp2(float64(p), float64(q))) }
+		var z T
+		if _, f32 := any(z).(float32); f32 {
+			f = func(p, q T) T { return T(logAddExp2(float32(p), float32(q))) }
+		} else {
+			f = func(p, q T) T { return T(logAddExp2(float64(p), float64(q))) }
+		}
 	case opFmax: // NaN only when both are NaN; a tie (-0 vs 0) keeps p, as PyTorch's vector kernel
 		f = func(p, q T) T {
 			if q != q || p >= q {
@@ -845,19 +850,31 @@ func Fmax(a, b *Tensor) (*Tensor, error) { return binary(opFmax, a, b) }
 func Fmin(a, b *Tensor) (*Tensor, error) { return binary(opFmin, a, b) }
 
 // LogAddExp2 returns log2(2**a + 2**b) elementwise, computed as ATen's
-// logaddexp2 kernel: max(a, b) + log1p(2**-|a - b|) / ln 2, and a itself
-// when a and b are the same infinity (float dtypes only; f16 and bf16
-// computed in f32; integer or bool operands are a RuntimeError).
+// logaddexp2 kernel: max(a, b) + log2(1 + 2**-|a - b|), each step rounded
+// to the compute dtype, and a itself when a and b are the same infinity
+// (float dtypes only; f16 and bf16 computed in f32; integer or bool
+// operands are a RuntimeError).
 func LogAddExp2(a, b *Tensor) (*Tensor, error) { return binary(opLogAddExp2, a, b) }
 
-func logAddExp2(a, b float64) float64 {
-	if math.IsInf(a, 0) && a == b {
+// logAddExp2 is ATen's scalar logaddexp2 in T: pow and log2 rounded
+// once from float64 (as the correctly rounded results glibc and SLEEF's
+// u10 functions nearly always give; log2 as Log/ln 2, since Go's Log2
+// cancels just above 1), the subtraction, the 1 + and the final addition
+// in T.
+func logAddExp2[T float32 | float64](a, b T) T {
+	if math.IsInf(float64(a), 0) && a == b {
 		return a
 	}
 	if a != a || b != b {
-		return math.NaN()
+		return T(math.NaN())
 	}
-	return math.Max(a, b) + math.Log1p(math.Exp2(-math.Abs(a-b)))/math.Ln2
+	m := max(a, b)
+	d := a - b
+	if d < 0 {
+		d = -d
+	}
+	e := T(math.Exp2(-float64(d)))
+	return m + T(math.Log(float64(1+e))/math.Ln2) // Go's Log2 loses bits just above 1
 }
 
 // BitwiseLeftShift returns a << b elementwise (torch.bitwise_left_shift;

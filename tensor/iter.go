@@ -51,7 +51,14 @@ func coalesce(shape []int, st [3][]int, nops int) ([]int, [3][]int) {
 
 // walk iterates shape for nops (1..3) operands. Operands beyond nops get
 // offset 0 and stride 0. Nothing is visited when shape has a zero size.
+// Rows may come in tile order (see needsTiling), not C order: only for
+// kernels whose result does not depend on the visit order.
 func walk(shape []int, nops int, st [3][]int, offs [3]int, fn rowFunc) {
+	walkRows(shape, nops, st, offs, true, fn)
+}
+
+// walkRows is walk; tiled false visits the rows in C order.
+func walkRows(shape []int, nops int, st [3][]int, offs [3]int, tiled bool, fn rowFunc) {
 	for _, s := range shape {
 		if s == 0 {
 			return
@@ -72,7 +79,7 @@ func walk(shape []int, nops int, st [3][]int, offs [3]int, fn rowFunc) {
 		fn(offs[0], offs[1], offs[2], n, in[0], in[1], in[2])
 		return
 	}
-	if nd >= 2 && needsTiling(cst, nops, nd) {
+	if tiled && nd >= 2 && needsTiling(cst, nops, nd) {
 		walkTiled(cs, cst, nops, offs, fn)
 		return
 	}
@@ -169,9 +176,10 @@ func walkTiled(cs []int, cst [3][]int, nops int, offs [3]int, fn rowFunc) {
 	}
 }
 
-// walk1 iterates the elements of t row by row.
+// walk1 iterates the elements of t row by row, in C order (reductions
+// and Offsets number their outputs by the visit).
 func walk1(t *Tensor, fn func(p, n, s int)) {
-	walk(t.shape, 1, [3][]int{t.strides}, [3]int{t.offset}, func(p0, _, _, n, s0, _, _ int) { fn(p0, n, s0) })
+	walkRows(t.shape, 1, [3][]int{t.strides}, [3]int{t.offset}, false, func(p0, _, _, n, s0, _, _ int) { fn(p0, n, s0) })
 }
 
 // walk2 iterates two operands of the same shape.

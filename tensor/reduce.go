@@ -125,6 +125,11 @@ func Prod(t *Tensor, dims []int, keepdim bool) (*Tensor, error) {
 }
 
 func sumProd(t *Tensor, dims []int, keepdim, prod bool) (*Tensor, error) {
+	if !prod {
+		if r, ok, err := smallSumMean(t, dims, keepdim, false); ok || err != nil {
+			return r, err
+		}
+	}
 	if bp, ok, err := unbroadcast(t, dims, keepdim); err != nil || ok {
 		if err != nil {
 			return nil, err
@@ -224,6 +229,9 @@ func requireFloat(name string, t *Tensor) error {
 func Mean(t *Tensor, dims []int, keepdim bool) (*Tensor, error) {
 	if err := requireFloat("mean", t); err != nil {
 		return nil, err
+	}
+	if r, ok, err := smallSumMean(t, dims, keepdim, true); ok || err != nil {
+		return r, err
 	}
 	if bp, ok, err := unbroadcast(t, dims, keepdim); err != nil || ok {
 		if err != nil {

@@ -27,6 +27,9 @@ import "math"
 // can differ in the last bits from a sequential sum over the materialised
 // tensor (whose own rounding depends on the summation order; PyTorch sums
 // the expanded elements one by one), and it is often the more accurate.
+// Sums and means of float32/float64 views of up to torchSumMaxRow
+// elements do not come here: they replay PyTorch's order on the expanded
+// view (smallSumMean).
 
 // bcastPlan is the un-broadcast form of a reduction input.
 type bcastPlan struct {

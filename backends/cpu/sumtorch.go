@@ -398,3 +398,27 @@ func rowSumStrided[T float](x []T, start, stride, n int) T {
 	}
 	return ((p[0] + p[1]) + p[2]) + p[3]
 }
+
+// CascadeSumStridedF32 is ATen's multi_row_sum for one lane (one column of
+// a reduction): the sum of x[start + i*stride], i < n, through the 4-level
+// cascade of SumKernel.cpp, in float32. stride may be 0 (an expanded dim).
+func CascadeSumStridedF32(x []float32, start, stride, n int) float32 {
+	return cascadeStrided(x, start, stride, n)
+}
+
+// CascadeSumStridedF64 is CascadeSumStridedF32 for float64.
+func CascadeSumStridedF64(x []float64, start, stride, n int) float64 {
+	return cascadeStrided(x, start, stride, n)
+}
+
+// RowSumStridedF32 is ATen's scalar row_sum of x[start + i*stride], i < n:
+// four interleaved cascades by i mod 4, the leftovers into the first, then
+// ((p0 + p1) + p2) + p3, in float32.
+func RowSumStridedF32(x []float32, start, stride, n int) float32 {
+	return rowSumStrided(x, start, stride, n)
+}
+
+// RowSumStridedF64 is RowSumStridedF32 for float64.
+func RowSumStridedF64(x []float64, start, stride, n int) float64 {
+	return rowSumStrided(x, start, stride, n)
+}

@@ -1,4 +1,4 @@
-# Generates the wants of TestStatsOps (stdlib/h1_regress_test.go) with
+# Generates the wants of TestStatsOps and TestStatsOpErrors (stdlib/h1_regress_test.go) with
 # PyTorch 1.13: run with /usr/bin/python3 and compare with the test's
 # want strings (named tuples print on one line in tsr, True/False as
 # true/false).
@@ -26,3 +26,14 @@ try:
 except RuntimeError as e:
     print("RuntimeError:", e)
 print(tensor([[3, 1], [1, 2]]).msort(), torch.msort(tensor([2.0, 1.0])))
+x = tensor([[0., 1, 2], [2, 1, 0]])
+for f in [lambda: torch.cov(x, fweights=torch.ones(1, 3, dtype=torch.long)), lambda: torch.cov(x, aweights=torch.ones(1, 3)),
+          lambda: torch.cov(x, fweights=torch.ones(3, dtype=torch.bool)), lambda: torch.cov(x, fweights=tensor([1., 2., 3.])),
+          lambda: torch.cov(x, fweights=tensor([1, 0, -1])), lambda: torch.cov(x, aweights=tensor([1., nan, 1.])),
+          lambda: torch.cov(x, fweights=tensor([0, 0, 0])), lambda: torch.cov(torch.zeros(2, 0), fweights=torch.zeros(0, dtype=torch.long)),
+          lambda: torch.cov(torch.ones(2, 2, dtype=torch.bool)), lambda: torch.isin(tensor([1, 0]), tensor([True])),
+          lambda: torch.isin(True, tensor([1]))]:
+    try:
+        f()
+    except RuntimeError as e:
+        print("RuntimeError:", e)

@@ -23,7 +23,7 @@ from gen_ops_more_torch import to_torch as base_to_torch  # noqa: E402
 from gen_ops_more_torch import write_golden  # noqa: E402
 
 EXTRA = ["logaddexp2", "bitwise_left_shift", "bitwise_right_shift", "i0", "angle", "isposinf", "isneginf",
-         "isreal", "positive", "diag_embed", "block_diag", "vander", "trapezoid", "trapz", "exp2"]
+         "isreal", "positive", "diag_embed", "block_diag", "vander", "trapezoid", "trapz", "exp2", "mode"]
 
 
 def to_torch(src):
@@ -31,6 +31,13 @@ def to_torch(src):
     s = s.replace("special.i0(", "torch.special.i0(")
     # tsr's anonymous functions fn(g) { expr } are lambdas
     return re.sub(r"fn\((\w+)\) \{ (.*?) \}", r"lambda \1: \2", s)
+
+
+def _ties(n, k, seed=11):
+    """n small integers below k (as floats), many ties: a tsr list literal."""
+    import random
+    rnd = random.Random(seed * 1000 + n * 10 + k)
+    return "[" + ", ".join(f"{rnd.randrange(k)}." for _ in range(n)) + "]"
 
 
 def grad(name, setup, expr, leaves):
@@ -114,6 +121,7 @@ CASES = [
     # ---- block_diag ----
     ("block_diag", "r = block_diag(tensor([[1., 2.], [3., 4.]]), tensor([5., 6.]), tensor(7.))"),
     ("block_diag_promote", "r = block_diag(tensor([[1, 2]]), tensor([[0.5]], dtype=f64), tensor([true]))"),
+    ("block_diag_none", "r = block_diag()"),
     ("block_diag_ints", "r = block_diag(tensor([[1, 2]], dtype=i8), tensor([3], dtype=u8))"),
     ("block_diag_empty_block", "r = block_diag(zeros(2, 0), ones(1, 2), zeros(0, 1))"),
     ("block_diag_one", "r = block_diag(tensor([[1., 2.], [3., 4.]]))"),
@@ -148,12 +156,45 @@ CASES = [
     *grad("trapezoid", V, "trapezoid(v, dx=0.5)", ("v",)),
     *grad("trapezoid_x", f"{V}\nq = tensor([0., 1., 3.], requires_grad=true)", "trapezoid(v, q)", ("v", "q")),
     # ---- register_hook ----
+    # ---- mode's tie index follows libstdc++'s (unstable) std::sort of the pairs ----
+    *[(f"mode_ties_{n}_{k}", f"r = mode(tensor({_ties(n, k)}), 0).indices")
+      for n, k in ((17, 3), (40, 4), (100, 5), (257, 3), (1000, 7))],
+    ("mode_ties_2d", f"r = mode(tensor({_ties(60, 3)}).reshape(20, 3), 0).indices"),
+    ("mode_ties_i64", f"r = mode(tensor({_ties(90, 4)}).long(), -1).indices"),
+    ("mode_ties_values", f"r = mode(tensor({_ties(90, 4)}) - 1.5, -1).values"),
+    ("mode_nan", "r = mode(tensor([nan, 1., nan])).indices"),
+    ("mode_nan_long", f"r = mode(tensor({_ties(30, 2)}).masked_fill(tensor({_ties(30, 2)}) > 0, nan)).indices"),
+    # ---- views of an overlapping view (an expanded or unfolded tensor) counted each alias once ----
+    ("expand_slice_grad", "a = tensor([0., 1., 3.], requires_grad=true)\n"
+     "(a.expand(2, 3)[:, 1:] * tensor([[1., 2.], [3., 4.]])).sum().backward()\nr = a.grad"),
+    ("expand_select_grad", "a = tensor([0., 1., 3.], requires_grad=true)\n(a.expand(2, 3)[0] * tensor([1., 2., 3.])).sum().backward()\nr = a.grad"),
+    ("expand_diagonal_grad", "a = tensor([0., 1., 3.], requires_grad=true)\n"
+     "(a.expand(2, 3).diagonal() * tensor([1., 10.])).sum().backward()\nr = a.grad"),
+    ("unfold_slice_grad", "a = arange(5., requires_grad=true)\n"
+     "(a.unfold(0, 3, 1)[1:, :2] * tensor([[1., 2.], [3., 4.]])).sum().backward()\nr = a.grad"),
+    ("trapezoid_expanded_x_grad", "a = tensor([0., 1., 3.], requires_grad=true)\n"
+     "y = trapezoid(tensor([[1., 2., 3.], [4., 5., 6.]]), a.expand(2, 3))\n(y * tensor([1., 2.])).sum().backward()\nr = a.grad"),
+    # ---- masked_fill with a 0-d value tensor that requires grad (MaskedFillBackward1) ----
+    ("masked_fill_value_grad", "v = tensor(2., requires_grad=true)\nx = tensor([1., 2., 3.], requires_grad=true)\n"
+     "y = x.masked_fill(tensor([true, false, true]), v)\n(y * tensor([1., 10., 100.])).sum().backward()\nr = v.grad"),
+    ("masked_fill_value_grad_self", "v = tensor(2., requires_grad=true)\nx = tensor([1., 2., 3.], requires_grad=true)\n"
+     "y = x.masked_fill(tensor([true, false, true]), v)\n(y * tensor([1., 10., 100.])).sum().backward()\nr = x.grad"),
+    ("masked_fill_value_grad_f64", "v = tensor(2., dtype=f64, requires_grad=true)\n"
+     "y = zeros(2, 3).masked_fill(tensor([true, false, true]), v)\n(y * arange(6.).reshape(2, 3)).sum().backward()\nr = v.grad"),
+    ("masked_fill__value_grad", "v = tensor(2., requires_grad=true)\nz = zeros(3)\n"
+     "z.masked_fill_(tensor([false, true, true]), v)\n(z * tensor([1., 10., 100.])).sum().backward()\nr = v.grad"),
+    ("index_put_mask_value_grad", "v = tensor(2., dtype=f64, requires_grad=true)\nz = zeros(3)\n"
+     "z[tensor([true, false, true])] = v\n(z * tensor([1., 10., 100.])).sum().backward()\nr = v.grad"),
     ("hook_nonleaf", "x = tensor([1., 2.], requires_grad=true)\ny = x * 2\ny.register_hook(fn(g) { g * 10 })\n"
      "(y * y).sum().backward()\nr = x.grad"),
     ("hook_retain_before", "x = tensor([1., 2.], requires_grad=true)\ny = x * 2\ny.retain_grad()\n"
      "y.register_hook(fn(g) { g * 10 })\n(y * y).sum().backward()\nr = y.grad"),
     ("hook_retain_after", "x = tensor([1., 2.], requires_grad=true)\ny = x * 2\ny.register_hook(fn(g) { g * 10 })\n"
      "y.retain_grad()\n(y * y).sum().backward()\nr = y.grad"),
+    ("hook_retain_between", "x = tensor([1., 2.], requires_grad=true)\ny = x * 2\ny.register_hook(fn(g) { g * 2 })\n"
+     "y.retain_grad()\ny.register_hook(fn(g) { g * 3 })\n(y * y).sum().backward()\nr = y.grad"),
+    ("hook_retain_after_removed", "x = tensor([1., 2.], requires_grad=true)\ny = x * 2\nh = y.register_hook(fn(g) { g * 2 })\n"
+     "h.remove()\ny.retain_grad()\ny.register_hook(fn(g) { g * 3 })\n(y * y).sum().backward()\nr = y.grad"),
     ("hook_chain", "x = tensor([1., 2.], requires_grad=true)\ny = x * 2\ny.register_hook(fn(g) { g + 1 })\n"
      "y.register_hook(fn(g) { g * 3 })\ny.register_hook(fn(g) { none })\n(y * y).sum().backward()\nr = x.grad"),
     ("hook_leaf_sum", "x = tensor([1., 2.], requires_grad=true)\nx.register_hook(fn(g) { g * g })\n"
@@ -191,6 +232,8 @@ GRADFN = [
     ("trapezoid_dx", "r = trapezoid(tensor([1., 2.], requires_grad=true), dx=3.)"),
     ("trapezoid_x", "r = trapezoid(tensor([1., 2.], requires_grad=true), tensor([0., 2.]))"),
     ("trapz", "r = trapz(tensor([1., 2.], requires_grad=true))"),
+    ("masked_fill_value", "r = zeros(2).masked_fill(tensor([true, false]), tensor(1., requires_grad=true))"),
+    ("masked_fill_value_self", "r = zeros(2, requires_grad=true).masked_fill(tensor([true, false]), tensor(1.))"),
 ]
 
 ERRORS = [

@@ -1,6 +1,8 @@
 package autograd
 
 import (
+	"container/heap"
+
 	"github.com/tsrlang/tsr/tensor"
 )
 
@@ -227,8 +229,9 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 		rootNodes = append(rootNodes, ed.node)
 	}
 
-	// Topological order: reverse DFS post-order over next edges (iterative).
-	order := topoOrder(rootNodes)
+	// PyTorch's execution order: of the nodes whose inputs are all in,
+	// the most recently created first (the engine's ready queue).
+	order := readyOrder(rootNodes)
 
 	// In Grad mode, execute only nodes that lead to a captured tensor.
 	execute := map[*Node]bool{}
@@ -258,6 +261,60 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 		}
 	}
 
+	// A leaf's gradient is final once every node with an edge to it has
+	// run; then its hooks run and it is added to .grad, as PyTorch's
+	// AccumulateGrad node (top priority in the ready queue) does.
+	pendingLeaf := map[*T]int{}
+	if inputs == nil {
+		for _, n := range order {
+			for _, ed := range n.next {
+				if ed.leaf != nil {
+					pendingLeaf[ed.leaf]++
+				}
+			}
+		}
+	}
+	done := map[*T]bool{}
+	finishLeaf := func(leaf *T) error {
+		g, ok := leafGrads[leaf]
+		if !ok || done[leaf] {
+			return nil
+		}
+		done[leaf] = true
+		if hooks := leafHooksOf(leaf); len(hooks) > 0 {
+			var err error
+			if g, err = runHooks(hooks, g); err != nil {
+				return err
+			}
+		}
+		if old := leaf.Grad(); old != nil {
+			s, err := e.add(old, g)
+			if err != nil {
+				return err
+			}
+			g = s
+		} else if !create {
+			g = cloneObeyContract(g, leaf)
+		}
+		leaf.SetGrad(g)
+		return nil
+	}
+	leavesOf := func(n *Node) error {
+		if inputs != nil {
+			return nil
+		}
+		for _, ed := range n.next {
+			if ed.leaf == nil {
+				continue
+			}
+			if pendingLeaf[ed.leaf]--; pendingLeaf[ed.leaf] == 0 {
+				if err := finishLeaf(ed.leaf); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
 	for _, n := range order {
 		buf := grads[n]
 		delete(grads, n)
@@ -273,6 +330,9 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 			}
 		}
 		if !execute[n] || buf == nil {
+			if err := leavesOf(n); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		if err := e.preNodeGrads(n, buf, inputs == nil, create); err != nil {
@@ -337,27 +397,16 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 				return nil, err
 			}
 		}
+		if err := leavesOf(n); err != nil {
+			return nil, err
+		}
 	}
 
 	if inputs == nil {
-		for _, leaf := range leafOrder {
-			g := leafGrads[leaf]
-			if hooks := leafHooksOf(leaf); len(hooks) > 0 {
-				var err error
-				if g, err = runHooks(hooks, g); err != nil {
-					return nil, err
-				}
+		for _, leaf := range leafOrder { // roots that are leaves
+			if err := finishLeaf(leaf); err != nil {
+				return nil, err
 			}
-			if old := leaf.Grad(); old != nil {
-				s, err := e.add(old, g)
-				if err != nil {
-					return nil, err
-				}
-				g = s
-			} else if !create {
-				g = cloneObeyContract(g, leaf)
-			}
-			leaf.SetGrad(g)
 		}
 		return nil, nil
 	}
@@ -429,6 +478,64 @@ func topoOrder(roots []*Node) []*Node {
 		post[i], post[j] = post[j], post[i]
 	}
 	return post
+}
+
+// readyOrder is the order PyTorch's engine runs the graph under roots
+// (one device, one thread): a node is ready once every edge into it from
+// the graph has delivered, and of the ready nodes the one with the
+// highest sequence number (the most recently created) runs first. Each
+// root also waits for its edge from the graph root.
+func readyOrder(roots []*Node) []*Node {
+	nodes := topoOrder(roots)
+	deps := make(map[*Node]int, len(nodes))
+	for _, n := range nodes {
+		for _, ed := range n.next {
+			if ed.node != nil {
+				deps[ed.node]++
+			}
+		}
+	}
+	var ready nodeHeap
+	seen := map[*Node]bool{}
+	for _, r := range roots {
+		if !seen[r] {
+			seen[r] = true
+			if deps[r] == 0 {
+				heap.Push(&ready, r)
+			}
+		}
+	}
+	order := make([]*Node, 0, len(nodes))
+	for ready.Len() > 0 {
+		n := heap.Pop(&ready).(*Node)
+		order = append(order, n)
+		for _, ed := range n.next {
+			if ed.node == nil {
+				continue
+			}
+			if deps[ed.node]--; deps[ed.node] == 0 {
+				heap.Push(&ready, ed.node)
+			}
+		}
+	}
+	if len(order) != len(nodes) { // not expected: fall back to the DFS order
+		return nodes
+	}
+	return order
+}
+
+// nodeHeap is a max-heap of nodes by sequence number (container/heap).
+type nodeHeap []*Node
+
+func (h nodeHeap) Len() int           { return len(h) }
+func (h nodeHeap) Less(i, j int) bool { return h[i].seq > h[j].seq }
+func (h nodeHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *nodeHeap) Push(x any)        { *h = append(*h, x.(*Node)) }
+func (h *nodeHeap) Pop() any {
+	old := *h
+	n := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return n
 }
 
 // hasSavedTensor reports whether a node saved any tensor for backward.

@@ -451,6 +451,41 @@ func init() {
 		gi, err = e(c).sumTo(gi, c.InputShape(0))
 		return []*T{gi, nil}, err
 	}})
+	// masked_fill_tensor is masked_fill with a 0-d value tensor that
+	// requires grad (inputs x, mask, value; PyTorch's MaskedFillBackward1):
+	// the value's gradient is the sum of the gradient where mask is true.
+	def(&Function{Name: "masked_fill_tensor", SaveInputs: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
+		g := g0(gs)
+		mask, err := c.Input(1)
+		if err != nil {
+			return nil, err
+		}
+		z, err := tensor.Zeros([]int{}, g.DType())
+		if err != nil {
+			return nil, err
+		}
+		var gi, gv *T
+		if c.NeedsGrad(0) {
+			if gi, err = e(c).where(mask, z, g); err != nil {
+				return nil, err
+			}
+			if gi, err = e(c).sumTo(gi, c.InputShape(0)); err != nil {
+				return nil, err
+			}
+		}
+		if c.NeedsGrad(2) {
+			if gv, err = e(c).where(mask, g, z); err != nil {
+				return nil, err
+			}
+			if gv, err = e(c).sum(gv, nil, false); err != nil {
+				return nil, err
+			}
+			if gv, err = e(c).toDType(gv, c.InputDType(2)); err != nil {
+				return nil, err
+			}
+		}
+		return []*T{gi, nil, gv}, nil
+	}})
 	def(&Function{Name: "clamp", SaveInputs: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
 		g := g0(gs)
 		x, err := c.Input(0)
@@ -1087,7 +1122,12 @@ func geluBackward(c *Ctx, g *T) (*T, error) {
 // geometryBackward is the gradient of any view op: the output gradient is
 // scattered into a zero tensor shaped like the input through the storage
 // positions the view and its input share, accumulating where the view
-// reads one element several times (expand, overlapping as_strided).
+// reads one element several times (expand, overlapping as_strided). When
+// the input itself overlaps (a slice of an expanded tensor), each storage
+// position's sum is split evenly among the input elements that alias it,
+// as ATen's as_strided_backward divides by the input geometry's count;
+// the backward of the view that made the overlap (expand's sum, unfold's
+// fold) adds the shares back, so no gradient is counted twice.
 func geometryBackward(c *Ctx, gs []*T) ([]*T, error) {
 	in, ok := c.Attr("_in_geo").(viewGeo)
 	out, ok2 := c.Attr("_out_geo").(viewGeo)
@@ -1106,8 +1146,20 @@ func geometryBackward(c *Ctx, gs []*T) ([]*T, error) {
 		acc[off-lo] += gv[i]
 		i++
 	})
+	count := make([]int32, len(acc))
+	overlap := false
+	in.offsets(func(off int) {
+		count[off-lo]++
+		overlap = overlap || count[off-lo] > 1
+	})
 	res := make([]float64, 0, prodInts(in.shape))
-	in.offsets(func(off int) { res = append(res, acc[off-lo]) })
+	in.offsets(func(off int) {
+		v := acc[off-lo]
+		if overlap {
+			v /= float64(count[off-lo])
+		}
+		res = append(res, v)
+	})
 	gi, err := tensor.FromFloat64s(res, in.shape, g.DType())
 	return []*T{gi}, err
 }

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync/atomic"
 
 	"github.com/tsrlang/tsr/tensor"
 )
@@ -103,12 +104,21 @@ type Node struct {
 	freedSaved bool
 	// custom overrides fn.Backward (ApplyCustom).
 	custom func(grads []*T) ([]*T, error)
+	// seq numbers nodes in creation order (PyTorch's sequence_nr): of
+	// the nodes ready in backward, the most recent runs first.
+	seq uint64
 	// retained are non-leaf outputs whose .grad is kept (retain_grad),
 	// by output index, with the hook id at which it was asked for.
 	retained map[int]retainMark
 	// hooks are the tensor hooks of the outputs (RegisterHook), by
 	// output index.
 	hooks map[int][]hookEntry
+	// firstHook is, by output index, the id of the first hook ever
+	// registered (removed or not): PyTorch 1.13 runs all of an output's
+	// hooks as one pre-hook placed at the first registration, so a
+	// retain_grad runs after every hook when made after that, before
+	// every hook otherwise.
+	firstHook map[int]int64
 
 	// inline storage for the common one- and two-input nodes
 	nextBuf [2]edge
@@ -116,6 +126,11 @@ type Node struct {
 	outBuf  [1]meta
 	saveBuf [3]savedTensor
 }
+
+// nodeSeq numbers nodes in creation order (see Node.seq).
+var nodeSeq atomic.Uint64
+
+func nextNodeSeq() uint64 { return nodeSeq.Add(1) }
 
 // Name returns the node's printable name, e.g. "MulBackward0" (PyTorch's node class name).
 func (n *Node) Name() string { return n.name }
@@ -182,7 +197,7 @@ func metaOf(t *T) meta {
 }
 
 func (e *Engine) newNode(fn *Function, name string, inputs []*T, attrs Attrs) *Node {
-	n := &Node{fn: fn, name: name, nIn: len(inputs), attrs: attrs}
+	n := &Node{fn: fn, name: name, nIn: len(inputs), attrs: attrs, seq: nextNodeSeq()}
 	if len(inputs) <= 2 {
 		n.next = n.nextBuf[:len(inputs)]
 		n.inMeta = n.metaBuf[:len(inputs)]
@@ -397,14 +412,14 @@ func (e *Engine) ApplyInplace(op string, self *T, others []*T, attrs Attrs, forw
 	if err != nil {
 		return err
 	}
-	cs := &Node{name: "CopySlices", nIn: 2, attrs: Attrs{"geometry": geo}}
+	cs := &Node{name: "CopySlices", nIn: 2, attrs: Attrs{"geometry": geo}, seq: nextNodeSeq()}
 	cs.next = []edge{edgeOf(base), {node: n, nr: 0}}
 	cs.inMeta = []meta{metaOf(base), metaOf(self)}
 	cs.outMeta = []meta{metaOf(base)}
 	cs.custom = func(grads []*T) ([]*T, error) { return copySlicesBackward(e, geo, grads[0]) }
 	base.SetGradFn(cs, 0)
 	base.SetRequiresGrad(true)
-	vn := &Node{name: "AsStridedBackward0", nIn: 1, attrs: Attrs{"geometry": geo}}
+	vn := &Node{name: "AsStridedBackward0", nIn: 1, attrs: Attrs{"geometry": geo}, seq: nextNodeSeq()}
 	vn.next = []edge{{node: cs, nr: 0}}
 	vn.inMeta = []meta{metaOf(base)}
 	vn.outMeta = []meta{metaOf(self)}
@@ -429,7 +444,7 @@ func viewGradFn(self *T) tensor.Node {
 	if err != nil {
 		return nil
 	}
-	vn := &Node{name: "AsStridedBackward0", nIn: 1, attrs: Attrs{"geometry": geo}}
+	vn := &Node{name: "AsStridedBackward0", nIn: 1, attrs: Attrs{"geometry": geo}, seq: nextNodeSeq()}
 	vn.next = []edge{edgeOf(base)}
 	vn.inMeta = []meta{metaOf(base)}
 	vn.outMeta = []meta{metaOf(self)}

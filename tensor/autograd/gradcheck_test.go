@@ -81,6 +81,12 @@ func gradCases() []gradCase {
 				return tensor.MaskedFill(in[0], m, tensor.ScalarFloat(2))
 			})
 		}},
+		{op: "masked_fill_tensor", shapes: [][]int{{2, 3}, {}}, f: func(e *Engine, in []*T) (*T, error) {
+			m, _ := tensor.Gt(in[0], tensor.ScalarFloat(0))
+			return ap(e, "masked_fill_tensor", []*T{in[0], m, in[1]}, nil, func() (*T, error) {
+				return tensor.MaskedFill(in[0], m, in[1])
+			})
+		}},
 		{op: "clamp", shapes: [][]int{{6}}, distinct: true, f: func(e *Engine, in []*T) (*T, error) {
 			return ap(e, "clamp", in, Attrs{"min": -0.3, "max": 0.4}, func() (*T, error) {
 				return tensor.Clamp(in[0], tensor.ScalarFloat(-0.3), tensor.ScalarFloat(0.4))

@@ -14,7 +14,7 @@ import (
 type Hook func(grad *T) (*T, error)
 
 // hookEntry is one registered hook; ids grow with registration order
-// (shared by all tensors, so a retain_grad mark can sit between them).
+// (shared by all tensors, so they order hooks and retain_grad marks).
 type hookEntry struct {
 	id   int64
 	name string
@@ -32,8 +32,11 @@ type leafHooks struct{ hooks []hookEntry }
 // RegisterHook adds fn to t's backward hooks, as PyTorch's
 // Tensor.register_hook. For a non-leaf the hook runs when backward
 // reaches t's grad_fn, on t's summed gradient, before the node runs (and
-// in registration order with retain_grad: a retain_grad made earlier
-// keeps the gradient before this hook, one made later after it). For a
+// in registration order; as PyTorch 1.13, which runs all of a tensor's
+// hooks as one pre-hook placed where the first was registered, a
+// retain_grad made before the tensor's first hook keeps the gradient
+// before every hook, one made after it the gradient after every hook,
+// even hooks registered later). For a
 // leaf it runs on the summed gradient before it is accumulated into
 // .grad. Hooks are not applied to the gradients that autograd.grad
 // returns for its inputs (PyTorch 1.13 captures them first). name is
@@ -52,6 +55,10 @@ func RegisterHook(t *T, name string, fn Hook) (remove func(), err error) {
 		nr := t.OutputNr()
 		if n.hooks == nil {
 			n.hooks = map[int][]hookEntry{}
+			n.firstHook = map[int]int64{}
+		}
+		if _, ok := n.firstHook[nr]; !ok {
+			n.firstHook[nr] = h.id
 		}
 		n.hooks[nr] = append(n.hooks[nr], h)
 		return func() {
@@ -150,12 +157,9 @@ func (e *Engine) preNodeGrads(n *Node, buf []*T, retain, create bool) error {
 		if rt == nil && len(hooks) == 0 {
 			continue
 		}
-		cut := len(hooks)
-		if rt != nil {
-			cut = slices.IndexFunc(hooks, func(h hookEntry) bool { return h.id > rid })
-			if cut < 0 {
-				cut = len(hooks)
-			}
+		cut := len(hooks) // hooks before the retained gradient
+		if first, ok := n.firstHook[nr]; rt != nil && (!ok || first > rid) {
+			cut = 0
 		}
 		g, err := runHooks(hooks[:cut], g)
 		if err != nil {

@@ -18,6 +18,7 @@ import (
 var nodeNames = map[string]string{
 	"square":                  "PowBackward0", // torch.square is pow(x, 2)
 	"clamp":                   "ClampBackward1",
+	"masked_fill_tensor":      "MaskedFillBackward1",
 	"outer":                   "MulBackward0", // outer is a broadcast multiply
 	"contiguous":              "CloneBackward0",
 	"to":                      "ToCopyBackward0",
