@@ -30,7 +30,7 @@ func init() {
 		dictMethods[name] = NewBuiltin(name, fn)
 	}
 	for name, fn := range map[string]methodFunc{
-		"join": strJoin, "split": strSplit, "strip": strStrip, "lstrip": strLstrip, "rstrip": strRstrip,
+		"join": strJoin, "split": strSplit, "rsplit": strRsplit, "strip": strStrip, "lstrip": strLstrip, "rstrip": strRstrip,
 		"upper": strUpper, "lower": strLower, "startswith": strStartswith, "endswith": strEndswith,
 		"replace": strReplace, "format": strFormat, "find": strFind, "count": strCount,
 	} {
@@ -471,6 +471,59 @@ func strSplit(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, erro
 	out := make([]Value, len(parts))
 	for i, p := range parts {
 		out[i] = String(p)
+	}
+	return NewList(out), nil
+}
+
+// strRsplit is Python's str.rsplit(sep=None, maxsplit=-1): split from the
+// right, so at most maxsplit cuts are made at the rightmost separators.
+func strRsplit(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	var sep Value = None
+	maxsplit := -1
+	if err := UnpackArgs("rsplit", args, kwargs, "sep?", &sep, "maxsplit?", &maxsplit); err != nil {
+		return nil, err
+	}
+	if maxsplit < 0 {
+		return strSplit(th, b, args, kwargs)
+	}
+	s := recvStr(b)
+	var parts []string // rightmost first
+	if sep == None {
+		const ws = " \t\n\r\v\f"
+		rest := strings.TrimRight(s, ws)
+		for i := 0; i < maxsplit && rest != ""; i++ {
+			j := strings.LastIndexAny(rest, ws)
+			if j < 0 {
+				break
+			}
+			parts = append(parts, rest[j+1:])
+			rest = strings.TrimRight(rest[:j], ws)
+		}
+		if rest != "" {
+			parts = append(parts, rest)
+		}
+	} else {
+		sp, err := strArg(b, sep)
+		if err != nil {
+			return nil, err
+		}
+		if sp == "" {
+			return nil, Errorf("ValueError", "empty separator")
+		}
+		rest := s
+		for i := 0; i < maxsplit; i++ {
+			j := strings.LastIndex(rest, sp)
+			if j < 0 {
+				break
+			}
+			parts = append(parts, rest[j+len(sp):])
+			rest = rest[:j]
+		}
+		parts = append(parts, rest)
+	}
+	out := make([]Value, len(parts))
+	for i, p := range parts {
+		out[len(parts)-1-i] = String(p)
 	}
 	return NewList(out), nil
 }

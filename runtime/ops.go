@@ -138,7 +138,32 @@ func Binary(op Op, x, y Value) (_ Value, err error) {
 		}
 		return nil, Errorf("TypeError", "'%s' not supported between instances of '%s' and '%s'", op, x.Type(), y.Type())
 	}
-	return nil, unsupported(op, x, y)
+	return nil, seqUnsupported(op, x, y)
+}
+
+// isSeq reports whether x is a str, list or tuple.
+func isSeq(x Value) bool {
+	switch x.(type) {
+	case String, *List, Tuple:
+		return true
+	}
+	return false
+}
+
+// seqUnsupported is the TypeError of a binary operator no operand
+// supports, with CPython's wording for sequence concatenation and
+// repetition ("can only concatenate str (not "int") to str", "can't
+// multiply sequence by non-int of type 'float'").
+func seqUnsupported(op Op, x, y Value) error {
+	switch {
+	case op == PLUS && isSeq(x):
+		return Errorf("TypeError", "can only concatenate %s (not \"%s\") to %s", x.Type(), y.Type(), x.Type())
+	case op == STAR && isSeq(x):
+		return Errorf("TypeError", "can't multiply sequence by non-int of type '%s'", y.Type())
+	case op == STAR && isSeq(y):
+		return Errorf("TypeError", "can't multiply sequence by non-int of type '%s'", x.Type())
+	}
+	return unsupported(op, x, y)
 }
 
 // reflectOp maps an ordering operator to the one that holds with the
@@ -180,13 +205,13 @@ func intBinary(op Op, a, b int64, x, y Value) (Value, error) {
 		return MakeInt(floorDiv(a, b)), nil
 	case PERCENT:
 		if b == 0 {
-			return nil, Errorf("ZeroDivisionError", "integer division or modulo by zero")
+			return nil, Errorf("ZeroDivisionError", "integer modulo by zero")
 		}
 		return MakeInt(floorMod(a, b)), nil
 	case STARSTAR:
 		if b < 0 {
 			if a == 0 {
-				return nil, Errorf("ZeroDivisionError", "0 cannot be raised to a negative power")
+				return nil, Errorf("ZeroDivisionError", "0.0 cannot be raised to a negative power")
 			}
 			return Float(math.Pow(float64(a), float64(b))), nil
 		}
@@ -319,15 +344,13 @@ func floatBinary(op Op, a, b float64, x, y Value) (Value, error) {
 		if b == 0 {
 			return nil, Errorf("ZeroDivisionError", "float floor division by zero")
 		}
-		return Float(math.Floor(a / b)), nil
+		q, _ := floatDivmod(a, b)
+		return Float(q), nil
 	case PERCENT:
 		if b == 0 {
 			return nil, Errorf("ZeroDivisionError", "float modulo")
 		}
-		r := math.Mod(a, b)
-		if r != 0 && ((r < 0) != (b < 0)) {
-			r += b
-		}
+		_, r := floatDivmod(a, b)
 		return Float(r), nil
 	case STARSTAR:
 		if a == 0 && b < 0 {
@@ -355,6 +378,33 @@ func floatBinary(op Op, a, b float64, x, y Value) (Value, error) {
 		return nil, Errorf("TypeError", "argument of type '%s' is not iterable", y.Type())
 	}
 	return nil, unsupported(op, x, y)
+}
+
+// floatDivmod returns Python's (a // b, a % b) for floats, b != 0, by
+// CPython's float_divmod: the quotient is computed from a - fmod(a, b) so
+// that 1 // 0.1 == 9.0 (not floor(1 / 0.1) == 10.0), and a zero remainder
+// or quotient carries the sign Python gives it (-0.0 % 5 == 0.0,
+// 5 % -0.5 == -0.0).
+func floatDivmod(a, b float64) (q, r float64) {
+	r = math.Mod(a, b)
+	div := (a - r) / b
+	if r != 0 {
+		if (b < 0) != (r < 0) {
+			r += b
+			div -= 1
+		}
+	} else {
+		r = math.Copysign(0, b)
+	}
+	if div != 0 {
+		q = math.Floor(div)
+		if div-q > 0.5 {
+			q++
+		}
+	} else {
+		q = math.Copysign(0, a/b)
+	}
+	return q, r
 }
 
 // builtinBinary handles strings, lists and tuples; it returns (nil, nil)

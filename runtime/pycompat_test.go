@@ -1,0 +1,62 @@
+package runtime_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/tsrlang/tsr/runtime"
+)
+
+// TestPythonCompat checks scalar, string and container behaviour that the
+// spec says follows Python. Every expected string is CPython 3.11's output
+// for the same program (True/False/None spelled true/false/none).
+func TestPythonCompat(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		// float // and % follow CPython's float_divmod (sign of zero, 1 // 0.1)
+		{`print(1 // 0.1, 1 % 0.1, -0.0 % 5, 5 % -0.5, 7 // 0.5, -1e-300 // 1e300, -7 // 2.0, 7.0 // -2, -0.0 // 1)`,
+			"9.0 0.09999999999999995 0.0 -0.0 14.0 -1.0 -4.0 -4.0 -0.0"},
+		{`print(-7.5 % 2, 7.5 % -2, 0.0 // -3, 0.0 % -3, 5.0 % 5, -5.0 % 5, 3 % -1.5, 1e308 // 1e-308)`,
+			"0.5 -0.5 -0.0 -0.0 0.0 0.0 -0.0 inf"},
+		// str.rsplit
+		{`print("a b  c ".rsplit(none, 1), "  a b c".rsplit(none, 5), "a,b,c".rsplit(",", 0), "a,,b".rsplit(","), "x".rsplit(",", 2), "aaa".rsplit("a", 2))`,
+			"['a b', 'c'] ['a', 'b', 'c'] ['a,b,c'] ['a', '', 'b'] ['x'] ['a', '', '']"},
+		{`print("   ".rsplit(none, 1), "".rsplit(","), "a-b-c".rsplit("-", maxsplit=1), "  a b ".rsplit(none, 0))`,
+			"[] [''] ['a-b', 'c'] ['  a b']"},
+	} {
+		got, err := runWith(t, tc.src, nil)
+		if err != nil {
+			t.Errorf("%s\nerror: %v", tc.src, err)
+			continue
+		}
+		if strings.TrimSpace(got) != tc.want {
+			t.Errorf("%s\n got %s\nwant %s", tc.src, strings.TrimSpace(got), tc.want)
+		}
+	}
+}
+
+// TestPythonCompatErrors checks error kinds and CPython 3.11's messages.
+func TestPythonCompatErrors(t *testing.T) {
+	for _, tc := range []struct{ src, kind, msg string }{
+		{`1 % 0`, "ZeroDivisionError", "integer modulo by zero"},
+		{`1 // 0`, "ZeroDivisionError", "integer division or modulo by zero"},
+		{`0 ** -1`, "ZeroDivisionError", "0.0 cannot be raised to a negative power"},
+		{`1.5 // 0.0`, "ZeroDivisionError", "float floor division by zero"},
+		{`"a" + 1`, "TypeError", `can only concatenate str (not "int") to str`},
+		{`[1] + (1,)`, "TypeError", `can only concatenate list (not "tuple") to list`},
+		{`(1,) + [1]`, "TypeError", `can only concatenate tuple (not "list") to tuple`},
+		{`"a" * "b"`, "TypeError", "can't multiply sequence by non-int of type 'str'"},
+		{`1.5 * [1]`, "TypeError", "can't multiply sequence by non-int of type 'float'"},
+		{`1 + "a"`, "TypeError", "unsupported operand type(s) for +: 'int' and 'str'"},
+	} {
+		_, err := runWith(t, tc.src, nil)
+		var e *runtime.EvalError
+		if err == nil || !errors.As(err, &e) {
+			t.Errorf("%s: got %v, want %s", tc.src, err, tc.kind)
+			continue
+		}
+		if e.Kind != tc.kind || e.Msg != tc.msg {
+			t.Errorf("%s: got %s: %s, want %s: %s", tc.src, e.Kind, e.Msg, tc.kind, tc.msg)
+		}
+	}
+}
