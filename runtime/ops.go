@@ -913,8 +913,6 @@ func Iterate(x Value) (Iterator, error) {
 	switch v := x.(type) {
 	case *Range:
 		return v.Iterate(), nil
-	case *Dict:
-		return &sliceIter{elems: v.Keys()}, nil
 	case String:
 		return &strIter{s: string(v)}, nil
 	case IterableE:
@@ -923,6 +921,22 @@ func Iterate(x Value) (Iterator, error) {
 		return v.Iterate(), nil
 	}
 	return nil, Errorf("TypeError", "'%s' object is not iterable", x.Type())
+}
+
+// ErrIterator is an Iterator whose iteration can end in an error (a dict
+// whose keys changed while it was iterated); Next returns false then, and
+// Err the error.
+type ErrIterator interface {
+	Iterator
+	Err() error
+}
+
+// IterErr returns the error that ended it, or nil.
+func IterErr(it Iterator) error {
+	if e, ok := it.(ErrIterator); ok {
+		return e.Err()
+	}
+	return nil
 }
 
 // Elements returns all elements of an iterable value.
@@ -945,7 +959,7 @@ func Elements(x Value) ([]Value, error) {
 	for {
 		e, ok := it.Next()
 		if !ok {
-			return out, nil
+			return out, IterErr(it)
 		}
 		out = append(out, e)
 		if len(out) > MaxElems {

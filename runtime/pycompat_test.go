@@ -23,6 +23,18 @@ func TestPythonCompat(t *testing.T) {
 			"['a b', 'c'] ['a', 'b', 'c'] ['a,b,c'] ['a', '', 'b'] ['x'] ['a', '', '']"},
 		{`print("   ".rsplit(none, 1), "".rsplit(","), "a-b-c".rsplit("-", maxsplit=1), "  a b ".rsplit(none, 0))`,
 			"[] [''] ['a-b', 'c'] ['  a b']"},
+		// a for loop over a list sees appends and removals (CPython's list iterator)
+		{"q = [1]\nfor x in q { if x < 20 { q.append(x * 2); q.append(x * 3) } }\nprint(q)",
+			"[1, 2, 3, 4, 6, 6, 9, 8, 12, 12, 18, 12, 18, 18, 27, 16, 24, 24, 36, 24, 36, 36, 54, 24, 36, 36, 54, 36, 54, 32, 48]"},
+		{"r = [1, 2, 3, 4]\nfor x in r { r.remove(x) }\nprint(r)", "[2, 4]"},
+		// a dict's values may change during iteration, its keys may not
+		{"d = {\"a\": 1, \"b\": 2}\nfor k in d { d[k] = d[k] * 10 }\nfor k, v in d.items() { d[k] = v + 1 }\nprint(d)",
+			"{'a': 11, 'b': 21}"},
+		{"d = {1: 1, 2: 2, 3: 3}\nd.pop(2)\nfor k in d { print(k) }", "1\n3"},
+		{"fn f(d) { try { for k in d { print(k); if k == \"a\" { d.pop(\"c\"); d[\"z\"] = 9 } } } catch e { print(e.kind, e.message) } }\nf({\"a\": 1, \"b\": 2, \"c\": 3})",
+			"a\nb\nz"},
+		{"fn f(d) { try { for k in d { print(k); d.pop(k); d[k + \"x\"] = 0 } } catch e { print(e.kind, e.message) } }\nf({\"a\": 1, \"b\": 2})",
+			"a\nb\nRuntimeError dictionary keys changed during iteration"},
 	} {
 		got, err := runWith(t, tc.src, nil)
 		if err != nil {
@@ -48,6 +60,9 @@ func TestPythonCompatErrors(t *testing.T) {
 		{`"a" * "b"`, "TypeError", "can't multiply sequence by non-int of type 'str'"},
 		{`1.5 * [1]`, "TypeError", "can't multiply sequence by non-int of type 'float'"},
 		{`1 + "a"`, "TypeError", "unsupported operand type(s) for +: 'int' and 'str'"},
+		{`d = {"a": 1}; for k in d { d["b"] = 2 }`, "RuntimeError", "dictionary changed size during iteration"},
+		{`d = {"a": 1, "b": 2}; for k in d { d.pop(k) }`, "RuntimeError", "dictionary changed size during iteration"},
+		{`d = {1: 1, 2: 2}; for k in d { d.clear() }`, "RuntimeError", "dictionary changed size during iteration"},
 	} {
 		_, err := runWith(t, tc.src, nil)
 		var e *runtime.EvalError

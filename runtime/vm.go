@@ -896,6 +896,9 @@ loop:
 				x, ok = iv.it.Next()
 			}
 			if !ok {
+				if err = IterErr(iv.it); err != nil {
+					goto fail
+				}
 				pc = int(insn >> 8)
 				continue
 			}
@@ -1324,6 +1327,9 @@ func unpackN(x Value, n int) ([]Value, error) {
 		for {
 			v, ok := it.Next()
 			if !ok {
+				if err := IterErr(it); err != nil {
+					return nil, err
+				}
 				break
 			}
 			elems = append(elems, v)
