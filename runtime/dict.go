@@ -49,6 +49,9 @@ func intKey(v Value) (int64, bool) {
 
 // find returns the position of key in entries.
 func (d *Dict) find(key Value) (int, bool, error) {
+	if tn, ok := key.(TypeName); ok {
+		key = String(tn) // type(x) is the key of its name
+	}
 	if k, ok := intKey(key); ok {
 		i, ok := d.ints.get(k)
 		return i, ok, nil
@@ -67,6 +70,9 @@ func (d *Dict) find(key Value) (int, bool, error) {
 
 // put sets d[key] = v: in place if key is present, else appended.
 func (d *Dict) put(key, v Value) error {
+	if tn, ok := key.(TypeName); ok {
+		key = String(tn) // type(x) is the key of its name
+	}
 	n := len(d.entries)
 	if k, ok := intKey(key); ok {
 		if i, ok := d.ints.getOrPut(k, n); ok {
@@ -275,6 +281,8 @@ func hashKeyDepth(v Value, depth int) (any, error) {
 		}
 		return f, nil
 	case String:
+		return string(x), nil
+	case TypeName: // equal to its name as a str
 		return string(x), nil
 	case NoneType:
 		return noneKey{}, nil

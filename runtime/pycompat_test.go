@@ -35,6 +35,13 @@ func TestPythonCompat(t *testing.T) {
 			"a\nb\nz"},
 		{"fn f(d) { try { for k in d { print(k); d.pop(k); d[k + \"x\"] = 0 } } catch e { print(e.kind, e.message) } }\nf({\"a\": 1, \"b\": 2})",
 			"a\nb\nRuntimeError dictionary keys changed during iteration"},
+		// int(s, base) (CPython: 255 31 5 15 5 35 0 -16 1 31)
+		{`print(int("ff", 16), int("0x1f", 16), int("0b101", 0), int("0o17", 0), int("101", 2), int("z", 36), int("0_0", 0), int("-0x10", 0), int("+0b1", 0), int("0x_1f", base=16))`,
+			"255 31 5 15 5 35 0 -16 1 31"},
+		{`print(int("-9223372036854775808", 10), int("  12  "), int("1_000"))`, "-9223372036854775808 12 1000"},
+		// type(x) == int / str / list ... (CPython: True for each, False for the last)
+		{`print(type(1) == int, type(1.5) == float, type("a") == str, type([]) == list, type(true) == bool, type({}) == dict, type(()) == tuple, int == type(2), type(1) in [float, int], type(1) == float)`,
+			"true true true true true true true true true false"},
 	} {
 		got, err := runWith(t, tc.src, nil)
 		if err != nil {
@@ -60,6 +67,13 @@ func TestPythonCompatErrors(t *testing.T) {
 		{`"a" * "b"`, "TypeError", "can't multiply sequence by non-int of type 'str'"},
 		{`1.5 * [1]`, "TypeError", "can't multiply sequence by non-int of type 'float'"},
 		{`1 + "a"`, "TypeError", "unsupported operand type(s) for +: 'int' and 'str'"},
+		{`int("017", 0)`, "ValueError", "invalid literal for int() with base 0: '017'"},
+		{`int("1__0")`, "ValueError", "invalid literal for int() with base 10: '1__0'"},
+		{`int("0x", 16)`, "ValueError", "invalid literal for int() with base 16: '0x'"},
+		{`int("9", 8)`, "ValueError", "invalid literal for int() with base 8: '9'"},
+		{`int("12", 1)`, "ValueError", "int() base must be >= 2 and <= 36, or 0"},
+		{`int(12, 10)`, "TypeError", "int() can't convert non-string with explicit base"},
+		{`int("9223372036854775808")`, "OverflowError", "int64 overflow"},
 		{`d = {"a": 1}; for k in d { d["b"] = 2 }`, "RuntimeError", "dictionary changed size during iteration"},
 		{`d = {"a": 1, "b": 2}; for k in d { d.pop(k) }`, "RuntimeError", "dictionary changed size during iteration"},
 		{`d = {1: 1, 2: 2}; for k in d { d.clear() }`, "RuntimeError", "dictionary changed size during iteration"},
