@@ -74,6 +74,13 @@ func TestPythonCompatErrors(t *testing.T) {
 		{`int("12", 1)`, "ValueError", "int() base must be >= 2 and <= 36, or 0"},
 		{`int(12, 10)`, "TypeError", "int() can't convert non-string with explicit base"},
 		{`int("9223372036854775808")`, "OverflowError", "int64 overflow"},
+		// call arity messages (CPython 3.11's, for def f(): ... and def g(a, b, c, d=1): ...)
+		{"fn f() { 0 }\nf(1)", "TypeError", "f() takes 0 positional arguments but 1 was given"},
+		{"fn g(a, b, c, d=1) { 0 }\ng()", "TypeError", "g() missing 3 required positional arguments: 'a', 'b', and 'c'"},
+		{"fn g(a, b, c, d=1) { 0 }\ng(1)", "TypeError", "g() missing 2 required positional arguments: 'b' and 'c'"},
+		{"fn g(a, b, c, d=1) { 0 }\ng(1, 2, 3, 4, 5)", "TypeError", "g() takes from 3 to 4 positional arguments but 5 were given"},
+		{"fn g(a, b, c, d=1) { 0 }\ng(1, c=2)", "TypeError", "g() missing 1 required positional argument: 'b'"},
+		{"fn h(a, b) { 0 }\nh(1, 2, 3)", "TypeError", "h() takes 2 positional arguments but 3 were given"},
 		{`d = {"a": 1}; for k in d { d["b"] = 2 }`, "RuntimeError", "dictionary changed size during iteration"},
 		{`d = {"a": 1, "b": 2}; for k in d { d.pop(k) }`, "RuntimeError", "dictionary changed size during iteration"},
 		{`d = {1: 1, 2: 2}; for k in d { d.clear() }`, "RuntimeError", "dictionary changed size during iteration"},
