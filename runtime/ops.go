@@ -410,6 +410,13 @@ func floatDivmod(a, b float64) (q, r float64) {
 // builtinBinary handles strings, lists and tuples; it returns (nil, nil)
 // when the operands are not of those types.
 func builtinBinary(op Op, x, y Value) (Value, error) {
+	if op == STAR { // a bool repeats a sequence as the int it is ("ab" * true)
+		if bv, ok := y.(Bool); ok && isSeq(x) {
+			y = Int(b2i(bool(bv)))
+		} else if bv, ok := x.(Bool); ok && isSeq(y) {
+			x = Int(b2i(bool(bv)))
+		}
+	}
 	switch a := x.(type) {
 	case String:
 		switch op {

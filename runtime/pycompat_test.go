@@ -42,6 +42,16 @@ func TestPythonCompat(t *testing.T) {
 		// type(x) == int / str / list ... (CPython: True for each, False for the last)
 		{`print(type(1) == int, type(1.5) == float, type("a") == str, type([]) == list, type(true) == bool, type({}) == dict, type(()) == tuple, int == type(2), type(1) in [float, int], type(1) == float)`,
 			"true true true true true true true true true false"},
+		// str.find/index/count/startswith take start and end (code points)
+		{`s = "héllo wörld"; print(s.find("l", 3), s.find("l", 3, 4), s.find("", 11), s.find("", 12), s.find("", 5, 2), s.find("o", -5), s.rfind("l", 0, 4), s.count("", 2, 5), s.count("", 12), s.index("w", none, 8), s.find("ö", -4))`,
+			"3 3 11 -1 -1 -1 3 4 0 6 7"},
+		{`s = "héllo wörld"; print(s.startswith("w", 6), s.startswith("", 11), s.startswith("", 12), s.endswith("ll", 0, 4), s.endswith(("x", "é"), 0, 2), "abcabc".count("abc", 1))`,
+			"true true false true true 1"},
+		// a bool repeats a sequence as an int
+		{`print("abc" * true, false * [1], (1,) * true)`, "abc [] (1,)"},
+		// str.format: conversions, nested specs, [key] and .attr lookups
+		{`print("|{0:{w}.{p}f}|{0!r:>6}|{0!s}".format(3.14159, w=8, p=2), "{0[1]}{0[0]}{d[k]}".format([5, 6], d={"k": 7}), "{t[0]:.1f}".format(t=(2.25,)), "{!r}".format([1, "a"]))`,
+			"|    3.14|3.14159|3.14159 657 2.2 [1, 'a']"},
 	} {
 		got, err := runWith(t, tc.src, nil)
 		if err != nil {
@@ -81,6 +91,10 @@ func TestPythonCompatErrors(t *testing.T) {
 		{"fn g(a, b, c, d=1) { 0 }\ng(1, 2, 3, 4, 5)", "TypeError", "g() takes from 3 to 4 positional arguments but 5 were given"},
 		{"fn g(a, b, c, d=1) { 0 }\ng(1, c=2)", "TypeError", "g() missing 1 required positional argument: 'b'"},
 		{"fn h(a, b) { 0 }\nh(1, 2, 3)", "TypeError", "h() takes 2 positional arguments but 3 were given"},
+		{`"{0}{}".format(1, 2)`, "ValueError", "cannot switch from manual field specification to automatic field numbering"},
+		{`"{}{}".format(1)`, "IndexError", "Replacement index 1 out of range for positional args tuple"},
+		{`"{!x}".format(1)`, "ValueError", "Unknown conversion specifier x"},
+		{`"{".format()`, "ValueError", "Single '{' encountered in format string"},
 		{`d = {"a": 1}; for k in d { d["b"] = 2 }`, "RuntimeError", "dictionary changed size during iteration"},
 		{`d = {"a": 1, "b": 2}; for k in d { d.pop(k) }`, "RuntimeError", "dictionary changed size during iteration"},
 		{`d = {1: 1, 2: 2}; for k in d { d.clear() }`, "RuntimeError", "dictionary changed size during iteration"},
