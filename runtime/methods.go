@@ -164,19 +164,47 @@ func listInsert(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, er
 }
 
 func listIndex(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
-	if err := nargs(b, args, kwargs, 1, 1); err != nil {
-		return nil, err
+	i, err := seqIndexOf(b, b.Receiver().(*List).Elems, args, kwargs)
+	if err == nil && i < 0 {
+		err = Errorf("ValueError", "%s is not in list", Repr(args[0]))
 	}
-	for i, e := range b.Receiver().(*List).Elems {
-		eq, err := Equal(e, args[0])
+	return MakeInt(int64(i)), err
+}
+
+// seqIndexOf is list.index / tuple.index (x[, start[, stop]]): the first
+// position in elems[start:stop] (Python's slice clamping) whose element
+// == x, or -1.
+func seqIndexOf(b *Builtin, elems []Value, args []Value, kwargs []Kwarg) (int, error) {
+	if err := nargs(b, args, kwargs, 1, 3); err != nil {
+		return -1, err
+	}
+	n := len(elems)
+	lo, hi := 0, n
+	for k, v := range args[1:] {
+		x, ok := AsInt(v)
+		if !ok {
+			return -1, Errorf("TypeError", "slice indices must be integers or have an __index__ method")
+		}
+		if x < 0 {
+			x = max(x+int64(n), 0)
+		}
+		x = min(x, int64(n))
+		if k == 0 {
+			lo = int(x)
+		} else {
+			hi = int(x)
+		}
+	}
+	for i := lo; i < hi && i < len(elems); i++ {
+		eq, err := Equal(elems[i], args[0])
 		if err != nil {
-			return nil, err
+			return -1, err
 		}
 		if eq {
-			return MakeInt(int64(i)), nil
+			return i, nil
 		}
 	}
-	return nil, Errorf("ValueError", "%s is not in list", Repr(args[0]))
+	return -1, nil
 }
 
 func listCount(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {

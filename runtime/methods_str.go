@@ -384,19 +384,11 @@ func strRemoveAffix(prefix bool) methodFunc {
 }
 
 func tupleIndex(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
-	if err := nargs(b, args, kwargs, 1, 1); err != nil {
-		return nil, err
+	i, err := seqIndexOf(b, b.Receiver().(Tuple), args, kwargs)
+	if err == nil && i < 0 {
+		err = Errorf("ValueError", "tuple.index(x): x not in tuple")
 	}
-	for i, e := range b.Receiver().(Tuple) {
-		eq, err := Equal(e, args[0])
-		if err != nil {
-			return nil, err
-		}
-		if eq {
-			return MakeInt(int64(i)), nil
-		}
-	}
-	return nil, Errorf("ValueError", "tuple.index(x): x not in tuple")
+	return MakeInt(int64(i)), err
 }
 
 func tupleCount(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {

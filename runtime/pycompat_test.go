@@ -52,6 +52,10 @@ func TestPythonCompat(t *testing.T) {
 		// str.format: conversions, nested specs, [key] and .attr lookups
 		{`print("|{0:{w}.{p}f}|{0!r:>6}|{0!s}".format(3.14159, w=8, p=2), "{0[1]}{0[0]}{d[k]}".format([5, 6], d={"k": 7}), "{t[0]:.1f}".format(t=(2.25,)), "{!r}".format([1, "a"]))`,
 			"|    3.14|3.14159|3.14159 657 2.2 [1, 'a']"},
+		// list.index / tuple.index with start and stop; extended slice assignment
+		{`a = [1, 2, 3, 2, 1]; print(a.index(2, 2), a.index(1, -1), a.index(3, -10, 10), (1, 2, 1).index(1, 1))`, "3 4 2 2"},
+		{`c = [0, 1, 2, 3, 4, 5]; c[::2] = [9, 9, 9]; print(c); c[::-1] = c; print(c); c[4:0:-2] = "ab"; print(c)`,
+			"[9, 1, 9, 3, 9, 5]\n[5, 9, 3, 9, 1, 9]\n[5, 9, 'b', 9, 'a', 9]"},
 	} {
 		got, err := runWith(t, tc.src, nil)
 		if err != nil {
@@ -95,6 +99,9 @@ func TestPythonCompatErrors(t *testing.T) {
 		{`"{}{}".format(1)`, "IndexError", "Replacement index 1 out of range for positional args tuple"},
 		{`"{!x}".format(1)`, "ValueError", "Unknown conversion specifier x"},
 		{`"{".format()`, "ValueError", "Single '{' encountered in format string"},
+		{`[1, 2, 1].index(1, 1, 2)`, "ValueError", "1 is not in list"},
+		{`(1, 2).index(1, 1)`, "ValueError", "tuple.index(x): x not in tuple"},
+		{`c = [1, 2, 3]; c[::2] = [1]`, "ValueError", "attempt to assign sequence of size 1 to extended slice of size 2"},
 		{`d = {"a": 1}; for k in d { d["b"] = 2 }`, "RuntimeError", "dictionary changed size during iteration"},
 		{`d = {"a": 1, "b": 2}; for k in d { d.pop(k) }`, "RuntimeError", "dictionary changed size during iteration"},
 		{`d = {1: 1, 2: 2}; for k in d { d.clear() }`, "RuntimeError", "dictionary changed size during iteration"},
