@@ -190,9 +190,23 @@ func builtinInt(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, er
 	if len(args) == 0 && len(kwargs) == 0 {
 		return MakeInt(0), nil
 	}
-	x, err := oneArg("int", args, kwargs)
-	if err != nil {
+	var x, base Value = nil, None
+	if err := UnpackArgs("int", args, kwargs, "x", &x, "base?", &base); err != nil {
 		return nil, err
+	}
+	if base != None {
+		bi, ok := base.(Int)
+		if !ok {
+			return nil, Errorf("TypeError", "'%s' object cannot be interpreted as an integer", base.Type())
+		}
+		if bi != 0 && (bi < 2 || bi > 36) {
+			return nil, Errorf("ValueError", "int() base must be >= 2 and <= 36, or 0")
+		}
+		s, ok := x.(String)
+		if !ok {
+			return nil, Errorf("TypeError", "int() can't convert non-string with explicit base")
+		}
+		return parseIntBase(string(s), int(bi))
 	}
 	switch v := x.(type) {
 	case Int:
@@ -213,18 +227,56 @@ func builtinInt(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, er
 		}
 		return MakeInt(int64(f)), nil
 	case String:
-		s := strings.TrimSpace(string(v))
-		t := strings.ReplaceAll(s, "_", "")
-		i, err := strconv.ParseInt(t, 10, 64)
-		if errors.Is(err, strconv.ErrRange) {
-			return nil, errIntOverflow()
-		}
-		if err != nil || s == "" || strings.HasPrefix(s, "_") || strings.HasSuffix(s, "_") {
-			return nil, Errorf("ValueError", "invalid literal for int() with base 10: %s", QuoteString(string(v)))
-		}
-		return MakeInt(i), nil
+		return parseIntBase(string(v), 10)
 	}
 	return nil, Errorf("TypeError", "int() argument must be a string or a number, not '%s'", x.Type())
+}
+
+// parseIntBase is Python's int(s, base): surrounding whitespace, a sign,
+// for base 0, 2, 8 or 16 a matching 0x/0o/0b prefix (base 0 infers the
+// base from it, and then rejects a decimal with a leading zero, as "017"),
+// and single underscores between digits (or right after a prefix).
+func parseIntBase(src string, base int) (Value, error) {
+	bad := func() error {
+		return Errorf("ValueError", "invalid literal for int() with base %d: %s", base, QuoteString(src))
+	}
+	s := strings.TrimSpace(src)
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	b := base
+	prefixed := false
+	if len(s) >= 2 && s[0] == '0' {
+		p := map[byte]int{'x': 16, 'X': 16, 'o': 8, 'O': 8, 'b': 2, 'B': 2}[s[1]]
+		if p != 0 && (base == 0 || base == p) {
+			b, s, prefixed = p, s[2:], true
+		}
+	}
+	if b == 0 {
+		b = 10
+		if strings.TrimLeft(s, "0_") != "" && s != "" && s[0] == '0' {
+			return nil, bad() // "017": a leading zero needs a prefix in base 0
+		}
+	}
+	if prefixed && strings.HasPrefix(s, "_") {
+		s = s[1:]
+	}
+	if s == "" || s[0] == '_' || s[len(s)-1] == '_' || strings.Contains(s, "__") {
+		return nil, bad()
+	}
+	u, err := strconv.ParseUint(strings.ReplaceAll(s, "_", ""), b, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return nil, bad()
+	}
+	if errors.Is(err, strconv.ErrRange) || u > 1<<63 || (!neg && u == 1<<63) {
+		return nil, errIntOverflow()
+	}
+	if neg {
+		return MakeInt(-int64(u)), nil
+	}
+	return MakeInt(int64(u)), nil
 }
 
 func builtinFloat(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
@@ -276,7 +328,7 @@ func builtinType(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, e
 	if err != nil {
 		return nil, err
 	}
-	return String(x.Type()), nil
+	return TypeName(x.Type()), nil
 }
 
 func builtinAbs(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {

@@ -20,6 +20,7 @@ type Dict struct {
 	strs    map[string]int // str key -> position in entries
 	others  map[any]int    // hashKey(key) -> position in entries, for the other keys
 	dead    int            // tombstones in entries
+	moves   uint64         // bumped when entries move (compact, clear): iterators check it
 }
 
 type dictEntry struct {
@@ -48,6 +49,9 @@ func intKey(v Value) (int64, bool) {
 
 // find returns the position of key in entries.
 func (d *Dict) find(key Value) (int, bool, error) {
+	if tn, ok := key.(TypeName); ok {
+		key = String(tn) // type(x) is the key of its name
+	}
 	if k, ok := intKey(key); ok {
 		i, ok := d.ints.get(k)
 		return i, ok, nil
@@ -66,6 +70,9 @@ func (d *Dict) find(key Value) (int, bool, error) {
 
 // put sets d[key] = v: in place if key is present, else appended.
 func (d *Dict) put(key, v Value) error {
+	if tn, ok := key.(TypeName); ok {
+		key = String(tn) // type(x) is the key of its name
+	}
 	n := len(d.entries)
 	if k, ok := intKey(key); ok {
 		if i, ok := d.ints.getOrPut(k, n); ok {
@@ -141,6 +148,7 @@ func (d *Dict) reindex(key Value, i int) {
 func (d *Dict) clear() {
 	d.entries, d.dead = nil, 0
 	d.ints, d.strs, d.others = intIndex{}, nil, nil
+	d.moves++
 }
 
 // live returns the entries in insertion order without tombstones.
@@ -164,6 +172,7 @@ func (d *Dict) compact() {
 	clear(d.entries[j:])
 	d.entries = d.entries[:j]
 	d.dead = 0
+	d.moves++
 }
 
 // NewDict returns an empty dict with room for n entries.
@@ -177,10 +186,57 @@ func (d *Dict) String() string { return reprString(d) }
 func (*Dict) Type() string     { return "dict" }
 func (d *Dict) Truth() bool    { return d.Len() > 0 }
 func (d *Dict) Len() int       { return len(d.entries) - d.dead }
+
+// Iterate returns an iterator over the keys in insertion order. Like
+// CPython's, it fails (Err, RuntimeError) when the dict's size changed
+// since the last step ("dictionary changed size during iteration"), and
+// when it finds more keys than the dict had at the start, or its entries
+// were moved (compacted or cleared), "dictionary keys changed during
+// iteration". Replacing the value of a present key is allowed.
 func (d *Dict) Iterate() Iterator {
-	keys := d.Keys()
-	return &sliceIter{elems: keys}
+	d.live() // no tombstones, so positions are stable until a delete compacts
+	return &dictIter{d: d, n: d.Len(), left: d.Len(), moves: d.moves}
 }
+
+type dictIter struct {
+	d     *Dict
+	n     int    // the dict's length when iteration began
+	left  int    // keys still expected
+	moves uint64 // d.moves when iteration began
+	i     int    // position in d.entries
+	err   error
+}
+
+func (it *dictIter) Next() (Value, bool) {
+	if it.err != nil {
+		return nil, false
+	}
+	d := it.d
+	if d.Len() != it.n {
+		it.err = Errorf("RuntimeError", "dictionary changed size during iteration")
+		return nil, false
+	}
+	if d.moves != it.moves {
+		it.err = Errorf("RuntimeError", "dictionary keys changed during iteration")
+		return nil, false
+	}
+	for it.i < len(d.entries) {
+		e := d.entries[it.i]
+		it.i++
+		if e.key != nil {
+			if it.left == 0 {
+				it.err = Errorf("RuntimeError", "dictionary keys changed during iteration")
+				return nil, false
+			}
+			it.left--
+			return e.key, true
+		}
+	}
+	return nil, false
+}
+
+// Err returns the error that ended the iteration, if any.
+func (it *dictIter) Err() error { return it.err }
 
 // Keys returns the keys in insertion order.
 func (d *Dict) Keys() []Value {
@@ -225,6 +281,8 @@ func hashKeyDepth(v Value, depth int) (any, error) {
 		}
 		return f, nil
 	case String:
+		return string(x), nil
+	case TypeName: // equal to its name as a str
 		return string(x), nil
 	case NoneType:
 		return noneKey{}, nil

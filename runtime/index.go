@@ -293,8 +293,19 @@ func SetIndex(x, key, v Value) (err error) {
 			if err != nil {
 				return err
 			}
-			if step != 1 {
-				return Errorf("ValueError", "extended slice assignment on lists is not supported")
+			if step != 1 { // Python's extended slice assignment: sizes must match
+				var idx []int
+				for i := start; (step > 0 && i < stop) || (step < 0 && i > stop); i += step {
+					idx = append(idx, i)
+				}
+				if len(idx) != len(elems) {
+					return Errorf("ValueError", "attempt to assign sequence of size %d to extended slice of size %d", len(elems), len(idx))
+				}
+				elems = append([]Value(nil), elems...) // v may be the list itself
+				for k, i := range idx {
+					c.Elems[i] = elems[k]
+				}
+				return nil
 			}
 			if stop < start {
 				stop = start

@@ -1,8 +1,8 @@
 package runtime
 
 import (
+	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 type methodFunc = func(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error)
@@ -30,7 +30,7 @@ func init() {
 		dictMethods[name] = NewBuiltin(name, fn)
 	}
 	for name, fn := range map[string]methodFunc{
-		"join": strJoin, "split": strSplit, "strip": strStrip, "lstrip": strLstrip, "rstrip": strRstrip,
+		"join": strJoin, "split": strSplit, "rsplit": strRsplit, "strip": strStrip, "lstrip": strLstrip, "rstrip": strRstrip,
 		"upper": strUpper, "lower": strLower, "startswith": strStartswith, "endswith": strEndswith,
 		"replace": strReplace, "format": strFormat, "find": strFind, "count": strCount,
 	} {
@@ -164,19 +164,47 @@ func listInsert(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, er
 }
 
 func listIndex(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
-	if err := nargs(b, args, kwargs, 1, 1); err != nil {
-		return nil, err
+	i, err := seqIndexOf(b, b.Receiver().(*List).Elems, args, kwargs)
+	if err == nil && i < 0 {
+		err = Errorf("ValueError", "%s is not in list", Repr(args[0]))
 	}
-	for i, e := range b.Receiver().(*List).Elems {
-		eq, err := Equal(e, args[0])
+	return MakeInt(int64(i)), err
+}
+
+// seqIndexOf is list.index / tuple.index (x[, start[, stop]]): the first
+// position in elems[start:stop] (Python's slice clamping) whose element
+// == x, or -1.
+func seqIndexOf(b *Builtin, elems []Value, args []Value, kwargs []Kwarg) (int, error) {
+	if err := nargs(b, args, kwargs, 1, 3); err != nil {
+		return -1, err
+	}
+	n := len(elems)
+	lo, hi := 0, n
+	for k, v := range args[1:] {
+		x, ok := AsInt(v)
+		if !ok {
+			return -1, Errorf("TypeError", "slice indices must be integers or have an __index__ method")
+		}
+		if x < 0 {
+			x = max(x+int64(n), 0)
+		}
+		x = min(x, int64(n))
+		if k == 0 {
+			lo = int(x)
+		} else {
+			hi = int(x)
+		}
+	}
+	for i := lo; i < hi && i < len(elems); i++ {
+		eq, err := Equal(elems[i], args[0])
 		if err != nil {
-			return nil, err
+			return -1, err
 		}
 		if eq {
-			return MakeInt(int64(i)), nil
+			return i, nil
 		}
 	}
-	return nil, Errorf("ValueError", "%s is not in list", Repr(args[0]))
+	return -1, nil
 }
 
 func listCount(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
@@ -475,6 +503,59 @@ func strSplit(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, erro
 	return NewList(out), nil
 }
 
+// strRsplit is Python's str.rsplit(sep=None, maxsplit=-1): split from the
+// right, so at most maxsplit cuts are made at the rightmost separators.
+func strRsplit(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
+	var sep Value = None
+	maxsplit := -1
+	if err := UnpackArgs("rsplit", args, kwargs, "sep?", &sep, "maxsplit?", &maxsplit); err != nil {
+		return nil, err
+	}
+	if maxsplit < 0 {
+		return strSplit(th, b, args, kwargs)
+	}
+	s := recvStr(b)
+	var parts []string // rightmost first
+	if sep == None {
+		const ws = " \t\n\r\v\f"
+		rest := strings.TrimRight(s, ws)
+		for i := 0; i < maxsplit && rest != ""; i++ {
+			j := strings.LastIndexAny(rest, ws)
+			if j < 0 {
+				break
+			}
+			parts = append(parts, rest[j+1:])
+			rest = strings.TrimRight(rest[:j], ws)
+		}
+		if rest != "" {
+			parts = append(parts, rest)
+		}
+	} else {
+		sp, err := strArg(b, sep)
+		if err != nil {
+			return nil, err
+		}
+		if sp == "" {
+			return nil, Errorf("ValueError", "empty separator")
+		}
+		rest := s
+		for i := 0; i < maxsplit; i++ {
+			j := strings.LastIndex(rest, sp)
+			if j < 0 {
+				break
+			}
+			parts = append(parts, rest[j+len(sp):])
+			rest = rest[:j]
+		}
+		parts = append(parts, rest)
+	}
+	out := make([]Value, len(parts))
+	for i, p := range parts {
+		out[len(parts)-1-i] = String(p)
+	}
+	return NewList(out), nil
+}
+
 func stripFunc(b *Builtin, args []Value, kwargs []Kwarg, f func(string, string) string) (Value, error) {
 	if err := nargs(b, args, kwargs, 0, 1); err != nil {
 		return nil, err
@@ -515,17 +596,20 @@ func strLower(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, erro
 }
 
 func affix(b *Builtin, args []Value, kwargs []Kwarg, f func(string, string) bool) (Value, error) {
-	if err := nargs(b, args, kwargs, 1, 1); err != nil {
+	if err := nargs(b, args, kwargs, 1, 3); err != nil {
 		return nil, err
 	}
-	s := recvStr(b)
+	s, _, inRange, err := strWindow(b, recvStr(b), args[1:])
+	if err != nil {
+		return nil, err
+	}
 	if t, ok := args[0].(Tuple); ok {
 		for _, e := range t {
 			p, err := strArg(b, e)
 			if err != nil {
 				return nil, err
 			}
-			if f(s, p) {
+			if inRange && f(s, p) {
 				return Bool(true), nil
 			}
 		}
@@ -535,7 +619,7 @@ func affix(b *Builtin, args []Value, kwargs []Kwarg, f func(string, string) bool
 	if err != nil {
 		return nil, err
 	}
-	return Bool(f(s, p)), nil
+	return Bool(inRange && f(s, p)), nil
 }
 
 func strStartswith(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
@@ -573,38 +657,42 @@ func strReplace(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, er
 }
 
 func strFind(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
-	if err := nargs(b, args, kwargs, 1, 1); err != nil {
-		return nil, err
-	}
-	sub, err := strArg(b, args[0])
+	sub, win, off, ok, err := strSubArg(b, args, kwargs)
 	if err != nil {
 		return nil, err
 	}
-	s := recvStr(b)
-	i := strings.Index(s, sub)
-	if i > 0 {
-		i = utf8.RuneCountInString(s[:i])
+	i := -1
+	if ok {
+		i = strings.Index(win, sub)
 	}
-	return MakeInt(int64(i)), nil
+	if i < 0 {
+		return MakeInt(-1), nil
+	}
+	return MakeInt(off + runeIndex(win, i)), nil
 }
 
 func strCount(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
-	if err := nargs(b, args, kwargs, 1, 1); err != nil {
-		return nil, err
+	sub, win, _, ok, err := strSubArg(b, args, kwargs)
+	if err != nil || !ok {
+		return MakeInt(0), err
 	}
-	sub, err := strArg(b, args[0])
-	if err != nil {
-		return nil, err
-	}
-	return MakeInt(int64(strings.Count(recvStr(b), sub))), nil
+	return MakeInt(int64(strings.Count(win, sub))), nil
 }
 
-// strFormat implements "...{}...{name:spec}...".format(args, name=v):
-// automatic or explicit positional fields, keyword fields and format specs.
+// strFormat implements Python's str.format: "{}" (automatic numbering),
+// "{0}", "{name}", each followed by ".attr" and "[key]" lookups, a "!r",
+// "!s" or "!a" conversion, and a ":spec" that may itself contain fields
+// ("{:{w}.{p}f}"); "{{" and "}}" are literal braces.
 func strFormat(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
-	s := recvStr(b)
-	var out strings.Builder
 	auto := 0
+	return formatFields(recvStr(b), args, kwargs, &auto, 0)
+}
+
+func formatFields(s string, args []Value, kwargs []Kwarg, auto *int, depth int) (Value, error) {
+	if depth > 1 {
+		return nil, Errorf("ValueError", "Max string recursion exceeded")
+	}
+	var out strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c == '{' && i+1 < len(s) && s[i+1] == '{' || c == '}' && i+1 < len(s) && s[i+1] == '}' {
@@ -613,48 +701,84 @@ func strFormat(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, err
 			continue
 		}
 		if c == '}' {
-			return nil, Errorf("ValueError", "single '}' encountered in format string")
+			return nil, Errorf("ValueError", "Single '}' encountered in format string")
 		}
 		if c != '{' {
 			out.WriteByte(c)
 			continue
 		}
-		j := strings.IndexByte(s[i:], '}')
-		if j < 0 {
-			return nil, Errorf("ValueError", "single '{' encountered in format string")
+		// the field runs to the matching '}' (the spec may nest fields)
+		j, nest := i+1, 1
+		for ; j < len(s); j++ {
+			if s[j] == '[' { // a key may hold braces and colons
+				for j < len(s) && s[j] != ']' {
+					j++
+				}
+				continue
+			}
+			if s[j] == '{' {
+				nest++
+			} else if s[j] == '}' {
+				if nest--; nest == 0 {
+					break
+				}
+			}
 		}
-		field := s[i+1 : i+j]
-		i += j
-		name, spec, _ := strings.Cut(field, ":")
-		var v Value
-		switch {
-		case name == "":
-			if auto >= len(args) {
-				return nil, Errorf("IndexError", "format(): replacement index %d out of range", auto)
+		if j >= len(s) {
+			if i+1 == len(s) {
+				return nil, Errorf("ValueError", "Single '{' encountered in format string")
 			}
-			v = args[auto]
-			auto++
-		case name[0] >= '0' && name[0] <= '9':
-			k := 0
-			for _, d := range name {
-				if d < '0' || d > '9' {
-					return nil, Errorf("ValueError", "format(): invalid field %q", name)
+			return nil, Errorf("ValueError", "expected '}' before end of string")
+		}
+		field := s[i+1 : j]
+		i = j
+		// split name[!conv][:spec]; the name ends at the first '!' or ':' outside [...]
+		k := 0
+		for k < len(field) && field[k] != '!' && field[k] != ':' {
+			if field[k] == '[' {
+				for k < len(field) && field[k] != ']' {
+					k++
 				}
-				k = k*10 + int(d-'0')
 			}
-			if k >= len(args) {
-				return nil, Errorf("IndexError", "format(): replacement index %d out of range", k)
+			if k < len(field) {
+				k++
 			}
-			v = args[k]
+		}
+		name, rest := field[:k], field[k:]
+		conv := byte(0)
+		if strings.HasPrefix(rest, "!") {
+			if len(rest) < 2 || (len(rest) > 2 && rest[2] != ':') {
+				return nil, Errorf("ValueError", "expected ':' after conversion specifier")
+			}
+			conv, rest = rest[1], rest[2:]
+		}
+		spec := strings.TrimPrefix(rest, ":")
+		v, err := formatLookup(name, args, kwargs, auto)
+		if err != nil {
+			return nil, err
+		}
+		switch conv {
+		case 0:
+		case 'r', 'a', 's':
+			var t string
+			if conv == 's' {
+				t, err = StrE(v)
+			} else if t, err = ReprE(v); err == nil && conv == 'a' {
+				t = asciiEscape(t)
+			}
+			if err != nil {
+				return nil, err
+			}
+			v = String(t)
 		default:
-			for _, kw := range kwargs {
-				if kw.Name == name {
-					v = kw.Value
-				}
+			return nil, Errorf("ValueError", "Unknown conversion specifier %c", conv)
+		}
+		if strings.ContainsRune(spec, '{') {
+			sv, err := formatFields(spec, args, kwargs, auto, depth+1)
+			if err != nil {
+				return nil, err
 			}
-			if v == nil {
-				return nil, Errorf("KeyError", "%s", QuoteString(name))
-			}
+			spec = string(sv.(String))
 		}
 		text, err := FormatValue(v, spec)
 		if err != nil {
@@ -663,4 +787,75 @@ func strFormat(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, err
 		out.WriteString(text)
 	}
 	return String(out.String()), nil
+}
+
+// formatLookup resolves a str.format field name: an argument (automatic,
+// by position or by keyword), then its .attr and [key] parts ([0] is an
+// int index, [k] the str key 'k', as Python's).
+func formatLookup(name string, args []Value, kwargs []Kwarg, auto *int) (Value, error) {
+	end := strings.IndexAny(name, ".[")
+	if end < 0 {
+		end = len(name)
+	}
+	first, rest := name[:end], name[end:]
+	var v Value
+	if first == "" || first[0] >= '0' && first[0] <= '9' {
+		k := *auto
+		if first == "" {
+			if *auto < 0 {
+				return nil, Errorf("ValueError", "cannot switch from manual field specification to automatic field numbering")
+			}
+			*auto++
+		} else {
+			n, err := strconv.Atoi(first)
+			if err != nil {
+				return nil, Errorf("ValueError", "invalid format field %q", first)
+			}
+			if *auto > 0 {
+				return nil, Errorf("ValueError", "cannot switch from automatic field numbering to manual field specification")
+			}
+			k, *auto = n, -1
+		}
+		if k >= len(args) {
+			return nil, Errorf("IndexError", "Replacement index %d out of range for positional args tuple", k)
+		}
+		v = args[k]
+	} else {
+		for _, kw := range kwargs {
+			if kw.Name == first {
+				v = kw.Value
+			}
+		}
+		if v == nil {
+			return nil, Errorf("KeyError", "%s", QuoteString(first))
+		}
+	}
+	for rest != "" {
+		var err error
+		if rest[0] == '.' {
+			e := strings.IndexAny(rest[1:], ".[") + 1
+			if e == 0 {
+				e = len(rest)
+			}
+			if v, err = GetAttr(v, rest[1:e]); err != nil {
+				return nil, err
+			}
+			rest = rest[e:]
+			continue
+		}
+		e := strings.IndexByte(rest, ']')
+		if rest[0] != '[' || e < 0 {
+			return nil, Errorf("ValueError", "Only '.' or '[' may follow ']' in format field specifier")
+		}
+		key := rest[1:e]
+		var kv Value = String(key)
+		if n, err := strconv.Atoi(key); err == nil && n >= 0 {
+			kv = MakeInt(int64(n))
+		}
+		if v, err = Index(v, kv); err != nil {
+			return nil, err
+		}
+		rest = rest[e+1:]
+	}
+	return v, nil
 }

@@ -38,46 +38,132 @@ func runeIndex(s string, byteIdx int) int64 {
 	return int64(utf8.RuneCountInString(s[:byteIdx]))
 }
 
-func strSubArg(b *Builtin, args []Value, kwargs []Kwarg) (string, error) {
+// strOneArg reads the one str argument of partition and removeprefix.
+func strOneArg(b *Builtin, args []Value, kwargs []Kwarg) (string, error) {
 	if err := nargs(b, args, kwargs, 1, 1); err != nil {
 		return "", err
 	}
 	return strArg(b, args[0])
 }
 
+// strSubArg reads the arguments (sub[, start[, end]]) of find, index,
+// count and their right-hand forms: start and end (ints or none) select
+// the receiver's window s[start:end] in code points, clamped as Python's
+// slice bounds. It returns sub, the window, the window's offset in code
+// points, and false when end < start (nothing can match, not even "").
+func strSubArg(b *Builtin, args []Value, kwargs []Kwarg) (sub, win string, off int64, ok bool, err error) {
+	if err = nargs(b, args, kwargs, 1, 3); err != nil {
+		return
+	}
+	if sub, err = strArg(b, args[0]); err != nil {
+		return
+	}
+	win, off, ok, err = strWindow(b, recvStr(b), args[1:])
+	return
+}
+
+// strWindow returns s[start:end] for Python's optional start and end
+// arguments (code points; none or absent means the end of the string),
+// the window's offset, and false when end < start after clamping.
+func strWindow(b *Builtin, s string, bounds []Value) (string, int64, bool, error) {
+	if len(bounds) == 0 {
+		return s, 0, true, nil
+	}
+	n := int64(utf8.RuneCountInString(s))
+	start, end := int64(0), n
+	for i, v := range bounds {
+		if v == None {
+			continue
+		}
+		k, ok := v.(Int)
+		if !ok {
+			if bv, isBool := v.(Bool); isBool {
+				k, ok = Int(b2i(bool(bv))), true
+			}
+		}
+		if !ok {
+			return "", 0, false, Errorf("TypeError", "slice indices must be integers or None or have an __index__ method")
+		}
+		x := int64(k)
+		if x < 0 {
+			x = max(x+n, 0)
+		}
+		if i == 1 {
+			x = min(x, n) // a start past the end stays there: "ab".find("", 3) == -1
+		}
+		if i == 0 {
+			start = x
+		} else {
+			end = x
+		}
+	}
+	if end < start {
+		return "", start, false, nil
+	}
+	if int64(len(s)) == n { // ASCII
+		return s[start:end], start, true, nil
+	}
+	bi := func(r int64) int {
+		j := 0
+		for ; r > 0; r-- {
+			_, w := utf8.DecodeRuneInString(s[j:])
+			j += w
+		}
+		return j
+	}
+	return s[bi(start):bi(end)], start, true, nil
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func strIndex(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
-	sub, err := strSubArg(b, args, kwargs)
+	sub, win, off, ok, err := strSubArg(b, args, kwargs)
 	if err != nil {
 		return nil, err
 	}
-	s := recvStr(b)
-	i := strings.Index(s, sub)
+	i := -1
+	if ok {
+		i = strings.Index(win, sub)
+	}
 	if i < 0 {
 		return nil, Errorf("ValueError", "substring not found")
 	}
-	return MakeInt(runeIndex(s, i)), nil
+	return MakeInt(off + runeIndex(win, i)), nil
 }
 
 func strRfind(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
-	sub, err := strSubArg(b, args, kwargs)
+	sub, win, off, ok, err := strSubArg(b, args, kwargs)
 	if err != nil {
 		return nil, err
 	}
-	s := recvStr(b)
-	return MakeInt(runeIndex(s, strings.LastIndex(s, sub))), nil
+	i := -1
+	if ok {
+		i = strings.LastIndex(win, sub)
+	}
+	if i < 0 {
+		return MakeInt(-1), nil
+	}
+	return MakeInt(off + runeIndex(win, i)), nil
 }
 
 func strRindex(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
-	sub, err := strSubArg(b, args, kwargs)
+	sub, win, off, ok, err := strSubArg(b, args, kwargs)
 	if err != nil {
 		return nil, err
 	}
-	s := recvStr(b)
-	i := strings.LastIndex(s, sub)
+	i := -1
+	if ok {
+		i = strings.LastIndex(win, sub)
+	}
 	if i < 0 {
 		return nil, Errorf("ValueError", "substring not found")
 	}
-	return MakeInt(runeIndex(s, i)), nil
+	return MakeInt(off + runeIndex(win, i)), nil
 }
 
 // strIsPred is Python's str.isdigit/isalpha/...: true when the string is
@@ -260,7 +346,7 @@ func strSplitlines(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value,
 
 func strPartition(right bool) methodFunc {
 	return func(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
-		sep, err := strSubArg(b, args, kwargs)
+		sep, err := strOneArg(b, args, kwargs)
 		if err != nil {
 			return nil, err
 		}
@@ -286,7 +372,7 @@ func strPartition(right bool) methodFunc {
 
 func strRemoveAffix(prefix bool) methodFunc {
 	return func(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
-		a, err := strSubArg(b, args, kwargs)
+		a, err := strOneArg(b, args, kwargs)
 		if err != nil {
 			return nil, err
 		}
@@ -298,19 +384,11 @@ func strRemoveAffix(prefix bool) methodFunc {
 }
 
 func tupleIndex(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {
-	if err := nargs(b, args, kwargs, 1, 1); err != nil {
-		return nil, err
+	i, err := seqIndexOf(b, b.Receiver().(Tuple), args, kwargs)
+	if err == nil && i < 0 {
+		err = Errorf("ValueError", "tuple.index(x): x not in tuple")
 	}
-	for i, e := range b.Receiver().(Tuple) {
-		eq, err := Equal(e, args[0])
-		if err != nil {
-			return nil, err
-		}
-		if eq {
-			return MakeInt(int64(i)), nil
-		}
-	}
-	return nil, Errorf("ValueError", "tuple.index(x): x not in tuple")
+	return MakeInt(int64(i)), err
 }
 
 func tupleCount(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {

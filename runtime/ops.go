@@ -138,7 +138,32 @@ func Binary(op Op, x, y Value) (_ Value, err error) {
 		}
 		return nil, Errorf("TypeError", "'%s' not supported between instances of '%s' and '%s'", op, x.Type(), y.Type())
 	}
-	return nil, unsupported(op, x, y)
+	return nil, seqUnsupported(op, x, y)
+}
+
+// isSeq reports whether x is a str, list or tuple.
+func isSeq(x Value) bool {
+	switch x.(type) {
+	case String, *List, Tuple:
+		return true
+	}
+	return false
+}
+
+// seqUnsupported is the TypeError of a binary operator no operand
+// supports, with CPython's wording for sequence concatenation and
+// repetition ("can only concatenate str (not "int") to str", "can't
+// multiply sequence by non-int of type 'float'").
+func seqUnsupported(op Op, x, y Value) error {
+	switch {
+	case op == PLUS && isSeq(x):
+		return Errorf("TypeError", "can only concatenate %s (not \"%s\") to %s", x.Type(), y.Type(), x.Type())
+	case op == STAR && isSeq(x):
+		return Errorf("TypeError", "can't multiply sequence by non-int of type '%s'", y.Type())
+	case op == STAR && isSeq(y):
+		return Errorf("TypeError", "can't multiply sequence by non-int of type '%s'", x.Type())
+	}
+	return unsupported(op, x, y)
 }
 
 // reflectOp maps an ordering operator to the one that holds with the
@@ -180,13 +205,13 @@ func intBinary(op Op, a, b int64, x, y Value) (Value, error) {
 		return MakeInt(floorDiv(a, b)), nil
 	case PERCENT:
 		if b == 0 {
-			return nil, Errorf("ZeroDivisionError", "integer division or modulo by zero")
+			return nil, Errorf("ZeroDivisionError", "integer modulo by zero")
 		}
 		return MakeInt(floorMod(a, b)), nil
 	case STARSTAR:
 		if b < 0 {
 			if a == 0 {
-				return nil, Errorf("ZeroDivisionError", "0 cannot be raised to a negative power")
+				return nil, Errorf("ZeroDivisionError", "0.0 cannot be raised to a negative power")
 			}
 			return Float(math.Pow(float64(a), float64(b))), nil
 		}
@@ -319,15 +344,13 @@ func floatBinary(op Op, a, b float64, x, y Value) (Value, error) {
 		if b == 0 {
 			return nil, Errorf("ZeroDivisionError", "float floor division by zero")
 		}
-		return Float(math.Floor(a / b)), nil
+		q, _ := floatDivmod(a, b)
+		return Float(q), nil
 	case PERCENT:
 		if b == 0 {
 			return nil, Errorf("ZeroDivisionError", "float modulo")
 		}
-		r := math.Mod(a, b)
-		if r != 0 && ((r < 0) != (b < 0)) {
-			r += b
-		}
+		_, r := floatDivmod(a, b)
 		return Float(r), nil
 	case STARSTAR:
 		if a == 0 && b < 0 {
@@ -357,9 +380,43 @@ func floatBinary(op Op, a, b float64, x, y Value) (Value, error) {
 	return nil, unsupported(op, x, y)
 }
 
+// floatDivmod returns Python's (a // b, a % b) for floats, b != 0, by
+// CPython's float_divmod: the quotient is computed from a - fmod(a, b) so
+// that 1 // 0.1 == 9.0 (not floor(1 / 0.1) == 10.0), and a zero remainder
+// or quotient carries the sign Python gives it (-0.0 % 5 == 0.0,
+// 5 % -0.5 == -0.0).
+func floatDivmod(a, b float64) (q, r float64) {
+	r = math.Mod(a, b)
+	div := (a - r) / b
+	if r != 0 {
+		if (b < 0) != (r < 0) {
+			r += b
+			div -= 1
+		}
+	} else {
+		r = math.Copysign(0, b)
+	}
+	if div != 0 {
+		q = math.Floor(div)
+		if div-q > 0.5 {
+			q++
+		}
+	} else {
+		q = math.Copysign(0, a/b)
+	}
+	return q, r
+}
+
 // builtinBinary handles strings, lists and tuples; it returns (nil, nil)
 // when the operands are not of those types.
 func builtinBinary(op Op, x, y Value) (Value, error) {
+	if op == STAR { // a bool repeats a sequence as the int it is ("ab" * true)
+		if bv, ok := y.(Bool); ok && isSeq(x) {
+			y = Int(b2i(bool(bv)))
+		} else if bv, ok := x.(Bool); ok && isSeq(y) {
+			x = Int(b2i(bool(bv)))
+		}
+	}
 	switch a := x.(type) {
 	case String:
 		switch op {
@@ -863,8 +920,6 @@ func Iterate(x Value) (Iterator, error) {
 	switch v := x.(type) {
 	case *Range:
 		return v.Iterate(), nil
-	case *Dict:
-		return &sliceIter{elems: v.Keys()}, nil
 	case String:
 		return &strIter{s: string(v)}, nil
 	case IterableE:
@@ -873,6 +928,22 @@ func Iterate(x Value) (Iterator, error) {
 		return v.Iterate(), nil
 	}
 	return nil, Errorf("TypeError", "'%s' object is not iterable", x.Type())
+}
+
+// ErrIterator is an Iterator whose iteration can end in an error (a dict
+// whose keys changed while it was iterated); Next returns false then, and
+// Err the error.
+type ErrIterator interface {
+	Iterator
+	Err() error
+}
+
+// IterErr returns the error that ended it, or nil.
+func IterErr(it Iterator) error {
+	if e, ok := it.(ErrIterator); ok {
+		return e.Err()
+	}
+	return nil
 }
 
 // Elements returns all elements of an iterable value.
@@ -895,7 +966,7 @@ func Elements(x Value) ([]Value, error) {
 	for {
 		e, ok := it.Next()
 		if !ok {
-			return out, nil
+			return out, IterErr(it)
 		}
 		out = append(out, e)
 		if len(out) > MaxElems {

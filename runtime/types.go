@@ -122,8 +122,26 @@ func (l *List) String() string { return reprString(l) }
 func (*List) Type() string     { return "list" }
 func (l *List) Truth() bool    { return len(l.Elems) > 0 }
 func (l *List) Len() int       { return len(l.Elems) }
+
+// Iterate returns an iterator that reads the list as it goes, as Python's
+// does: elements appended during a for loop are visited, and removing one
+// shifts the rest under the iterator.
 func (l *List) Iterate() Iterator {
-	return &sliceIter{elems: l.Elems}
+	return &listIter{l: l}
+}
+
+type listIter struct {
+	l *List
+	i int
+}
+
+func (it *listIter) Next() (Value, bool) {
+	if it.i >= len(it.l.Elems) {
+		return nil, false
+	}
+	v := it.l.Elems[it.i]
+	it.i++
+	return v, true
 }
 
 // Tuple is an immutable tsr tuple.

@@ -396,7 +396,15 @@ func bindArgs(fn *Function, locals []Value, args []Value, kwargs []Kwarg) error 
 	fc := fn.code
 	np := fc.NumParams
 	if len(args) > np {
-		return Errorf("TypeError", "%s() takes %s but %d were given", fc.Name, plural(np, "positional argument"), len(args))
+		takes := plural(np, "positional argument")
+		if fc.NumDefaults > 0 {
+			takes = fmt.Sprintf("from %d to %d positional arguments", np-fc.NumDefaults, np)
+		}
+		were := "were"
+		if len(args) == 1 {
+			were = "was"
+		}
+		return Errorf("TypeError", "%s() takes %s but %d %s given", fc.Name, takes, len(args), were)
 	}
 	copy(locals, args)
 	for _, kw := range kwargs {
@@ -417,6 +425,7 @@ func bindArgs(fn *Function, locals []Value, args []Value, kwargs []Kwarg) error 
 	}
 	if len(args) < np {
 		first := np - fc.NumDefaults
+		var missing []string
 		for i := len(args); i < np; i++ {
 			if locals[i] != nil {
 				continue
@@ -425,10 +434,26 @@ func bindArgs(fn *Function, locals []Value, args []Value, kwargs []Kwarg) error 
 				locals[i] = fn.defaults[i-first]
 				continue
 			}
-			return Errorf("TypeError", "%s() missing required argument '%s'", fc.Name, fc.Locals[i])
+			missing = append(missing, "'"+fc.Locals[i]+"'")
+		}
+		if len(missing) > 0 {
+			return Errorf("TypeError", "%s() missing %s: %s", fc.Name, plural(len(missing), "required positional argument"), joinNames(missing))
 		}
 	}
 	return nil
+}
+
+// joinNames lists names as CPython's "missing ... arguments" message does:
+// 'a', 'a' and 'b', 'a', 'b', and 'c'.
+func joinNames(names []string) string {
+	switch n := len(names); n {
+	case 1:
+		return names[0]
+	case 2:
+		return names[0] + " and " + names[1]
+	default:
+		return strings.Join(names[:n-1], ", ") + ", and " + names[n-1]
+	}
 }
 
 func plural(n int, what string) string {
@@ -896,6 +921,9 @@ loop:
 				x, ok = iv.it.Next()
 			}
 			if !ok {
+				if err = IterErr(iv.it); err != nil {
+					goto fail
+				}
 				pc = int(insn >> 8)
 				continue
 			}
@@ -1324,6 +1352,9 @@ func unpackN(x Value, n int) ([]Value, error) {
 		for {
 			v, ok := it.Next()
 			if !ok {
+				if err := IterErr(it); err != nil {
+					return nil, err
+				}
 				break
 			}
 			elems = append(elems, v)
