@@ -116,8 +116,15 @@ func (in *Interpreter) overMemory() (int64, bool) {
 		return used, false
 	}
 	goruntime.GC()
-	time.Sleep(time.Millisecond) // let the cleanup goroutine run
-	used = in.MemoryInUse()
+	// the cleanups that uncount dropped storages run on their own
+	// goroutine after the collection: give them up to 20 ms (a loaded
+	// machine), polling, before calling the limit crossed
+	for i := 0; i < 20; i++ {
+		time.Sleep(time.Millisecond)
+		if used = in.MemoryInUse(); used <= limit {
+			break
+		}
+	}
 	return used, used > limit
 }
 
