@@ -82,7 +82,7 @@ func finishTorch[T float](x []T, p *[rowsMax]T, V int, cascaded bool) T {
 
 // SumRowsTorchF32 sets dst[o] = SumTorchF32(x[o*n : (o+1)*n]) for each
 // o < len(dst): the sums over the last dim of a contiguous [len(dst), n]
-// block, bit for bit PyTorch's. Four rows at a time run their (identical)
+// block (n >= 0), bit for bit PyTorch's. Four rows at a time run their (identical)
 // cascades interleaved, which hides the add latency one row's lane-wise
 // chain waits on (registry op "add_rows4").
 func SumRowsTorchF32(dst, x []float32, n int) { sumRowsTorch(dst, x, n, 8, addRowsF32, addRows4F32) }
@@ -93,6 +93,10 @@ func SumRowsTorchF64(dst, x []float64, n int) { sumRowsTorch(dst, x, n, 4, addRo
 func sumRowsTorch[T float](dst, x []T, n, V int, add addRowsFn[T], add4 addRows4Fn[T]) {
 	rows := len(dst)
 	if rows == 0 {
+		return
+	}
+	if n == 0 {
+		clear(dst)
 		return
 	}
 	_ = x[rows*n-1]

@@ -279,6 +279,12 @@ func TestSumRowsTorch(t *testing.T) {
 			}
 		}
 	}
+	// empty rows sum to zero
+	d := []float32{7, 7}
+	SumRowsTorchF32(d, nil, 0)
+	if d[0] != 0 || d[1] != 0 {
+		t.Errorf("sums of empty rows: %v", d)
+	}
 	// every add_rows4 candidate adds like the pure-Go loop, groups apart by
 	// a stride longer than a group, rows apart by more than their lanes
 	const stride, rows, ldx32, ldx64 = 40*37 + 5, 37, 40, 19
