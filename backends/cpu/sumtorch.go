@@ -328,6 +328,13 @@ func SumColsTorchF64(dst, x []float64, rows, cols int) {
 // four lane groups per add_rows4 call), which is multi_row_sum itself; the
 // rest go one column at a time.
 func sumColsTorch[T float](dst, x []T, rows, cols, V int, add addRowsFn[T], add4 addRows4Fn[T]) {
+	if cols <= 0 {
+		return
+	}
+	if rows <= 0 {
+		clear(dst[:cols])
+		return
+	}
 	_, _ = dst[cols-1], x[rows*cols-1]
 	W := 4 * V
 	split := cols / W * W

@@ -279,11 +279,17 @@ func TestSumRowsTorch(t *testing.T) {
 			}
 		}
 	}
-	// empty rows sum to zero
+	// empty rows and columns sum to zero
 	d := []float32{7, 7}
 	SumRowsTorchF32(d, nil, 0)
 	if d[0] != 0 || d[1] != 0 {
 		t.Errorf("sums of empty rows: %v", d)
+	}
+	d = []float32{7, 7}
+	SumColsTorchF32(d, nil, 0, 2)
+	SumColsTorchF32(nil, nil, 3, 0)
+	if d[0] != 0 || d[1] != 0 {
+		t.Errorf("sums of empty columns: %v", d)
 	}
 	// every add_rows4 candidate adds like the pure-Go loop, groups apart by
 	// a stride longer than a group, rows apart by more than their lanes
