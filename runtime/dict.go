@@ -40,9 +40,17 @@ func intKey(v Value) (int64, bool) {
 		}
 		return 0, true
 	case Float:
-		if f := float64(x); f == math.Trunc(f) && math.Abs(f) < 1<<63 {
-			return int64(f), true
-		}
+		return floatInt64(float64(x))
+	}
+	return 0, false
+}
+
+// floatInt64 returns f as an int64 when f is an integer in int64's range
+// [-2**63, 2**63) (-0.0 is 0), the floats equal to an int. Any other
+// float, NaN and the infinities included, is not one.
+func floatInt64(f float64) (int64, bool) {
+	if f == math.Trunc(f) && f >= math.MinInt64 && f < -math.MinInt64 {
+		return int64(f), true
 	}
 	return 0, false
 }
@@ -276,8 +284,8 @@ func hashKeyDepth(v Value, depth int) (any, error) {
 		return int64(0), nil
 	case Float:
 		f := float64(x)
-		if f == math.Trunc(f) && math.Abs(f) < 1<<63 {
-			return int64(f), nil
+		if i, ok := floatInt64(f); ok {
+			return i, nil
 		}
 		return f, nil
 	case String:

@@ -183,3 +183,34 @@ func TestDictIntIndex(t *testing.T) {
 		}
 	}
 }
+
+// -2**63 is an int64 and equal to float(-2**63), so both are one dict key
+// (and the float is in a range holding the int), as in Python: the
+// integral-float test excluded the bottom of int64's range.
+func TestDictMinInt64FloatKey(t *testing.T) {
+	m, f := Int(math.MinInt64), Float(math.MinInt64)
+	if eq, err := Equal(m, f); err != nil || !eq {
+		t.Fatalf("-2**63 == float(-2**63) is %v, %v", eq, err)
+	}
+	d := NewDict(0)
+	if err := d.SetKey(m, String("int")); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok, err := d.Get(f); err != nil || !ok || v != String("int") {
+		t.Errorf("d[float(-2**63)] = %v, %v, %v; want 'int'", v, ok, err)
+	}
+	if err := d.SetKey(f, String("float")); err != nil {
+		t.Fatal(err)
+	}
+	if d.Len() != 1 || d.Keys()[0] != m {
+		t.Errorf("keys %v, want the one int key", d.Keys())
+	}
+	k1, err1 := hashKey(Tuple{m})
+	k2, err2 := hashKey(Tuple{f})
+	if err1 != nil || err2 != nil || k1 != k2 {
+		t.Errorf("hashKey((-2**63,)) %v != hashKey((float(-2**63),)) %v", k1, k2)
+	}
+	if in, err := Contains(NewRange(math.MinInt64, math.MinInt64+2, 1), f); err != nil || !in {
+		t.Errorf("float(-2**63) in range(-2**63, -2**63 + 2) = %v, %v", in, err)
+	}
+}

@@ -795,7 +795,8 @@ func Contains(c, x Value) (bool, error) {
 		case 'i':
 			return v.index(i) >= 0, nil
 		case 'f':
-			return f == math.Trunc(f) && math.Abs(f) < 1<<63 && v.index(int64(f)) >= 0, nil
+			i, ok := floatInt64(f)
+			return ok && v.index(i) >= 0, nil
 		}
 		if _, ok := x.(HasBinary); !ok || v.Len() > MaxElems {
 			return false, nil

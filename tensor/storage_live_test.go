@@ -463,3 +463,34 @@ func TestKickGCRecyclesTemporaries(t *testing.T) {
 		t.Error("no temporary came back from the pool")
 	}
 }
+
+// A kicked collection runs beside the mutator: its wall time must not
+// stand for what a collection costs reclaim (which waits for its own), or
+// one slow background cycle turns reclaim off and a loop of small and
+// large temporaries gets its large buffers fresh. It does make kickGC
+// back off.
+func TestSlowKickedCollectionKeepsReclaim(t *testing.T) {
+	saved := kickCollect
+	defer func() { kickCollect = saved }()
+	kickCollect = func() {
+		time.Sleep(100 * time.Millisecond) // a background cycle slowed by the mutator
+		runtime.GC()
+	}
+	runtime.GC()
+	for gcKicking.Load() {
+		time.Sleep(time.Millisecond)
+	}
+	gcWallNs.Store(0) // reclaim's own collections are cheap
+	gcWallCycle.Store(gcCycles.Load())
+	kickWallNs.Store(0)
+	kickGC()
+	for gcKicking.Load() {
+		time.Sleep(time.Millisecond)
+	}
+	if !collectionAffordable(reclaimMinBytes) {
+		t.Errorf("after a 100 ms kicked collection reclaim may not collect for %d MiB (gcWallNs %v)", reclaimMinBytes>>20, time.Duration(gcWallNs.Load()))
+	}
+	if kickAffordable() {
+		t.Errorf("kickGC does not back off after a 100 ms collection (kickWallNs %v)", time.Duration(kickWallNs.Load()))
+	}
+}
