@@ -598,3 +598,50 @@ func TestParallelTasksCoversOnce(t *testing.T) {
 		}
 	}
 }
+
+// Sums over a long non-last dim (more than sumSuperRows rows) split into
+// row superblocks: the same bits on one goroutine as on several, and the
+// float64 reference to within rounding.
+func TestSumSuperblocksThreadIndependent(t *testing.T) {
+	defer SetNumThreads(GetNumThreads())
+	g := NewGenerator(11)
+	for _, shape := range [][]int{{3000, 70}, {2, 2500, 33}, {1025, 4100}} {
+		for _, dt := range []DType{F32, F64} {
+			x, err := Randn(g, shape, dt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got [2][]float64
+			for i, th := range []int{1, 2} {
+				SetNumThreads(th)
+				s, err := Sum(x, []int{len(shape) - 2}, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got[i] = s.ToFloat64s()
+			}
+			for j := range got[0] {
+				if math.Float64bits(got[0][j]) != math.Float64bits(got[1][j]) {
+					t.Fatalf("%v %v: element %d is %v on one goroutine, %v on two", shape, dt, j, got[0][j], got[1][j])
+				}
+			}
+			// float64 reference
+			xs := x.ToFloat64s()
+			r, inner := shape[len(shape)-2], shape[len(shape)-1]
+			for j := range got[0] {
+				o, c := j/inner, j%inner
+				var ref float64
+				for i := 0; i < r; i++ {
+					ref += xs[(o*r+i)*inner+c]
+				}
+				tol := 1e-12
+				if dt == F32 {
+					tol = 1e-5
+				}
+				if math.Abs(got[0][j]-ref) > tol*(1+math.Abs(ref)) {
+					t.Fatalf("%v %v: element %d is %v, reference %v", shape, dt, j, got[0][j], ref)
+				}
+			}
+		}
+	}
+}

@@ -235,32 +235,77 @@ func sumBlocks[T vfloat](k *vecOps[T], x, dst []T, outer, r, inner int, mean boo
 				dst[o] = fin(rowSum(k, x[o*r:(o+1)*r]))
 			}
 		})
-	default:
+	case r <= sumSuperRows:
 		colTasks(outer, r, inner, grainMem, func(in, out, w int) {
 			acc := make([]T, w)
 			acc64 := make([]float64, w)
-			for i0 := 0; i0 < r; i0 += sumBlockRows {
-				i1 := min(i0+sumBlockRows, r)
-				copy(acc, x[in+i0*inner:in+i0*inner+w])
-				for i := i0 + 1; i < i1; i++ {
-					row := x[in+i*inner : in+i*inner+w]
-					if w < minKernelRun {
-						for j, v := range row {
-							acc[j] += v
-						}
-						continue
-					}
-					k.bin[opAdd](acc, acc, row)
-				}
-				for j, v := range acc {
-					acc64[j] += float64(v)
-				}
-			}
+			addRowBlocks(k, x[in:], inner, 0, r, acc, acc64)
 			d := dst[out : out+w]
 			for j, v := range acc64 {
 				d[j] = fin(v)
 			}
 		})
+	default:
+		// Superblocks of sumSuperRows rows, each summed into its own
+		// float64 partials, then the partials in order: the work splits
+		// over rows as well as columns, so two goroutines each read whole
+		// rows in order (column blocks a row apart restart the hardware
+		// prefetchers on every row), and the association is the same
+		// whatever the goroutine count.
+		nsup := (r + sumSuperRows - 1) / sumSuperRows
+		cb := min(inner, colBlockSerial)
+		nb := (inner + cb - 1) / cb
+		part := make([]float64, outer*nsup*inner)
+		parallelTasks(outer*nsup*nb, sumSuperRows*cb, grainMem, func(t0, t1 int) {
+			acc := make([]T, cb)
+			for t := t0; t < t1; t++ {
+				o, sup, c0 := t/(nsup*nb), t/nb%nsup, t%nb*cb
+				w := min(cb, inner-c0)
+				i0 := sup * sumSuperRows
+				p := part[(o*nsup+sup)*inner+c0:][:w]
+				addRowBlocks(k, x[o*r*inner+c0:], inner, i0, min(i0+sumSuperRows, r), acc[:w], p)
+			}
+		})
+		for o := range outer {
+			d := dst[o*inner : (o+1)*inner]
+			for j := range d {
+				var s float64
+				for sup := range nsup {
+					s += part[(o*nsup+sup)*inner+j]
+				}
+				d[j] = fin(s)
+			}
+		}
+	}
+}
+
+// sumSuperRows is the row count up to which sumBlocks sums a column in one
+// float64 accumulator; longer columns are split into superblocks of this
+// many rows (a multiple of sumBlockRows) whose float64 partials are added
+// in order.
+const sumSuperRows = 1024
+
+// addRowBlocks adds rows [i0, i1) of the w columns at x[i*inner:] (row i)
+// into acc64, sumBlockRows rows at a time summed in T (acc is scratch of
+// w elements) and then added to acc64 in float64.
+func addRowBlocks[T vfloat](k *vecOps[T], x []T, inner, i0, i1 int, acc []T, acc64 []float64) {
+	w := len(acc)
+	for b0 := i0; b0 < i1; b0 += sumBlockRows {
+		b1 := min(b0+sumBlockRows, i1)
+		copy(acc, x[b0*inner:b0*inner+w])
+		for i := b0 + 1; i < b1; i++ {
+			row := x[i*inner : i*inner+w]
+			if w < minKernelRun {
+				for j, v := range row {
+					acc[j] += v
+				}
+				continue
+			}
+			k.bin[opAdd](acc, acc, row)
+		}
+		for j, v := range acc {
+			acc64[j] += float64(v)
+		}
 	}
 }
 
