@@ -142,37 +142,9 @@ func methodDist(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs
 		return nil, err
 	}
 	if dt := diff.(*TensorValue).t.DType(); !dt.IsFloat() {
-		return nil, runtime.Errorf("RuntimeError", "norm(): input dtype should be either floating point or complex. Got %s instead.", torchDTypeName(dt))
+		return nil, runtime.Errorf("RuntimeError", "norm(): input dtype should be either floating point or complex. Got %s instead.", dt.TorchName())
 	}
 	return callMethod(th, diff, "norm", []runtime.Value{p}, nil)
-}
-
-// torchDTypeName is PyTorch's ScalarType name of dt (Long, Float, ...),
-// as its kernels' error messages spell it.
-func torchDTypeName(dt tensor.DType) string {
-	switch dt {
-	case tensor.F16:
-		return "Half"
-	case tensor.BF16:
-		return "BFloat16"
-	case tensor.F32:
-		return "Float"
-	case tensor.F64:
-		return "Double"
-	case tensor.I8:
-		return "Char"
-	case tensor.I16:
-		return "Short"
-	case tensor.I32:
-		return "Int"
-	case tensor.I64:
-		return "Long"
-	case tensor.U8:
-		return "Byte"
-	case tensor.Bool:
-		return "Bool"
-	}
-	return dt.String()
 }
 
 // covOf is torch.cov (aten/src/ATen/native/Correlation.cpp): with w the
@@ -217,10 +189,10 @@ func covOf(th *runtime.Thread, x *TensorValue, correction runtime.Value, fw, aw 
 			return nil, runtime.Errorf("RuntimeError", "cov(): expected %s to have one or fewer dimensions but got %s with %d dimensions", name, name, wt.t.Dim())
 		}
 		if k == 0 && !wt.t.DType().IsInt() {
-			return nil, runtime.Errorf("RuntimeError", "cov(): expected fweights to have integral dtype but got fweights with %s dtype", torchDTypeName(wt.t.DType()))
+			return nil, runtime.Errorf("RuntimeError", "cov(): expected fweights to have integral dtype but got fweights with %s dtype", wt.t.DType().TorchName())
 		}
 		if k == 1 && !wt.t.DType().IsFloat() {
-			return nil, runtime.Errorf("RuntimeError", "cov(): expected aweights to have floating point dtype but got aweights with %s dtype", torchDTypeName(wt.t.DType()))
+			return nil, runtime.Errorf("RuntimeError", "cov(): expected aweights to have floating point dtype but got aweights with %s dtype", wt.t.DType().TorchName())
 		}
 		if wt.t.Numel() != nObs {
 			return nil, runtime.Errorf("RuntimeError", "cov(): expected %s to have the same numel as there are observations in the input but got %d != %d", name, wt.t.Numel(), nObs)

@@ -257,6 +257,16 @@ func canCast(from, to DType) bool {
 }
 
 // pyTypeName is PyTorch's name for a dtype in cast error messages.
+// TorchName returns PyTorch's ScalarType name of d ("Half", "BFloat16",
+// "Float", "Double", "Char", "Short", "Int", "Long", "Byte", "Bool"), as
+// PyTorch's error messages spell it; an invalid d gives its String.
+func (d DType) TorchName() string {
+	if !d.Valid() {
+		return d.String()
+	}
+	return pyTypeName(d)
+}
+
 func pyTypeName(d DType) string {
 	return [...]string{"Half", "BFloat16", "Float", "Double", "Char", "Short", "Int", "Long", "Byte", "Bool"}[d]
 }

@@ -111,29 +111,10 @@ func runHooks(hooks []hookEntry, g *T) (*T, error) {
 // legacyTypeName is PyTorch's legacy CPU tensor type name of dt
 // (torch.FloatTensor), as its hook errors spell it.
 func legacyTypeName(dt tensor.DType) string {
-	switch dt {
-	case tensor.F16:
-		return "torch.HalfTensor"
-	case tensor.BF16:
-		return "torch.BFloat16Tensor"
-	case tensor.F32:
-		return "torch.FloatTensor"
-	case tensor.F64:
-		return "torch.DoubleTensor"
-	case tensor.I8:
-		return "torch.CharTensor"
-	case tensor.I16:
-		return "torch.ShortTensor"
-	case tensor.I32:
-		return "torch.IntTensor"
-	case tensor.I64:
-		return "torch.LongTensor"
-	case tensor.U8:
-		return "torch.ByteTensor"
-	case tensor.Bool:
-		return "torch.BoolTensor"
+	if !dt.Valid() {
+		return dt.String()
 	}
-	return dt.String()
+	return "torch." + dt.TorchName() + "Tensor"
 }
 
 // preNodeGrads runs the hooks of n's outputs on their summed gradients in

@@ -44,31 +44,7 @@ func errorf(format string, args ...any) error {
 
 // TorchName returns PyTorch's scalar-type name of dt ("Float", "Long"), as
 // it appears in error messages.
-func TorchName(dt tensor.DType) string {
-	switch dt {
-	case tensor.F16:
-		return "Half"
-	case tensor.BF16:
-		return "BFloat16"
-	case tensor.F32:
-		return "Float"
-	case tensor.F64:
-		return "Double"
-	case tensor.I8:
-		return "Char"
-	case tensor.I16:
-		return "Short"
-	case tensor.I32:
-		return "Int"
-	case tensor.I64:
-		return "Long"
-	case tensor.U8:
-		return "Byte"
-	case tensor.Bool:
-		return "Bool"
-	}
-	return dt.String()
-}
+func TorchName(dt tensor.DType) string { return dt.TorchName() }
 
 // cpuKernel names the PyTorch CPU kernel whose dispatch rejects f16/bf16
 // for each op (PyTorch 1.13's message: "\"linalg_svd_cpu\" not implemented
