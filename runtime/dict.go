@@ -31,18 +31,10 @@ type dictEntry struct {
 // Bool, or an integral Float within int64's range (-0.0 is 0). Any other
 // float, NaN and the infinities included, is not one (see hashKey).
 func intKey(v Value) (int64, bool) {
-	switch x := v.(type) {
-	case Int:
-		return int64(x), true
-	case Bool:
-		if x {
-			return 1, true
-		}
-		return 0, true
-	case Float:
-		return floatInt64(float64(x))
+	if f, ok := v.(Float); ok {
+		return floatInt64(float64(f))
 	}
-	return 0, false
+	return AsInt(v)
 }
 
 // floatInt64 returns f as an int64 when f is an integer in int64's range

@@ -67,18 +67,15 @@ func preservedStrides(t *Tensor) []int {
 	return inferDenseStrides(t.shape, t.strides)
 }
 
-// inferDenseStrides is ATen's infer_dense_strides: dims ordered by
-// increasing stride (an insertion sort starting from the last dim, where a
-// zero stride compares as ambiguous and equal strides put the smaller
-// size first), then contiguous strides in that order.
-func inferDenseStrides(shape, strides []int) []int {
-	n := len(shape)
+// reorderDims is TensorIterator's reorder_dimensions over n dims: perm[0]
+// is the fastest dim; perm starts reversed and is insertion-sorted with
+// swap(d0, d1) (> 0: d0 must come after d1, < 0: keep, 0: ambiguous, look
+// further back).
+func reorderDims(n int, swap func(d0, d1 int) int) []int {
 	perm := make([]int, n)
 	for i := range perm {
 		perm[i] = n - 1 - i
 	}
-	// one input: shouldSwap's comparison with ambiguity (a zero stride) as 0
-	swap := func(d0, d1 int) int { return shouldSwap(strides, shape, d0, d1) }
 	for i := 1; i < n; i++ {
 		d1 := i
 		for d0 := i - 1; d0 >= 0; d0-- {
@@ -91,6 +88,17 @@ func inferDenseStrides(shape, strides []int) []int {
 			}
 		}
 	}
+	return perm
+}
+
+// inferDenseStrides is ATen's infer_dense_strides: dims ordered by
+// increasing stride (an insertion sort starting from the last dim, where a
+// zero stride compares as ambiguous and equal strides put the smaller
+// size first), then contiguous strides in that order.
+func inferDenseStrides(shape, strides []int) []int {
+	n := len(shape)
+	// one input: shouldSwap's comparison with ambiguity (a zero stride) as 0
+	perm := reorderDims(n, func(d0, d1 int) int { return shouldSwap(strides, shape, d0, d1) })
 	out := make([]int, n)
 	acc := 1
 	for _, d := range perm {

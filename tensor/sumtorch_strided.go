@@ -119,11 +119,7 @@ func torchSumStrided[T float32 | float64](x []T, t *Tensor, red []bool, dst []T,
 		}
 	}
 	clear(dst)
-	// reorder_dimensions: perm[0] is the fastest dim; it starts reversed
-	perm := make([]int, nd)
-	for i := range perm {
-		perm[i] = nd - 1 - i
-	}
+	// reorder_dimensions (perm[0] is the fastest dim)
 	swap := func(d0, d1 int) int {
 		for op, st := range [2][]int{sOut, sIn} {
 			s0, s1 := st[d0], st[d1]
@@ -148,18 +144,7 @@ func torchSumStrided[T float32 | float64](x []T, t *Tensor, red []bool, dst []T,
 		}
 		return 0
 	}
-	for i := 1; i < nd; i++ {
-		d1 := i
-		for d0 := i - 1; d0 >= 0; d0-- {
-			c := swap(perm[d0], perm[d1])
-			if c > 0 {
-				perm[d0], perm[d1] = perm[d1], perm[d0]
-				d1 = d0
-			} else if c < 0 {
-				break
-			}
-		}
-	}
+	perm := reorderDims(nd, swap)
 	ps, pin, pout := make([]int, nd), make([]int, nd), make([]int, nd)
 	for i, d := range perm {
 		ps[i], pin[i], pout[i] = shape[d], sIn[d], sOut[d]
