@@ -226,6 +226,11 @@ func setIndexOp(e *Engine, x *T, key, v runtime.Value) error {
 			if err := tensor.CheckAssignOverlap(view, src); err != nil {
 				return err
 			}
+			if src.Dim() == 0 && view.Dim() > 0 {
+				// at::indexing::copy_to fills from a 0-d value: fill_
+				// writes an expanded view (PyTorch allows it), copy_ not
+				return view.FillInplace(src)
+			}
 			return view.AssignInplace(src)
 		})
 	}

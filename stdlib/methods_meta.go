@@ -78,7 +78,7 @@ func init() {
 	intMethod("numel", "numel(): the number of elements.", func(t *T) int64 { return int64(t.Numel()) })
 	intMethod("nelement", "nelement(): the number of elements.", func(t *T) int64 { return int64(t.Numel()) })
 	intMethod("storage_offset", "storage_offset(): offset of element 0 in the storage, in elements.", func(t *T) int64 { return int64(t.StorageOffset()) })
-	intMethod("data_ptr", "data_ptr(): address of element 0 (storage base + offset * element_size).", func(t *T) int64 { return int64(t.DataPtr()) })
+	intMethod("data_ptr", "data_ptr(): address of element 0 (storage base + offset * element_size); 0 for an empty tensor.", func(t *T) int64 { return int64(t.DataPtr()) })
 	intMethod("element_size", "element_size(): bytes per element.", func(t *T) int64 { return int64(t.ElementSize()) })
 	boolMethod("is_contiguous", "is_contiguous(): whether the strides are C-contiguous.", func(t *T) bool { return t.IsContiguous() })
 	boolMethod("is_pinned", "is_pinned(): whether the memory is page-locked (never, on the cpu build).", func(t *T) bool { return false })

@@ -258,7 +258,7 @@ func init() {
 		}
 		return splitOp(engineOf(th), x, nd, sizes)
 	})
-	defMethodFunc("chunk", "chunk(chunks, dim=0): split into at most chunks views of ceil(size/chunks).", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+	defMethodFunc("chunk", "chunk(chunks, dim=0): split into at most chunks views of ceil(size/chunks) (chunks empty views of an empty dim).", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		var n int
 		d := 0
 		if err := runtime.UnpackArgs("chunk", args, kwargs, "chunks", &n, "dim?", &d); err != nil {
@@ -281,7 +281,11 @@ func init() {
 		}
 		var sizes []int
 		if step == 0 {
-			sizes = []int{0}
+			// PyTorch: chunks empty pieces of an empty dim
+			if n > 1<<24 {
+				return nil, runtime.Errorf("RuntimeError", "chunk: %d empty chunks of an empty dimension are too many", n)
+			}
+			sizes = make([]int, n)
 		}
 		for off := 0; step > 0 && off < size; off += step {
 			sizes = append(sizes, min(step, size-off))

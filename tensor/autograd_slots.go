@@ -33,6 +33,16 @@ func (t *Tensor) ShallowCopy() *Tensor {
 	return c
 }
 
+// Alias returns a new Tensor header over the same storage, shape, strides
+// and offset with empty autograd slots, recorded as a view of t (of t's
+// base when t is itself a view): the output of an op that returns its
+// input unchanged (flatten(d, d), to(same dtype)), so that an in-place
+// write through it rebases t's history as PyTorch's, where that output is
+// t itself.
+func (t *Tensor) Alias() *Tensor {
+	return t.view(append([]int(nil), t.shape...), append([]int(nil), t.strides...), t.offset)
+}
+
 // WithOwnVersion is ShallowCopy with a version counter of its own,
 // starting at 0 and shared only with the copy's views: PyTorch's x.data
 // (variable_data), whose in-place writes autograd's version check does

@@ -234,11 +234,11 @@ func (t *Tensor) ClampInplace(min, max *Tensor) error {
 }
 
 // MaskedFillInplace sets t to value where mask is true (masked_fill_);
-// mask (bool) broadcasts to t's shape, value has one element.
+// mask (bool) broadcasts to t's shape, value has one element. An
+// expanded (internally overlapping) t is allowed, as PyTorch 1.13 allows
+// it (with a deprecation warning): where elements share memory the last
+// one written in row-major order wins.
 func (t *Tensor) MaskedFillInplace(mask, value *Tensor) error {
-	if err := t.checkWritable(); err != nil {
-		return err
-	}
 	r, err := MaskedFill(t, mask, value)
 	if err != nil {
 		return err

@@ -142,7 +142,8 @@ func (t *Tensor) SplitSizes(sizes []int, dim int) ([]*Tensor, error) {
 	return out, nil
 }
 
-// Chunk splits t into at most n views along dim of size ceil(size/n).
+// Chunk splits t into at most n views along dim of size ceil(size/n);
+// an empty dim gives n empty views, as PyTorch's chunk.
 func (t *Tensor) Chunk(n, dim int) ([]*Tensor, error) {
 	if n <= 0 {
 		return nil, errorf(RuntimeError, "chunk expects `chunks` to be greater than 0, got: %d", n)
@@ -161,7 +162,15 @@ func (t *Tensor) Chunk(n, dim int) ([]*Tensor, error) {
 	if size == 0 {
 		size = 1
 		if t.shape[d] == 0 {
-			return t.Split(0, d)
+			// PyTorch: n empty chunks of an empty dim
+			if n > 1<<24 {
+				return nil, errorf(RuntimeError, "chunk: %d empty chunks of an empty dimension are too many", n)
+			}
+			out := make([]*Tensor, n)
+			for i := range out {
+				out[i], _ = t.Narrow(d, 0, 0)
+			}
+			return out, nil
 		}
 	}
 	return t.Split(size, d)

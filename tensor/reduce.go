@@ -167,7 +167,7 @@ func sumProd(t *Tensor, dims []int, keepdim, prod bool) (*Tensor, error) {
 	}
 	out := zeros(p.outShape, F64)
 	d := out.storage.F64()
-	if !prod && t.dtype == F32 && t.IsContiguous() && len(p.keptShape) == 0 {
+	if !prod && t.dtype == F32 && t.IsContiguous() && len(p.keptShape) == 0 && p.inner > 0 {
 		d[0] = sumF32(t.storage.F32()[t.offset : t.offset+p.inner])
 		return out.toDType(odt), nil
 	}

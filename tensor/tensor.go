@@ -198,8 +198,12 @@ func (t *Tensor) ElementSize() int { return t.dtype.ItemSize() }
 // NBytes returns Numel()*ElementSize() (PyTorch's nbytes).
 func (t *Tensor) NBytes() int { return t.Numel() * t.dtype.ItemSize() }
 
-// DataPtr returns the address of element 0: storage base + offset*itemsize.
+// DataPtr returns the address of element 0: storage base + offset*itemsize,
+// or 0 for a tensor of no elements (PyTorch 1.13's data_ptr()).
 func (t *Tensor) DataPtr() uintptr {
+	if t.Numel() == 0 {
+		return 0 // PyTorch's TensorImpl::data(): an empty tensor has no address
+	}
 	return t.storage.DataPtr() + uintptr(t.offset*t.dtype.ItemSize())
 }
 

@@ -209,9 +209,9 @@ func (t *Tensor) Expand(shape ...int) (*Tensor, error) {
 			size, stride = t.shape[d], t.strides[d]
 		} else if i+1 < nd {
 			stride = sh[i+1] * st[i+1]
-		} else {
-			stride = 1
 		}
+		// else: the last dim of an expanded 0-d tensor has stride 0, as
+		// in PyTorch (tensor(5).expand(1).stride() == (0,))
 		target := shape[i]
 		if target == -1 {
 			if d < 0 {
@@ -591,9 +591,11 @@ func (t *Tensor) Slice(d, start, stop, step int) (*Tensor, error) {
 	} else {
 		st[d] = t.strides[d]
 	}
+	// The offset moves to the (clamped) start even when the slice is
+	// empty, as PyTorch's slice: arange(3)[5:].storage_offset() == 3.
 	off := t.offset
-	if sh[d] > 0 {
-		off += lo * t.strides[d]
+	if p, ok := mulNoOverflow(lo, t.strides[d]); ok && (sh[d] > 0 || off <= math.MaxInt-max(p, 0)) {
+		off += p
 	}
 	return t.view(sh, st, off), nil
 }
@@ -717,8 +719,13 @@ func (t *Tensor) byteExtent() (int, int) {
 }
 
 // hasInternalOverlap reports whether two elements of t share memory because
-// of a stride-0 dim of size > 1 (PyTorch's MemOverlap::Yes test).
+// of a stride-0 dim of size > 1 (PyTorch's MemOverlap::Yes test). An
+// empty tensor has no elements to share (PyTorch: it is contiguous, hence
+// non-overlapping and dense).
 func (t *Tensor) hasInternalOverlap() bool {
+	if slices.Contains(t.shape, 0) {
+		return false
+	}
 	for i, s := range t.shape {
 		if s > 1 && t.strides[i] == 0 {
 			return true

@@ -20,6 +20,7 @@ package autograd
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -223,11 +224,13 @@ func (n *Node) save(t *T, isOutput bool, outNr int) {
 	n.saved = append(n.saved, st)
 }
 
-// attach makes out an output of node n, avoiding aliasing an input header.
+// attach makes out an output of node n, avoiding aliasing an input header:
+// an op that returned its input gets a view of it (Alias), so an in-place
+// write through the output still reaches the input's history.
 func attach(n *Node, out *T, nr int, inputs []*T) *T {
 	for _, in := range inputs {
 		if in == out {
-			out = out.ShallowCopy()
+			out = out.Alias()
 			break
 		}
 	}
@@ -388,6 +391,25 @@ func (e *Engine) ApplyInplace(op string, self *T, others []*T, attrs Attrs, forw
 	}
 	inputs[0] = old
 	n := e.newNode(fn, nodeNameOf(fn, inputs, attrs), inputs, attrs)
+	if base := self.Base(); base != nil && n.next[0].valid() {
+		// As PyTorch's CopySlices, the gradient with respect to the
+		// overwritten values goes straight into the view's region of the
+		// base's previous history, not back through the chain of views
+		// that made self: an as_strided view can reach storage outside
+		// the tensor it was taken from (x[2, 0].as_strided([2], [3], 3)),
+		// whose own backward would drop that part.
+		if geo, err := viewGeometry(self, base); err == nil {
+			vn := &Node{name: "AsStridedBackward0", nIn: 1, attrs: Attrs{"geometry": geo}, seq: nextNodeSeq()}
+			vn.next = []edge{edgeOf(base)}
+			vn.inMeta = []meta{metaOf(base)}
+			vn.outMeta = []meta{metaOf(self)}
+			vn.custom = func(grads []*T) ([]*T, error) {
+				g, err := asStridedScatter(e, geo, grads[0])
+				return []*T{g}, err
+			}
+			n.next[0] = edge{node: vn, nr: 0}
+		}
+	}
 	if fn.SaveInputs {
 		for _, in := range inputs {
 			n.save(in, false, 0)
@@ -416,7 +438,16 @@ func (e *Engine) ApplyInplace(op string, self *T, others []*T, attrs Attrs, forw
 	cs.next = []edge{edgeOf(base), {node: n, nr: 0}}
 	cs.inMeta = []meta{metaOf(base), metaOf(self)}
 	cs.outMeta = []meta{metaOf(base)}
-	cs.custom = func(grads []*T) ([]*T, error) { return copySlicesBackward(e, geo, grads[0]) }
+	baseNeedsGrad := edgeOf(base).valid()
+	cs.custom = func(grads []*T) ([]*T, error) {
+		if baseNeedsGrad && geo.internalOverlap() {
+			// PyTorch's CopySlices copies the gradient of the written
+			// values into the view's region of the base's gradient: a
+			// copy_ into an expanded view, which it rejects
+			return nil, errorf("unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.")
+		}
+		return copySlicesBackward(e, geo, grads[0])
+	}
 	base.SetGradFn(cs, 0)
 	base.SetRequiresGrad(true)
 	vn := &Node{name: "AsStridedBackward0", nIn: 1, attrs: Attrs{"geometry": geo}, seq: nextNodeSeq()}
@@ -500,6 +531,20 @@ type geometry struct {
 	baseShape    []int
 	baseStrides  []int
 	baseNumel    int
+}
+
+// internalOverlap reports whether two elements of the view share memory
+// through a stride-0 dim of size > 1 (an expanded view).
+func (g geometry) internalOverlap() bool {
+	if slices.Contains(g.size, 0) {
+		return false
+	}
+	for i, s := range g.size {
+		if s > 1 && g.stride[i] == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func viewGeometry(v, base *T) (geometry, error) {
