@@ -1,10 +1,7 @@
 package tensor
 
 import (
-	"encoding/json"
 	"math"
-	"os"
-	"strconv"
 	"testing"
 )
 
@@ -14,32 +11,8 @@ import (
 // other way) are one ulp off. The power series used before missed on
 // about half of the points.
 func TestBesselTorchGolden(t *testing.T) {
-	raw, err := os.ReadFile("testdata/bessel_torch.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var file map[string]any
-	if err := json.Unmarshal(raw, &file); err != nil {
-		t.Fatal(err)
-	}
-	parse := func(v any) []float64 {
-		var r []float64
-		for _, h := range v.([]any) {
-			f, err := strconv.ParseFloat(h.(string), 64)
-			if err != nil { // inf, -inf, nan
-				switch h {
-				case "inf":
-					f = math.Inf(1)
-				case "-inf":
-					f = math.Inf(-1)
-				default:
-					f = math.NaN()
-				}
-			}
-			r = append(r, f)
-		}
-		return r
-	}
+	file := readGoldenJSON(t, "testdata/bessel_torch.json")
+	parse := func(v any) []float64 { return goldenFloats(t, v) }
 	for _, dt := range []DType{F32, F64} {
 		c := file[dt.String()].(map[string]any)
 		x, err := FromFloat64s(parse(c["x"]), []int{len(c["x"].([]any))}, dt)

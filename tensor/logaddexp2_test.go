@@ -1,10 +1,7 @@
 package tensor
 
 import (
-	"encoding/json"
 	"math"
-	"os"
-	"strconv"
 	"testing"
 )
 
@@ -15,25 +12,8 @@ import (
 // float64 missed 7% of them), float64 within two ulps (Go's Exp2 and Log
 // are not glibc's, and max(a, b) can cancel most of the log).
 func TestLogAddExp2TorchGolden(t *testing.T) {
-	raw, err := os.ReadFile("testdata/logaddexp2_torch.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var file map[string]any
-	if err := json.Unmarshal(raw, &file); err != nil {
-		t.Fatal(err)
-	}
-	parse := func(v any) []float64 {
-		var r []float64
-		for _, h := range v.([]any) {
-			f, err := strconv.ParseFloat(h.(string), 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r = append(r, f)
-		}
-		return r
-	}
+	file := readGoldenJSON(t, "testdata/logaddexp2_torch.json")
+	parse := func(v any) []float64 { return goldenFloats(t, v) }
 	for _, dt := range []DType{F32, F64} {
 		c := file[dt.String()].(map[string]any)
 		av, bv, want := parse(c["a"]), parse(c["b"]), parse(c["r"])
