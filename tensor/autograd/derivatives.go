@@ -435,56 +435,13 @@ func init() {
 		return []*T{nil, ga, gb}, nil
 	}})
 	def(&Function{Name: "masked_fill", SaveInputs: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
-		g := g0(gs)
-		mask, err := c.Input(1)
-		if err != nil {
-			return nil, err
-		}
-		z, err := tensor.Zeros([]int{}, g.DType())
-		if err != nil {
-			return nil, err
-		}
-		gi, err := e(c).where(mask, z, g)
-		if err != nil {
-			return nil, err
-		}
-		gi, err = e(c).sumTo(gi, c.InputShape(0))
-		return []*T{gi, nil}, err
+		return maskedFillBackward(c, gs, false)
 	}})
 	// masked_fill_tensor is masked_fill with a 0-d value tensor that
 	// requires grad (inputs x, mask, value; PyTorch's MaskedFillBackward1):
 	// the value's gradient is the sum of the gradient where mask is true.
 	def(&Function{Name: "masked_fill_tensor", SaveInputs: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
-		g := g0(gs)
-		mask, err := c.Input(1)
-		if err != nil {
-			return nil, err
-		}
-		z, err := tensor.Zeros([]int{}, g.DType())
-		if err != nil {
-			return nil, err
-		}
-		var gi, gv *T
-		if c.NeedsGrad(0) {
-			if gi, err = e(c).where(mask, z, g); err != nil {
-				return nil, err
-			}
-			if gi, err = e(c).sumTo(gi, c.InputShape(0)); err != nil {
-				return nil, err
-			}
-		}
-		if c.NeedsGrad(2) {
-			if gv, err = e(c).where(mask, g, z); err != nil {
-				return nil, err
-			}
-			if gv, err = e(c).sum(gv, nil, false); err != nil {
-				return nil, err
-			}
-			if gv, err = e(c).toDType(gv, c.InputDType(2)); err != nil {
-				return nil, err
-			}
-		}
-		return []*T{gi, nil, gv}, nil
+		return maskedFillBackward(c, gs, true)
 	}})
 	def(&Function{Name: "clamp", SaveInputs: true, Backward: func(c *Ctx, gs []*T) ([]*T, error) {
 		g := g0(gs)
@@ -1681,4 +1638,43 @@ func splitBackward(c *Ctx, gs []*T) ([]*T, error) {
 	dim := c.Int("dim", 0)
 	g, err := c.E.Apply("cat", gs, Attrs{"dim": dim}, func() (*T, error) { return tensor.Cat(gs, dim) })
 	return []*T{g}, err
+}
+
+// maskedFillBackward is masked_fill's backward (inputs x, mask, and with
+// value the 0-d value tensor): x gets the gradient with the filled
+// positions zeroed, the value the sum of the gradient at them.
+func maskedFillBackward(c *Ctx, gs []*T, value bool) ([]*T, error) {
+	g := g0(gs)
+	mask, err := c.Input(1)
+	if err != nil {
+		return nil, err
+	}
+	z, err := tensor.Zeros([]int{}, g.DType())
+	if err != nil {
+		return nil, err
+	}
+	var gi, gv *T
+	if c.NeedsGrad(0) {
+		if gi, err = c.E.where(mask, z, g); err != nil {
+			return nil, err
+		}
+		if gi, err = c.E.sumTo(gi, c.InputShape(0)); err != nil {
+			return nil, err
+		}
+	}
+	if !value {
+		return []*T{gi, nil}, nil
+	}
+	if c.NeedsGrad(2) {
+		if gv, err = c.E.where(mask, g, z); err != nil {
+			return nil, err
+		}
+		if gv, err = c.E.sum(gv, nil, false); err != nil {
+			return nil, err
+		}
+		if gv, err = c.E.toDType(gv, c.InputDType(2)); err != nil {
+			return nil, err
+		}
+	}
+	return []*T{gi, nil, gv}, nil
 }
