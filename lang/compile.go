@@ -177,7 +177,7 @@ func (fc *fcomp) finish() *runtime.Funcode {
 // stackEffect returns the change in stack depth of an instruction.
 func stackEffect(op runtime.Opcode, arg int) int {
 	switch op {
-	case runtime.POP, runtime.STORE_LOCAL, runtime.STORE_CELL, runtime.STORE_GLOBAL,
+	case runtime.POP, runtime.STORE_LOCAL, runtime.STORE_CELL, runtime.STORE_GLOBAL, runtime.STORE_LOCAL_C, runtime.STORE_GLOBAL_C,
 		runtime.ADD, runtime.SUB, runtime.MUL, runtime.CMP_LT, runtime.CMP_LE, runtime.CMP_GT, runtime.CMP_GE,
 		runtime.CMP_EQ, runtime.CMP_NE, runtime.BINARY, runtime.BINARY_TMP, runtime.INPLACE, runtime.NOTIN,
 		runtime.JMP_FALSE, runtime.JMP_TRUE, runtime.RETURN, runtime.INDEX, runtime.RAISE:
@@ -186,7 +186,7 @@ func stackEffect(op runtime.Opcode, arg int) int {
 		return -arg
 	case runtime.DUP, runtime.CONST, runtime.SMALLINT, runtime.NONE, runtime.TRUE, runtime.FALSE,
 		runtime.LOAD_LOCAL, runtime.LOAD_CELL, runtime.LOAD_FREE, runtime.LOAD_CELLREF,
-		runtime.LOAD_FREEREF, runtime.LOAD_GLOBAL, runtime.IMPORT:
+		runtime.LOAD_FREEREF, runtime.LOAD_GLOBAL, runtime.IMPORT, runtime.LOAD_LOCAL_B, runtime.LOAD_GLOBAL_B:
 		return 1
 	case runtime.DUP2:
 		return 2
@@ -461,7 +461,11 @@ func (fc *fcomp) stmt(st Stmt) {
 			fc.augAssign(st)
 		} else {
 			fc.expr(st.RHS)
-			fc.assign(st.LHS)
+			if id, ok := st.LHS.(*Ident); ok && claims(st.RHS) {
+				fc.storeClaim(id.Name, id.Span)
+			} else {
+				fc.assign(st.LHS)
+			}
 		}
 	case *FuncDef:
 		fc.function(st)
@@ -691,6 +695,21 @@ func (fc *fcomp) store(name string, span func() (Pos, Pos)) {
 	}
 }
 
+// storeClaim is store for the value of an operator just computed
+// (claims), which the VM may claim: STORE_LOCAL_C / STORE_GLOBAL_C.
+func (fc *fcomp) storeClaim(name string, span func() (Pos, Pos)) {
+	s := fc.scope
+	if s.top {
+		fc.emit(runtime.STORE_GLOBAL_C, fc.c.global(name))
+		return
+	}
+	if i, ok := s.localIdx[name]; ok && !s.cells[i] {
+		fc.emit(runtime.STORE_LOCAL_C, i)
+		return
+	}
+	fc.store(name, span)
+}
+
 func (fc *fcomp) load(id *Ident) {
 	fc.at(id)
 	s := fc.scope
@@ -784,7 +803,11 @@ func (fc *fcomp) expr(x Expr) {
 				return
 			}
 		}
-		fc.expr(x.X)
+		if x.Op == runtime.UMINUS || x.Op == runtime.TILDE {
+			fc.operand(x.X)
+		} else {
+			fc.expr(x.X)
+		}
 		fc.at(x)
 		if x.Op == runtime.NOT {
 			fc.emit0(runtime.UNARY_NOT)
@@ -905,28 +928,70 @@ func (fc *fcomp) binary(x *Binary) {
 	case elide && operatorTemp(x.X):
 		if m, ok := x.X.(*Binary); ok && m.Op == runtime.AT && (x.Op == runtime.STAR || x.Op == runtime.SLASH) && pureOperand(x.Y) {
 			// (a @ b) * s: the product may wait for s (BinaryDefer)
-			fc.expr(m.X)
-			fc.expr(m.Y)
+			fc.operand(m.X)
+			fc.operand(m.Y)
 			fc.pos = m.OpAt
 			fc.emit(runtime.BINARY, int(runtime.AT)|runtime.BinaryDefer)
 		} else {
 			fc.expr(x.X)
 		}
-		fc.expr(x.Y)
+		fc.operand(x.Y)
 		fc.pos = x.OpAt
 		fc.emit(runtime.BINARY_TMP, int(x.Op))
 	case elide && isCall:
 		_, ein := call.Fn.(*EinLit)
 		fc.callMark(call, true, ein && (x.Op == runtime.STAR || x.Op == runtime.SLASH) && pureOperand(x.Y))
-		fc.expr(x.Y)
+		fc.operand(x.Y)
 		fc.pos = x.OpAt
 		fc.emit(runtime.BINARY_TMP, int(x.Op)|1<<16)
 	default:
-		fc.expr(x.X)
-		fc.expr(x.Y)
+		fc.operand(x.X)
+		fc.operand(x.Y)
 		fc.pos = x.OpAt
 		fc.binop(x.Op)
 	}
+}
+
+// operand compiles an operand of an arithmetic or bitwise operator or of
+// unary - and ~, which keep no reference to their operands: a variable is
+// read with LOAD_LOCAL_B / LOAD_GLOBAL_B, leaving its claim (see
+// runtime.Recyclable) in place.
+func (fc *fcomp) operand(e Expr) {
+	id, ok := e.(*Ident)
+	if !ok {
+		fc.expr(e)
+		return
+	}
+	fc.at(id)
+	s := fc.scope
+	if !s.top {
+		if i, ok := s.localIdx[id.Name]; ok && !s.cells[i] {
+			fc.emit(runtime.LOAD_LOCAL_B, i)
+			return
+		}
+		if _, ok := s.localIdx[id.Name]; ok {
+			fc.load(id)
+			return
+		}
+		if _, ok := s.freeIdx[id.Name]; ok {
+			fc.load(id)
+			return
+		}
+	}
+	fc.emit(runtime.LOAD_GLOBAL_B, fc.c.global(id.Name))
+}
+
+// claims reports whether an assignment of e's value may claim it (see
+// runtime.Recyclable): e is an operator whose result is new, computed by
+// the instruction just before the store.
+func claims(e Expr) bool {
+	switch e := e.(type) {
+	case *Binary:
+		return e.Op != opAnd && e.Op != opOr
+	case *Unary:
+		return e.Op == runtime.UMINUS || e.Op == runtime.TILDE
+	}
+	return false
 }
 
 // call compiles a call; fresh marks its result as a candidate temporary

@@ -40,11 +40,12 @@ func DisassembleFunc(b *strings.Builder, fc *runtime.Funcode) {
 			}
 		case runtime.SMALLINT:
 			fmt.Fprintf(b, " %d", arg-runtime.SmallIntBias)
-		case runtime.LOAD_LOCAL, runtime.STORE_LOCAL, runtime.LOAD_CELL, runtime.STORE_CELL, runtime.LOAD_CELLREF:
+		case runtime.LOAD_LOCAL, runtime.STORE_LOCAL, runtime.LOAD_CELL, runtime.STORE_CELL, runtime.LOAD_CELLREF,
+			runtime.LOAD_LOCAL_B, runtime.STORE_LOCAL_C:
 			fmt.Fprintf(b, " %d\t# %s", arg, nameAt(fc.Locals, arg))
 		case runtime.LOAD_FREE, runtime.LOAD_FREEREF:
 			fmt.Fprintf(b, " %d\t# %s", arg, nameAt(fc.Freevars, arg))
-		case runtime.LOAD_GLOBAL, runtime.STORE_GLOBAL:
+		case runtime.LOAD_GLOBAL, runtime.STORE_GLOBAL, runtime.LOAD_GLOBAL_B, runtime.STORE_GLOBAL_C:
 			fmt.Fprintf(b, " %d\t# %s", arg, nameAt(prog.Globals, arg))
 		case runtime.ATTR, runtime.SETATTR, runtime.METHOD:
 			fmt.Fprintf(b, " %d\t# .%s", arg, nameAt(prog.Names, arg))

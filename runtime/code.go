@@ -156,6 +156,19 @@ const (
 	// when the CALL consuming it returns).
 	METHOD // x -- x.name ; arg = names index
 
+	// Early release of dead tensors (see Recyclable). LOAD_LOCAL_B and
+	// LOAD_GLOBAL_B are loads whose value only feeds an arithmetic or
+	// comparison operator, which keeps no reference to its operands: unlike
+	// LOAD_LOCAL and LOAD_GLOBAL they leave the variable's claim in place.
+	// STORE_LOCAL_C and STORE_GLOBAL_C store the result of the operator
+	// just before them and claim it when Recyclable.Claim says it is new
+	// and unshared; a later store to a claimed variable (or, for a local,
+	// the function's return) recycles the value it overwrites.
+	LOAD_LOCAL_B   // -- locals[arg]
+	LOAD_GLOBAL_B  // -- globals[arg]
+	STORE_LOCAL_C  // x -- ; locals[arg] = x, claimed
+	STORE_GLOBAL_C // x -- ; globals[arg] = x, claimed
+
 	numOpcodes
 )
 
@@ -185,6 +198,7 @@ var opcodeNames = [...]string{
 	TRY_BEGIN: "TRY_BEGIN", TRY_END: "TRY_END", BLOCK_ENTER: "BLOCK_ENTER", BLOCK_EXIT: "BLOCK_EXIT",
 	GRAD_BEGIN: "GRAD_BEGIN", GRAD_END: "GRAD_END", GRAD_ABORT: "GRAD_ABORT",
 	RAISE: "RAISE", REPR: "REPR", FORMAT_SPEC: "FORMAT_SPEC", ATTN: "ATTN", METHOD: "METHOD",
+	LOAD_LOCAL_B: "LOAD_LOCAL_B", LOAD_GLOBAL_B: "LOAD_GLOBAL_B", STORE_LOCAL_C: "STORE_LOCAL_C", STORE_GLOBAL_C: "STORE_GLOBAL_C",
 }
 
 // AttnOperands is the number of stack operands of ATTN.

@@ -58,10 +58,37 @@ const (
 // the other operand may be tried. op is one of the binary Op constants,
 // including the comparisons EQL..GE (returning any Value, e.g. a bool tensor).
 // An arithmetic result must be a new value that nothing else references:
-// the VM may let the next operator compute into it (BINARY_TMP).
+// the VM may let the next operator compute into it (BINARY_TMP). Binary
+// must keep no reference to x or y once it returns (other than through
+// the result, for an operator that returns an operand unchanged): the VM
+// lends it variables' values without giving up their claims (Recyclable).
 type HasBinary interface {
 	Value
 	Binary(op Op, y Value, side Side) (Value, error)
+}
+
+// Recyclable is implemented by values whose memory the VM may hand back
+// before the garbage collector would, PyTorch-style: a tensor freed when
+// its last reference goes reuses a block still hot in cache.
+//
+// The compiler marks stores whose value is the result of the operator just
+// before them (x = a + b, STORE_LOCAL_C / STORE_GLOBAL_C); the VM then
+// calls Claim, which reports whether the value is new and nothing but the
+// VM's stack holds it. The variable keeps the claim while its value is
+// read only as an operand of arithmetic or comparison operators
+// (LOAD_LOCAL_B / LOAD_GLOBAL_B); any other read (a call argument, a
+// method's receiver, a container, a closure, the host's Globals.Get)
+// drops it. When a claimed variable is overwritten with another value, or
+// a function returns with a claimed local, the VM calls Recycle on the
+// value it drops: no reference to it remains.
+type Recyclable interface {
+	Value
+	// Claim reports whether the value was created by the operator that
+	// just produced it and is referenced by nothing else; it reports true
+	// at most once per value.
+	Claim() bool
+	// Recycle releases the value's memory; the value is not used again.
+	Recycle()
 }
 
 // HasBinaryTemp is implemented by values that can compute x op y (op one

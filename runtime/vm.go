@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -70,7 +71,14 @@ type frame struct {
 // moduleEnv holds a program's global variable slots.
 type moduleEnv struct {
 	prog    *Program
-	globals []*Value // slots shared with the Globals the program runs in
+	globals []*gslot // slots shared with the Globals the program runs in
+}
+
+// gslot is a global variable: its value, and whether the VM has claimed
+// that value (see Recyclable).
+type gslot struct {
+	v       Value
+	claimed bool
 }
 
 // Globals is a persistent global namespace: every program run in it (the
@@ -78,12 +86,12 @@ type moduleEnv struct {
 // one slot per name, so functions defined by one program see variables
 // assigned by a later one.
 type Globals struct {
-	slots map[string]*Value
+	slots map[string]*gslot
 }
 
 // NewGlobals returns a namespace holding the given values.
 func NewGlobals(init map[string]Value) *Globals {
-	g := &Globals{slots: make(map[string]*Value, len(init))}
+	g := &Globals{slots: make(map[string]*gslot, len(init))}
 	for k, v := range init {
 		g.Set(k, v)
 	}
@@ -92,8 +100,9 @@ func NewGlobals(init map[string]Value) *Globals {
 
 // Get returns the value bound to name.
 func (g *Globals) Get(name string) (Value, bool) {
-	if p := g.slots[name]; p != nil && *p != nil {
-		return *p, true
+	if p := g.slots[name]; p != nil && p.v != nil {
+		p.claimed = false // the caller may keep the value
+		return p.v, true
 	}
 	return nil, false
 }
@@ -101,17 +110,17 @@ func (g *Globals) Get(name string) (Value, bool) {
 // Set binds name to v.
 func (g *Globals) Set(name string, v Value) {
 	if p := g.slots[name]; p != nil {
-		*p = v
+		p.v, p.claimed = v, false
 		return
 	}
-	g.slots[name] = &v
+	g.slots[name] = &gslot{v: v}
 }
 
 // Names returns the bound names, sorted.
 func (g *Globals) Names() []string {
 	var names []string
 	for k, p := range g.slots {
-		if *p != nil {
+		if p.v != nil {
 			names = append(names, k)
 		}
 	}
@@ -121,16 +130,25 @@ func (g *Globals) Names() []string {
 
 // slot returns name's slot, creating it (bound to the Universe value of
 // that name, if any) when absent.
-func (g *Globals) slot(name string) *Value {
+func (g *Globals) slot(name string) *gslot {
 	if p := g.slots[name]; p != nil {
 		return p
 	}
-	p := new(Value)
+	p := new(gslot)
 	if v, ok := Universe[name]; ok {
-		*p = v
+		p.v = v
 	}
 	g.slots[name] = p
 	return p
+}
+
+// recycle hands back old, the value of a claimed variable being
+// overwritten with v (or a claimed local at its function's return, v the
+// returned value), unless it is v itself.
+func recycle(old, v Value) {
+	if r, ok := old.(Recyclable); ok && Value(r) != v {
+		r.Recycle()
+	}
 }
 
 // Function is a tsr function value: compiled code plus its defaults and
@@ -258,7 +276,7 @@ func (th *Thread) Exec(prog *Program, env map[string]Value) (Value, error) {
 // ExecIn runs a compiled program's top-level code in the namespace g,
 // whose values persist across runs. Names g lacks fall back to Universe.
 func (th *Thread) ExecIn(prog *Program, g *Globals) (Value, error) {
-	me := &moduleEnv{prog: prog, globals: make([]*Value, len(prog.Globals))}
+	me := &moduleEnv{prog: prog, globals: make([]*gslot, len(prog.Globals))}
 	for i, name := range prog.Globals {
 		me.globals[i] = g.slot(name)
 	}
@@ -509,6 +527,9 @@ func (th *Thread) run(fr *frame, locals, stack []Value) (result Value, err error
 		// made by the instruction at pendPC
 		pend   Pending
 		pendPC int
+		// claimed has bit i set while local i holds a value the VM
+		// claimed (STORE_LOCAL_C): only operators have read it since.
+		claimed uint64
 	)
 	defer func() {
 		if r := recover(); r != nil {
@@ -570,9 +591,34 @@ loop:
 			}
 			stack[sp] = x
 			sp++
+			claimed &^= 1 << (insn >> 8) // 0 for locals past 63
+		case LOAD_LOCAL_B:
+			x = locals[insn>>8]
+			if x == nil {
+				err = Errorf("UnboundLocalError", "cannot access local variable '%s' where it is not associated with a value", fc.Locals[insn>>8])
+				goto fail
+			}
+			stack[sp] = x
+			sp++
 		case STORE_LOCAL:
 			sp--
+			if claimed>>(insn>>8)&1 != 0 {
+				claimed &^= 1 << (insn >> 8)
+				recycle(locals[insn>>8], stack[sp])
+			}
 			locals[insn>>8] = stack[sp]
+			stack[sp] = nil
+		case STORE_LOCAL_C:
+			sp--
+			i := insn >> 8
+			if claimed>>i&1 != 0 {
+				claimed &^= 1 << i
+				recycle(locals[i], stack[sp])
+			}
+			locals[i] = stack[sp]
+			if r, ok := stack[sp].(Recyclable); ok && i < 64 && r.Claim() {
+				claimed |= 1 << i
+			}
 			stack[sp] = nil
 		case LOAD_CELL:
 			x = locals[insn>>8].(*cell).v
@@ -601,8 +647,16 @@ loop:
 			stack[sp] = fn.freevars[insn>>8]
 			sp++
 		case LOAD_GLOBAL:
-			x = *globals[insn>>8]
-			if x == nil {
+			g := globals[insn>>8]
+			if x = g.v; x == nil {
+				err = Errorf("NameError", "name '%s' is not defined", prog.Globals[insn>>8])
+				goto fail
+			}
+			g.claimed = false
+			stack[sp] = x
+			sp++
+		case LOAD_GLOBAL_B:
+			if x = globals[insn>>8].v; x == nil {
 				err = Errorf("NameError", "name '%s' is not defined", prog.Globals[insn>>8])
 				goto fail
 			}
@@ -610,7 +664,24 @@ loop:
 			sp++
 		case STORE_GLOBAL:
 			sp--
-			*globals[insn>>8] = stack[sp]
+			g := globals[insn>>8]
+			if g.claimed {
+				g.claimed = false
+				recycle(g.v, stack[sp])
+			}
+			g.v = stack[sp]
+			stack[sp] = nil
+		case STORE_GLOBAL_C:
+			sp--
+			g := globals[insn>>8]
+			if g.claimed {
+				g.claimed = false
+				recycle(g.v, stack[sp])
+			}
+			g.v = stack[sp]
+			if r, ok := g.v.(Recyclable); ok && r.Claim() {
+				g.claimed = true
+			}
 			stack[sp] = nil
 
 		case ADD:
@@ -932,6 +1003,11 @@ loop:
 		case RETURN:
 			result = stack[sp-1]
 			unwindDefers(defers, 0)
+			for claimed != 0 {
+				i := bits.TrailingZeros64(claimed)
+				claimed &^= 1 << i
+				recycle(locals[i], result)
+			}
 			return result, nil
 
 		case CALL, CALL_KW:

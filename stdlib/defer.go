@@ -102,7 +102,7 @@ func (x *TensorValue) BinaryDefer(op runtime.Op, y runtime.Value) (runtime.Value
 			r, err := tensor.MatmulScaled(a, b, *alpha)
 			return r, err == nil, err
 		},
-		wrap: func(r *T) *TensorValue { return wrap(eng, r) },
+		wrap: func(r *T) *TensorValue { return opResult(eng, r, a, b) },
 	}, nil
 }
 

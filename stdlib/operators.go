@@ -41,7 +41,7 @@ func (x *TensorValue) Binary(op runtime.Op, y runtime.Value, side runtime.Side) 
 	if err != nil || r == nil {
 		return nil, err
 	}
-	return wrap(x.eng, r), nil
+	return opResult(x.eng, r, a, b), nil
 }
 
 // BinaryTemp computes x op y (+ - * /) into x when the VM knows x is an
@@ -186,6 +186,7 @@ func (x *TensorValue) Unary(op runtime.Op) (runtime.Value, error) {
 		}
 		r, err = unaryOp(x.eng, "neg", x.t)
 	case runtime.UPLUS:
+		x.newborn = false // the operand itself: never claimed as a new value
 		return x, nil
 	case runtime.TILDE:
 		r, err = tensor.BitwiseNot(x.t)
@@ -195,7 +196,7 @@ func (x *TensorValue) Unary(op runtime.Op) (runtime.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return wrap(x.eng, r), nil
+	return opResult(x.eng, r, x.t, nil), nil
 }
 
 // inplaceValue runs an in-place op given by name with a tensor or number

@@ -17,6 +17,42 @@ import (
 type TensorValue struct {
 	t   *tensor.Tensor
 	eng *autograd.Engine
+	// newborn marks the result of an operator (Binary, Unary, a deferred
+	// product) until the VM claims it (runtime.Recyclable).
+	newborn bool
+}
+
+var _ runtime.Recyclable = (*TensorValue)(nil)
+
+// opResult wraps r, the result of an operator on operands a and b (nil
+// for a unary operator), as a value the VM may claim: r is a new tensor
+// unless the operator returned an operand.
+func opResult(eng *autograd.Engine, r, a, b *tensor.Tensor) *TensorValue {
+	v := wrap(eng, r)
+	v.newborn = r != a && r != b
+	return v
+}
+
+// Claim reports whether x is an operator's result that only the VM holds:
+// new (its first claim), not requiring grad, the only tensor over a
+// pooled storage it covers (no views, not saved by autograd; smaller
+// buffers are not worth handing back). See runtime.Recyclable.
+func (x *TensorValue) Claim() bool {
+	if !x.newborn {
+		return false
+	}
+	x.newborn = false
+	t := x.t
+	return t.Storage().Pooled() && !t.RequiresGrad() && t.OwnsStorage()
+}
+
+// Recycle hands x's storage back to the allocator (tensor.Tensor.Release)
+// when nothing else can reach it; the VM calls it once the variable
+// holding x, claimed, is overwritten (runtime.Recyclable).
+func (x *TensorValue) Recycle() {
+	if !x.t.RequiresGrad() {
+		x.t.Release()
+	}
 }
 
 var (

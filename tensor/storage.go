@@ -44,6 +44,10 @@ func (t *liveToken) drop() {
 	}
 }
 
+// Pooled reports whether the storage's buffer came from, and may go back
+// to, the allocator's pools (buffers of at least 64 KiB).
+func (s *Storage) Pooled() bool { return s.pooled }
+
 // Device returns "cpu".
 func (s *Storage) Device() string { return "cpu" }
 
@@ -124,13 +128,14 @@ func (s *Storage) Bools() []bool { return typed[bool](s) }
 const poolMinBytes = 64 << 10
 
 var (
-	statAllocs   atomic.Int64 // storages allocated
-	statBytes    atomic.Int64 // bytes requested by those storages
-	statHits     atomic.Int64 // allocations served from the pool
-	statRecycled atomic.Int64 // buffers the GC finalizer put back in a pool
-	statRecycBig atomic.Int64 // those of them reclaim serves (at least reclaimMinBytes)
-	liveBytes    atomic.Int64 // bytes of storages not yet collected/released
-	pools        [64 * 4]classPool
+	statAllocs      atomic.Int64 // storages allocated
+	statBytes       atomic.Int64 // bytes requested by those storages
+	statHits        atomic.Int64 // allocations served from the pool
+	statReleaseHits atomic.Int64 // those served by a buffer Release gave back
+	statRecycled    atomic.Int64 // buffers the GC finalizer put back in a pool
+	statRecycBig    atomic.Int64 // those of them reclaim serves (at least reclaimMinBytes)
+	liveBytes       atomic.Int64 // bytes of storages not yet collected/released
+	pools           [64 * 4]classPool
 )
 
 // PoolStats returns allocator counters since program start: number of
@@ -140,6 +145,11 @@ var (
 func PoolStats() (allocs, bytes, hits int64) {
 	return statAllocs.Load(), statBytes.Load(), statHits.Load()
 }
+
+// ReleaseHits returns how many of PoolStats' hits were buffers that
+// (*Tensor).Release gave back (the interpreter's early recycling) rather
+// than ones the garbage collector found unreachable.
+func ReleaseHits() int64 { return statReleaseHits.Load() }
 
 // AllocSeq returns the number of storages allocated so far in the process.
 // A storage allocated after a call returned n has (*Tensor).StorageSeq > n:
@@ -488,6 +498,9 @@ func newStorage(dt DType, n int, zero bool) *Storage {
 		if pb != nil {
 			s.words, armed = pb.words, pb.armed
 			statHits.Add(1)
+			if armed {
+				statReleaseHits.Add(1)
+			}
 			if zero {
 				clear(s.words[:(nb+7)/8])
 			}
@@ -495,7 +508,9 @@ func newStorage(dt DType, n int, zero bool) *Storage {
 			s.words = make([]uint64, (cap+7)/8)
 		}
 		sinceGC.Add(int64(cap))
-		if cap < reclaimMinBytes && sinceGCSmall.Add(int64(cap)) >= gcKickBytes {
+		// A buffer given back by Release (armed) left no garbage behind:
+		// only the others bring the next background collection nearer.
+		if cap < reclaimMinBytes && !armed && sinceGCSmall.Add(int64(cap)) >= gcKickBytes {
 			kickGC()
 		}
 		if !armed {

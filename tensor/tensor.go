@@ -267,9 +267,18 @@ func (t *Tensor) OwnsStorage() bool {
 	return true
 }
 
+// Share records a reference to t kept outside the tensors created over its
+// storage (autograd's saved tensors): from then on t does not own its
+// storage (OwnsStorage) and Release declines.
+func (t *Tensor) Share() {
+	if t.storage != nil {
+		t.storage.refs.Add(1)
+	}
+}
+
 // Release hands t's storage buffer back to the allocator pool when t is the
-// only tensor ever created over that storage (no views, not a view) and
-// reports whether it did. The caller asserts that t, and any slice obtained
+// only tensor ever created over that storage (no views, not a view, not
+// Shared) and reports whether it did. The caller asserts that t, and any slice obtained
 // from its storage, is not used afterwards (t becomes an empty tensor).
 // Dropping a tensor without Release is always safe: the GC reclaims it.
 func (t *Tensor) Release() bool {

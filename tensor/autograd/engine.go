@@ -217,6 +217,7 @@ func (e *Engine) newNode(fn *Function, name string, inputs []*T, attrs Attrs) *N
 }
 
 func (n *Node) save(t *T, isOutput bool, outNr int) {
+	t.Share() // the interpreter must not recycle a saved tensor's storage
 	st := savedTensor{t: t, version: t.Version(), isOutput: isOutput, outNr: outNr}
 	if fn, ok := t.GradFn().(*Node); ok && fn != nil && !isOutput {
 		st.producer, st.producerNr = fn, t.OutputNr()
