@@ -84,7 +84,7 @@ func nanmedianIndex(vals []float64, perm []int) int {
 		}
 	}
 	if k == 0 {
-		return 0
+		return allNaNNthElement(perm)
 	}
 	slices.SortStableFunc(perm, func(a, b int) int {
 		va, vb := vals[a], vals[b]
@@ -105,6 +105,31 @@ func nanmedianIndex(vals []float64, perm []int) int {
 		return 0
 	})
 	return perm[(k-1)/2]
+}
+
+// allNaNNthElement is the index libstdc++'s std::nth_element(first,
+// first, last, comp) leaves at the front of a row when comp is always
+// false (PyTorch's nanmedian of a row of NaNs: introselect, each round
+// moving the middle element to the front and partitioning by swapping
+// from both ends, until three elements or fewer remain). perm holds
+// 0..n-1 and is permuted.
+func allNaNNthElement(perm []int) int {
+	first, last := 0, len(perm)
+	for last-first > 3 {
+		mid := first + (last-first)/2
+		perm[first], perm[mid] = perm[mid], perm[first]
+		lo, hi := first+1, last
+		for {
+			hi--
+			if lo >= hi {
+				break
+			}
+			perm[lo], perm[hi] = perm[hi], perm[lo]
+			lo++
+		}
+		last = lo // the cut is past nth (= first): keep the left part
+	}
+	return perm[first]
 }
 
 // nanmedianAlong is nanmedian along dim of a float tensor with at least
@@ -287,12 +312,14 @@ func builtinCumulativeTrapezoid(th *runtime.Thread, b *runtime.Builtin, args []r
 		s, err = m(dx, "mul", s)
 	}
 	if err == nil {
-		s, err = m(s, "div", runtime.Float(2))
+		s, err = m(s, "cumsum", iv(d))
 	}
 	if err != nil {
 		return nil, err
 	}
-	return m(s, "cumsum", iv(d))
+	// PyTorch 1.13 divides after the cumsum (exact either way: / 2)
+	s, err = m(s, "div", runtime.Float(2))
+	return scalarNode(s, err, "DivBackward1")
 }
 
 // methodHistogram is torch.histogram, ATen's histogramdd kernel for one
@@ -389,13 +416,24 @@ func methodHistogram(th *runtime.Thread, x *TensorValue, args []runtime.Value, k
 	hist := make([]float64, nb)
 	left, right := ev[0], ev[nb]
 	for i, v := range vals {
-		if !(v >= left && v <= right) {
+		if v < left || v > right {
 			continue
 		}
 		var pos int
-		if isTensor {
+		switch {
+		case math.IsNaN(v):
+			// PyTorch 1.13's x86 kernel counts NaN (only reached with a
+			// range): a binary search ends past the last edge (the last
+			// bin); the interpolated bin is int64(NaN) = INT64_MIN,
+			// whose local search (its bounds wrapping around) ends at
+			// edge 2 (bin 1, bin 0 when there is one bin)
+			pos = nb
+			if !isTensor {
+				pos = 1
+			}
+		case isTensor:
 			pos = upperBound(ev, 0, len(ev), v) - 1
-		} else {
+		default:
 			var p float64
 			if dt == tensor.F32 {
 				p = float64((float32(v) - float32(left)) * float32(nb) / (float32(right) - float32(left)))
