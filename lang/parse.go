@@ -258,17 +258,7 @@ func (lw *lowerer) stmt(p *pStmt) Stmt {
 		return lw.ifStmt(p.If)
 	case p.For != nil:
 		f := p.For
-		var target Expr
-		if len(f.Targets) == 1 {
-			target = lw.target(f.Targets[0])
-		} else {
-			t := &TupleExpr{span: lw.sp(f.Targets[0].Pos, f.Targets[len(f.Targets)-1].EndPos)}
-			for _, x := range f.Targets {
-				t.Elems = append(t.Elems, lw.target(x))
-			}
-			target = t
-		}
-		return &ForStmt{span: lw.sp(f.Pos, f.EndPos), Target: target, X: lw.expr(f.X), Body: lw.block(f.Body)}
+		return &ForStmt{span: lw.sp(f.Pos, f.EndPos), Target: lw.targets(f.Targets), X: lw.expr(f.X), Body: lw.block(f.Body)}
 	case p.While != nil:
 		return &WhileStmt{span: lw.sp(p.While.Pos, p.While.EndPos), Cond: lw.expr(p.While.Cond), Body: lw.block(p.While.Body)}
 	case p.Branch != nil:
@@ -334,6 +324,19 @@ func (lw *lowerer) checkTarget(x Expr) {
 		start, _ := x.Span()
 		lw.fail(start, "cannot assign to this expression")
 	}
+}
+
+// targets lowers a for loop's or comprehension's targets: one target, or
+// a tuple of several (`for i, v in ...`).
+func (lw *lowerer) targets(ts []*pTarget) Expr {
+	if len(ts) == 1 {
+		return lw.target(ts[0])
+	}
+	t := &TupleExpr{span: lw.sp(ts[0].Pos, ts[len(ts)-1].EndPos)}
+	for _, x := range ts {
+		t.Elems = append(t.Elems, lw.target(x))
+	}
+	return t
 }
 
 func (lw *lowerer) target(t *pTarget) Expr {
@@ -414,6 +417,7 @@ var binaryOps = map[string]binInfo{
 	"==": {runtime.EQL, precCmp}, "!=": {runtime.NEQ, precCmp}, "<": {runtime.LT, precCmp},
 	"<=": {runtime.LE, precCmp}, ">": {runtime.GT, precCmp}, ">=": {runtime.GE, precCmp},
 	"in": {runtime.IN, precCmp}, "notin": {opNotIn, precCmp},
+	"is": {opIs, precCmp}, "isnot": {opIsNot, precCmp},
 	"|": {runtime.PIPE, precBitOr}, "^": {runtime.CIRCUMFLEX, precXor}, "&": {runtime.AMP, precBitAnd},
 	"+": {runtime.PLUS, precAdd}, "-": {runtime.MINUS, precAdd},
 	"*": {runtime.STAR, precMul}, "/": {runtime.SLASH, precMul}, "//": {runtime.SLASHSLASH, precMul},
@@ -431,13 +435,43 @@ type pratt struct {
 }
 
 func (lw *lowerer) expr(p *pExpr) Expr {
-	pr := &pratt{lw: lw, units: []*pUnary{p.Head}}
-	for _, t := range p.Tail {
+	x := lw.chain(p.Head, p.Tail)
+	if c := p.If; c != nil {
+		if c.Else == nil {
+			lw.fail(lw.pos(c.EndPos), "expected 'else' after 'if' expression")
+		}
+		start, _ := x.Span()
+		y := lw.expr(c.Else)
+		_, end := y.Span()
+		x = &CondExpr{span: span{start, end}, X: x, Cond: lw.orTest(c.Cond), Else: y}
+	}
+	return x
+}
+
+// orTest lowers an operator chain without a conditional expression.
+func (lw *lowerer) orTest(p *pOrTest) Expr { return lw.chain(p.Head, p.Tail) }
+
+// chain resolves the precedence of an operand/operator sequence.
+func (lw *lowerer) chain(head *pUnary, tail []*pBinary) Expr {
+	pr := &pratt{lw: lw, units: []*pUnary{head}}
+	for _, t := range tail {
 		pr.ops = append(pr.ops, t)
 		pr.units = append(pr.units, t.X)
 	}
-	x := pr.parse(0)
-	return x
+	return pr.parse(0)
+}
+
+// compFors lowers a comprehension's for clauses.
+func (lw *lowerer) compFors(ps []*pCompFor) []*CompFor {
+	out := make([]*CompFor, 0, len(ps))
+	for _, p := range ps {
+		c := &CompFor{span: lw.sp(p.Pos, p.EndPos), Target: lw.targets(p.Targets), X: lw.orTest(p.X)}
+		for _, cond := range p.Ifs {
+			c.Ifs = append(c.Ifs, lw.orTest(cond))
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // parse parses an operand (with its prefix operators) followed by the
@@ -668,14 +702,28 @@ func (lw *lowerer) primary(p *pPrimary) Expr {
 		}
 		return t
 	case p.List != nil:
+		if p.List.Comp != nil {
+			return &Comprehension{span: sp, Elt: lw.expr(p.List.First), Fors: lw.compFors(p.List.Comp)}
+		}
 		l := &ListExpr{span: sp}
-		for _, e := range p.List.Elems {
+		if p.List.First != nil {
+			l.Elems = append(l.Elems, lw.expr(p.List.First))
+		}
+		for _, e := range p.List.More {
 			l.Elems = append(l.Elems, lw.expr(e))
 		}
 		return l
 	case p.Dict != nil:
+		if p.Dict.Comp != nil {
+			return &Comprehension{span: sp, Dict: true, Key: lw.expr(p.Dict.First.K), Value: lw.expr(p.Dict.First.V),
+				Fors: lw.compFors(p.Dict.Comp)}
+		}
 		d := &DictExpr{span: sp}
-		for _, e := range p.Dict.Entries {
+		if p.Dict.First != nil {
+			d.Keys = append(d.Keys, lw.expr(p.Dict.First.K))
+			d.Values = append(d.Values, lw.expr(p.Dict.First.V))
+		}
+		for _, e := range p.Dict.More {
 			d.Keys = append(d.Keys, lw.expr(e.K))
 			d.Values = append(d.Values, lw.expr(e.V))
 		}

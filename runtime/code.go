@@ -156,6 +156,11 @@ const (
 	// when the CALL consuming it returns).
 	METHOD // x -- x.name ; arg = names index
 
+	// comprehensions and identity
+	LIST_APPEND // list it1..itn x -- list it1..itn ; list.append(x), arg = n (the iterators above the list)
+	DICT_SET    // dict it1..itn k v -- dict it1..itn ; dict[k] = v, arg = n
+	IS          // x y -- x is y (arg 0) or x is not y (arg 1); see Identical
+
 	numOpcodes
 )
 
@@ -185,6 +190,7 @@ var opcodeNames = [...]string{
 	TRY_BEGIN: "TRY_BEGIN", TRY_END: "TRY_END", BLOCK_ENTER: "BLOCK_ENTER", BLOCK_EXIT: "BLOCK_EXIT",
 	GRAD_BEGIN: "GRAD_BEGIN", GRAD_END: "GRAD_END", GRAD_ABORT: "GRAD_ABORT",
 	RAISE: "RAISE", REPR: "REPR", FORMAT_SPEC: "FORMAT_SPEC", ATTN: "ATTN", METHOD: "METHOD",
+	LIST_APPEND: "LIST_APPEND", DICT_SET: "DICT_SET", IS: "IS",
 }
 
 // AttnOperands is the number of stack operands of ATTN.
