@@ -89,6 +89,9 @@ func Parse(filename, src string) (f *File, err error) {
 	// decides the outcome and the message.
 	pf, err := parseTokens(fileParser, filename, toks)
 	if err != nil {
+		if se := diagnoseComp(filename, src, toks, err); se != nil {
+			return nil, se
+		}
 		return nil, convertParseError(filename, src, err)
 	}
 	lw := &lowerer{file: filename, src: src}
@@ -194,6 +197,58 @@ func convertParseError(file, src string, err error) error {
 		return newSyntaxError(src, Pos{Line: int32(p.Line), Col: int32(p.Column)}, file, incomplete, "%s", msg)
 	}
 	return newSyntaxError(src, Pos{Line: 1, Col: 1}, file, false, "%v", err)
+}
+
+// diagnoseComp improves participle's error err inside a comprehension's
+// clauses. Participle backtracks out of a clause that fails within its
+// lookahead and then reports the clause's `for` (or a filter's `if`) as
+// unexpected; the fast parser, run over the clauses from the nearest
+// `for` before that token, stops at the token actually at fault, which
+// is reported instead. It returns nil where it has nothing better.
+func diagnoseComp(file, src string, toks []token, err error) *SyntaxError {
+	var ute *participle.UnexpectedTokenError
+	if !errors.As(err, &ute) || ute.Unexpected.Type != tokKeyword {
+		return nil
+	}
+	if v := ute.Unexpected.Value; v != "for" && v != "if" {
+		return nil
+	}
+	at := -1
+	for i := range toks {
+		if int(toks[i].Off) == ute.Unexpected.Pos.Offset && toks[i].Type == tokKeyword {
+			at = i
+			break
+		}
+	}
+	// the nearest clause `for` at the same bracket depth, after an
+	// expression (a for statement follows a newline, ';' or '{')
+	start, depth := -1, 0
+	for j := at; j > 0 && start < 0; j-- {
+		t := &toks[j]
+		switch {
+		case t.Type == tokPunct && (t.Value == ")" || t.Value == "]" || t.Value == "}"):
+			depth++
+		case t.Type == tokPunct && (t.Value == "(" || t.Value == "[" || t.Value == "{"):
+			if depth == 0 {
+				return nil
+			}
+			depth--
+		case depth == 0 && t.Type == tokKeyword && t.Value == "for":
+			if prev := &toks[j-1]; prev.Type != tokSep && !(prev.Type == tokPunct && prev.Value == "{") {
+				start = j
+			}
+		}
+	}
+	if start < 0 {
+		return nil
+	}
+	p := &fparser{filename: file, toks: toks, i: start}
+	if p.run(func() { p.compFors() }) || p.i < at {
+		return nil
+	}
+	t := &toks[p.i]
+	lt := lexer.Token{Type: lexer.TokenType(t.Type), Value: t.Value, Pos: t.pos(file)}
+	return newSyntaxError(src, Pos{Line: t.Line, Col: t.Col}, file, t.Type == tokEOF, "unexpected %s", describeToken(lt))
 }
 
 func describeToken(t lexer.Token) string {
