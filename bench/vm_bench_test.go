@@ -238,6 +238,38 @@ fn f() {
     s
 }
 f()`, 8999997},
+	{"appendloop1M", `
+fn f() {
+    l = []
+    for i in range(1000000) { l.append(i * 2) }
+    len(l)
+}
+f()`, 1000000},
+	{"listcomp1M", `
+fn f() {
+    l = [i * 2 for i in range(1000000)]
+    len(l)
+}
+f()`, 1000000},
+	{"listcompif1M", `
+fn f() {
+    l = [i for i in range(1000000) if i % 3 == 0]
+    len(l)
+}
+f()`, 333334},
+	{"dictcomp300k", `
+fn f() {
+    d = {i: i for i in range(300000)}
+    len(d)
+}
+f()`, 300000},
+	{"condexpr1M", `
+fn f() {
+    s = 0
+    for i in range(1000000) { s += 1 if i % 2 == 0 else 2 }
+    s
+}
+f()`, 1500000},
 }
 
 // BenchmarkVM runs vmCases through the embedding API (tsr.New, Run), as a

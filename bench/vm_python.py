@@ -107,11 +107,41 @@ def arith3M():
     return s
 
 
+def appendloop1M():
+    l = []
+    for i in range(1000000):
+        l.append(i * 2)
+    return len(l)
+
+
+def listcomp1M():
+    l = [i * 2 for i in range(1000000)]
+    return len(l)
+
+
+def listcompif1M():
+    l = [i for i in range(1000000) if i % 3 == 0]
+    return len(l)
+
+
+def dictcomp300k():
+    d = {i: i for i in range(300000)}
+    return len(d)
+
+
+def condexpr1M():
+    s = 0
+    for i in range(1000000):
+        s += 1 if i % 2 == 0 else 2
+    return s
+
+
 CASES = [
     (fib27, 196418), (append300k, 300000), (dictset300k, 300000),
     (dictget300k, 149850000), (wordcount300k, 1300), (strbuild100k, 588890),
     (unpack1M, 1499998500000), (closure1M, 0), (listindex1M, 1000),
-    (arith3M, 8999997),
+    (arith3M, 8999997), (appendloop1M, 1000000), (listcomp1M, 1000000),
+    (listcompif1M, 333334), (dictcomp300k, 300000), (condexpr1M, 1500000),
 ]
 
 

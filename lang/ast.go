@@ -79,7 +79,7 @@ type (
 		Op runtime.Op
 		X  Expr
 	}
-	// Binary is x op y; Op is a runtime.Op, or opAnd/opOr/opNotIn.
+	// Binary is x op y; Op is a runtime.Op, or opAnd/opOr/opNotIn/opIs/opIsNot.
 	Binary struct {
 		span
 		Op   runtime.Op
@@ -141,6 +141,32 @@ type (
 		span
 		Keys, Values []Expr
 	}
+	// CondExpr is the conditional expression `X if Cond else Else`: only
+	// the branch chosen is evaluated.
+	CondExpr struct {
+		span
+		X, Cond, Else Expr
+	}
+	// Comprehension is a list comprehension [Elt for ...] or, with Dict
+	// set, a dict comprehension {Key: Value for ...}. It has a scope of its
+	// own, as in Python 3: its targets do not leak into the enclosing
+	// scope. The first clause's iterable is evaluated in the enclosing
+	// scope, everything else in the comprehension's.
+	Comprehension struct {
+		span
+		Dict       bool
+		Elt        Expr
+		Key, Value Expr
+		Fors       []*CompFor
+	}
+	// CompFor is one `for Target in X if Ifs[0] if Ifs[1] ...` clause of a
+	// comprehension; the target unpacks as a for statement's does.
+	CompFor struct {
+		span
+		Target Expr
+		X      Expr
+		Ifs    []Expr
+	}
 	// FuncExpr is an anonymous function fn(x) { ... }.
 	FuncExpr struct {
 		span
@@ -160,25 +186,29 @@ const (
 	opAnd   runtime.Op = 100
 	opOr    runtime.Op = 101
 	opNotIn runtime.Op = 102
+	opIs    runtime.Op = 103
+	opIsNot runtime.Op = 104
 )
 
-func (*Ident) exprNode()        {}
-func (*Literal) exprNode()      {}
-func (*EinLit) exprNode()       {}
-func (*FString) exprNode()      {}
-func (*Unary) exprNode()        {}
-func (*Binary) exprNode()       {}
-func (*Call) exprNode()         {}
-func (*Compare) exprNode()      {}
-func (*Index) exprNode()        {}
-func (*SliceExpr) exprNode()    {}
-func (*EllipsisExpr) exprNode() {}
-func (*Attr) exprNode()         {}
-func (*ListExpr) exprNode()     {}
-func (*TupleExpr) exprNode()    {}
-func (*DictExpr) exprNode()     {}
-func (*FuncExpr) exprNode()     {}
-func (*GradExpr) exprNode()     {}
+func (*Ident) exprNode()         {}
+func (*Literal) exprNode()       {}
+func (*EinLit) exprNode()        {}
+func (*FString) exprNode()       {}
+func (*Unary) exprNode()         {}
+func (*Binary) exprNode()        {}
+func (*Call) exprNode()          {}
+func (*Compare) exprNode()       {}
+func (*Index) exprNode()         {}
+func (*SliceExpr) exprNode()     {}
+func (*EllipsisExpr) exprNode()  {}
+func (*Attr) exprNode()          {}
+func (*ListExpr) exprNode()      {}
+func (*TupleExpr) exprNode()     {}
+func (*DictExpr) exprNode()      {}
+func (*FuncExpr) exprNode()      {}
+func (*CondExpr) exprNode()      {}
+func (*Comprehension) exprNode() {}
+func (*GradExpr) exprNode()      {}
 
 // ---- statements ----
 

@@ -41,7 +41,7 @@ func compileFile(f *File, script bool) (prog *runtime.Program, err error) {
 		constIdx:  map[any]int{},
 		nameIdx:   map[string]int{},
 		globalIdx: map[string]int{},
-		inner:     map[*FuncDef]*scope{},
+		inner:     map[Node]*scope{},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -69,7 +69,7 @@ type compiler struct {
 	constIdx  map[any]int
 	nameIdx   map[string]int
 	globalIdx map[string]int
-	inner     map[*FuncDef]*scope
+	inner     map[Node]*scope
 }
 
 func (c *compiler) fail(p Pos, format string, args ...any) {
@@ -155,6 +155,7 @@ type fcomp struct {
 	loops    []*loopInfo
 	exits    []exitKind
 	fnBody   []Stmt // the function's whole body (at top level: the file's, in a script; else nil), for the attention idiom's liveness check
+	comp     bool   // the body of a comprehension (a return in a grad block inside it is an error)
 }
 
 func (fc *fcomp) finish() *runtime.Funcode {
@@ -180,8 +181,11 @@ func stackEffect(op runtime.Opcode, arg int) int {
 	case runtime.POP, runtime.STORE_LOCAL, runtime.STORE_CELL, runtime.STORE_GLOBAL, runtime.STORE_LOCAL_C, runtime.STORE_GLOBAL_C,
 		runtime.ADD, runtime.SUB, runtime.MUL, runtime.CMP_LT, runtime.CMP_LE, runtime.CMP_GT, runtime.CMP_GE,
 		runtime.CMP_EQ, runtime.CMP_NE, runtime.BINARY, runtime.BINARY_TMP, runtime.INPLACE, runtime.NOTIN,
-		runtime.JMP_FALSE, runtime.JMP_TRUE, runtime.RETURN, runtime.INDEX, runtime.RAISE:
+		runtime.JMP_FALSE, runtime.JMP_TRUE, runtime.RETURN, runtime.INDEX, runtime.RAISE,
+		runtime.LIST_APPEND, runtime.IS:
 		return -1
+	case runtime.DICT_SET:
+		return -2
 	case runtime.POPN:
 		return -arg
 	case runtime.DUP, runtime.CONST, runtime.SMALLINT, runtime.NONE, runtime.TRUE, runtime.FALSE,
@@ -557,6 +561,9 @@ func (fc *fcomp) stmt(st Stmt) {
 		if fc.scope.top {
 			fc.c.fail(st.Start, "'return' outside a function")
 		}
+		if fc.comp {
+			fc.c.fail(st.Start, "'return' inside a comprehension")
+		}
 		saved := fc.depth
 		if st.X != nil {
 			fc.expr(st.X)
@@ -872,6 +879,19 @@ func (fc *fcomp) expr(x Expr) {
 		fc.function(x.Func)
 	case *GradExpr:
 		fc.grad(x)
+	case *CondExpr:
+		fc.expr(x.Cond)
+		fc.at(x)
+		jf := fc.emit0(runtime.JMP_FALSE)
+		fc.expr(x.X)
+		fc.at(x)
+		j := fc.emit0(runtime.JMP)
+		fc.depth-- // the else path starts without X's value
+		fc.patch(jf)
+		fc.expr(x.Else)
+		fc.patch(j)
+	case *Comprehension:
+		fc.comprehension(x)
 	default:
 		fc.c.fail(fc.pos, "unsupported expression")
 	}
@@ -1083,6 +1103,10 @@ func operatorTemp(e Expr) bool {
 func (fc *fcomp) binop(op runtime.Op) {
 	if op == opNotIn {
 		fc.emit0(runtime.NOTIN)
+	} else if op == opIs {
+		fc.emit(runtime.IS, 0)
+	} else if op == opIsNot {
+		fc.emit(runtime.IS, 1)
 	} else if code, ok := specialised[op]; ok {
 		fc.emit0(code)
 	} else {
@@ -1132,16 +1156,7 @@ func (fc *fcomp) function(fd *FuncDef) {
 	}
 	fc.at(fd)
 	fc.emit(runtime.TUPLE, nd)
-	for _, name := range inner.free {
-		if i, ok := fc.scope.localIdx[name]; ok && !fc.scope.top {
-			fc.emit(runtime.LOAD_CELLREF, i)
-		} else if i, ok := fc.scope.freeIdx[name]; ok {
-			fc.emit(runtime.LOAD_FREEREF, i)
-		} else {
-			fc.c.fail(fd.Start, "internal error: cannot capture %q", name)
-		}
-	}
-	fc.emit(runtime.TUPLE, len(inner.free))
+	fc.captures(inner, fd.Start)
 	name := fd.Name
 	if name == "" {
 		name = "<fn>"
@@ -1183,4 +1198,104 @@ func (fc *fcomp) grad(x *GradExpr) {
 	fc.exits = fc.exits[:len(fc.exits)-1]
 	fc.at(x)
 	fc.emit0(runtime.GRAD_END)
+}
+
+// captures pushes the tuple of the cells a nested function (or
+// comprehension) with scope inner closes over.
+func (fc *fcomp) captures(inner *scope, at Pos) {
+	for _, name := range inner.free {
+		if i, ok := fc.scope.localIdx[name]; ok && !fc.scope.top {
+			fc.emit(runtime.LOAD_CELLREF, i)
+		} else if i, ok := fc.scope.freeIdx[name]; ok {
+			fc.emit(runtime.LOAD_FREEREF, i)
+		} else {
+			fc.c.fail(at, "internal error: cannot capture %q", name)
+		}
+	}
+	fc.emit(runtime.TUPLE, len(inner.free))
+}
+
+// comprehension compiles a list or dict comprehension as CPython 3.11
+// does: a nested function of one parameter (the first clause's iterable,
+// evaluated here, in the enclosing scope), called at once. Its targets
+// are that function's locals, so they do not leak, and a closure made in
+// the element captures them as any closure captures a local: late
+// binding, `[fn() { i } for i in range(3)]` makes three functions that
+// all return 2, as Python's lambdas do.
+func (fc *fcomp) comprehension(x *Comprehension) {
+	inner := fc.c.inner[x]
+	fc.at(x)
+	fc.emit(runtime.TUPLE, 0) // no defaults
+	fc.captures(inner, x.Start)
+	name := "<listcomp>"
+	if x.Dict {
+		name = "<dictcomp>"
+	}
+	sub := &fcomp{c: fc.c, scope: inner, comp: true, fn: &runtime.Funcode{
+		Prog: fc.c.prog, Name: name, Pos: x.Start, NumParams: 1,
+	}}
+	sub.compBody(x)
+	idx := len(fc.c.prog.Functions)
+	fc.c.prog.Functions = append(fc.c.prog.Functions, sub.finish())
+	fc.at(x)
+	fc.emit(runtime.MAKE_FUNC, idx)
+	fc.expr(x.Fors[0].X)
+	fc.at(x)
+	fc.emit(runtime.CALL, 1)
+}
+
+// compBody compiles a comprehension's function: the result list (dict)
+// at the bottom of the stack, one iterator above it per clause, each
+// clause a for loop over the next, its filters jumping back to its head,
+// and in the innermost loop LIST_APPEND (DICT_SET) into the result below
+// the iterators.
+func (fc *fcomp) compBody(x *Comprehension) {
+	fc.at(x)
+	if x.Dict {
+		fc.emit(runtime.DICT, 0)
+	} else {
+		fc.emit(runtime.LIST, 0)
+	}
+	heads := make([]int, len(x.Fors))
+	skips := make([][]int, len(x.Fors)) // filters' JMP_FALSEs, to the JMP back to their clause's head
+	for i, c := range x.Fors {
+		if i == 0 {
+			fc.at(c.X)
+			fc.emit(runtime.LOAD_LOCAL, 0) // compIter
+		} else {
+			fc.expr(c.X)
+		}
+		fc.at(c.X)
+		fc.emit0(runtime.ITER_PUSH)
+		heads[i] = fc.emit0(runtime.ITER_NEXT)
+		fc.depth++ // the element pushed by ITER_NEXT
+		fc.assign(c.Target)
+		for _, cond := range c.Ifs {
+			fc.expr(cond)
+			fc.at(cond)
+			skips[i] = append(skips[i], fc.emit0(runtime.JMP_FALSE))
+		}
+	}
+	n := len(x.Fors)
+	if x.Dict {
+		fc.expr(x.Key)
+		fc.expr(x.Value)
+		fc.at(x)
+		fc.emit(runtime.DICT_SET, n)
+	} else {
+		fc.expr(x.Elt)
+		fc.at(x)
+		fc.emit(runtime.LIST_APPEND, n)
+	}
+	for i := n - 1; i >= 0; i-- {
+		fc.at(x.Fors[i])
+		for _, j := range skips[i] {
+			fc.patch(j) // a backward JMP, where the VM checks for cancellation
+		}
+		fc.emit(runtime.JMP, heads[i])
+		fc.patch(heads[i])
+		fc.emit0(runtime.POP) // the iterator
+	}
+	_, fc.pos = x.Span()
+	fc.emit0(runtime.RETURN)
 }

@@ -110,3 +110,79 @@ func TestBinaryTmpEmitted(t *testing.T) {
 		}
 	}
 }
+
+// TestComprehensionCode checks the code of a comprehension: a function
+// <listcomp>/<dictcomp> of one parameter (.0, the first iterable) whose
+// targets are its locals, a loop per clause with LIST_APPEND/DICT_SET into
+// the result under the iterators, and no name of it left in the enclosing
+// function.
+func TestComprehensionCode(t *testing.T) {
+	prog, err := Compile("c.tsr", `
+fn f(xs, ys) {
+    a = [x * y for x in xs for y in ys if x != y]
+    b = {k: v for k, v in zip(xs, ys)}
+    c = x if a is not none else y
+}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]string{}
+	for _, fc := range prog.Functions {
+		var b strings.Builder
+		DisassembleFunc(&b, fc)
+		byName[fc.Name] = b.String()
+		if fc.MaxStack > 8 {
+			t.Errorf("%s: MaxStack %d looks unbalanced:\n%s", fc.Name, fc.MaxStack, b.String())
+		}
+	}
+	for name, wants := range map[string][]string{
+		"f":          {"MAKE_FUNC", "# <listcomp>", "# <dictcomp>", "CALL", "IS               not", "locals=[xs ys a b c]"},
+		"<listcomp>": {"params=1", "locals=[.0 x y]", "LIST_APPEND      2", "ITER_NEXT", "CMP_NE"},
+		"<dictcomp>": {"params=1", "locals=[.0 k v]", "DICT_SET         1", "UNPACK"},
+	} {
+		dis, ok := byName[name]
+		if !ok {
+			t.Fatalf("no function %s in %v", name, byName)
+		}
+		for _, w := range wants {
+			if !strings.Contains(dis, w) {
+				t.Errorf("%s lacks %q:\n%s", name, w, dis)
+			}
+		}
+	}
+	if strings.Count(byName["<listcomp>"], "ITER_PUSH") != 2 || strings.Count(byName["<listcomp>"], "POP ") != 2 {
+		t.Errorf("<listcomp> should push and pop two iterators:\n%s", byName["<listcomp>"])
+	}
+	// a return inside a comprehension (in a grad block) is an error
+	_, err = Compile("r.tsr", "fn f(ws) { [grad(w) { if c { return 1 }; w } for w in ws] }")
+	if err == nil || !strings.Contains(err.Error(), "r.tsr:1:30: 'return' inside a comprehension") {
+		t.Errorf("return in a comprehension: %v", err)
+	}
+	_, err = Compile("b.tsr", "for i in xs { [grad(w) { if c { break }; w } for w in ws] }")
+	if err == nil || !strings.Contains(err.Error(), "'break' outside a loop") {
+		t.Errorf("break in a comprehension: %v", err)
+	}
+}
+
+// TestWalkNewForms checks that the walker visits every name inside
+// comprehensions and conditional expressions (the attention idiom's
+// liveness counts names with it), and that statements still end at a
+// newline before `if`.
+func TestWalkNewForms(t *testing.T) {
+	f, err := Parse("w.tsr", "r = [a + b for a in xs if c for b in ys] if d is not e else {k: v for k in g}\nif h { }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Stmts) != 2 {
+		t.Fatalf("%d statements, want 2", len(f.Stmts))
+	}
+	for _, name := range []string{"r", "a", "b", "xs", "c", "ys", "d", "e", "k", "v", "g", "h"} {
+		if n := countName(f.Stmts, name); n == 0 {
+			t.Errorf("walker does not reach %q", name)
+		}
+	}
+	if n := countName(f.Stmts, "a"); n != 2 {
+		t.Errorf("a counted %d times, want 2 (target and use)", n)
+	}
+}

@@ -64,6 +64,12 @@ func DisassembleFunc(b *strings.Builder, fc *runtime.Funcode) {
 			if arg&runtime.BinaryDefer != 0 {
 				b.WriteString("\t# deferred: a number folds in as the product's scale")
 			}
+		case runtime.IS:
+			if arg != 0 {
+				b.WriteString(" not")
+			}
+		case runtime.LIST_APPEND, runtime.DICT_SET:
+			fmt.Fprintf(b, " %d\t# the result under %d iterators", arg, arg)
 		case runtime.INPLACE, runtime.UNARY:
 			fmt.Fprintf(b, " %s", runtime.Op(arg))
 		case runtime.CALL_KW:

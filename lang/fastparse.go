@@ -406,12 +406,19 @@ func (p *fparser) binaryOp() (string, int) {
 		if p.peekAt(1).Value == "in" {
 			return "notin", 2
 		}
+	case "is":
+		if p.peekAt(1).Value == "not" {
+			return "isnot", 2
+		}
+		return "is", 1
 	}
 	return "", 0
 }
 
-func (p *fparser) expr() *pExpr {
-	e := &pExpr{Pos: p.pos(), Head: p.unary()}
+// chain parses the grammar's `@@ @@*` of pUnary and pBinary.
+func (p *fparser) chain() (*pUnary, []*pBinary) {
+	head := p.unary()
+	var tail []*pBinary
 	n := 0
 	for {
 		op, k := p.binaryOp()
@@ -422,10 +429,79 @@ func (p *fparser) expr() *pExpr {
 		b := &pBinary{Pos: p.pos(), Op: op}
 		p.i += k
 		b.X = p.unary()
-		e.Tail = append(e.Tail, b)
+		tail = append(tail, b)
+	}
+	return head, tail
+}
+
+func (p *fparser) expr() *pExpr {
+	e := &pExpr{Pos: p.pos()}
+	e.Head, e.Tail = p.chain()
+	if p.is("if") {
+		c := &pIfElse{Pos: p.pos()}
+		p.advance()
+		c.Cond = p.orTest()
+		if p.is("else") {
+			p.advance()
+			c.Else = p.expr()
+		}
+		c.EndPos = p.pos()
+		e.If = c
 	}
 	e.EndPos = p.pos()
 	return e
+}
+
+func (p *fparser) orTest() *pOrTest {
+	e := &pOrTest{Pos: p.pos()}
+	e.Head, e.Tail = p.chain()
+	e.EndPos = p.pos()
+	return e
+}
+
+// compFors parses pCompFor+ (at least one: the current token is "for").
+func (p *fparser) compFors() []*pCompFor {
+	var out []*pCompFor
+	n := 0
+	for p.is("for") {
+		p.count(&n)
+		c := &pCompFor{Pos: p.pos()}
+		p.advance()
+		c.Targets = append(c.Targets, p.target())
+		m := 0
+		for p.is(",") {
+			p.count(&m)
+			p.advance()
+			c.Targets = append(c.Targets, p.target())
+		}
+		p.expect("in")
+		c.X = p.orTest()
+		m = 0
+		for p.is("if") {
+			p.count(&m)
+			p.advance()
+			c.Ifs = append(c.Ifs, p.orTest())
+		}
+		c.EndPos = p.pos()
+		out = append(out, c)
+	}
+	return out
+}
+
+// moreItems parses the grammar's `( "," @@ )* ","?` after a display's
+// first item.
+func moreItems[T any](p *fparser, canStart func(*token) bool, item func() T) []T {
+	var out []T
+	n := 0
+	for p.is(",") && canStart(p.peekAt(1)) {
+		p.count(&n)
+		p.advance()
+		out = append(out, item())
+	}
+	if p.is(",") {
+		p.advance()
+	}
+	return out
 }
 
 func (p *fparser) unary() *pUnary {
@@ -590,7 +666,14 @@ func (p *fparser) primary() *pPrimary {
 	case v == "[":
 		l := &pList{Pos: p.pos(), Open: true}
 		p.advance()
-		l.Elems, _ = p.exprs()
+		if canStartExpr(p.peek()) {
+			l.First = p.expr()
+			if p.is("for") {
+				l.Comp = p.compFors()
+			} else {
+				l.More = moreItems(p, canStartExpr, p.expr)
+			}
+		}
 		p.expect("]")
 		l.EndPos = p.pos()
 		x.List = l
@@ -598,7 +681,12 @@ func (p *fparser) primary() *pPrimary {
 		d := &pDict{Pos: p.pos(), Open: true}
 		p.advance()
 		if canStartExpr(p.peek()) {
-			d.Entries, _ = sepList(p, canStartExpr, p.entry)
+			d.First = p.entry()
+			if p.is("for") {
+				d.Comp = p.compFors()
+			} else {
+				d.More = moreItems(p, canStartExpr, p.entry)
+			}
 		}
 		p.expect("}")
 		d.EndPos = p.pos()

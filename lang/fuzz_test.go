@@ -16,6 +16,9 @@ var seedSources = []string{
 	"print(f\"{logsumexp(tensor([1000.0, 1001.0, 1002.0]), 0).item():.4f}\")\n",
 	"gw, gb = grad(w, b) {\n    pred = x @ w + b\n    ((pred - y) ** 2).mean()\n}\nno_grad {\n    w -= 0.1 * gw\n    b -= 0.1 * gb\n}\n",
 	"x[1:, 0] = v\na, b = t\nfor i, v in enumerate(xs) { }\nwhile c { break }\nimport \"util.tsr\" as util\n",
+	"ys = [x * 2 for x in xs if x is not none]\nd = {k: v for k, (v, w) in zip(a, b) for q in w if q}\n",
+	"fs = [fn() { i } for i in range(3)]\nm = [[i * j for j in range(i)] for i in range(4)]\ng = [grad(w) { y = w * w; y.sum() } for w in ws]\n",
+	"s = \"a\" if v == 0 else \"b\" if v == 1 else {\"c\": v}\nprint(x is y, x is not y, not x is y, a < b is c)\nif s is none { }\n",
 	"f\"{{}} {a:{b}} {\"x\"}\"", "f\"{v!r:>{w}.{p}f} {x!s} {y != z} {q!a:{{}}}\"", "f\"{a:{b:{c}}}\"", "x = (1,\n", "\"abc", "ein\"ij,jk\"", "ein\"i...->\"", "a.b[...]", "0x", "1__0", "..",
 }
 

@@ -215,6 +215,21 @@ var goldenSnippets = []string{
 	"return 1, 2", "fn f() { return }", "x = 1 # c\n# d\n", "\n\n\n", "", "   ", "#", "x = 1\r\ny = 2\r\n",
 	"x = \"\\u00e9\\x41\"", "é = 1", "x = 'é'", "\tx = 1", "x = [\n1,\n2\n]", "x = 1 +\n  2",
 	"x = a\n.b", "x = a.\nb", "x = {\n'a':\n1\n}", "f(\na\n=\n1\n)", "a; b; c", "a;\nb",
+	// comprehensions, conditional expressions, is / is not (beyond the spec)
+	"[x for x in xs]", "[a * b for a in xs for b in ys if a != b]", "{k: v for k, v in zip(a, b)}",
+	"[x for (a, b), c in z if a if b]", "a if b else c if d else e", "x = a if c else {}",
+	"x = a if c else {1: 2}", "x = (a if c else b)", "x is not none", "a is b is not c", "a < b is c",
+	"[fn() { i } for i in range(3)]", "f(x if c else y, k=1 if c else 2)", "x[a if c else b]",
+	"x = 1\nif c { }", "[\n x\n for x in xs\n if x\n]", "{k: v for k in a for v in b}",
+	"[x for x in a if b else c]", "[x if c else d for x in xs if e]", "[[y for y in x] for x in xs]",
+	"[x for x in y in z]", "not a is b", "a if not b else c", "fn f(a=1 if c else 2) { }",
+	"[x, y,]", "[x,]", "{a: b,}", "{a: b, c: d}", "y = lambda if a else b",
+	"a if b", "x = a if b\n", "[x if c for x in xs]", "[x for x in xs if]", "[x for in xs]",
+	"[x for x xs]", "[x for x in]", "{k for k in xs}", "{k: v for k in}", "a if b else", "x is",
+	"x is not", "[x for x in a, b]", "if a if b { }", "[x, y for x in xs]", "[for x in xs]",
+	"[x for 1 in xs]", "a if b else c = 1", "[x for x in xs] = 1", "a is not not b", "a is in b",
+	"a if b else c else d", "[x for x in xs for]", "x = [a for a in\n", "a if b if c else d else e",
+	"fn f() { [grad(w) { return 1 } for w in ws] }", "[x for x in xs if a if]",
 }
 
 // TestGoldenSnippets compares the trees and errors of goldenSnippets with

@@ -138,16 +138,48 @@ type pExprList struct {
 	EndPos   lexer.Position
 }
 
+// pExpr is an expression: a chain of operands and binary operators,
+// optionally the X of a conditional expression `X if cond else y`.
 type pExpr struct {
+	Pos    lexer.Position
+	Head   *pUnary    `parser:"@@"`
+	Tail   []*pBinary `parser:"@@*"`
+	If     *pIfElse   `parser:"@@?"`
+	EndPos lexer.Position
+}
+
+// pOrTest is an operator chain without a conditional expression (Python's
+// or_test): the condition of `x if cond else y`, and a comprehension's
+// iterable and filters.
+type pOrTest struct {
 	Pos    lexer.Position
 	Head   *pUnary    `parser:"@@"`
 	Tail   []*pBinary `parser:"@@*"`
 	EndPos lexer.Position
 }
 
+// pIfElse is the `if cond else y` of a conditional expression. The grammar
+// takes the else part as optional so that its absence is reported by the
+// lowering, with one clear message, whichever parser ran.
+type pIfElse struct {
+	Pos    lexer.Position
+	Cond   *pOrTest `parser:"\"if\" @@"`
+	Else   *pExpr   `parser:"( \"else\" @@ )?"`
+	EndPos lexer.Position
+}
+
+// pCompFor is one `for targets in x if cond ...` clause of a comprehension.
+type pCompFor struct {
+	Pos     lexer.Position
+	Targets []*pTarget `parser:"\"for\" @@ ( \",\" @@ )*"`
+	X       *pOrTest   `parser:"\"in\" @@"`
+	Ifs     []*pOrTest `parser:"( \"if\" @@ )*"`
+	EndPos  lexer.Position
+}
+
 type pBinary struct {
 	Pos lexer.Position
-	Op  string  `parser:"@( \"or\" | \"and\" | \"==\" | \"!=\" | \"<=\" | \">=\" | \"<\" | \">\" | \"not\" \"in\" | \"in\" | \"|\" | \"^\" | \"&\" | \"+\" | \"-\" | \"*\" | \"//\" | \"/\" | \"%\" | \"@\" | \"**\" )"`
+	Op  string  `parser:"@( \"or\" | \"and\" | \"==\" | \"!=\" | \"<=\" | \">=\" | \"<\" | \">\" | \"not\" \"in\" | \"in\" | \"is\" \"not\" | \"is\" | \"|\" | \"^\" | \"&\" | \"+\" | \"-\" | \"*\" | \"//\" | \"/\" | \"%\" | \"@\" | \"**\" )"`
 	X   *pUnary `parser:"@@"`
 }
 
@@ -241,18 +273,26 @@ type pParen struct {
 	EndPos lexer.Position
 }
 
+// pList is a list display [a, b] (First and More) or a list
+// comprehension [x for ...] (First and Comp).
 type pList struct {
 	Pos    lexer.Position
-	Open   bool     `parser:"@\"[\""`
-	Elems  []*pExpr `parser:"( @@ ( \",\" @@ )* \",\"? )? \"]\""`
+	Open   bool        `parser:"@\"[\""`
+	First  *pExpr      `parser:"( @@"`
+	Comp   []*pCompFor `parser:"  ( @@+"`
+	More   []*pExpr    `parser:"  | ( \",\" @@ )+ \",\"? | \",\" )? )? \"]\""`
 	EndPos lexer.Position
 }
 
+// pDict is a dict display {k: v, ...} (First and More) or a dict
+// comprehension {k: v for ...} (First and Comp).
 type pDict struct {
-	Pos     lexer.Position
-	Open    bool      `parser:"@\"{\""`
-	Entries []*pEntry `parser:"( @@ ( \",\" @@ )* \",\"? )? \"}\""`
-	EndPos  lexer.Position
+	Pos    lexer.Position
+	Open   bool        `parser:"@\"{\""`
+	First  *pEntry     `parser:"( @@"`
+	Comp   []*pCompFor `parser:"  ( @@+"`
+	More   []*pEntry   `parser:"  | ( \",\" @@ )+ \",\"? | \",\" )? )? \"}\""`
+	EndPos lexer.Position
 }
 
 type pEntry struct {

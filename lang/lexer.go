@@ -47,7 +47,7 @@ func tokenSymbols() map[string]lexer.TokenType {
 var keywords = map[string]bool{
 	"fn": true, "if": true, "else": true, "for": true, "in": true, "while": true,
 	"break": true, "continue": true, "return": true, "try": true, "catch": true,
-	"assert": true, "import": true, "as": true, "and": true, "or": true, "not": true,
+	"assert": true, "import": true, "as": true, "and": true, "or": true, "not": true, "is": true,
 	"true": true, "false": true, "none": true,
 }
 
@@ -73,7 +73,7 @@ func continuesLine(t token) bool {
 		}
 	case tokKeyword:
 		switch t.Value {
-		case "and", "or", "not", "in":
+		case "and", "or", "not", "in", "is":
 			return true
 		}
 	}
@@ -153,6 +153,11 @@ type scanner struct {
 	// opened holds the source position of each bracket on stack, so that an
 	// unclosed one is reported where it was opened (as Python 3.10+ does).
 	opened []lexer.Position
+	// blockClose is the offset of the last '}' that closed a block (-1
+	// before any): an `else` after it is an if statement's, whose '{'
+	// opens a block; any other `else` is a conditional expression's, whose
+	// '{' opens a dict.
+	blockClose int
 }
 
 func tokenize(file, src string) ([]token, error) {
@@ -161,7 +166,7 @@ func tokenize(file, src string) ([]token, error) {
 	}
 	// Source text averages well over two bytes a token: one allocation
 	// (rather than a chain of growing copies) holds the tokens.
-	s := &scanner{file: file, src: src, line: 1, col: 1, toks: make([]token, 0, len(src)/2+4)}
+	s := &scanner{file: file, src: src, line: 1, col: 1, toks: make([]token, 0, len(src)/2+4), blockClose: -1}
 	if err := s.run(); err != nil {
 		return nil, err
 	}
@@ -385,7 +390,7 @@ func (s *scanner) punct(op string, p lexer.Position) error {
 		s.opened = append(s.opened, p)
 	case "{":
 		kind := byte('d')
-		if t, ok := s.last(); ok && endsOperand(t) {
+		if t, ok := s.last(); ok && endsOperand(t) && (t.Value != "else" || s.elseAfterBlock()) {
 			kind = '{'
 		}
 		s.stack = append(s.stack, kind)
@@ -404,6 +409,7 @@ func (s *scanner) punct(op string, p lexer.Position) error {
 			return s.errAt(p, false, "unexpected %q: unclosed '%c'", op, closerOf(s.stack[n-1]))
 		}
 		if op == "}" && s.stack[n-1] == '{' {
+			s.blockClose = p.Offset
 			// a block's last statement ends at its closing brace
 			if t, ok := s.last(); ok && t.Type != tokSep && !(t.Type == tokPunct && t.Value == "{") {
 				s.emit(tokSep, "\n", p)
@@ -421,6 +427,20 @@ func (s *scanner) punct(op string, p lexer.Position) error {
 	s.advance(len(op))
 	s.emit(tokPunct, op, p)
 	return nil
+}
+
+// elseAfterBlock reports whether the last token, an `else` keyword,
+// follows (across newlines) a '}' that closed a block: the else of an if
+// statement, not of a conditional expression `x if c else {...}`.
+func (s *scanner) elseAfterBlock() bool {
+	for i := len(s.toks) - 2; i >= 0; i-- {
+		t := &s.toks[i]
+		if t.Type == tokSep {
+			continue
+		}
+		return t.Type == tokPunct && t.Value == "}" && int(t.Off) == s.blockClose
+	}
+	return false
 }
 
 // markContextual turns grad/value_and_grad followed by a parenthesised list

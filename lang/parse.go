@@ -89,6 +89,9 @@ func Parse(filename, src string) (f *File, err error) {
 	// decides the outcome and the message.
 	pf, err := parseTokens(fileParser, filename, toks)
 	if err != nil {
+		if se := diagnoseComp(filename, src, toks, err); se != nil {
+			return nil, se
+		}
 		return nil, convertParseError(filename, src, err)
 	}
 	lw := &lowerer{file: filename, src: src}
@@ -196,6 +199,58 @@ func convertParseError(file, src string, err error) error {
 	return newSyntaxError(src, Pos{Line: 1, Col: 1}, file, false, "%v", err)
 }
 
+// diagnoseComp improves participle's error err inside a comprehension's
+// clauses. Participle backtracks out of a clause that fails within its
+// lookahead and then reports the clause's `for` (or a filter's `if`) as
+// unexpected; the fast parser, run over the clauses from the nearest
+// `for` before that token, stops at the token actually at fault, which
+// is reported instead. It returns nil where it has nothing better.
+func diagnoseComp(file, src string, toks []token, err error) *SyntaxError {
+	var ute *participle.UnexpectedTokenError
+	if !errors.As(err, &ute) || ute.Unexpected.Type != tokKeyword {
+		return nil
+	}
+	if v := ute.Unexpected.Value; v != "for" && v != "if" {
+		return nil
+	}
+	at := -1
+	for i := range toks {
+		if int(toks[i].Off) == ute.Unexpected.Pos.Offset && toks[i].Type == tokKeyword {
+			at = i
+			break
+		}
+	}
+	// the nearest clause `for` at the same bracket depth, after an
+	// expression (a for statement follows a newline, ';' or '{')
+	start, depth := -1, 0
+	for j := at; j > 0 && start < 0; j-- {
+		t := &toks[j]
+		switch {
+		case t.Type == tokPunct && (t.Value == ")" || t.Value == "]" || t.Value == "}"):
+			depth++
+		case t.Type == tokPunct && (t.Value == "(" || t.Value == "[" || t.Value == "{"):
+			if depth == 0 {
+				return nil
+			}
+			depth--
+		case depth == 0 && t.Type == tokKeyword && t.Value == "for":
+			if prev := &toks[j-1]; prev.Type != tokSep && !(prev.Type == tokPunct && prev.Value == "{") {
+				start = j
+			}
+		}
+	}
+	if start < 0 {
+		return nil
+	}
+	p := &fparser{filename: file, toks: toks, i: start}
+	if p.run(func() { p.compFors() }) || p.i < at {
+		return nil
+	}
+	t := &toks[p.i]
+	lt := lexer.Token{Type: lexer.TokenType(t.Type), Value: t.Value, Pos: t.pos(file)}
+	return newSyntaxError(src, Pos{Line: t.Line, Col: t.Col}, file, t.Type == tokEOF, "unexpected %s", describeToken(lt))
+}
+
 func describeToken(t lexer.Token) string {
 	switch t.Type {
 	case tokSep:
@@ -258,17 +313,7 @@ func (lw *lowerer) stmt(p *pStmt) Stmt {
 		return lw.ifStmt(p.If)
 	case p.For != nil:
 		f := p.For
-		var target Expr
-		if len(f.Targets) == 1 {
-			target = lw.target(f.Targets[0])
-		} else {
-			t := &TupleExpr{span: lw.sp(f.Targets[0].Pos, f.Targets[len(f.Targets)-1].EndPos)}
-			for _, x := range f.Targets {
-				t.Elems = append(t.Elems, lw.target(x))
-			}
-			target = t
-		}
-		return &ForStmt{span: lw.sp(f.Pos, f.EndPos), Target: target, X: lw.expr(f.X), Body: lw.block(f.Body)}
+		return &ForStmt{span: lw.sp(f.Pos, f.EndPos), Target: lw.targets(f.Targets), X: lw.expr(f.X), Body: lw.block(f.Body)}
 	case p.While != nil:
 		return &WhileStmt{span: lw.sp(p.While.Pos, p.While.EndPos), Cond: lw.expr(p.While.Cond), Body: lw.block(p.While.Body)}
 	case p.Branch != nil:
@@ -334,6 +379,19 @@ func (lw *lowerer) checkTarget(x Expr) {
 		start, _ := x.Span()
 		lw.fail(start, "cannot assign to this expression")
 	}
+}
+
+// targets lowers a for loop's or comprehension's targets: one target, or
+// a tuple of several (`for i, v in ...`).
+func (lw *lowerer) targets(ts []*pTarget) Expr {
+	if len(ts) == 1 {
+		return lw.target(ts[0])
+	}
+	t := &TupleExpr{span: lw.sp(ts[0].Pos, ts[len(ts)-1].EndPos)}
+	for _, x := range ts {
+		t.Elems = append(t.Elems, lw.target(x))
+	}
+	return t
 }
 
 func (lw *lowerer) target(t *pTarget) Expr {
@@ -414,6 +472,7 @@ var binaryOps = map[string]binInfo{
 	"==": {runtime.EQL, precCmp}, "!=": {runtime.NEQ, precCmp}, "<": {runtime.LT, precCmp},
 	"<=": {runtime.LE, precCmp}, ">": {runtime.GT, precCmp}, ">=": {runtime.GE, precCmp},
 	"in": {runtime.IN, precCmp}, "notin": {opNotIn, precCmp},
+	"is": {opIs, precCmp}, "isnot": {opIsNot, precCmp},
 	"|": {runtime.PIPE, precBitOr}, "^": {runtime.CIRCUMFLEX, precXor}, "&": {runtime.AMP, precBitAnd},
 	"+": {runtime.PLUS, precAdd}, "-": {runtime.MINUS, precAdd},
 	"*": {runtime.STAR, precMul}, "/": {runtime.SLASH, precMul}, "//": {runtime.SLASHSLASH, precMul},
@@ -431,13 +490,43 @@ type pratt struct {
 }
 
 func (lw *lowerer) expr(p *pExpr) Expr {
-	pr := &pratt{lw: lw, units: []*pUnary{p.Head}}
-	for _, t := range p.Tail {
+	x := lw.chain(p.Head, p.Tail)
+	if c := p.If; c != nil {
+		if c.Else == nil {
+			lw.fail(lw.pos(c.EndPos), "expected 'else' after 'if' expression")
+		}
+		start, _ := x.Span()
+		y := lw.expr(c.Else)
+		_, end := y.Span()
+		x = &CondExpr{span: span{start, end}, X: x, Cond: lw.orTest(c.Cond), Else: y}
+	}
+	return x
+}
+
+// orTest lowers an operator chain without a conditional expression.
+func (lw *lowerer) orTest(p *pOrTest) Expr { return lw.chain(p.Head, p.Tail) }
+
+// chain resolves the precedence of an operand/operator sequence.
+func (lw *lowerer) chain(head *pUnary, tail []*pBinary) Expr {
+	pr := &pratt{lw: lw, units: []*pUnary{head}}
+	for _, t := range tail {
 		pr.ops = append(pr.ops, t)
 		pr.units = append(pr.units, t.X)
 	}
-	x := pr.parse(0)
-	return x
+	return pr.parse(0)
+}
+
+// compFors lowers a comprehension's for clauses.
+func (lw *lowerer) compFors(ps []*pCompFor) []*CompFor {
+	out := make([]*CompFor, 0, len(ps))
+	for _, p := range ps {
+		c := &CompFor{span: lw.sp(p.Pos, p.EndPos), Target: lw.targets(p.Targets), X: lw.orTest(p.X)}
+		for _, cond := range p.Ifs {
+			c.Ifs = append(c.Ifs, lw.orTest(cond))
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // parse parses an operand (with its prefix operators) followed by the
@@ -668,14 +757,28 @@ func (lw *lowerer) primary(p *pPrimary) Expr {
 		}
 		return t
 	case p.List != nil:
+		if p.List.Comp != nil {
+			return &Comprehension{span: sp, Elt: lw.expr(p.List.First), Fors: lw.compFors(p.List.Comp)}
+		}
 		l := &ListExpr{span: sp}
-		for _, e := range p.List.Elems {
+		if p.List.First != nil {
+			l.Elems = append(l.Elems, lw.expr(p.List.First))
+		}
+		for _, e := range p.List.More {
 			l.Elems = append(l.Elems, lw.expr(e))
 		}
 		return l
 	case p.Dict != nil:
+		if p.Dict.Comp != nil {
+			return &Comprehension{span: sp, Dict: true, Key: lw.expr(p.Dict.First.K), Value: lw.expr(p.Dict.First.V),
+				Fors: lw.compFors(p.Dict.Comp)}
+		}
 		d := &DictExpr{span: sp}
-		for _, e := range p.Dict.Entries {
+		if p.Dict.First != nil {
+			d.Keys = append(d.Keys, lw.expr(p.Dict.First.K))
+			d.Values = append(d.Values, lw.expr(p.Dict.First.V))
+		}
+		for _, e := range p.Dict.More {
 			d.Keys = append(d.Keys, lw.expr(e.K))
 			d.Values = append(d.Values, lw.expr(e.V))
 		}

@@ -109,9 +109,35 @@ func collectExpr(s *scope, x Expr) {
 		case *FuncExpr:
 			collectDefaults(s, n.Func)
 			return false
+		case *Comprehension:
+			collectExpr(s, n.Fors[0].X)
+			return false
 		}
 		return true
 	})
+}
+
+// compIter is the name of a comprehension scope's one parameter: the
+// first clause's iterable, evaluated in the enclosing scope (CPython's
+// ".0"; no source name can spell it).
+const compIter = ".0"
+
+// compScope returns the scope of comprehension x, nested in parent (nil
+// at top level): its parameter, its targets and the names that grad
+// blocks inside it bind.
+func compScope(parent *scope, x *Comprehension) *scope {
+	s := newScope(parent, false)
+	s.addLocal(compIter)
+	for _, c := range x.Fors {
+		bindTarget(s, c.Target)
+	}
+	walkCompInner(x, func(n Node) bool {
+		if e, ok := n.(Expr); ok {
+			collectExpr(s, e)
+		}
+		return false
+	})
+	return s
 }
 
 // collectDefaults runs collectExpr over fd's parameter defaults.
@@ -139,7 +165,14 @@ func bindTarget(s *scope, x Expr) {
 // resolveFree walks a function body and registers every free variable
 // reference, so that cells are known before any code is emitted. A
 // nested function's defaults belong to this scope, its body to its own.
-func resolveFree(s *scope, stmts []Stmt, inner map[*FuncDef]*scope) {
+func resolveFree(s *scope, stmts []Stmt, inner map[Node]*scope) {
+	walkStmts(stmts, resolver(s, inner))
+}
+
+// resolver returns resolveFree's visitor for scope s. A comprehension,
+// like a nested function, gets a scope of its own (inner[x]); only its
+// first iterable is resolved in s.
+func resolver(s *scope, inner map[Node]*scope) func(Node) bool {
 	var visit func(Node) bool
 	visit = func(n Node) bool {
 		switch n := n.(type) {
@@ -165,8 +198,18 @@ func resolveFree(s *scope, stmts []Stmt, inner map[*FuncDef]*scope) {
 			inner[n] = child
 			resolveFree(child, n.Body, inner)
 			return false
+		case *Comprehension:
+			walkExpr(n.Fors[0].X, visit)
+			parent := s
+			if s.top {
+				parent = nil
+			}
+			child := compScope(parent, n)
+			inner[n] = child
+			walkCompInner(n, resolver(child, inner))
+			return false
 		}
 		return true
 	}
-	walkStmts(stmts, visit)
+	return visit
 }

@@ -127,6 +127,13 @@ func walkExpr(x Expr, f func(Node) bool) {
 		if f(x.Func) {
 			walkFunc(x.Func, f)
 		}
+	case *CondExpr:
+		walkExpr(x.Cond, f)
+		walkExpr(x.X, f)
+		walkExpr(x.Else, f)
+	case *Comprehension:
+		walkExpr(x.Fors[0].X, f)
+		walkCompInner(x, f)
 	case *GradExpr:
 		for _, w := range x.Wrt {
 			walkExpr(w, f)
@@ -134,5 +141,28 @@ func walkExpr(x Expr, f func(Node) bool) {
 		walkStmts(x.Body, f)
 	default:
 		panic("lang: walk of an unknown expression")
+	}
+}
+
+// walkCompInner walks the parts of comprehension x evaluated in its own
+// scope, in evaluation order: each clause's target and filters (and the
+// next clause's iterable), then the element (a dict's key, then its
+// value). The first clause's iterable, evaluated in the enclosing scope,
+// is not visited.
+func walkCompInner(x *Comprehension, f func(Node) bool) {
+	for i, c := range x.Fors {
+		if i > 0 {
+			walkExpr(c.X, f)
+		}
+		walkExpr(c.Target, f)
+		for _, cond := range c.Ifs {
+			walkExpr(cond, f)
+		}
+	}
+	if x.Dict {
+		walkExpr(x.Key, f)
+		walkExpr(x.Value, f)
+	} else {
+		walkExpr(x.Elt, f)
 	}
 }

@@ -10,7 +10,7 @@ import (
 // keywords are the reserved words offered by completion.
 var keywords = []string{
 	"and", "as", "assert", "break", "catch", "continue", "else", "false", "fn", "for",
-	"grad", "if", "import", "in", "no_grad", "none", "not", "or", "return", "true",
+	"grad", "if", "import", "in", "is", "no_grad", "none", "not", "or", "return", "true",
 	"try", "value_and_grad", "while",
 }
 

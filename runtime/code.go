@@ -168,6 +168,10 @@ const (
 	LOAD_GLOBAL_B  // -- globals[arg]
 	STORE_LOCAL_C  // x -- ; locals[arg] = x, claimed
 	STORE_GLOBAL_C // x -- ; globals[arg] = x, claimed
+	// comprehensions and identity
+	LIST_APPEND // list it1..itn x -- list it1..itn ; list.append(x), arg = n (the iterators above the list)
+	DICT_SET    // dict it1..itn k v -- dict it1..itn ; dict[k] = v, arg = n
+	IS          // x y -- x is y (arg 0) or x is not y (arg 1); see Identical
 
 	numOpcodes
 )
@@ -199,6 +203,7 @@ var opcodeNames = [...]string{
 	GRAD_BEGIN: "GRAD_BEGIN", GRAD_END: "GRAD_END", GRAD_ABORT: "GRAD_ABORT",
 	RAISE: "RAISE", REPR: "REPR", FORMAT_SPEC: "FORMAT_SPEC", ATTN: "ATTN", METHOD: "METHOD",
 	LOAD_LOCAL_B: "LOAD_LOCAL_B", LOAD_GLOBAL_B: "LOAD_GLOBAL_B", STORE_LOCAL_C: "STORE_LOCAL_C", STORE_GLOBAL_C: "STORE_GLOBAL_C",
+	LIST_APPEND: "LIST_APPEND", DICT_SET: "DICT_SET", IS: "IS",
 }
 
 // AttnOperands is the number of stack operands of ATTN.

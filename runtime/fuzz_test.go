@@ -21,6 +21,8 @@ func FuzzRun(f *testing.F) {
 		"s = \"ab\" * 3; print(s[::-1], f\"{1.5:.2f}\", sorted([3, 1]))",
 		"w = 7; print(f\"{3.25!r:>{w}} {[1]!s:^{w}} {\"q\"!a}\")",
 		"for i in range(3) { while true { break } }",
+		"xs = [i * i for i in range(5) if i is not 3]\nd = {k: v for k, v in zip(xs, \"abcde\")}\nprint(xs, d, [[a, b] for a in xs for b in d if a < b], 1 if xs else 2)",
+		"fs = [fn() { i } for i in range(3)]\nprint([f() for f in fs], [x for x in [] if x is none], \"y\" if none is none else \"n\")",
 		"fn f(q, k, v) {\n s = ein\"ij,kj->ik\"(q, k) * 2\n p = softmax(s, -1)\n ein\"ik,kl->il\"(p, v)\n}\nprint(f(1, 2, 3))",
 	} {
 		f.Add(s)

@@ -1157,6 +1157,24 @@ loop:
 				goto fail
 			}
 			stack[sp-1] = z
+		case LIST_APPEND:
+			sp--
+			l := stack[sp-1-int(insn>>8)].(*List)
+			l.Elems = appendDoubling(l.Elems, stack[sp])
+			stack[sp] = nil
+		case DICT_SET:
+			if err = stack[sp-3-int(insn>>8)].(*Dict).SetKey(stack[sp-2], stack[sp-1]); err != nil {
+				goto fail
+			}
+			sp -= 2
+			stack[sp], stack[sp+1] = nil, nil
+		case IS:
+			r := Identical(stack[sp-2], stack[sp-1])
+			if insn>>8 != 0 {
+				r = !r
+			}
+			sp--
+			stack[sp-1], stack[sp] = Bool(r), nil
 		case METHOD:
 			x = stack[sp-1]
 			if m := prog.method(x, int(insn>>8)); m != nil {

@@ -82,6 +82,11 @@ func TensorOf(v runtime.Value) (*tensor.Tensor, bool) {
 // Tensor returns the wrapped tensor.
 func (x *TensorValue) Tensor() *tensor.Tensor { return x.t }
 
+// Identity returns the wrapped *tensor.Tensor (runtime.HasIdentity): two
+// values wrapping one tensor are the same object for `is`, so that
+// `x.grad is x.grad` holds as in PyTorch.
+func (x *TensorValue) Identity() any { return x.t }
+
 func wrap(eng *autograd.Engine, t *tensor.Tensor) *TensorValue {
 	return &TensorValue{t: t, eng: eng}
 }

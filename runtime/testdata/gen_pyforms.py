@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Generates pyforms.json: tsr programs using the Python expression forms
+tsr supports beyond its spec (list and dict comprehensions, conditional
+expressions, `is` / `is not`), each next to the CPython 3.11 program it
+mirrors, with CPython's output as the expected output.
+
+Run with CPython 3.11 (`python3` on PATH):  python3 gen_pyforms.py
+A case is (name, tsr source, python source); a python source of None means
+the tsr source read as Python with none/true/false spelled None/True/False.
+CPython's True/False/None in the output are spelled as tsr prints them.
+"""
+import contextlib
+import io
+import json
+import os
+import re
+import sys
+
+CASES = [
+    # ---- list comprehensions
+    ("basic", "print([x * x for x in [1, 2, 3, 4]])", None),
+    ("range_step", "print([i for i in range(10, 0, -3)])", None),
+    ("filter", "print([x for x in range(10) if x % 2 == 0])", None),
+    ("filters", "print([x for x in range(20) if x % 2 == 0 if x % 3 == 0])", None),
+    ("nested_for", "xs = [1, 2, 3]\nprint([a * 10 + b for a in xs for b in xs if a != b])", None),
+    ("nested_dep", "print([(i, j) for i in range(4) for j in range(i)])", None),
+    ("nested_comp", "print([[i * j for j in range(i)] for i in range(4)])", None),
+    ("tuple_target", "print([a + b for a, b in [(1, 2), (3, 4)]])", None),
+    ("nested_target", 'print([(i, a, b) for i, (a, b) in enumerate(zip("xy", [5, 6]))])', None),
+    ("tuple_iter", "print([v for v in (3, 1, 2)])", None),
+    ("dict_iter", 'print([k for k in {"b": 1, "a": 2}])', None),
+    ("string_iter", 'print([c + c for c in "abc"])', None),
+    ("empty", "print([x for x in []], [x for x in range(5) if false])", None),
+    ("cond_elt", 'print(["even" if i % 2 == 0 else "odd" for i in range(4)])', None),
+    ("call_elt", "print(sum([len(s) for s in [\"a\", \"bb\", \"ccc\"]]), sorted([-x for x in [3, 1, 2]]))", None),
+    ("in_iterable", "print([x for x in [[1], [2]] if 1 in x])", None),
+    ("multiline", "ys = [\n    x + 1\n    for x in range(3)\n    if x != 1\n]\nprint(ys)", None),
+    ("index_into", "m = [[1, 2], [3, 4]]\nprint([row[1] for row in m], [m[i][i] for i in range(2)])", None),
+    # ---- dict comprehensions
+    ("dict_basic", 'print({k: v for k, v in zip(["a", "b", "c"], [1, 2, 3])})', None),
+    ("dict_square", "print({i: i * i for i in range(5) if i != 2})", None),
+    ("dict_dup", "print({i % 3: i for i in range(7)})", None),
+    ("dict_items", 'd = {"x": 1, "y": 2}\nprint({v: k for k, v in d.items()})', None),
+    ("dict_nested", "print({(i, j): i * j for i in range(2) for j in range(2)})", None),
+    ("dict_unhashable", "try { print({[i]: i for i in range(2)}) } catch e { print(e.kind) }",
+     "try:\n    print({[i]: i for i in range(2)})\nexcept Exception as e:\n    print(type(e).__name__)"),
+    # ---- scope: targets do not leak, the first iterable is the enclosing scope's
+    ("no_leak", "x = 10\ny = [x for x in range(3)]\nprint(x, y)", None),
+    ("no_leak_undefined", "z = [q for q in range(2)]\ntry { print(q) } catch e { print(e.kind) }",
+     "z = [q for q in range(2)]\ntry:\n    print(q)\nexcept Exception as e:\n    print(type(e).__name__)"),
+    ("outer_iterable", "x = [1, 2]\nprint([x * 2 for x in x])", None),
+    ("in_function", "fn f(n) {\n    base = 100\n    l = [base + i * n for i in range(3)]\n    i = -1\n    [l, i]\n}\nprint(f(5))",
+     "def f(n):\n    base = 100\n    l = [base + i * n for i in range(3)]\n    i = -1\n    return [l, i]\nprint(f(5))"),
+    ("function_local_unchanged", "fn g() {\n    v = \"kept\"\n    w = [v for v in range(2)]\n    [v, w]\n}\nprint(g())",
+     "def g():\n    v = 'kept'\n    w = [v for v in range(2)]\n    return [v, w]\nprint(g())"),
+    ("closure_late_binding", "fs = [fn() { i } for i in range(3)]\nprint([f() for f in fs])",
+     "fs = [lambda: i for i in range(3)]\nprint([f() for f in fs])"),
+    ("closure_default", "fs = [fn(i=i) { i * 10 } for i in range(3)]\nprint([f() for f in fs])",
+     "fs = [lambda i=i: i * 10 for i in range(3)]\nprint([f() for f in fs])"),
+    ("closure_outer", "fn make(k) { [fn(x) { x + k + j } for j in range(2)] }\nprint([h(1) for h in make(10)])",
+     "def make(k):\n    return [lambda x: x + k + j for j in range(2)]\nprint([h(1) for h in make(10)])"),
+    ("comp_in_closure", "fn outer() {\n    n = 3\n    fn inner() { [n * i for i in range(n)] }\n    inner()\n}\nprint(outer())",
+     "def outer():\n    n = 3\n    def inner():\n        return [n * i for i in range(n)]\n    return inner()\nprint(outer())"),
+    ("global_in_comp", "k = 7\nfn f() { [k + i for i in range(2)] }\nk = 8\nprint(f())",
+     "k = 7\ndef f():\n    return [k + i for i in range(2)]\nk = 8\nprint(f())"),
+    ("live_list", "q = [1, 2]\nprint([q.append(x + 10) for x in q if x < 3], q)",
+     "q = [1, 2]\nprint([q.append(x + 10) for x in q if x < 3], q)"),
+    ("not_iterable", "try { [x for x in 5] } catch e { print(e.kind) }",
+     "try:\n    [x for x in 5]\nexcept Exception as e:\n    print(type(e).__name__)"),
+    ("unpack_error", "try { [a for a, b in [(1, 2, 3)]] } catch e { print(e.kind) }",
+     "try:\n    [a for a, b in [(1, 2, 3)]]\nexcept Exception as e:\n    print(type(e).__name__)"),
+    # ---- conditional expressions
+    ("cond_basic", "print(1 if true else 2, 1 if false else 2)", None),
+    ("cond_prec", "print(1 if true else 2 + 10, (1 if false else 2) + 10, 3 + (1 if false else 2))", None),
+    ("cond_right_assoc", "for v in [0, 1, 2] { print(\"a\" if v == 0 else \"b\" if v == 1 else \"c\") }",
+     "for v in [0, 1, 2]:\n    print('a' if v == 0 else 'b' if v == 1 else 'c')"),
+    ("cond_or_binds_tighter", "print(0 or 5 if false else 7, 0 or (5 if false else 7))", None),
+    ("cond_not_and", 'print("a" if not 0 and 1 else "b", "a" if 0 or [] else "b")', None),
+    ("cond_lazy", "fn boom() { error(\"ValueError\", \"boom\") }\nprint(1 if true else boom(), boom() if false else 2)",
+     "def boom():\n    raise ValueError('boom')\nprint(1 if True else boom(), boom() if False else 2)"),
+    ("cond_dict_else", 'c = false\nx = 1 if c else {"k": 2}\nprint(x, {} if c else {"z": 0})', None),
+    ("cond_args", "fn f(a, b=0) { [a, b] }\nprint(f(1 if true else 2, b=3 if false else 4))",
+     "def f(a, b=0):\n    return [a, b]\nprint(f(1 if True else 2, b=3 if False else 4))"),
+    ("cond_index", "xs = [10, 20, 30]\nprint(xs[0 if false else 2], xs[1 if true else 0:])", None),
+    ("cond_return", "fn sign(x) { return -1 if x < 0 else 1 if x > 0 else 0 }\nprint([sign(v) for v in [-5, 0, 5]])",
+     "def sign(x):\n    return -1 if x < 0 else 1 if x > 0 else 0\nprint([sign(v) for v in [-5, 0, 5]])"),
+    ("cond_truthy", 'print("t" if [0] else "f", "t" if "" else "f", "t" if none else "f")', None),
+    ("cond_tuple", "t = 1, 2 if false else 3\nprint(t)", None),
+    # ---- is / is not
+    ("is_none", "x = none\ny = 0\nprint(x is none, x is not none, y is none, y is not none, none is none)", None),
+    ("is_bool", "f = true\nprint(f is true, f is false, 1 is true, 0 is false, true is not false)", None),
+    ("is_list", "a = []\nb = a\nprint(a is b, a is [], [] is [], a is not [], a == [])", None),
+    ("is_dict", "d = {}\ne = d\nprint(d is e, d is {}, d is not e)", None),
+    ("is_func", "fn f() { 1 }\ng = f\nprint(g is f, f is not g)",
+     "def f():\n    return 1\ng = f\nprint(g is f, f is not g)"),
+    ("is_tuple_self", "t = (1, 2)\nu = t\nprint(t is u, t is not u)", None),
+    ("is_int_small", "a = 5\nb = 2 + 3\nprint(a is b, a is 5, a is 5.0, 1 is true)", None),
+    ("is_str", 's = "ab"\nprint(s is "ab", s is "abc", s is not "ab")', None),
+    ("is_chain", "a = []\nb = a\nc = []\nprint(a is b is not c, a is b is c, 1 < 2 is true)", None),
+    ("is_not_prec", "a = none\nprint(not a is none, not a is not none)", None),
+    ("is_in_comp", "xs = [1, none, 2, none]\nprint([x for x in xs if x is not none], len([x for x in xs if x is none]))", None),
+    ("is_guard", "x = none\nprint(x is not none and x > 1, 5 if x is none else x)", None),
+]
+
+def to_python(src):
+    return re.sub(r"\b(none|true|false)\b", lambda m: {"none": "None", "true": "True", "false": "False"}[m.group(1)], src)
+
+def run(src):
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        exec(compile(src, "<case>", "exec"), {})
+    return buf.getvalue()
+
+def main():
+    if sys.version_info[:2] != (3, 11):
+        sys.exit("run with CPython 3.11")
+    import warnings
+    warnings.simplefilter("ignore")  # "is" with a literal
+    out = []
+    for name, tsr, py in CASES:
+        want = run(py if py is not None else to_python(tsr))
+        want = re.sub(r"\b(None|True|False)\b", lambda m: m.group(1).lower(), want)
+        out.append({"name": name, "src": tsr, "python": py if py is not None else to_python(tsr), "want": want})
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pyforms.json")
+    with open(path, "w") as f:
+        json.dump(out, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+
+if __name__ == "__main__":
+    main()
