@@ -1001,6 +1001,23 @@ func (fc *fcomp) operand(e Expr) {
 	fc.emit(runtime.LOAD_GLOBAL_B, fc.c.global(id.Name))
 }
 
+// lendingMethods are the tensor methods whose receiver, a variable, is
+// read without dropping its claim (see runtime.Recyclable): reductions and
+// elementwise functions that return a new tensor or a number, never the
+// receiver or a view of it, and keep no reference to it (no autograd
+// history: a claimed tensor does not require grad). A variable's claim
+// only ever concerns a tensor, so other receivers with these method names
+// are unaffected. stdlib's TestLendingMethods checks each name.
+var lendingMethods = map[string]bool{
+	"sum": true, "mean": true, "norm": true, "item": true, "tolist": true,
+	"max": true, "min": true, "amax": true, "amin": true, "argmax": true, "argmin": true,
+	"std": true, "var": true, "prod": true, "all": true, "any": true,
+	"numel": true, "dim": true, "size": true,
+	"abs": true, "exp": true, "log": true, "sqrt": true, "tanh": true, "sigmoid": true,
+	"relu": true, "softmax": true, "log_softmax": true, "logsumexp": true,
+	"dot": true, "matmul": true, "clone": true,
+}
+
 // claims reports whether an assignment of e's value may claim it (see
 // runtime.Recyclable): e is an operator whose result is new, computed by
 // the instruction just before the store.
@@ -1024,7 +1041,11 @@ func (fc *fcomp) call(x *Call, fresh bool) { fc.callMark(x, fresh, false) }
 // so that a number folds into the contraction as its scale.
 func (fc *fcomp) callMark(x *Call, fresh, deferScale bool) {
 	if a, ok := x.Fn.(*Attr); ok {
-		fc.expr(a.X)
+		if lendingMethods[a.Name] {
+			fc.operand(a.X)
+		} else {
+			fc.expr(a.X)
+		}
 		fc.at(a)
 		fc.emit(runtime.METHOD, fc.c.name(a.Name))
 	} else {

@@ -45,6 +45,9 @@ func TestRecycleKeepsReachableValues(t *testing.T) {
 		{pre + "fn f(n) {\n  t = z + n\n  if n == 0 { return t.sum().item() }\n  r = f(n - 1)\n  return r + t.sum().item()\n}\nprint(f(3))", "200000.0"},
 		{pre + "fn f() {\n  t = z + z\n  return t\n}\na = f()\nb = f()\nprint(a.sum().item(), b.sum().item())", "40000.0 40000.0"},
 		{pre + "fn f() {\n  t = z + z\n  u = t + 1\n  return u, t\n}\na, b = f()\nc, d = f()\nprint(a.sum().item(), b.sum().item())", "60000.0 40000.0"},
+		// lending methods (lang's lendingMethods) keep the claim
+		{pre + "w = z + z\ns = w.sum()\nm = w.max(0)\nc = w.clone()\nw = z * 3\nprint(s.item(), m.values.item(), c.sum().item())", "40000.0 2.0 40000.0"},
+		{pre + "v = z + 1\nfor i in range(3) { v = v / v.norm() }\nprint(f\"{v.sum().item():.4f}\")", "141.4214"},
 		// an error before the store leaves the variable as it was
 		{pre + "w = z + z\ntry { w = z + ones(3) } catch e { print(e.kind) }\nprint(w.sum().item())", "RuntimeError\n40000.0"},
 		// iteration and unpacking read the variable
@@ -86,6 +89,7 @@ func TestRecycleReusesBuffers(t *testing.T) {
 	}{
 		{"global", "z = ones(65536)\nw = z + z\nfor i in range(100) { w = z + z * 2 }"},
 		{"local", "fn f() {\n  z = ones(65536)\n  w = z + z\n  for i in range(100) { w = (z + z) * 2 }\n}\nf()"},
+		{"method", "z = ones(65536)\nv = z + 0\nfor i in range(100) { v = v / v.norm() }"},
 		{"return", "z = ones(65536)\nfn f() {\n  t = z + z\n  u = t * 2\n  return 0\n}\nfor i in range(100) { f() }"},
 	}
 	for _, c := range cases {

@@ -1,0 +1,4 @@
+package lang
+
+// LendingMethods exposes lendingMethods to the external tests.
+var LendingMethods = lendingMethods
