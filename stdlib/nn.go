@@ -229,6 +229,9 @@ func crossEntropy(e *Engine, x, y, weight *T, ignore int, reduction string, smoo
 	// class indices: target shape is input shape without the class dim
 	want := append(append([]int(nil), x.Shape()[:cdim]...), x.Shape()[cdim+1:]...)
 	if !sameShape(y.Shape(), want) {
+		if cdim == 1 && y.Dim() >= 1 && y.Shape()[0] != x.Shape()[0] {
+			return nil, runtime.Errorf("ValueError", "Expected input batch_size (%d) to match target batch_size (%d).", x.Shape()[0], y.Shape()[0])
+		}
 		return nil, runtime.Errorf("RuntimeError", "cross_entropy: expected target of shape %s for input of shape %s, got %s", intList(want), intList(x.Shape()), intList(y.Shape()))
 	}
 	labels := y.ToInt64s()
