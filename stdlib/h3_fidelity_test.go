@@ -25,3 +25,26 @@ func TestH3CrossEntropyBatchMismatch(t *testing.T) {
 		{catchOf(`nn.cross_entropy(ones(2, 3, 4), tensor([[0, 1, 2]]))`), "ValueError: Expected input batch_size (2) to match target batch_size (1)."},
 	})
 }
+
+// nn.cross_entropy's grad_fn is PyTorch's last node: NllLossBackward0 for
+// class indices, AddBackward0 with label_smoothing, and for class
+// probabilities DivBackward1 ("mean") or NegBackward0 ("sum", "none").
+func TestH3CrossEntropyGradFn(t *testing.T) {
+	const x = `x = tensor([[0.5, 1.5, -1.0], [2.0, 0.0, 0.3]], requires_grad=true); t = tensor([2, 0]); p = nn.softmax(ones(2, 3), 1); w = tensor([0.5, 1.0, 2.0]); `
+	checkPrints(t, []printCase{
+		{x + `print(nn.cross_entropy(x, t).grad_fn, nn.cross_entropy(x, t, reduction="none", weight=w).grad_fn)`, "<NllLossBackward0> <NllLossBackward0>"},
+		{x + `l = nn.cross_entropy(x, t, label_smoothing=0.2, weight=w); l.backward(); print(l); print(x.grad)`,
+			"tensor(2.2331, grad_fn=<AddBackward0>)\ntensor([[ 0.1727,  0.4791, -0.6518],\n        [ 0.0189, -0.0007, -0.0182]])"},
+		{x + `print(nn.cross_entropy(x, t, label_smoothing=0.2, reduction="sum").grad_fn, nn.cross_entropy(x, t, label_smoothing=0.1, reduction="none").grad_fn)`, "<AddBackward0> <AddBackward0>"},
+		{x + `print(nn.cross_entropy(x, p).grad_fn, nn.cross_entropy(x, p, reduction="sum").grad_fn, nn.cross_entropy(x, p, reduction="none", label_smoothing=0.2).grad_fn)`, "<DivBackward1> <NegBackward0> <NegBackward0>"},
+	})
+}
+
+// nn.relu takes torch.nn.functional.relu's inplace= (relu_ on the input).
+func TestH3NNReluInplace(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`x = tensor([-1.0, 2.0]); y = nn.relu(x, inplace=true); print(x, x._version, y)`, "tensor([0., 2.]) 1 tensor([0., 2.])"},
+		{`x = tensor([-1.0, 2.0]); print(nn.relu(x, inplace=false), x, nn.relu(input=tensor([-3, 3])))`, "tensor([0., 2.]) tensor([-1.,  2.]) tensor([0, 3])"},
+		{catchOf(`nn.relu(tensor([1.0], requires_grad=true), inplace=true)`), "RuntimeError: a leaf Variable that requires grad is being used in an in-place operation."},
+	})
+}
