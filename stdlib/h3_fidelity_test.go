@@ -48,3 +48,17 @@ func TestH3NNReluInplace(t *testing.T) {
 		{catchOf(`nn.relu(tensor([1.0], requires_grad=true), inplace=true)`), "RuntimeError: a leaf Variable that requires grad is being used in an in-place operation."},
 	})
 }
+
+// A layer's parameters print as torch.nn.Parameter's repr ("Parameter
+// containing:" on its own line); tensors computed from them, detach() and
+// .data are plain tensors.
+func TestH3ParameterRepr(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`manual_seed(0); l = nn.Linear(3, 2); print(l.weight); print(l.bias)`,
+			"Parameter containing:\ntensor([[-0.0043,  0.3097, -0.4752],\n        [-0.4249, -0.2224,  0.1548]], requires_grad=true)\nParameter containing:\ntensor([-0.0114,  0.4578], requires_grad=true)"},
+		{`manual_seed(0); l = nn.Linear(3, 2); print([l.bias]); print(f"{l.parameters()[1]}")`,
+			"[Parameter containing:\ntensor([-0.0114,  0.4578], requires_grad=true)]\nParameter containing:\ntensor([-0.0114,  0.4578], requires_grad=true)"},
+		{`manual_seed(0); l = nn.Linear(3, 2); print(l.bias * 1); print(l.bias.detach(), l.bias.data, l.bias[0])`,
+			"tensor([-0.0114,  0.4578], grad_fn=<MulBackward0>)\ntensor([-0.0114,  0.4578]) tensor([-0.0114,  0.4578]) tensor(-0.0114, grad_fn=<SelectBackward0>)"},
+	})
+}

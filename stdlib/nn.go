@@ -723,7 +723,7 @@ func newLinear(th *runtime.Thread, args []runtime.Value, kwargs []runtime.Kwarg)
 		fields: map[string]runtime.Value{
 			"in_features":  runtime.MakeInt(int64(in)),
 			"out_features": runtime.MakeInt(int64(out)),
-			"weight":       NewTensorValue(th, w),
+			"weight":       newParamValue(th, w),
 			"bias":         runtime.None,
 		}}
 	if bias {
@@ -731,7 +731,7 @@ func newLinear(th *runtime.Thread, args []runtime.Value, kwargs []runtime.Kwarg)
 		if err != nil {
 			return nil, err
 		}
-		l.fields["bias"] = NewTensorValue(th, bt)
+		l.fields["bias"] = newParamValue(th, bt)
 	}
 	l.repr = func(l *layer) string {
 		return fmt.Sprintf("Linear(in_features=%s, out_features=%s, bias=%s)", l.fields["in_features"], l.fields["out_features"],
