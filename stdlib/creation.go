@@ -238,6 +238,10 @@ func (o *creationOpts) finish(th *runtime.Thread, t *T) (runtime.Value, error) {
 		return nil, pinError()
 	}
 	if o.requiresGrad {
+		if !t.DType().IsFloat() {
+			// PyTorch's factories word it differently from requires_grad_().
+			return nil, runtime.Errorf("RuntimeError", "Only Tensors of floating point and complex dtype can require gradients")
+		}
 		if err := autograd.RequiresGrad_(t, true); err != nil {
 			return nil, err
 		}

@@ -22,6 +22,17 @@ func init() {
 			return g.Call(th, args, kwargs)
 		})
 	}
+	fn("relu", "relu(input, inplace=false): max(input, 0) (torch.nn.functional.relu); with inplace=true it is input.relu_().", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+		var x runtime.Value
+		inplace := false
+		if err := runtime.UnpackArgs("relu", args, kwargs, "input", &x, "inplace?", &inplace); err != nil {
+			return nil, err
+		}
+		if inplace {
+			return callMethod(th, x, "relu_", nil, nil)
+		}
+		return callGlobal(th, "relu", []runtime.Value{x}, nil)
+	})
 	fn("linear", "linear(input, weight, bias=none): input @ weight.T + bias; weight is [out, in].", nnLinear)
 	fn("mse_loss", "mse_loss(input, target, reduction=\"mean\"): mean (or sum, or none) of (input - target)**2.", nnMSELoss)
 	fn("cross_entropy", "cross_entropy(input, target, weight=none, ignore_index=-100, reduction=\"mean\", label_smoothing=0.0): softmax cross entropy of logits input [N, C, ...] against class indices [N, ...] or class probabilities (input's shape).", nnCrossEntropy)
@@ -141,8 +152,18 @@ func nnCrossEntropy(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value
 	if err != nil {
 		return nil, err
 	}
-	if smoothing == 0 && !y.t.DType().IsFloat() {
-		autograd.SetGradFnName(r, "NllLossBackward0") // log_softmax, then nll_loss
+	// PyTorch's last node: nll_loss for class indices, the add of the
+	// smoothing term when label_smoothing > 0, and for class probabilities
+	// -(logp * target).sum(C), divided by the batch size for "mean".
+	switch {
+	case !y.t.DType().IsFloat() && smoothing == 0:
+		autograd.SetGradFnName(r, "NllLossBackward0")
+	case !y.t.DType().IsFloat():
+		autograd.SetGradFnName(r, "AddBackward0")
+	case reduction == "mean":
+		autograd.SetGradFnName(r, "DivBackward1")
+	default:
+		autograd.SetGradFnName(r, "NegBackward0")
 	}
 	return NewTensorValue(th, r), nil
 }
@@ -229,6 +250,9 @@ func crossEntropy(e *Engine, x, y, weight *T, ignore int, reduction string, smoo
 	// class indices: target shape is input shape without the class dim
 	want := append(append([]int(nil), x.Shape()[:cdim]...), x.Shape()[cdim+1:]...)
 	if !sameShape(y.Shape(), want) {
+		if cdim == 1 && y.Dim() >= 1 && y.Shape()[0] != x.Shape()[0] {
+			return nil, runtime.Errorf("ValueError", "Expected input batch_size (%d) to match target batch_size (%d).", x.Shape()[0], y.Shape()[0])
+		}
 		return nil, runtime.Errorf("RuntimeError", "cross_entropy: expected target of shape %s for input of shape %s, got %s", intList(want), intList(x.Shape()), intList(y.Shape()))
 	}
 	labels := y.ToInt64s()
@@ -699,7 +723,7 @@ func newLinear(th *runtime.Thread, args []runtime.Value, kwargs []runtime.Kwarg)
 		fields: map[string]runtime.Value{
 			"in_features":  runtime.MakeInt(int64(in)),
 			"out_features": runtime.MakeInt(int64(out)),
-			"weight":       NewTensorValue(th, w),
+			"weight":       newParamValue(th, w),
 			"bias":         runtime.None,
 		}}
 	if bias {
@@ -707,7 +731,7 @@ func newLinear(th *runtime.Thread, args []runtime.Value, kwargs []runtime.Kwarg)
 		if err != nil {
 			return nil, err
 		}
-		l.fields["bias"] = NewTensorValue(th, bt)
+		l.fields["bias"] = newParamValue(th, bt)
 	}
 	l.repr = func(l *layer) string {
 		return fmt.Sprintf("Linear(in_features=%s, out_features=%s, bias=%s)", l.fields["in_features"], l.fields["out_features"],

@@ -119,10 +119,10 @@ func lowRankFromLinear(th *runtime.Thread, b *runtime.Builtin, args []runtime.Va
 		if err := autograd.RequiresGrad_(c, true); err != nil {
 			return nil, err
 		}
-		bias = NewTensorValue(th, c)
+		bias = newParamValue(th, c)
 	}
 	in, out := W.Shape()[1], W.Shape()[0]
-	nl := newLowRankLayer(in, out, rank, NewTensorValue(th, A), NewTensorValue(th, B), bias)
+	nl := newLowRankLayer(in, out, rank, newParamValue(th, A), newParamValue(th, B), bias)
 	nl.fields["energy"] = runtime.Float(lr.Energy.FlatFloat64(0))
 	nl.fields["rel_error"] = runtime.Float(lr.RelError.FlatFloat64(0))
 	return nl, nil

@@ -20,6 +20,10 @@ type TensorValue struct {
 	// newborn marks the result of an operator (Binary, Unary, a deferred
 	// product) until the VM claims it (runtime.Recyclable).
 	newborn bool
+	// param marks a layer's parameter (torch.nn.Parameter): it prints as
+	// "Parameter containing:" and then the tensor. Values computed from it
+	// are plain tensors.
+	param bool
 }
 
 var _ runtime.Recyclable = (*TensorValue)(nil)
@@ -91,8 +95,22 @@ func wrap(eng *autograd.Engine, t *tensor.Tensor) *TensorValue {
 	return &TensorValue{t: t, eng: eng}
 }
 
-// String renders the tensor as PyTorch's repr does (see tensor.Tensor.String).
-func (x *TensorValue) String() string { return x.t.String() }
+// String renders the tensor as PyTorch's repr does (see tensor.Tensor.String);
+// a layer's parameter starts with "Parameter containing:" and a newline, as
+// torch.nn.Parameter's repr.
+func (x *TensorValue) String() string {
+	if x.param {
+		return "Parameter containing:\n" + x.t.String()
+	}
+	return x.t.String()
+}
+
+// newParamValue wraps t as a layer parameter (see TensorValue.param).
+func newParamValue(th *runtime.Thread, t *tensor.Tensor) *TensorValue {
+	v := NewTensorValue(th, t)
+	v.param = true
+	return v
+}
 
 // Type returns "tensor".
 func (x *TensorValue) Type() string { return "tensor" }
