@@ -3,6 +3,8 @@ package tensor
 import (
 	"math"
 	"slices"
+
+	"github.com/tsrlang/tsr/backends/cpu"
 )
 
 // Reductions. dims lists the dims to reduce (negative wrap; nil or empty
@@ -576,34 +578,18 @@ func Norm(t *Tensor, p float64, dims []int, keepdim bool) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
+	if p == 2 {
+		if r := fastNorm2(t, pl); r != nil {
+			return r, nil
+		}
+	}
 	out := zeros(pl.outShape, F64)
 	d := out.storage.F64()
 	pl.rowsF64(t, func(o int, row []float64) {
 		var r float64
 		switch {
 		case p == 2:
-			// scaled to avoid overflow (LAPACK dnrm2 idea)
-			scale := 0.0
-			for _, v := range row {
-				scale = math.Max(scale, math.Abs(v))
-			}
-			if scale == 0 || math.IsInf(scale, 0) || scale != scale {
-				// Go's math.Max(NaN, +Inf) is +Inf, so a row holding both
-				// lands here with scale +Inf: the plain sum of squares is
-				// NaN for it (as PyTorch) and +Inf for an Inf without NaN.
-				var s float64
-				for _, v := range row {
-					s += v * v
-				}
-				r = math.Sqrt(s)
-				break
-			}
-			var s float64
-			for _, v := range row {
-				x := v / scale
-				s += x * x
-			}
-			r = scale * math.Sqrt(s)
+			r = scaledNorm2(row)
 		case p == 1:
 			for _, v := range row {
 				r += math.Abs(v)
@@ -636,6 +622,79 @@ func Norm(t *Tensor, p float64, dims []int, keepdim bool) (*Tensor, error) {
 		d[o] = r
 	})
 	return out.toDType(t.dtype), nil
+}
+
+// scaledNorm2 returns sqrt(Σ row[i]²) without overflow or underflow in the
+// squares: they are taken of row[i] / max|row| (the idea of LAPACK's
+// dnrm2).
+func scaledNorm2[T vfloat](row []T) float64 {
+	scale := 0.0
+	for _, v := range row {
+		scale = math.Max(scale, math.Abs(float64(v)))
+	}
+	var s float64
+	if scale == 0 || math.IsInf(scale, 0) || scale != scale {
+		// Go's math.Max(NaN, +Inf) is +Inf, so a row holding both
+		// lands here with scale +Inf: the plain sum of squares is
+		// NaN for it (as PyTorch) and +Inf for an Inf without NaN.
+		for _, v := range row {
+			s += float64(v) * float64(v)
+		}
+		return math.Sqrt(s)
+	}
+	for _, v := range row {
+		x := float64(v) / scale
+		s += x * x
+	}
+	return scale * math.Sqrt(s)
+}
+
+// fastNorm2 is Norm with p = 2 over the trailing dims of a contiguous f32
+// or f64 tensor: each output is the square root of the row's dot product
+// with itself (the SIMD dot kernels: 4096-element blocks in vector lanes,
+// block sums in float64), or nil when the tensor does not qualify. A row
+// whose sum of squares overflows, or is so small that squares may have
+// underflowed, takes scaledNorm2 instead. The result may differ from
+// scaledNorm2's in the last bit (PyTorch's own vectorised kernel sums
+// squares in float lanes too).
+func fastNorm2(t *Tensor, pl *reducePlan) *Tensor {
+	if !fastPathsOn() || t.dtype != F32 && t.dtype != F64 || pl.inner == 0 || !t.IsContiguous() {
+		return nil
+	}
+	suffix := false
+	for d := 0; d < len(t.shape); d++ {
+		if pl.red[d] {
+			suffix = true
+		} else if suffix {
+			return nil
+		}
+	}
+	out := empty(pl.outShape, t.dtype)
+	inner := pl.inner
+	if t.dtype == F32 {
+		x, od := t.storage.F32()[t.offset:t.offset+t.Numel()], out.storage.F32()
+		for o := range pl.outer {
+			row := x[o*inner : (o+1)*inner]
+			ss := float64(cpu.DotF32(row, row))
+			if ss > 0x1p-100 && ss <= math.MaxFloat32 || ss != ss {
+				od[o] = float32(math.Sqrt(ss))
+			} else {
+				od[o] = float32(scaledNorm2(row))
+			}
+		}
+		return out
+	}
+	x, od := t.storage.F64()[t.offset:t.offset+t.Numel()], out.storage.F64()
+	for o := range pl.outer {
+		row := x[o*inner : (o+1)*inner]
+		ss := cpu.DotF64(row, row)
+		if ss > 0x1p-900 && ss <= math.MaxFloat64 || ss != ss {
+			od[o] = math.Sqrt(ss)
+		} else {
+			od[o] = scaledNorm2(row)
+		}
+	}
+	return out
 }
 
 // LogSumExp returns log(sum(exp(t))) over dims, computed as
