@@ -464,9 +464,18 @@ func (fc *fcomp) stmt(st Stmt) {
 		if st.Aug {
 			fc.augAssign(st)
 		} else {
+			id, isName := st.LHS.(*Ident)
+			if call, ok := st.RHS.(*Call); ok && isName {
+				if _, nested := matchNested(call); !nested {
+					// y = f(...): a builtin's new result may be claimed
+					fc.call(call, true)
+					fc.storeClaim(id.Name, id.Span, runtime.ClaimCall)
+					break
+				}
+			}
 			fc.expr(st.RHS)
-			if id, ok := st.LHS.(*Ident); ok && claims(st.RHS) {
-				fc.storeClaim(id.Name, id.Span)
+			if isName && claims(st.RHS) {
+				fc.storeClaim(id.Name, id.Span, 0)
 			} else {
 				fc.assign(st.LHS)
 			}
@@ -703,15 +712,17 @@ func (fc *fcomp) store(name string, span func() (Pos, Pos)) {
 }
 
 // storeClaim is store for the value of an operator just computed
-// (claims), which the VM may claim: STORE_LOCAL_C / STORE_GLOBAL_C.
-func (fc *fcomp) storeClaim(name string, span func() (Pos, Pos)) {
+// (claims) or, with flag runtime.ClaimCall, of a call compiled with its
+// FRESH_MARK, which the VM may claim: STORE_LOCAL_C / STORE_GLOBAL_C.
+func (fc *fcomp) storeClaim(name string, span func() (Pos, Pos), flag int) {
 	s := fc.scope
 	if s.top {
-		fc.emit(runtime.STORE_GLOBAL_C, fc.c.global(name))
-		return
-	}
-	if i, ok := s.localIdx[name]; ok && !s.cells[i] {
-		fc.emit(runtime.STORE_LOCAL_C, i)
+		if g := fc.c.global(name); g < runtime.ClaimCall {
+			fc.emit(runtime.STORE_GLOBAL_C, g|flag)
+			return
+		}
+	} else if i, ok := s.localIdx[name]; ok && !s.cells[i] && i < runtime.ClaimCall {
+		fc.emit(runtime.STORE_LOCAL_C, i|flag)
 		return
 	}
 	fc.store(name, span)

@@ -41,11 +41,15 @@ func DisassembleFunc(b *strings.Builder, fc *runtime.Funcode) {
 		case runtime.SMALLINT:
 			fmt.Fprintf(b, " %d", arg-runtime.SmallIntBias)
 		case runtime.LOAD_LOCAL, runtime.STORE_LOCAL, runtime.LOAD_CELL, runtime.STORE_CELL, runtime.LOAD_CELLREF,
-			runtime.LOAD_LOCAL_B, runtime.STORE_LOCAL_C:
+			runtime.LOAD_LOCAL_B:
 			fmt.Fprintf(b, " %d\t# %s", arg, nameAt(fc.Locals, arg))
+		case runtime.STORE_LOCAL_C:
+			fmt.Fprintf(b, " %d\t# %s%s", arg&^runtime.ClaimCall, nameAt(fc.Locals, arg&^runtime.ClaimCall), claimNote(arg))
+		case runtime.STORE_GLOBAL_C:
+			fmt.Fprintf(b, " %d\t# %s%s", arg&^runtime.ClaimCall, nameAt(prog.Globals, arg&^runtime.ClaimCall), claimNote(arg))
 		case runtime.LOAD_FREE, runtime.LOAD_FREEREF:
 			fmt.Fprintf(b, " %d\t# %s", arg, nameAt(fc.Freevars, arg))
-		case runtime.LOAD_GLOBAL, runtime.STORE_GLOBAL, runtime.LOAD_GLOBAL_B, runtime.STORE_GLOBAL_C:
+		case runtime.LOAD_GLOBAL, runtime.STORE_GLOBAL, runtime.LOAD_GLOBAL_B:
 			fmt.Fprintf(b, " %d\t# %s", arg, nameAt(prog.Globals, arg))
 		case runtime.ATTR, runtime.SETATTR, runtime.METHOD:
 			fmt.Fprintf(b, " %d\t# .%s", arg, nameAt(prog.Names, arg))
@@ -96,4 +100,12 @@ func nameAt(names []string, i int) string {
 		return names[i]
 	}
 	return "?"
+}
+
+// claimNote describes a STORE_*_C argument: what the claimed value is.
+func claimNote(arg int) string {
+	if arg&runtime.ClaimCall != 0 {
+		return " (a call's result)"
+	}
+	return ""
 }

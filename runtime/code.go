@@ -21,6 +21,12 @@ const MaxArg = 1<<24 - 1
 
 // Instruction set. "arg" is the 24-bit operand; stack effects are written
 // before -- after.
+// ClaimCall is the STORE_LOCAL_C / STORE_GLOBAL_C argument bit saying the
+// stored value is the result of the call just before (compiled with
+// FRESH_MARK), claimed when it was created during that call; without it,
+// the value is an operator's result.
+const ClaimCall = 1 << 23
+
 // FreshDefer is the FRESH_MARK argument bit that allows a deferred einsum
 // (see FRESH_MARK).
 const FreshDefer = 1 << 20
@@ -166,8 +172,8 @@ const (
 	// the function's return) recycles the value it overwrites.
 	LOAD_LOCAL_B   // -- locals[arg]
 	LOAD_GLOBAL_B  // -- globals[arg]
-	STORE_LOCAL_C  // x -- ; locals[arg] = x, claimed
-	STORE_GLOBAL_C // x -- ; globals[arg] = x, claimed
+	STORE_LOCAL_C  // x -- ; locals[arg&^ClaimCall] = x, claimed
+	STORE_GLOBAL_C // x -- ; globals[arg&^ClaimCall] = x, claimed
 	// comprehensions and identity
 	LIST_APPEND // list it1..itn x -- list it1..itn ; list.append(x), arg = n (the iterators above the list)
 	DICT_SET    // dict it1..itn k v -- dict it1..itn ; dict[k] = v, arg = n

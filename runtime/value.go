@@ -71,10 +71,10 @@ type HasBinary interface {
 // before the garbage collector would, PyTorch-style: a tensor freed when
 // its last reference goes reuses a block still hot in cache.
 //
-// The compiler marks stores whose value is the result of the operator just
-// before them (x = a + b, STORE_LOCAL_C / STORE_GLOBAL_C); the VM then
-// calls Claim, which reports whether the value is new and nothing but the
-// VM's stack holds it. The variable keeps the claim while its value is
+// The compiler marks stores whose value is the result of the operator or
+// call just before them (x = a + b, y = x.relu(); STORE_LOCAL_C /
+// STORE_GLOBAL_C); the VM then calls Claim, which reports whether the
+// value is new and nothing but the VM's stack holds it. The variable keeps the claim while its value is
 // read only as an operand of arithmetic or comparison operators
 // (LOAD_LOCAL_B / LOAD_GLOBAL_B); any other read (a call argument, a
 // method's receiver, a container, a closure, the host's Globals.Get)
@@ -83,10 +83,12 @@ type HasBinary interface {
 // value it drops: no reference to it remains.
 type Recyclable interface {
 	Value
-	// Claim reports whether the value was created by the operator that
-	// just produced it and is referenced by nothing else; it reports true
-	// at most once per value.
-	Claim() bool
+	// Claim reports whether the value is new and referenced by nothing
+	// else; it reports true at most once per value. fresh is -1 for the
+	// result of an operator (created by it), or, for the result of a call
+	// to a builtin with FreshResults, the Thread.FreshMark taken just
+	// before the call (a value created during the call qualifies).
+	Claim(fresh int64) bool
 	// Recycle releases the value's memory; the value is not used again.
 	Recycle()
 }

@@ -142,6 +142,15 @@ func (g *Globals) slot(name string) *gslot {
 	return p
 }
 
+// claimMark is the Recyclable.Claim argument of a STORE_*_C instruction:
+// the fresh mark of the call just before it (ClaimCall), else -1.
+func (vm *vmState) claimMark(insn uint32) int64 {
+	if insn>>8&ClaimCall != 0 {
+		return vm.fresh
+	}
+	return -1
+}
+
 // recycle hands back old, the value of a claimed variable being
 // overwritten with v (or a claimed local at its function's return, v the
 // returned value), unless it is v itself.
@@ -610,13 +619,13 @@ loop:
 			stack[sp] = nil
 		case STORE_LOCAL_C:
 			sp--
-			i := insn >> 8
+			i := insn >> 8 &^ ClaimCall
 			if claimed>>i&1 != 0 {
 				claimed &^= 1 << i
 				recycle(locals[i], stack[sp])
 			}
 			locals[i] = stack[sp]
-			if r, ok := stack[sp].(Recyclable); ok && i < 64 && r.Claim() {
+			if r, ok := stack[sp].(Recyclable); ok && i < 64 && r.Claim(vm.claimMark(insn)) {
 				claimed |= 1 << i
 			}
 			stack[sp] = nil
@@ -673,13 +682,13 @@ loop:
 			stack[sp] = nil
 		case STORE_GLOBAL_C:
 			sp--
-			g := globals[insn>>8]
+			g := globals[insn>>8&^ClaimCall]
 			if g.claimed {
 				g.claimed = false
 				recycle(g.v, stack[sp])
 			}
 			g.v = stack[sp]
-			if r, ok := g.v.(Recyclable); ok && r.Claim() {
+			if r, ok := g.v.(Recyclable); ok && r.Claim(vm.claimMark(insn)) {
 				g.claimed = true
 			}
 			stack[sp] = nil

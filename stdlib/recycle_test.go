@@ -48,6 +48,14 @@ func TestRecycleKeepsReachableValues(t *testing.T) {
 		// lending methods (lang's lendingMethods) keep the claim
 		{pre + "w = z + z\ns = w.sum()\nm = w.max(0)\nc = w.clone()\nw = z * 3\nprint(s.item(), m.values.item(), c.sum().item())", "40000.0 2.0 40000.0"},
 		{pre + "v = z + 1\nfor i in range(3) { v = v / v.norm() }\nprint(f\"{v.sum().item():.4f}\")", "141.4214"},
+		// builtin call results (FreshResults) are claimed too; an argument or
+		// receiver a builtin returns is not
+		{pre + "y = z.relu()\nk = y\ny = z.abs()\nprint(k.sum().item(), y.sum().item())", "20000.0 20000.0"},
+		{pre + "x = z + z\ny = x.contiguous()\ny = z * 3\nprint(x.sum().item())", "40000.0"},
+		{pre + "x = z + z\ny = x.reshape(100, 200)\ny = z * 3\nx = z * 4\nprint(y.sum().item())", "60000.0"},
+		{pre + "fn f(a) { return a }\nx = z + z\ny = f(x)\ny = z * 3\nprint(x.sum().item())", "40000.0"},
+		{pre + "g = z + z\nfn f() { return g }\ny = f()\ny = z * 3\nprint(g.sum().item())", "40000.0"},
+		{pre + "y = ein\"i->i\"(z)\nk = y\ny = ein\"i->i\"(z * 2)\nprint(k.sum().item(), y.sum().item())", "20000.0 40000.0"},
 		// an error before the store leaves the variable as it was
 		{pre + "w = z + z\ntry { w = z + ones(3) } catch e { print(e.kind) }\nprint(w.sum().item())", "RuntimeError\n40000.0"},
 		// iteration and unpacking read the variable
@@ -89,6 +97,7 @@ func TestRecycleReusesBuffers(t *testing.T) {
 	}{
 		{"global", "z = ones(65536)\nw = z + z\nfor i in range(100) { w = z + z * 2 }"},
 		{"local", "fn f() {\n  z = ones(65536)\n  w = z + z\n  for i in range(100) { w = (z + z) * 2 }\n}\nf()"},
+		{"call", "z = ones(65536)\ny = z.relu()\nfor i in range(100) { y = z.relu() }"},
 		{"method", "z = ones(65536)\nv = z + 0\nfor i in range(100) { v = v / v.norm() }"},
 		{"return", "z = ones(65536)\nfn f() {\n  t = z + z\n  u = t * 2\n  return 0\n}\nfor i in range(100) { f() }"},
 	}

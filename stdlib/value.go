@@ -37,16 +37,21 @@ func opResult(eng *autograd.Engine, r, a, b *tensor.Tensor) *TensorValue {
 	return v
 }
 
-// Claim reports whether x is an operator's result that only the VM holds:
-// new (its first claim), not requiring grad, the only tensor over a
+// Claim reports whether x is an operator's result (fresh < 0) or a
+// FreshResults builtin's (storage allocated after the mark fresh) that
+// only the VM holds: new, not requiring grad, the only tensor over a
 // pooled storage it covers (no views, not saved by autograd; smaller
 // buffers are not worth handing back). See runtime.Recyclable.
-func (x *TensorValue) Claim() bool {
-	if !x.newborn {
-		return false
-	}
-	x.newborn = false
+func (x *TensorValue) Claim(fresh int64) bool {
 	t := x.t
+	if fresh < 0 {
+		if !x.newborn {
+			return false
+		}
+		x.newborn = false
+	} else if t.StorageSeq() <= fresh {
+		return false // existed before the call (an argument, a receiver)
+	}
 	return t.Storage().Pooled() && !t.RequiresGrad() && t.OwnsStorage()
 }
 

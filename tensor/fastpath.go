@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"math"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -52,6 +53,8 @@ type vecOps[T vfloat] struct {
 	sigmoid    func(dst, x []T)
 	log        func(dst, x []T)
 	sqrt       func(dst, x []T)
+	abs        func(dst, x []T)
+	clamp      func(dst, x []T, lo, hi T) // x86 MIN(hi, MAX(lo, x)): NaN x passes
 	sum, max   func(x []T) T
 	softmax    func(dst, x []T, rows, cols int)
 	logSoftmax func(dst, x []T, rows, cols int)
@@ -63,6 +66,7 @@ var opsF32 = &vecOps[float32]{
 		opMax: cpu.MaximumF32, opMin: cpu.MinimumF32},
 	addScalar: cpu.AddScalarF32, mulScalar: cpu.MulScalarF32,
 	exp: cpu.ExpF32, tanh: cpu.TanhF32, sigmoid: cpu.SigmoidF32, log: cpu.LogF32, sqrt: cpu.SqrtF32,
+	abs: cpu.AbsF32, clamp: cpu.ClampF32,
 	sum: cpu.SumF32, max: cpu.MaxF32,
 	softmax: cpu.SoftmaxRowsF32, logSoftmax: cpu.LogSoftmaxRowsF32, logSumExp: cpu.LogSumExpRowsF32,
 }
@@ -72,6 +76,7 @@ var opsF64 = &vecOps[float64]{
 		opMax: cpu.MaximumF64, opMin: cpu.MinimumF64},
 	addScalar: cpu.AddScalarF64, mulScalar: cpu.MulScalarF64,
 	exp: cpu.ExpF64, tanh: cpu.TanhF64, sigmoid: cpu.SigmoidF64, log: cpu.LogF64, sqrt: cpu.SqrtF64,
+	abs: cpu.AbsF64, clamp: cpu.ClampF64,
 	sum: cpu.SumF64, max: cpu.MaxF64,
 	softmax: cpu.SoftmaxRowsF64, logSoftmax: cpu.LogSoftmaxRowsF64, logSumExp: cpu.LogSumExpRowsF64,
 }
@@ -430,9 +435,19 @@ func fastUnary(u *unaryDef, out, src *Tensor) bool {
 // unaryVec returns the vector kernel of u, or nil. The kernels' accuracy
 // (measured against the float64 math functions, backends/cpu
 // elementwise_math.go): exp ≤ 2 ulp, tanh ≤ 2, sigmoid ≤ 3 (f32) / 4 (f64),
-// log ≤ 1, sqrt exact.
+// log ≤ 1, sqrt exact; relu, abs, neg and square exact (relu is PyTorch's
+// clamp_min(x, 0): -0.0 and NaN pass through; neg multiplies by -1).
 func unaryVec[T vfloat](u *unaryDef, k *vecOps[T]) func(dst, x []T) {
 	switch u {
+	case uRelu:
+		return func(dst, x []T) { k.clamp(dst, x, 0, T(math.Inf(1))) }
+	case uAbs:
+		return k.abs
+	case uNeg:
+		return func(dst, x []T) { k.mulScalar(dst, x, -1) }
+	case uSquare:
+		mul := k.bin[opMul]
+		return func(dst, x []T) { mul(dst, x, x) }
 	case uExp:
 		return k.exp
 	case uTanh:
@@ -445,6 +460,54 @@ func unaryVec[T vfloat](u *unaryDef, k *vecOps[T]) func(dst, x []T) {
 		return k.sqrt
 	}
 	return nil
+}
+
+// fastClamp is Clamp for an f32/f64 t with bounds that are numbers or 0-d
+// tensors of no higher dtype category (the result keeps t's dtype), none
+// of them NaN: one pass of the vector clamp kernel, laid out as a unary op
+// (a 0-d operand has no say in TensorIterator's layout). nil otherwise.
+func fastClamp(t, lo, hi *Tensor) *Tensor {
+	if !fastPathsOn() || t.dtype != F32 && t.dtype != F64 || t.Numel() == 0 {
+		return nil
+	}
+	l, h := math.Inf(-1), math.Inf(1)
+	for i, b := range []*Tensor{lo, hi} {
+		if b == nil {
+			continue
+		}
+		if b.Dim() != 0 || ResultType(t, b) != t.dtype {
+			return nil
+		}
+		v := RoundToDType(b.FlatFloat64(0), t.dtype)
+		if v != v {
+			return nil
+		}
+		if i == 0 {
+			l = v
+		} else {
+			h = v
+		}
+	}
+	if lo != nil && hi != nil && ResultType(t, lo, hi) != t.dtype {
+		return nil
+	}
+	// the layout of Clamp's passes: max(lo, t), then min(hi, ·), the
+	// 0-d bound first (binaryClamp)
+	cur := opOf(t)
+	for _, b := range []*Tensor{lo, hi} {
+		if b != nil {
+			cur = iterOperand{t.shape, iterStrides(t.shape, []iterOperand{opOf(b), cur})}
+		}
+	}
+	sh := append([]int(nil), t.shape...)
+	out := newTensor(newStorage(t.dtype, t.Numel(), false), sh, cur.strides, 0, t.dtype)
+	if t.dtype == F32 {
+		lf, hf := float32(l), float32(h)
+		unaryApply(func(dst, x []float32) { opsF32.clamp(dst, x, lf, hf) }, out.storage.F32(), t.storage.F32(), out, t)
+	} else {
+		unaryApply(func(dst, x []float64) { opsF64.clamp(dst, x, l, h) }, out.storage.F64(), t.storage.F64(), out, t)
+	}
+	return out
 }
 
 // unaryApply runs the vector function f from src into out: split over

@@ -118,6 +118,9 @@ func Clamp(t, min, max *Tensor) (*Tensor, error) {
 	if min == nil && max == nil {
 		return nil, errorf(RuntimeError, "torch.clamp: At least one of 'min' or 'max' must not be None")
 	}
+	if r := fastClamp(t, min, max); r != nil {
+		return r, nil
+	}
 	var err error
 	r := t
 	if min != nil {

@@ -25,6 +25,7 @@ type (
 	reduceFn[T float]   func(x []T) T
 	dotFn[T float]      func(x, y []T) T
 	unFn[T float]       func(dst, x []T)
+	clampFn[T float]    func(dst, x []T, lo, hi T)
 	rowsFn[T float]     func(dst, x []T, rows, cols int)          // row-wise over rows×cols, contiguous
 	rowsInvFn[T float]  func(dst, x []T, rows, cols int, inv []T) // rowsFn, plus one value per row
 )
@@ -40,6 +41,8 @@ type kernels[T float] struct {
 	maximum, minimum     binFn[T] // elementwise, NaN-propagating
 	sqrt, tanh           unFn[T]
 	sigmoid, log         unFn[T]
+	abs                  unFn[T]    // |x|: the sign bit cleared
+	clamp                clampFn[T] // x86 MIN(hi, MAX(lo, x)): see goClamp
 	// softmaxRows is a fused row softmax; registerKernels replaces a nil
 	// one with the composition of the tier's max, exp_shift_sum and
 	// mul_scalar (softmax.go).
@@ -102,6 +105,34 @@ func goKernels[T float]() kernels[T] {
 		tanh:        goTanh[T],
 		sigmoid:     goSigmoid[T],
 		log:         goLog[T],
+		abs:         goAbs[T],
+		clamp:       goClamp[T],
+	}
+}
+
+// goAbs clears the sign bit of each x[i] (so |-0| = +0 and |NaN| is a NaN).
+func goAbs[T float](dst, x []T) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] = T(math.Abs(float64(x[i])))
+	}
+}
+
+// goClamp sets dst[i] = MIN(hi, MAX(lo, x[i])) with the x86 MAXPS/MINPS
+// semantics MAX(a, b) = a > b ? a : b and MIN(a, b) = a < b ? a : b: a NaN
+// x[i] passes through (as PyTorch's clamp), a tie keeps x[i] (-0.0 stays
+// -0.0 against a 0 bound), and lo > hi gives hi. NaN bounds are ignored;
+// callers handle them.
+func goClamp[T float](dst, x []T, lo, hi T) {
+	x = x[:len(dst)]
+	for i, v := range x {
+		if lo > v {
+			v = lo
+		}
+		if hi < v {
+			v = hi
+		}
+		dst[i] = v
 	}
 }
 
@@ -289,6 +320,12 @@ func registerKernels[T float](dtype, name string, tier backends.Tier, prio int, 
 			reg(u.op, u.f)
 		}
 	}
+	if k.abs != nil {
+		reg("abs", k.abs)
+	}
+	if k.clamp != nil {
+		reg("clamp", k.clamp)
+	}
 	if k.maximum != nil {
 		reg("maximum", k.maximum)
 	}
@@ -361,6 +398,8 @@ func resolveKernels[T float](dtype string) kernels[T] {
 		tanh:         get("tanh").(unFn[T]),
 		sigmoid:      get("sigmoid").(unFn[T]),
 		log:          get("log").(unFn[T]),
+		abs:          get("abs").(unFn[T]),
+		clamp:        get("clamp").(clampFn[T]),
 		softmaxRows:  get("softmax_rows").(rowsFn[T]),
 		expShiftRows: get("exp_shift_rows").(rowsInvFn[T]),
 	}

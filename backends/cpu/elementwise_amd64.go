@@ -31,6 +31,7 @@ func registerKernelsAsm() {
 		sum:  vecSum(8, sumF32AVX2), max: vecMax(8, maxF32AVX2), dot: vecDot(8, dotF32AVX2),
 		maximum: vecBin(8, maximumF32AVX2, g32.maximum), minimum: vecBin(8, minimumF32AVX2, g32.minimum),
 		sqrt: vecUn(8, sqrtF32AVX2, g32.sqrt),
+		abs:  vecAbs(8, andMaskF32AVX2, g32.abs), clamp: vecClamp(8, clampF32AVX2, g32.clamp),
 	})
 	registerKernels("float64", "avx2", backends.TierAVX2, 10, kernels[float64]{
 		add: vecBin(4, addF64AVX2, g64.add), sub: vecBin(4, subF64AVX2, g64.sub),
@@ -40,6 +41,7 @@ func registerKernelsAsm() {
 		sum:  vecSum(4, sumF64AVX2), max: vecMax(4, maxF64AVX2), dot: vecDot(4, dotF64AVX2),
 		maximum: vecBin(4, maximumF64AVX2, g64.maximum), minimum: vecBin(4, minimumF64AVX2, g64.minimum),
 		sqrt: vecUn(4, sqrtF64AVX2, g64.sqrt),
+		abs:  vecAbs(4, andMaskF64AVX2, g64.abs), clamp: vecClamp(4, clampF64AVX2, g64.clamp),
 	})
 	registerKernels("float32", "avx512", backends.TierAVX512, 20, kernels[float32]{
 		add: vecBin(16, addF32AVX512, g32.add), sub: vecBin(16, subF32AVX512, g32.sub),
@@ -50,6 +52,7 @@ func registerKernelsAsm() {
 		sum:         vecSum(16, sumF32AVX512), max: vecMax(16, maxF32AVX512), dot: vecDot(16, dotF32AVX512),
 		maximum: vecBin(16, maximumF32AVX512, g32.maximum), minimum: vecBin(16, minimumF32AVX512, g32.minimum),
 		sqrt: masked(sqrtF32AVX512), tanh: masked(tanhF32AVX512),
+		abs: vecAbs(16, andMaskF32AVX512, g32.abs), clamp: vecClamp(16, clampF32AVX512, g32.clamp),
 		sigmoid: masked(sigmoidF32AVX512), log: masked(logF32AVX512),
 		softmaxRows: fusedRows(softmaxRowsF32AVX512), expShiftRows: fusedRowsInv(expShiftRowsF32AVX512),
 	})
@@ -62,6 +65,7 @@ func registerKernelsAsm() {
 		sum:         vecSum(8, sumF64AVX512), max: vecMax(8, maxF64AVX512), dot: vecDot(8, dotF64AVX512),
 		maximum: vecBin(8, maximumF64AVX512, g64.maximum), minimum: vecBin(8, minimumF64AVX512, g64.minimum),
 		sqrt: masked(sqrtF64AVX512), tanh: masked(tanhF64AVX512),
+		abs: vecAbs(8, andMaskF64AVX512, g64.abs), clamp: vecClamp(8, clampF64AVX512, g64.clamp),
 		sigmoid: masked(sigmoidF64AVX512), log: masked(logF64AVX512),
 		softmaxRows: fusedRows(softmaxRowsF64AVX512), expShiftRows: fusedRowsInv(expShiftRowsF64AVX512),
 	})
@@ -133,6 +137,43 @@ func masked[T float](vec func(dst, x *T, n int)) unFn[T] {
 		}
 		x = x[:n]
 		vec(&dst[0], &x[0], n)
+	}
+}
+
+// vecAbs adapts a bitwise-and kernel to |x| (the mask clears the sign bit).
+func vecAbs[T float](lanes int, vec func(dst, x *T, n int, m T), tail unFn[T]) unFn[T] {
+	var m T
+	switch p := any(&m).(type) {
+	case *float32:
+		*p = math.Float32frombits(1<<31 - 1)
+	case *float64:
+		*p = math.Float64frombits(1<<63 - 1)
+	}
+	return func(dst, x []T) {
+		n := len(dst)
+		x = x[:n]
+		nv := n - n%lanes
+		if nv > 0 {
+			vec(&dst[0], &x[0], nv, m)
+		}
+		if nv < n {
+			tail(dst[nv:], x[nv:])
+		}
+	}
+}
+
+// vecClamp adapts a clamp kernel to any length (the tail in Go).
+func vecClamp[T float](lanes int, vec func(dst, x *T, n int, lo, hi T), tail clampFn[T]) clampFn[T] {
+	return func(dst, x []T, lo, hi T) {
+		n := len(dst)
+		x = x[:n]
+		nv := n - n%lanes
+		if nv > 0 {
+			vec(&dst[0], &x[0], nv, lo, hi)
+		}
+		if nv < n {
+			tail(dst[nv:], x[nv:], lo, hi)
+		}
 	}
 }
 

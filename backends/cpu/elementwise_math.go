@@ -222,3 +222,32 @@ func LogF64(dst, x []float64) {
 	checkBin("LogF64", len(dst), len(x), len(x))
 	kF64.log(dst, x)
 }
+
+// AbsF32 sets dst[i] = |x[i]| for i < len(dst) by clearing the sign bit
+// (|-0| = +0; a NaN stays a NaN). Panics if x is shorter than dst.
+func AbsF32(dst, x []float32) {
+	checkBin("AbsF32", len(dst), len(x), len(x))
+	kF32.abs(dst, x)
+}
+
+// AbsF64 is AbsF32 in float64.
+func AbsF64(dst, x []float64) {
+	checkBin("AbsF64", len(dst), len(x), len(x))
+	kF64.abs(dst, x)
+}
+
+// ClampF32 sets dst[i] = MIN(hi, MAX(lo, x[i])) for i < len(dst) with the
+// x86 MAXPS/MINPS operand order of PyTorch's vec::clamp: a NaN x[i] passes
+// through, -0.0 stays -0.0 against a 0 bound, lo > hi gives hi. NaN
+// bounds are ignored (the caller handles them). relu is ClampF32(dst, x,
+// 0, +Inf). Panics if x is shorter than dst.
+func ClampF32(dst, x []float32, lo, hi float32) {
+	checkBin("ClampF32", len(dst), len(x), len(x))
+	kF32.clamp(dst, x, lo, hi)
+}
+
+// ClampF64 is ClampF32 in float64.
+func ClampF64(dst, x []float64, lo, hi float64) {
+	checkBin("ClampF64", len(dst), len(x), len(x))
+	kF64.clamp(dst, x, lo, hi)
+}

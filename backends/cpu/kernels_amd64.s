@@ -10947,3 +10947,371 @@ L55_one:
 L55_end:
 	VZEROUPPER
 	RET
+
+// func clampF32AVX512(dst *float32, x *float32, n int, lo float32, hi float32)
+// Requires: AVX, AVX512F
+TEXT ·clampF32AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VBROADCASTSS lo+24(FP), Z0
+	VBROADCASTSS hi+28(FP), Z1
+
+L56_big:
+	CMPQ    DX, $0x00000040
+	JL      L56_one
+	VMOVUPS (CX), Z2
+	VMAXPS  Z2, Z0, Z2
+	VMINPS  Z2, Z1, Z2
+	VMOVUPS Z2, (AX)
+	VMOVUPS 64(CX), Z2
+	VMAXPS  Z2, Z0, Z2
+	VMINPS  Z2, Z1, Z2
+	VMOVUPS Z2, 64(AX)
+	VMOVUPS 128(CX), Z2
+	VMAXPS  Z2, Z0, Z2
+	VMINPS  Z2, Z1, Z2
+	VMOVUPS Z2, 128(AX)
+	VMOVUPS 192(CX), Z2
+	VMAXPS  Z2, Z0, Z2
+	VMINPS  Z2, Z1, Z2
+	VMOVUPS Z2, 192(AX)
+	ADDQ    $0x00000100, AX
+	ADDQ    $0x00000100, CX
+	SUBQ    $0x00000040, DX
+	JMP     L56_big
+
+L56_one:
+	CMPQ    DX, $0x00000010
+	JL      L56_end
+	VMOVUPS (CX), Z2
+	VMAXPS  Z2, Z0, Z2
+	VMINPS  Z2, Z1, Z2
+	VMOVUPS Z2, (AX)
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000040, CX
+	SUBQ    $0x00000010, DX
+	JMP     L56_one
+
+L56_end:
+	VZEROUPPER
+	RET
+
+// func andMaskF32AVX512(dst *float32, x *float32, n int, m float32)
+// Requires: AVX, AVX512F
+TEXT ·andMaskF32AVX512(SB), NOSPLIT, $0-28
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VBROADCASTSS m+24(FP), Z0
+
+L57_big:
+	CMPQ    DX, $0x00000040
+	JL      L57_one
+	VMOVUPS (CX), Z1
+	VPANDD  Z0, Z1, Z1
+	VMOVUPS Z1, (AX)
+	VMOVUPS 64(CX), Z1
+	VPANDD  Z0, Z1, Z1
+	VMOVUPS Z1, 64(AX)
+	VMOVUPS 128(CX), Z1
+	VPANDD  Z0, Z1, Z1
+	VMOVUPS Z1, 128(AX)
+	VMOVUPS 192(CX), Z1
+	VPANDD  Z0, Z1, Z1
+	VMOVUPS Z1, 192(AX)
+	ADDQ    $0x00000100, AX
+	ADDQ    $0x00000100, CX
+	SUBQ    $0x00000040, DX
+	JMP     L57_big
+
+L57_one:
+	CMPQ    DX, $0x00000010
+	JL      L57_end
+	VMOVUPS (CX), Z1
+	VPANDD  Z0, Z1, Z1
+	VMOVUPS Z1, (AX)
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000040, CX
+	SUBQ    $0x00000010, DX
+	JMP     L57_one
+
+L57_end:
+	VZEROUPPER
+	RET
+
+// func clampF64AVX512(dst *float64, x *float64, n int, lo float64, hi float64)
+// Requires: AVX, AVX512F
+TEXT ·clampF64AVX512(SB), NOSPLIT, $0-40
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VBROADCASTSD lo+24(FP), Z0
+	VBROADCASTSD hi+32(FP), Z1
+
+L58_big:
+	CMPQ    DX, $0x00000020
+	JL      L58_one
+	VMOVUPD (CX), Z2
+	VMAXPD  Z2, Z0, Z2
+	VMINPD  Z2, Z1, Z2
+	VMOVUPD Z2, (AX)
+	VMOVUPD 64(CX), Z2
+	VMAXPD  Z2, Z0, Z2
+	VMINPD  Z2, Z1, Z2
+	VMOVUPD Z2, 64(AX)
+	VMOVUPD 128(CX), Z2
+	VMAXPD  Z2, Z0, Z2
+	VMINPD  Z2, Z1, Z2
+	VMOVUPD Z2, 128(AX)
+	VMOVUPD 192(CX), Z2
+	VMAXPD  Z2, Z0, Z2
+	VMINPD  Z2, Z1, Z2
+	VMOVUPD Z2, 192(AX)
+	ADDQ    $0x00000100, AX
+	ADDQ    $0x00000100, CX
+	SUBQ    $0x00000020, DX
+	JMP     L58_big
+
+L58_one:
+	CMPQ    DX, $0x00000008
+	JL      L58_end
+	VMOVUPD (CX), Z2
+	VMAXPD  Z2, Z0, Z2
+	VMINPD  Z2, Z1, Z2
+	VMOVUPD Z2, (AX)
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000040, CX
+	SUBQ    $0x00000008, DX
+	JMP     L58_one
+
+L58_end:
+	VZEROUPPER
+	RET
+
+// func andMaskF64AVX512(dst *float64, x *float64, n int, m float64)
+// Requires: AVX, AVX512F
+TEXT ·andMaskF64AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VBROADCASTSD m+24(FP), Z0
+
+L59_big:
+	CMPQ    DX, $0x00000020
+	JL      L59_one
+	VMOVUPD (CX), Z1
+	VPANDD  Z0, Z1, Z1
+	VMOVUPD Z1, (AX)
+	VMOVUPD 64(CX), Z1
+	VPANDD  Z0, Z1, Z1
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD 128(CX), Z1
+	VPANDD  Z0, Z1, Z1
+	VMOVUPD Z1, 128(AX)
+	VMOVUPD 192(CX), Z1
+	VPANDD  Z0, Z1, Z1
+	VMOVUPD Z1, 192(AX)
+	ADDQ    $0x00000100, AX
+	ADDQ    $0x00000100, CX
+	SUBQ    $0x00000020, DX
+	JMP     L59_big
+
+L59_one:
+	CMPQ    DX, $0x00000008
+	JL      L59_end
+	VMOVUPD (CX), Z1
+	VPANDD  Z0, Z1, Z1
+	VMOVUPD Z1, (AX)
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000040, CX
+	SUBQ    $0x00000008, DX
+	JMP     L59_one
+
+L59_end:
+	VZEROUPPER
+	RET
+
+// func clampF32AVX2(dst *float32, x *float32, n int, lo float32, hi float32)
+// Requires: AVX
+TEXT ·clampF32AVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VBROADCASTSS lo+24(FP), Y0
+	VBROADCASTSS hi+28(FP), Y1
+
+L60_big:
+	CMPQ    DX, $0x00000020
+	JL      L60_one
+	VMOVUPS (CX), Y2
+	VMAXPS  Y2, Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMOVUPS Y2, (AX)
+	VMOVUPS 32(CX), Y2
+	VMAXPS  Y2, Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMOVUPS Y2, 32(AX)
+	VMOVUPS 64(CX), Y2
+	VMAXPS  Y2, Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMOVUPS Y2, 64(AX)
+	VMOVUPS 96(CX), Y2
+	VMAXPS  Y2, Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMOVUPS Y2, 96(AX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, CX
+	SUBQ    $0x00000020, DX
+	JMP     L60_big
+
+L60_one:
+	CMPQ    DX, $0x00000008
+	JL      L60_end
+	VMOVUPS (CX), Y2
+	VMAXPS  Y2, Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMOVUPS Y2, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	SUBQ    $0x00000008, DX
+	JMP     L60_one
+
+L60_end:
+	VZEROUPPER
+	RET
+
+// func andMaskF32AVX2(dst *float32, x *float32, n int, m float32)
+// Requires: AVX, AVX2
+TEXT ·andMaskF32AVX2(SB), NOSPLIT, $0-28
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VBROADCASTSS m+24(FP), Y0
+
+L61_big:
+	CMPQ    DX, $0x00000020
+	JL      L61_one
+	VMOVUPS (CX), Y1
+	VPAND   Y0, Y1, Y1
+	VMOVUPS Y1, (AX)
+	VMOVUPS 32(CX), Y1
+	VPAND   Y0, Y1, Y1
+	VMOVUPS Y1, 32(AX)
+	VMOVUPS 64(CX), Y1
+	VPAND   Y0, Y1, Y1
+	VMOVUPS Y1, 64(AX)
+	VMOVUPS 96(CX), Y1
+	VPAND   Y0, Y1, Y1
+	VMOVUPS Y1, 96(AX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, CX
+	SUBQ    $0x00000020, DX
+	JMP     L61_big
+
+L61_one:
+	CMPQ    DX, $0x00000008
+	JL      L61_end
+	VMOVUPS (CX), Y1
+	VPAND   Y0, Y1, Y1
+	VMOVUPS Y1, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	SUBQ    $0x00000008, DX
+	JMP     L61_one
+
+L61_end:
+	VZEROUPPER
+	RET
+
+// func clampF64AVX2(dst *float64, x *float64, n int, lo float64, hi float64)
+// Requires: AVX
+TEXT ·clampF64AVX2(SB), NOSPLIT, $0-40
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VBROADCASTSD lo+24(FP), Y0
+	VBROADCASTSD hi+32(FP), Y1
+
+L62_big:
+	CMPQ    DX, $0x00000010
+	JL      L62_one
+	VMOVUPD (CX), Y2
+	VMAXPD  Y2, Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMOVUPD Y2, (AX)
+	VMOVUPD 32(CX), Y2
+	VMAXPD  Y2, Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMOVUPD Y2, 32(AX)
+	VMOVUPD 64(CX), Y2
+	VMAXPD  Y2, Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD 96(CX), Y2
+	VMAXPD  Y2, Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMOVUPD Y2, 96(AX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, CX
+	SUBQ    $0x00000010, DX
+	JMP     L62_big
+
+L62_one:
+	CMPQ    DX, $0x00000004
+	JL      L62_end
+	VMOVUPD (CX), Y2
+	VMAXPD  Y2, Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMOVUPD Y2, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	SUBQ    $0x00000004, DX
+	JMP     L62_one
+
+L62_end:
+	VZEROUPPER
+	RET
+
+// func andMaskF64AVX2(dst *float64, x *float64, n int, m float64)
+// Requires: AVX, AVX2
+TEXT ·andMaskF64AVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VBROADCASTSD m+24(FP), Y0
+
+L63_big:
+	CMPQ    DX, $0x00000010
+	JL      L63_one
+	VMOVUPD (CX), Y1
+	VPAND   Y0, Y1, Y1
+	VMOVUPD Y1, (AX)
+	VMOVUPD 32(CX), Y1
+	VPAND   Y0, Y1, Y1
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD 64(CX), Y1
+	VPAND   Y0, Y1, Y1
+	VMOVUPD Y1, 64(AX)
+	VMOVUPD 96(CX), Y1
+	VPAND   Y0, Y1, Y1
+	VMOVUPD Y1, 96(AX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, CX
+	SUBQ    $0x00000010, DX
+	JMP     L63_big
+
+L63_one:
+	CMPQ    DX, $0x00000004
+	JL      L63_end
+	VMOVUPD (CX), Y1
+	VPAND   Y0, Y1, Y1
+	VMOVUPD Y1, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	SUBQ    $0x00000004, DX
+	JMP     L63_one
+
+L63_end:
+	VZEROUPPER
+	RET

@@ -473,3 +473,43 @@ func mtTwistAVX2(d *uint32, b *uint32, c *uint32, n int)
 //
 //go:noescape
 func mtUniformF32AVX2(dst *float32, s *uint32, n int)
+
+// clampF32AVX512 computes dst = min(hi, max(lo, x)) (x86 MINPS/MAXPS operand order: NaN x passes) over n elements (n a multiple of 16).
+//
+//go:noescape
+func clampF32AVX512(dst *float32, x *float32, n int, lo float32, hi float32)
+
+// andMaskF32AVX512 computes dst = x & m bitwise over n elements (n a multiple of 16).
+//
+//go:noescape
+func andMaskF32AVX512(dst *float32, x *float32, n int, m float32)
+
+// clampF64AVX512 computes dst = min(hi, max(lo, x)) (x86 MINPS/MAXPS operand order: NaN x passes) over n elements (n a multiple of 8).
+//
+//go:noescape
+func clampF64AVX512(dst *float64, x *float64, n int, lo float64, hi float64)
+
+// andMaskF64AVX512 computes dst = x & m bitwise over n elements (n a multiple of 8).
+//
+//go:noescape
+func andMaskF64AVX512(dst *float64, x *float64, n int, m float64)
+
+// clampF32AVX2 computes dst = min(hi, max(lo, x)) (x86 MINPS/MAXPS operand order: NaN x passes) over n elements (n a multiple of 8).
+//
+//go:noescape
+func clampF32AVX2(dst *float32, x *float32, n int, lo float32, hi float32)
+
+// andMaskF32AVX2 computes dst = x & m bitwise over n elements (n a multiple of 8).
+//
+//go:noescape
+func andMaskF32AVX2(dst *float32, x *float32, n int, m float32)
+
+// clampF64AVX2 computes dst = min(hi, max(lo, x)) (x86 MINPS/MAXPS operand order: NaN x passes) over n elements (n a multiple of 4).
+//
+//go:noescape
+func clampF64AVX2(dst *float64, x *float64, n int, lo float64, hi float64)
+
+// andMaskF64AVX2 computes dst = x & m bitwise over n elements (n a multiple of 4).
+//
+//go:noescape
+func andMaskF64AVX2(dst *float64, x *float64, n int, m float64)

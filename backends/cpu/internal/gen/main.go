@@ -648,6 +648,56 @@ func scalarOp(t vt, op string) {
 	RET()
 }
 
+// clampKernel emits func NAME(dst, x *T, n int, lo, hi T): dst[i] =
+// MIN(hi, MAX(lo, x[i])) with the x86 semantics MAX(a, b) = a > b ? a : b
+// and MIN(a, b) = a < b ? a : b (a NaN x passes through both; a tie keeps
+// x, so -0.0 stays -0.0 against a 0 bound), as PyTorch's vec::clamp.
+func clampKernel(t vt) {
+	name := "clamp" + t.sfx
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, x *%s, n int, lo, hi %s)", t.goT, t.goT))
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s computes dst = min(hi, max(lo, x)) (x86 MINPS/MAXPS operand order: NaN x passes) over n elements (n a multiple of %d).", name, t.lanes))
+	d := Load(Param("dst"), GP64())
+	x := Load(Param("x"), GP64())
+	n := Load(Param("n"), GP64())
+	vlo := t.bcastParam("lo")
+	vhi := t.bcastParam("hi")
+	loopN(t, n, 4, func(u, off int) {
+		v := t.vec()
+		t.load(Mem{Base: x, Disp: off}, v)
+		t.bin("max", v, vlo, v) // Intel: MAX(lo, v)
+		t.bin("min", v, vhi, v) // Intel: MIN(hi, v)
+		t.store(v, Mem{Base: d, Disp: off})
+	}, d, x)
+	VZEROUPPER()
+	RET()
+}
+
+// andKernel emits func NAME(dst, x *T, n int, m T): dst[i] = x[i] & m
+// bitwise (m a bit pattern: the sign-clearing mask gives abs).
+func andKernel(t vt) {
+	name := "andMask" + t.sfx
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, x *%s, n int, m %s)", t.goT, t.goT))
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s computes dst = x & m bitwise over n elements (n a multiple of %d).", name, t.lanes))
+	d := Load(Param("dst"), GP64())
+	x := Load(Param("x"), GP64())
+	n := Load(Param("n"), GP64())
+	vm := t.bcastParam("m")
+	loopN(t, n, 4, func(u, off int) {
+		v := t.vec()
+		t.load(Mem{Base: x, Disp: off}, v)
+		if t.avx2 {
+			VPAND(vm, v, v)
+		} else {
+			VPANDD(vm, v, v)
+		}
+		t.store(v, Mem{Base: d, Disp: off})
+	}, d, x)
+	VZEROUPPER()
+	RET()
+}
+
 // axpy emits func NAME(dst, x *T, n int, alpha T): dst += alpha*x.
 func axpy(t vt) {
 	name := "axpy" + t.sfx
@@ -936,6 +986,12 @@ func main() {
 	for _, avx2 := range []bool{false, true} {
 		mtTwist(newVT(false, avx2))
 		mtUniform(newVT(false, avx2))
+	}
+	for _, avx2 := range []bool{false, true} {
+		for _, f64 := range []bool{false, true} {
+			clampKernel(newVT(f64, avx2))
+			andKernel(newVT(f64, avx2))
+		}
 	}
 	Generate()
 }
