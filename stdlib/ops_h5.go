@@ -208,7 +208,7 @@ func init() {
 		dt := x.t.DType()
 		return runtime.Bool(dt != tensor.U8 && dt != tensor.Bool), nil
 	})
-	defMethodFunc("rsub", "rsub(other, alpha=1): other - alpha * self (other a tensor or a number). grad_fn RsubBackward0 (tensor other) or RsubBackward1 (number).", methodRsub)
+	defFunctional("rsub", "rsub(input, other, alpha=1): other - alpha * input (other a tensor or a number). grad_fn RsubBackward0 (tensor other) or RsubBackward1 (number).", methodRsub)
 	defMethodFunc("diagflat", "diagflat(offset=0): the 2-D matrix with self flattened on diagonal offset (the same as diag(self.flatten(), offset)). grad_fn DiagBackward0.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		offset := 0
 		if err := runtime.UnpackArgs("diagflat", args, kwargs, "offset?", &offset); err != nil {

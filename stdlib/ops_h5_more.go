@@ -88,11 +88,15 @@ func methodFrexp(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwarg
 	}
 	vals := x.t.ToFloat64s()
 	exps := make([]int64, len(vals))
+	// two power-of-two factors, each representable in the dtype even for
+	// subnormal or huge inputs, so that both products are exact
 	scale := make([]float64, len(vals))
+	scale2 := make([]float64, len(vals))
 	for i, v := range vals {
 		_, e := math.Frexp(v)
 		exps[i] = int64(e)
-		scale[i] = math.Ldexp(1, -e)
+		scale[i] = math.Ldexp(1, -e/2)
+		scale2[i] = math.Ldexp(1, -e-(-e/2))
 	}
 	shape := x.t.Shape()
 	E, err := tensor.FromInt64s(exps, shape, tensor.I32)
@@ -105,8 +109,12 @@ func methodFrexp(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwarg
 	if err != nil {
 		return nil, err
 	}
+	S2, err := tensor.FromFloat64s(scale2, shape, x.t.DType())
+	if err != nil {
+		return nil, err
+	}
 	c := &callChain{th: th}
-	m := c.m(x, "mul", wrap(x.eng, S))
+	m := c.m(c.m(x, "mul", wrap(x.eng, S)), "mul", wrap(x.eng, S2))
 	if c.err != nil {
 		return nil, c.err
 	}
@@ -127,7 +135,7 @@ func methodRenorm(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwar
 		return nil, runtime.Errorf("RuntimeError", "renorm: non-positive-norm not supported")
 	}
 	if maxnorm < 0 {
-		return nil, runtime.Errorf("RuntimeError", "renorm: expected maxnorm to be >= 0 but got %s", runtime.Float(maxnorm).String())
+		return nil, runtime.Errorf("RuntimeError", "renorm: expected maxnorm to be >= 0 but got %s", fmtG(maxnorm))
 	}
 	if x.t.Dim() <= 1 {
 		return nil, runtime.Errorf("RuntimeError", "renorm: input needs at least 2 dimensions, got %d dimensions", x.t.Dim())

@@ -66,7 +66,7 @@ func (g *Generator) State() []byte {
 // with an out-of-range position.
 func (g *Generator) SetState(b []byte) error {
 	if len(b) != RNGStateSize && len(b) != rngStateLegacySize {
-		return errorf(RuntimeError, "Expected either a THGeneratorState of size %d or a CPUGeneratorImplState of size %d but found the input RNG state size to be %d", rngStateLegacySize, RNGStateSize, len(b))
+		return errorf(RuntimeError, "Expected either a CPUGeneratorImplStateLegacy of size %d or a CPUGeneratorImplState of size %d but found the input RNG state size to be %d", rngStateLegacySize, RNGStateSize, len(b))
 	}
 	le := bin.LittleEndian
 	left := int(int32(le.Uint32(b[8:])))
