@@ -27,6 +27,9 @@ func init() {
 	defMethodFunc("diagonal_scatter", "diagonal_scatter(src, offset=0, dim1=0, dim2=1): a copy of self with self.diagonal(offset, dim1, dim2) replaced by src (of exactly that shape). grad_fn DiagonalScatterBackward0.", methodScatterInto("diagonal_scatter"))
 	defMethodFunc("index_put", "index_put(indices, values, accumulate=false): a copy of self with self[indices] = values (indices a tuple of i64, u8 or bool tensors, values broadcast); accumulate=true adds values instead, duplicates summed. values must have self's dtype. grad_fn IndexPutBackward0.", methodIndexPut)
 	inplaceOfMethod("index_put_", "index_put", "IndexPutBackward0", "index_put_(indices, values, accumulate=false): index_put in place; returns self.")
+	defFunctional("index_put_", "index_put_(input, indices, values, accumulate=false): input.index_put_(indices, values, accumulate); returns input.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+		return callMethod(th, x, "index_put_", args, kwargs)
+	})
 	defGlobal("gradient", "gradient(input, *, spacing=1, dim=none, edge_order=1): the estimated derivative of input along each dim of dim (all by default), a tuple of tensors of input's shape: central differences inside, one-sided differences of order edge_order (1 or 2) at the ends. spacing is a number, a list of numbers (one per dim) or a list of 1-D coordinate tensors (one per dim, non-uniform spacing). Integer input gives f32. Differentiable.", builtinGradient)
 }
 
