@@ -299,6 +299,7 @@ type Generator struct {
 	mt         mt19937
 	nextNormal float64 // cached r*sin(theta) of normal_distribution<double>
 	hasNormal  bool
+	seed       uint64 // the last seed given to ManualSeed (initial_seed)
 }
 
 // NewGenerator returns a generator seeded with seed.
@@ -313,6 +314,7 @@ func NewGenerator(seed uint64) *Generator {
 func (g *Generator) ManualSeed(seed uint64) {
 	g.mt.seed(uint32(seed))
 	g.hasNormal = false
+	g.seed = seed
 }
 
 // random is CPUGeneratorImpl::random (32 bits).
