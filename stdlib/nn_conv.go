@@ -236,7 +236,7 @@ func convCall(e *Engine, th *runtime.Thread, name string, nd int, transposed boo
 	case x.DType() != w.DType():
 		return nil, runtime.Errorf("RuntimeError", "Input type (%s) and weight type (%s) should be the same or input should be a MKLDNN tensor and weight is a dense tensor", convTypeName(x.DType()), convTypeName(w.DType()))
 	case bias != nil && bias.DType() != x.DType():
-		return nil, runtime.Errorf("RuntimeError", "Input type (%s) and bias type (%s) should be the same", x.DType().TorchName()[len("torch."):], bias.DType().TorchName()[len("torch."):])
+		return nil, runtime.Errorf("RuntimeError", "Input type (%s) and bias type (%s) should be the same", strings.ToLower(pyTypeName(x.DType())), strings.ToLower(pyTypeName(bias.DType())))
 	}
 	kernelName := "slow_conv2d_cpu"
 	if transposed {
