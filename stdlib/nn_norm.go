@@ -102,7 +102,6 @@ func updateRunning(running, stat *T, momentum float64) error {
 	return running.CopyInplace(a)
 }
 
-
 func numelCheck(name string, t *T, want, mult int) error {
 	if t != nil && t.Numel()*mult != want {
 		return runtime.Errorf("RuntimeError", "%s should contain %d elements not %d", name, want, t.Numel()*mult)
