@@ -80,7 +80,10 @@ type HasBinary interface {
 // method's receiver, a container, a closure, the host's Globals.Get)
 // drops it. When a claimed variable is overwritten with another value, or
 // a function returns with a claimed local, the VM calls Recycle on the
-// value it drops: no reference to it remains.
+// value it drops: no reference to it remains. A program run while tsr code
+// is already running in the same globals (a registered Go function calling
+// Eval) first drops every claim on them: the callers' stacks may hold the
+// values as operands still to be used.
 type Recyclable interface {
 	Value
 	// Claim reports whether the value was created by the operator that

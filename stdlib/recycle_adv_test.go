@@ -1,0 +1,90 @@
+package stdlib_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/tsrlang/tsr"
+)
+
+// Adversarial cases for the VM's early recycling (runtime.Recyclable):
+// every program keeps a claimed value reachable in some way the VM might
+// miss and then overwrites its variable. A wrongly recycled tensor reads
+// as an empty tensor (Release sets its shape to [0]) or as the values of
+// the next result written into its buffer. Tensors have at least 16,384
+// f32 elements (64 KiB: pooled buffers).
+
+// A registered Go function may run another program in the same globals
+// (a nested Eval) while the calling expression holds the old value of a
+// claimed global read as an operand (LOAD_GLOBAL_B): the nested program's
+// store to that global must not recycle it.
+func TestRecycleNestedEvalKeepsOperand(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct{ nested, src, want string }{
+		// top level: w + setw() reads w, then the nested program overwrites it
+		{"w = z * 3", "z = ones(20000)\nw = z + z\ny = w + setw()\nprint(y.shape, y.sum().item())", "[20000] 40000.0"},
+		// the same from a function reading the global as an operand
+		{"w = z * 3", "z = ones(20000)\nw = z + z\nfn f() { return w * setw() }\ny = f()\nprint(y.shape, y.sum().item())", "[20000] 0.0"},
+		{"w = z * 3", "z = ones(20000)\nw = z + z\nfn f() { return w + setw() }\ny = f()\nprint(y.shape, y.sum().item(), w.sum().item())", "[20000] 40000.0 60000.0"},
+		// the nested program overwrites the global twice: its second store
+		// recycles the first program's value too
+		{"w = z * 3\nw = z * 4", "z = ones(20000)\nw = z + z\ny = w - setw()\nprint(y.shape, y.sum().item(), w.sum().item())", "[20000] 40000.0 80000.0"},
+	}
+	for _, c := range cases {
+		var out strings.Builder
+		in := tsr.New(tsr.Options{Stdout: &out})
+		nested := c.nested
+		if err := in.RegisterFunc("setw", func(a tsr.Args) (any, error) {
+			if _, err := a.Interpreter().Eval(a.Context(), "nested.tsr", nested); err != nil {
+				return nil, err
+			}
+			return 0, nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := in.Eval(ctx, "main.tsr", c.src); err != nil {
+			t.Fatalf("%s\nerror: %v", c.src, err)
+		}
+		if got := strings.TrimSpace(out.String()); got != c.want {
+			t.Errorf("%s\nnested: %s\ngot:  %s\nwant: %s", c.src, c.nested, got, c.want)
+		}
+	}
+}
+
+// The same through the host's Call: a function of the program reads a
+// global claimed by an earlier Eval as an operand, then a registered Go
+// function runs a program that overwrites that global.
+func TestRecycleNestedEvalUnderHostCall(t *testing.T) {
+	ctx := context.Background()
+	var out strings.Builder
+	in := tsr.New(tsr.Options{Stdout: &out})
+	if err := in.RegisterFunc("setw", func(a tsr.Args) (any, error) {
+		if _, err := a.Interpreter().Eval(a.Context(), "nested.tsr", "w = z * 3"); err != nil {
+			return nil, err
+		}
+		return 1, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.Eval(ctx, "a.tsr", "z = ones(20000)\nw = z + z\nfn f() { return w + setw() }"); err != nil {
+		t.Fatal(err)
+	}
+	v, err := in.Call(ctx, "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []float32
+	if err := tsr.Convert(v, &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 20000 || got[0] != 3 || got[19999] != 3 {
+		t.Fatalf("f() = %d elements, want 20000 threes", len(got))
+	}
+	if _, err := in.Eval(ctx, "b.tsr", "print(w.sum().item())"); err != nil {
+		t.Fatal(err)
+	}
+	if s := strings.TrimSpace(out.String()); s != "60000.0" {
+		t.Errorf("w after the nested store: %q, want 60000.0", s)
+	}
+}
