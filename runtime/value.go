@@ -83,15 +83,43 @@ type HasBinary interface {
 // value it drops: no reference to it remains. A program run while tsr code
 // is already running in the same globals (a registered Go function calling
 // Eval) first drops every claim on them: the callers' stacks may hold the
-// values as operands still to be used.
+// values as operands still to be used. An operand lent to the operator
+// method of a value that may keep it (any value but a Recyclable one and
+// the runtime's own numbers, strings and containers: a host type's Binary,
+// Compare, BinaryTemp or BinaryDefer) is marked Kept first.
 type Recyclable interface {
 	Value
 	// Claim reports whether the value was created by the operator that
 	// just produced it and is referenced by nothing else; it reports true
 	// at most once per value.
 	Claim() bool
-	// Recycle releases the value's memory; the value is not used again.
+	// Recycle releases the value's memory, unless Keep was called; the
+	// value is not used again.
 	Recycle()
+	// Keep records that something the VM does not track may hold the
+	// value: Recycle then leaves its memory to the garbage collector.
+	// Recyclable values' own operator methods keep no operand.
+	Keep()
+}
+
+// lend marks y kept (Recyclable.Keep) when it is about to be passed to an
+// operator method of x that may keep it: x is neither Recyclable nor a
+// Pending (whose operator methods keep no operand) nor one of the
+// runtime's own values.
+func lend(x, y Value) {
+	switch y.(type) {
+	case Int, Float, Bool, String, NoneType, *List, Tuple, *Dict:
+		return // the common cases, without an interface assertion
+	}
+	r, ok := y.(Recyclable)
+	if !ok {
+		return
+	}
+	switch x.(type) {
+	case Int, Float, Bool, String, NoneType, *List, Tuple, *Dict, Recyclable, Pending:
+		return
+	}
+	r.Keep()
 }
 
 // HasBinaryTemp is implemented by values that can compute x op y (op one

@@ -1471,12 +1471,14 @@ func unpackCountErr(got, want int) error {
 // binaryDefer is hd.BinaryDefer with a MemoryError panic as its error.
 func binaryDefer(hd HasBinaryDefer, op Op, y Value) (_ Value, err error) {
 	defer RecoverMemoryError(&err)
+	lend(hd, y)
 	return hd.BinaryDefer(op, y)
 }
 
 // binaryTemp is ht.BinaryTemp with a MemoryError panic as its error.
 func binaryTemp(ht HasBinaryTemp, op Op, y Value, after int64) (_ Value, err error) {
 	defer RecoverMemoryError(&err)
+	lend(ht, y)
 	return ht.BinaryTemp(op, y, after)
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tsrlang/tsr"
+	"github.com/tsrlang/tsr/runtime"
 )
 
 // Adversarial cases for the VM's early recycling (runtime.Recyclable):
@@ -86,5 +87,48 @@ func TestRecycleNestedEvalUnderHostCall(t *testing.T) {
 	}
 	if s := strings.TrimSpace(out.String()); s != "60000.0" {
 		t.Errorf("w after the nested store: %q, want 60000.0", s)
+	}
+}
+
+// recorder is a host value whose operators keep their other operand (an
+// expression tracer, say): a tensor it keeps must stay intact when the
+// claimed variable it was read from is overwritten.
+type recorder struct{ kept []runtime.Value }
+
+func (r *recorder) String() string { return "<recorder>" }
+func (r *recorder) Type() string   { return "recorder" }
+func (r *recorder) Truth() bool    { return true }
+func (r *recorder) Binary(op runtime.Op, y runtime.Value, side runtime.Side) (runtime.Value, error) {
+	r.kept = append(r.kept, y)
+	return r, nil
+}
+
+func TestRecycleHostBinaryKeepsOperand(t *testing.T) {
+	ctx := context.Background()
+	for _, src := range []string{
+		"w = z + z\nr = rec + w\nw = z * 3",
+		"w = z + z\nr = w * rec\nw = z * 3",
+		"w = z + z\nr = w == rec\nw = z * 3",
+		"fn f() {\n  w = z + z\n  r = rec - w\n  w = z * 3\n  return 0\n}\nf()",
+		"fn f() {\n  w = z + z\n  r = w @ rec\n  return 0\n}\nf()",
+	} {
+		rec := &recorder{}
+		in := tsr.New(tsr.Options{})
+		if err := in.SetGlobal("rec", runtime.Value(rec)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := in.Eval(ctx, "main.tsr", "z = ones(20000)\n"+src); err != nil {
+			t.Fatalf("%s\nerror: %v", src, err)
+		}
+		if len(rec.kept) != 1 {
+			t.Fatalf("%s\nkept %d values, want 1", src, len(rec.kept))
+		}
+		var got []float32
+		if err := tsr.Convert(rec.kept[0], &got); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 20000 || got[0] != 2 || got[19999] != 2 {
+			t.Errorf("%s\nthe kept tensor has %d elements, want 20000 twos", src, len(got))
+		}
 	}
 }
