@@ -59,9 +59,12 @@ const (
 // including the comparisons EQL..GE (returning any Value, e.g. a bool tensor).
 // An arithmetic result must be a new value that nothing else references:
 // the VM may let the next operator compute into it (BINARY_TMP). Binary
-// must keep no reference to x or y once it returns (other than through
-// the result, for an operator that returns an operand unchanged): the VM
-// lends it variables' values without giving up their claims (Recyclable).
+// may keep its operands: the VM marks a Recyclable operand kept
+// (Recyclable.Keep) before lending it to the Binary of a value that is not
+// itself Recyclable. A Recyclable value's Binary must keep no reference to
+// its operands once it returns (other than through the result, for an
+// operator that returns an operand unchanged): the VM lends it variables'
+// values without giving up their claims.
 type HasBinary interface {
 	Value
 	Binary(op Op, y Value, side Side) (Value, error)

@@ -132,3 +132,24 @@ func TestRecycleHostBinaryKeepsOperand(t *testing.T) {
 		}
 	}
 }
+
+// Paths checked and found sound, kept as regression cases: a claimed
+// operand of a deferred product overwritten by the product's own store,
+// the fused attention idiom's operands, `in`, an autograd hook keeping the
+// gradient (which is the saved operand's value), in-place ops, dtype
+// promotion, x.data and x.grad assignment, unary minus, bool results.
+func TestRecycleAdversarialPathsSound(t *testing.T) {
+	pre := "z = ones(20000)\n"
+	checkPrints(t, []printCase{
+		{"m = ones(128, 128)\nw = m + m\nw = w @ m * 0.5\nprint(w.shape, w[0, 0].item())", "[128, 128] 128.0"},
+		{"m = ones(128, 128)\nq = m + 0\nk = m + 1\nv = m * 3\no = softmax(q @ k.T * 0.125, dim=-1) @ v\nq = m * 0\nk = m * 0\nv = m * 0\nprint(o.sum().item())", "49152.0"},
+		{pre + "w = z + z\nb = 2.0 in w\nw = z * 3\nprint(b)", "true"},
+		{pre + "p = ones(20000, requires_grad=true)\nw = z + z\nkeep = []\nh = p.register_hook(fn(g) {\n  keep.append(g)\n  g\n})\n(p * w).sum().backward()\nw = z * 5\nprint(keep[0].sum().item(), p.grad.sum().item())", "40000.0 40000.0"},
+		{pre + "w = z + z\nw.add_(1)\nk = w\nw = z * 0\nprint(k.sum().item())", "60000.0"},
+		{"zi = ones(20000, dtype=i64)\nw = zi + 0.5\nl = [w]\nw = zi * 2.5\nprint(l[0].sum().item(), w.dtype)", "30000.0 f32"},
+		{pre + "pd = zeros(20000)\nw = z + z\npd.data = w\nw = z * 3\nprint(pd.sum().item())", "40000.0"},
+		{pre + "pg = zeros(20000, requires_grad=true)\nw = z + z\npg.grad = w\nw = z * 3\nprint(pg.grad.sum().item())", "40000.0"},
+		{pre + "w = -z\nl = [w]\nw = -w\nprint(l[0].sum().item(), w.sum().item())", "-20000.0 20000.0"},
+		{"zb = ones(70000)\nmk = zb > 0.5\nl = [mk]\nmk = zb < 0.5\nprint(l[0].sum().item(), mk.sum().item())", "70000 0"},
+	})
+}
