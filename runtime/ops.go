@@ -86,6 +86,8 @@ func Binary(op Op, x, y Value) (_ Value, err error) {
 		}
 		return floatBinary(op, xf, yf, x, y)
 	}
+	lend(x, y)
+	lend(y, x)
 	switch op {
 	case EQL, NEQ:
 		if hb, ok := x.(HasBinary); ok {

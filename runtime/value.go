@@ -59,9 +59,12 @@ const (
 // including the comparisons EQL..GE (returning any Value, e.g. a bool tensor).
 // An arithmetic result must be a new value that nothing else references:
 // the VM may let the next operator compute into it (BINARY_TMP). Binary
-// must keep no reference to x or y once it returns (other than through
-// the result, for an operator that returns an operand unchanged): the VM
-// lends it variables' values without giving up their claims (Recyclable).
+// may keep its operands: the VM marks a Recyclable operand kept
+// (Recyclable.Keep) before lending it to the Binary of a value that is not
+// itself Recyclable. A Recyclable value's Binary must keep no reference to
+// its operands once it returns (other than through the result, for an
+// operator that returns an operand unchanged): the VM lends it variables'
+// values without giving up their claims.
 type HasBinary interface {
 	Value
 	Binary(op Op, y Value, side Side) (Value, error)
@@ -80,7 +83,13 @@ type HasBinary interface {
 // method's receiver, a container, a closure, the host's Globals.Get)
 // drops it. When a claimed variable is overwritten with another value, or
 // a function returns with a claimed local, the VM calls Recycle on the
-// value it drops: no reference to it remains.
+// value it drops: no reference to it remains. A program run while tsr code
+// is already running in the same globals (a registered Go function calling
+// Eval) first drops every claim on them: the callers' stacks may hold the
+// values as operands still to be used. An operand lent to the operator
+// method of a value that may keep it (any value but a Recyclable one and
+// the runtime's own numbers, strings and containers: a host type's Binary,
+// Compare, BinaryTemp or BinaryDefer) is marked Kept first.
 type Recyclable interface {
 	Value
 	// Claim reports whether the value is new and referenced by nothing
@@ -89,8 +98,33 @@ type Recyclable interface {
 	// to a builtin with FreshResults, the Thread.FreshMark taken just
 	// before the call (a value created during the call qualifies).
 	Claim(fresh int64) bool
-	// Recycle releases the value's memory; the value is not used again.
+	// Recycle releases the value's memory, unless Keep was called; the
+	// value is not used again.
 	Recycle()
+	// Keep records that something the VM does not track may hold the
+	// value: Recycle then leaves its memory to the garbage collector.
+	// Recyclable values' own operator methods keep no operand.
+	Keep()
+}
+
+// lend marks y kept (Recyclable.Keep) when it is about to be passed to an
+// operator method of x that may keep it: x is neither Recyclable nor a
+// Pending (whose operator methods keep no operand) nor one of the
+// runtime's own values.
+func lend(x, y Value) {
+	switch y.(type) {
+	case Int, Float, Bool, String, NoneType, *List, Tuple, *Dict:
+		return // the common cases, without an interface assertion
+	}
+	r, ok := y.(Recyclable)
+	if !ok {
+		return
+	}
+	switch x.(type) {
+	case Int, Float, Bool, String, NoneType, *List, Tuple, *Dict, Recyclable, Pending:
+		return
+	}
+	r.Keep()
 }
 
 // HasBinaryTemp is implemented by values that can compute x op y (op one

@@ -87,6 +87,9 @@ type gslot struct {
 // assigned by a later one.
 type Globals struct {
 	slots map[string]*gslot
+	// running counts the programs running in g (ExecIn); more than one
+	// when a host function called by a running program runs another.
+	running int
 }
 
 // NewGlobals returns a namespace holding the given values.
@@ -285,6 +288,19 @@ func (th *Thread) Exec(prog *Program, env map[string]Value) (Value, error) {
 // ExecIn runs a compiled program's top-level code in the namespace g,
 // whose values persist across runs. Names g lacks fall back to Universe.
 func (th *Thread) ExecIn(prog *Program, g *Globals) (Value, error) {
+	if th.vm.entered > 0 || g.running > 0 {
+		// A nested run (a registered Go function called by running tsr
+		// code runs another program in the same globals): the callers'
+		// stacks may hold values of claimed globals that they read as
+		// operands (LOAD_GLOBAL_B) and have yet to use, which this program
+		// may overwrite. Drop every claim: those values are recycled by
+		// the GC instead.
+		for _, p := range g.slots {
+			p.claimed = false
+		}
+	}
+	g.running++
+	defer func() { g.running-- }()
 	me := &moduleEnv{prog: prog, globals: make([]*gslot, len(prog.Globals))}
 	for i, name := range prog.Globals {
 		me.globals[i] = g.slot(name)
@@ -1482,12 +1498,14 @@ func unpackCountErr(got, want int) error {
 // binaryDefer is hd.BinaryDefer with a MemoryError panic as its error.
 func binaryDefer(hd HasBinaryDefer, op Op, y Value) (_ Value, err error) {
 	defer RecoverMemoryError(&err)
+	lend(hd, y)
 	return hd.BinaryDefer(op, y)
 }
 
 // binaryTemp is ht.BinaryTemp with a MemoryError panic as its error.
 func binaryTemp(ht HasBinaryTemp, op Op, y Value, after int64) (_ Value, err error) {
 	defer RecoverMemoryError(&err)
+	lend(ht, y)
 	return ht.BinaryTemp(op, y, after)
 }
 

@@ -24,6 +24,9 @@ type TensorValue struct {
 	// "Parameter containing:" and then the tensor. Values computed from it
 	// are plain tensors.
 	param bool
+	// kept is set once a host value's operator may have kept x
+	// (runtime.Recyclable.Keep): Recycle declines.
+	kept bool
 }
 
 var _ runtime.Recyclable = (*TensorValue)(nil)
@@ -59,10 +62,14 @@ func (x *TensorValue) Claim(fresh int64) bool {
 // when nothing else can reach it; the VM calls it once the variable
 // holding x, claimed, is overwritten (runtime.Recyclable).
 func (x *TensorValue) Recycle() {
-	if !x.t.RequiresGrad() {
+	if !x.kept && !x.t.RequiresGrad() {
 		x.t.Release()
 	}
 }
+
+// Keep makes Recycle decline: a host value's operator may have kept x
+// (runtime.Recyclable).
+func (x *TensorValue) Keep() { x.kept = true }
 
 var (
 	_ runtime.HasAttrs    = (*TensorValue)(nil)
