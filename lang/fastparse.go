@@ -562,6 +562,9 @@ func (p *fparser) arg() *pArg {
 		p.i += 2
 	}
 	a.X = p.expr()
+	if p.is("for") {
+		a.Comp = p.compFors()
+	}
 	return a
 }
 

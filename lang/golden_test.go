@@ -230,6 +230,9 @@ var goldenSnippets = []string{
 	"[x for 1 in xs]", "a if b else c = 1", "[x for x in xs] = 1", "a is not not b", "a is in b",
 	"a if b else c else d", "[x for x in xs for]", "x = [a for a in\n", "a if b if c else d else e",
 	"fn f() { [grad(w) { return 1 } for w in ws] }", "[x for x in xs if a if]",
+	// generator expressions as a call's only argument
+	"sum(x for x in xs)", "f(a * b for a in xs for b in ys if a)", "f(x for x in xs, 1)",
+	"f(1, x for x in xs)", "f(k=x for x in xs)", "f(x for x in)", "f(x for)",
 }
 
 // TestGoldenSnippets compares the trees and errors of goldenSnippets with

@@ -212,10 +212,13 @@ type pSuffix struct {
 	EndPos lexer.Position
 }
 
+// pArg is a call argument: an expression, name=expression, or (as the
+// only argument) a generator expression x for x in xs (Comp).
 type pArg struct {
 	Pos  lexer.Position
-	Name string `parser:"( @Ident \"=\" )?"`
-	X    *pExpr `parser:"@@"`
+	Name string      `parser:"( @Ident \"=\" )?"`
+	X    *pExpr      `parser:"@@"`
+	Comp []*pCompFor `parser:"@@*"`
 }
 
 type pSub struct {

@@ -605,7 +605,17 @@ func (lw *lowerer) postfix(p *pPostfix) Expr {
 			c := &Call{span: span{start, end}, Fn: x, LParen: lw.pos(s.Pos)}
 			seen := map[string]bool{}
 			for _, a := range s.Args {
-				v := lw.expr(a.X)
+				var v Expr
+				if len(a.Comp) > 0 {
+					// f(x for x in xs): Python's generator expression,
+					// evaluated eagerly into a list
+					if len(s.Args) != 1 || a.Name != "" {
+						lw.fail(lw.pos(a.Pos), "Generator expression must be parenthesized")
+					}
+					v = &Comprehension{span: span{lw.pos(a.Pos), lw.pos(a.Comp[len(a.Comp)-1].EndPos)}, Elt: lw.expr(a.X), Fors: lw.compFors(a.Comp)}
+				} else {
+					v = lw.expr(a.X)
+				}
 				if a.Name != "" {
 					if seen[a.Name] {
 						lw.fail(lw.pos(a.Pos), "keyword argument %q repeated", a.Name)

@@ -36,6 +36,13 @@ CASES = [
     ("in_iterable", "print([x for x in [[1], [2]] if 1 in x])", None),
     ("multiline", "ys = [\n    x + 1\n    for x in range(3)\n    if x != 1\n]\nprint(ys)", None),
     ("index_into", "m = [[1, 2], [3, 4]]\nprint([row[1] for row in m], [m[i][i] for i in range(2)])", None),
+    # ---- generator expressions as a call's only argument (tsr: an eager list)
+    ("genexp_sum", "print(sum(x * x for x in [1, 2, 3]))", None),
+    ("genexp_any_all", "xs = [1, 2, 3]\nprint(any(x > 2 for x in xs), all(x > 2 for x in xs))", None),
+    ("genexp_filter", "print(max(x for x in range(10) if x % 4 == 1), sorted(-x for x in (3, 1, 2)))", None),
+    ("genexp_nested", "print(list(a * b for a in range(3) for b in range(a)))", None),
+    ("genexp_tuple", "print(tuple(str(i) for i in range(3)))", None),
+    ("genexp_no_leak", "i = 7\nprint(sum(i for i in range(4)), i)", None),
     # ---- dict comprehensions
     ("dict_basic", 'print({k: v for k, v in zip(["a", "b", "c"], [1, 2, 3])})', None),
     ("dict_square", "print({i: i * i for i in range(5) if i != 2})", None),
