@@ -41,6 +41,7 @@ type kernels[T float] struct {
 	maximum, minimum     binFn[T] // elementwise, NaN-propagating
 	sqrt, tanh           unFn[T]
 	sigmoid, log         unFn[T]
+	erf, gelu            unFn[T] // gelu: the exact (erf) form, see GeluF32
 	abs                  unFn[T]    // |x|: the sign bit cleared
 	clamp                clampFn[T] // x86 MIN(hi, MAX(lo, x)): see goClamp
 	// softmaxRows is a fused row softmax; registerKernels replaces a nil
@@ -105,6 +106,8 @@ func goKernels[T float]() kernels[T] {
 		tanh:        goTanh[T],
 		sigmoid:     goSigmoid[T],
 		log:         goLog[T],
+		erf:         goErf[T],
+		gelu:        goGelu[T],
 		abs:         goAbs[T],
 		clamp:       goClamp[T],
 	}
@@ -315,7 +318,7 @@ func registerKernels[T float](dtype, name string, tier backends.Tier, prio int, 
 	for _, u := range []struct {
 		op string
 		f  unFn[T]
-	}{{"sqrt", k.sqrt}, {"tanh", k.tanh}, {"sigmoid", k.sigmoid}, {"log", k.log}} {
+	}{{"sqrt", k.sqrt}, {"tanh", k.tanh}, {"sigmoid", k.sigmoid}, {"log", k.log}, {"erf", k.erf}, {"gelu", k.gelu}} {
 		if u.f != nil {
 			reg(u.op, u.f)
 		}
@@ -398,6 +401,8 @@ func resolveKernels[T float](dtype string) kernels[T] {
 		tanh:         get("tanh").(unFn[T]),
 		sigmoid:      get("sigmoid").(unFn[T]),
 		log:          get("log").(unFn[T]),
+		erf:          get("erf").(unFn[T]),
+		gelu:         get("gelu").(unFn[T]),
 		abs:          get("abs").(unFn[T]),
 		clamp:        get("clamp").(clampFn[T]),
 		softmaxRows:  get("softmax_rows").(rowsFn[T]),

@@ -54,6 +54,7 @@ func registerKernelsAsm() {
 		sqrt: masked(sqrtF32AVX512), tanh: masked(tanhF32AVX512),
 		abs: vecAbs(16, andMaskF32AVX512, g32.abs), clamp: vecClamp(16, clampF32AVX512, g32.clamp),
 		sigmoid: masked(sigmoidF32AVX512), log: masked(logF32AVX512),
+		erf: masked(erfF32AVX512), gelu: masked(geluF32AVX512),
 		softmaxRows: fusedRows(softmaxRowsF32AVX512), expShiftRows: fusedRowsInv(expShiftRowsF32AVX512),
 	})
 	registerKernels("float64", "avx512", backends.TierAVX512, 20, kernels[float64]{

@@ -513,3 +513,13 @@ func clampF64AVX2(dst *float64, x *float64, n int, lo float64, hi float64)
 //
 //go:noescape
 func andMaskF64AVX2(dst *float64, x *float64, n int, m float64)
+
+// erfF32AVX512 sets dst[i] = erf(x[i]) (float64 Taylor pieces, rounded once) for i < n.
+//
+//go:noescape
+func erfF32AVX512(dst *float32, x *float32, n int)
+
+// geluF32AVX512 sets dst[i] = x[i]·0.5·(1 + erf(x[i]·√½)), each step in float32 for i < n.
+//
+//go:noescape
+func geluF32AVX512(dst *float32, x *float32, n int)

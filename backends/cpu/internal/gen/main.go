@@ -993,6 +993,7 @@ func main() {
 			andKernel(newVT(f64, avx2))
 		}
 	}
+	erfKernels()
 	Generate()
 }
 
