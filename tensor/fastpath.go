@@ -58,6 +58,7 @@ type vecOps[T vfloat] struct {
 	abs        func(dst, x []T)
 	clamp      func(dst, x []T, lo, hi T) // x86 MIN(hi, MAX(lo, x)): NaN x passes
 	sum, max   func(x []T) T
+	prod       func(x []T) T
 	softmax    func(dst, x []T, rows, cols int)
 	logSoftmax func(dst, x []T, rows, cols int)
 	logSumExp  func(dst, x []T, rows, cols int)
@@ -69,7 +70,7 @@ var opsF32 = &vecOps[float32]{
 	addScalar: cpu.AddScalarF32, mulScalar: cpu.MulScalarF32,
 	exp: cpu.ExpF32, tanh: cpu.TanhF32, sigmoid: cpu.SigmoidF32, log: cpu.LogF32, sqrt: cpu.SqrtF32,
 	abs: cpu.AbsF32, clamp: cpu.ClampF32, erf: cpu.ErfF32, gelu: cpu.GeluF32,
-	sum: cpu.SumF32, max: cpu.MaxF32,
+	sum: cpu.SumF32, max: cpu.MaxF32, prod: cpu.ProdF32,
 	softmax: cpu.SoftmaxRowsF32, logSoftmax: cpu.LogSoftmaxRowsF32, logSumExp: cpu.LogSumExpRowsF32,
 }
 
@@ -79,7 +80,7 @@ var opsF64 = &vecOps[float64]{
 	addScalar: cpu.AddScalarF64, mulScalar: cpu.MulScalarF64,
 	exp: cpu.ExpF64, tanh: cpu.TanhF64, sigmoid: cpu.SigmoidF64, log: cpu.LogF64, sqrt: cpu.SqrtF64,
 	abs: cpu.AbsF64, clamp: cpu.ClampF64,
-	sum: cpu.SumF64, max: cpu.MaxF64,
+	sum: cpu.SumF64, max: cpu.MaxF64, prod: cpu.ProdF64,
 	softmax: cpu.SoftmaxRowsF64, logSoftmax: cpu.LogSoftmaxRowsF64, logSumExp: cpu.LogSumExpRowsF64,
 }
 

@@ -12769,3 +12769,183 @@ geluF32AVX512_tail:
 geluF32AVX512_done:
 	VZEROUPPER
 	RET
+
+// func prodF32AVX512(x *float32, n int, out *float32)
+// Requires: AVX, AVX512F
+TEXT ·prodF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         x+0(FP), AX
+	MOVQ         n+8(FP), CX
+	MOVQ         $0x000000003f800000, DX
+	VPBROADCASTD DX, Z0
+	VMOVAPS      Z0, Z0
+	VMOVAPS      Z0, Z1
+	VMOVAPS      Z0, Z2
+	VMOVAPS      Z0, Z3
+
+L64_big:
+	CMPQ    CX, $0x00000040
+	JL      L64_one
+	VMOVUPS (AX), Z4
+	VMULPS  Z4, Z0, Z0
+	VMOVUPS 64(AX), Z4
+	VMULPS  Z4, Z1, Z1
+	VMOVUPS 128(AX), Z4
+	VMULPS  Z4, Z2, Z2
+	VMOVUPS 192(AX), Z4
+	VMULPS  Z4, Z3, Z3
+	ADDQ    $0x00000100, AX
+	SUBQ    $0x00000040, CX
+	JMP     L64_big
+
+L64_one:
+	CMPQ    CX, $0x00000010
+	JL      L64_end
+	VMOVUPS (AX), Z4
+	VMULPS  Z4, Z0, Z0
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, CX
+	JMP     L64_one
+
+L64_end:
+	VMULPS  Z1, Z0, Z0
+	VMULPS  Z3, Z2, Z2
+	VMULPS  Z2, Z0, Z0
+	MOVQ    out+16(FP), AX
+	VMOVUPS Z0, (AX)
+	VZEROUPPER
+	RET
+
+// func prodF64AVX512(x *float64, n int, out *float64)
+// Requires: AVX, AVX512F
+TEXT ·prodF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ         x+0(FP), AX
+	MOVQ         n+8(FP), CX
+	MOVQ         $0x3ff0000000000000, DX
+	VPBROADCASTQ DX, Z0
+	VMOVAPD      Z0, Z0
+	VMOVAPD      Z0, Z1
+	VMOVAPD      Z0, Z2
+	VMOVAPD      Z0, Z3
+
+L65_big:
+	CMPQ    CX, $0x00000020
+	JL      L65_one
+	VMOVUPD (AX), Z4
+	VMULPD  Z4, Z0, Z0
+	VMOVUPD 64(AX), Z4
+	VMULPD  Z4, Z1, Z1
+	VMOVUPD 128(AX), Z4
+	VMULPD  Z4, Z2, Z2
+	VMOVUPD 192(AX), Z4
+	VMULPD  Z4, Z3, Z3
+	ADDQ    $0x00000100, AX
+	SUBQ    $0x00000020, CX
+	JMP     L65_big
+
+L65_one:
+	CMPQ    CX, $0x00000008
+	JL      L65_end
+	VMOVUPD (AX), Z4
+	VMULPD  Z4, Z0, Z0
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000008, CX
+	JMP     L65_one
+
+L65_end:
+	VMULPD  Z1, Z0, Z0
+	VMULPD  Z3, Z2, Z2
+	VMULPD  Z2, Z0, Z0
+	MOVQ    out+16(FP), AX
+	VMOVUPD Z0, (AX)
+	VZEROUPPER
+	RET
+
+// func prodF32AVX2(x *float32, n int, out *float32)
+// Requires: AVX, AVX512F, AVX512VL
+TEXT ·prodF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ         x+0(FP), AX
+	MOVQ         n+8(FP), CX
+	MOVQ         $0x000000003f800000, DX
+	VPBROADCASTD DX, Y0
+	VMOVAPS      Y0, Y0
+	VMOVAPS      Y0, Y1
+	VMOVAPS      Y0, Y2
+	VMOVAPS      Y0, Y3
+
+L66_big:
+	CMPQ    CX, $0x00000020
+	JL      L66_one
+	VMOVUPS (AX), Y4
+	VMULPS  Y4, Y0, Y0
+	VMOVUPS 32(AX), Y4
+	VMULPS  Y4, Y1, Y1
+	VMOVUPS 64(AX), Y4
+	VMULPS  Y4, Y2, Y2
+	VMOVUPS 96(AX), Y4
+	VMULPS  Y4, Y3, Y3
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000020, CX
+	JMP     L66_big
+
+L66_one:
+	CMPQ    CX, $0x00000008
+	JL      L66_end
+	VMOVUPS (AX), Y4
+	VMULPS  Y4, Y0, Y0
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000008, CX
+	JMP     L66_one
+
+L66_end:
+	VMULPS  Y1, Y0, Y0
+	VMULPS  Y3, Y2, Y2
+	VMULPS  Y2, Y0, Y0
+	MOVQ    out+16(FP), AX
+	VMOVUPS Y0, (AX)
+	VZEROUPPER
+	RET
+
+// func prodF64AVX2(x *float64, n int, out *float64)
+// Requires: AVX, AVX512F, AVX512VL
+TEXT ·prodF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ         x+0(FP), AX
+	MOVQ         n+8(FP), CX
+	MOVQ         $0x3ff0000000000000, DX
+	VPBROADCASTQ DX, Y0
+	VMOVAPD      Y0, Y0
+	VMOVAPD      Y0, Y1
+	VMOVAPD      Y0, Y2
+	VMOVAPD      Y0, Y3
+
+L67_big:
+	CMPQ    CX, $0x00000010
+	JL      L67_one
+	VMOVUPD (AX), Y4
+	VMULPD  Y4, Y0, Y0
+	VMOVUPD 32(AX), Y4
+	VMULPD  Y4, Y1, Y1
+	VMOVUPD 64(AX), Y4
+	VMULPD  Y4, Y2, Y2
+	VMOVUPD 96(AX), Y4
+	VMULPD  Y4, Y3, Y3
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000010, CX
+	JMP     L67_big
+
+L67_one:
+	CMPQ    CX, $0x00000004
+	JL      L67_end
+	VMOVUPD (AX), Y4
+	VMULPD  Y4, Y0, Y0
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000004, CX
+	JMP     L67_one
+
+L67_end:
+	VMULPD  Y1, Y0, Y0
+	VMULPD  Y3, Y2, Y2
+	VMULPD  Y2, Y0, Y0
+	MOVQ    out+16(FP), AX
+	VMOVUPD Y0, (AX)
+	VZEROUPPER
+	RET

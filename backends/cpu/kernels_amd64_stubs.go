@@ -523,3 +523,23 @@ func erfF32AVX512(dst *float32, x *float32, n int)
 //
 //go:noescape
 func geluF32AVX512(dst *float32, x *float32, n int)
+
+// prodF32AVX512 stores 16 per-lane partial prods of x[:n] (n a multiple of 16, > 0) to out.
+//
+//go:noescape
+func prodF32AVX512(x *float32, n int, out *float32)
+
+// prodF64AVX512 stores 8 per-lane partial prods of x[:n] (n a multiple of 8, > 0) to out.
+//
+//go:noescape
+func prodF64AVX512(x *float64, n int, out *float64)
+
+// prodF32AVX2 stores 8 per-lane partial prods of x[:n] (n a multiple of 8, > 0) to out.
+//
+//go:noescape
+func prodF32AVX2(x *float32, n int, out *float32)
+
+// prodF64AVX2 stores 4 per-lane partial prods of x[:n] (n a multiple of 4, > 0) to out.
+//
+//go:noescape
+func prodF64AVX2(x *float64, n int, out *float64)

@@ -86,7 +86,7 @@ func erfTable() Mem {
 // erfConsts are the registers erfAbsF64 needs.
 type erfConsts struct {
 	four, one reg.VecVirtual // f64 splats
-	tab                Mem
+	tab       Mem
 }
 
 func newErfConsts() erfConsts {
@@ -104,7 +104,7 @@ func erfAbsF64(c erfConsts, a reg.VecVirtual) reg.VecVirtual {
 	tv := ZMM()
 	VMOVUPD(c.tab.Offset(128*(erfDeg+1)), tv)
 	VPERMT2PD(c.tab.Offset(128*(erfDeg+1)+64), idx, tv) // centre
-	VSUBPD(tv, a, tv)                                    // t = a - c
+	VSUBPD(tv, a, tv)                                   // t = a - c
 	p := ZMM()
 	VMOVUPD(c.tab.Offset(128*erfDeg), p)
 	VPERMT2PD(c.tab.Offset(128*erfDeg+64), idx, p)
