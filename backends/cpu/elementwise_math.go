@@ -19,7 +19,8 @@ import "math"
 //	sigmoid 3      4      3, 4   (f64: includes the reference's own ≤ 2 ulp)
 //	log     1      1      1, 1   (Cephes logf; FreeBSD e_log.c as math.Log)
 //	sqrt    0      0      0, 0   (IEEE)
-//	erf     0.5    -      1, -   (f32 only: float64 Taylor pieces, erf.go)
+//	erf     0      -      1, -   (f32 only: float64 Taylor pieces, internal/gen/erf.go;
+//	                             correctly rounded on all 10^7 inputs)
 //
 // gelu (the exact, erf form) has an AVX-512 f32 kernel only: PyTorch's
 // scalar formula step by step in float32 around that erf, bit-identical to

@@ -7,14 +7,13 @@ package main
 // within about 2^-50 (relative) of a float32 rounding boundary; the tests
 // (TestErfGeluF32) measure it against math.Erf. The argument a = |x| in
 // [0, 4) is split into 16 intervals of width 1/4; on each, erf is its
-// Taylor polynomial of degree erfDeg about the interval's centre c (c = 0
-// on the first, so that tiny arguments keep full relative accuracy):
+// Taylor polynomial of degree erfDeg about the interval's centre c
+// (arguments below erfTiny use the series of erf at 0, keeping full
+// relative accuracy):
 //
 //	erf(c + t) = erf(c) + 2/√π·e^(-c²)·Σ_{n≥1} (-1)^(n-1)·H_{n-1}(c)·t^n/n!
 //
-// (H the physicists' Hermite polynomials), |t| <= 1/8 (<= 1/4 on the
-// first interval), truncated where the next term is below 2^-60 of the
-// result. The coefficients of all 16 intervals for one power of t are one
+// (H the physicists' Hermite polynomials), |t| <= 1/8. The coefficients of all 16 intervals for one power of t are one
 // 128-byte row of erfTable; VPERMT2PD picks each lane's coefficient by its
 // interval index, then Horner's scheme with FMA. a >= 4 gives 1 (erfc(4)
 // < 2^-25: erf rounds to 1 in float32), NaN stays NaN, and the sign of x
@@ -29,7 +28,7 @@ import (
 )
 
 // erfDeg is the degree of the per-interval Taylor polynomials.
-const erfDeg = 17
+const erfDeg = 12
 
 // erfCoeffs returns coef[k][i], the coefficient of t^k on interval i.
 func erfCoeffs() [erfDeg + 1][16]float64 {
@@ -56,9 +55,6 @@ func erfCoeffs() [erfDeg + 1][16]float64 {
 
 // erfCentre is the expansion point of interval i ([i/4, (i+1)/4)).
 func erfCentre(i int) float64 {
-	if i == 0 {
-		return 0
-	}
 	return float64(i)/4 + 0.125
 }
 
@@ -86,12 +82,24 @@ func erfTable() Mem {
 // erfConsts are the registers erfAbsF64 needs.
 type erfConsts struct {
 	four, one reg.VecVirtual // f64 splats
+	tiny      reg.VecVirtual // erfTiny
+	series    []reg.VecVirtual
 	tab       Mem
 }
 
+// erfTiny bounds the arguments evaluated by the series
+// erf(a) = 2/√π·(a - a³/3 + a⁵/10) (relative truncation error below
+// 2^-60): near 0 the Taylor piece about 1/8 would lose relative accuracy.
+const erfTiny = 1.0 / 1024
+
 func newErfConsts() erfConsts {
 	t := newVT(true, false)
-	return erfConsts{four: constVec(t, 4), one: constVec(t, 1), tab: erfTable()}
+	k := 2 / math.Sqrt(math.Pi)
+	c := erfConsts{four: constVec(t, 4), one: constVec(t, 1), tiny: constVec(t, erfTiny), tab: erfTable()}
+	for _, v := range []float64{k / 10, -k / 3, k} {
+		c.series = append(c.series, constVec(t, v))
+	}
+	return c
 }
 
 // erfAbsF64 returns erf(a) for 8 f64 lanes a >= 0 (or NaN).
@@ -114,6 +122,12 @@ func erfAbsF64(c erfConsts, a reg.VecVirtual) reg.VecVirtual {
 		VPERMT2PD(c.tab.Offset(128*k+64), idx, ck)
 		VFMADD213PD(ck, tv, p) // p = p·t + c_k
 	}
+	tiny := K()
+	VCMPPD(Imm(cmpLT), c.tiny, a, tiny) // a < erfTiny (false for NaN)
+	a2 := ZMM()
+	VMULPD(a, a, a2)
+	q := poly(newVT(true, false), a2, c.series)
+	VMULPD(a, q, tiny, p)
 	VMOVAPD(c.one, big, p)
 	return p
 }
