@@ -324,6 +324,58 @@ func rowSum[T vfloat](k *vecOps[T], x []T) float64 {
 	return s
 }
 
+// ---- prod ----
+
+// fastProd returns the product of an f32/f64 t over the reduced dims,
+// accumulated in t's dtype as PyTorch's prod (an f32 product overflows and
+// underflows in float32), or nil when no fast path applies. Contiguous
+// rows use cpu.ProdF32/F64 (left to right for short rows, vector lanes
+// for long ones); other dims multiply the rows into the outputs in order,
+// element by element, as PyTorch's outer reduction.
+func fastProd(t *Tensor, p *reducePlan) *Tensor {
+	outer, r, inner, ok := blockLayout(t, p.red)
+	if !ok {
+		return nil
+	}
+	switch t.dtype {
+	case F32:
+		out := empty(p.outShape, F32)
+		prodBlocks(opsF32, t.storage.F32()[t.offset:], out.storage.F32(), outer, r, inner)
+		return out
+	case F64:
+		out := empty(p.outShape, F64)
+		prodBlocks(opsF64, t.storage.F64()[t.offset:], out.storage.F64(), outer, r, inner)
+		return out
+	}
+	return nil
+}
+
+func prodBlocks[T vfloat](k *vecOps[T], x, dst []T, outer, r, inner int) {
+	if inner == 1 {
+		parallelTasks(outer, r, grainMem, func(o0, o1 int) {
+			for o := o0; o < o1; o++ {
+				dst[o] = k.prod(x[o*r : (o+1)*r])
+			}
+		})
+		return
+	}
+	mul := k.bin[opMul]
+	colTasks(outer, r, inner, grainMem, func(in, out, w int) {
+		d := dst[out : out+w]
+		copy(d, x[in:in+w])
+		for i := 1; i < r; i++ {
+			row := x[in+i*inner : in+i*inner+w]
+			if w < minKernelRun {
+				for j, v := range row {
+					d[j] *= v
+				}
+				continue
+			}
+			mul(d, d, row)
+		}
+	})
+}
+
 // ---- max / min (values and indices) ----
 
 // fastArgReduce is argReduce for f32/f64 block layouts: the max (or min)

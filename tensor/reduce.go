@@ -166,6 +166,8 @@ func sumProd(t *Tensor, dims []int, keepdim, prod bool) (*Tensor, error) {
 		if r := fastSumMean(t, p, false); r != nil {
 			return r, nil
 		}
+	} else if r := fastProd(t, p); r != nil {
+		return r, nil
 	}
 	out := zeros(p.outShape, F64)
 	d := out.storage.F64()
@@ -541,6 +543,9 @@ func allAny(t *Tensor, dims []int, keepdim, all bool) (*Tensor, error) {
 	p, err := planReduce(t, dims, keepdim)
 	if err != nil {
 		return nil, err
+	}
+	if r := fastAllAny(t, p, all); r != nil {
+		return r, nil
 	}
 	out := zeros(p.outShape, Bool)
 	d := out.storage.Bools()

@@ -15,6 +15,9 @@ func Where(cond, a, b *Tensor) (*Tensor, error) {
 	}
 	rt := ResultType(a, b)
 	out := emptyIter(shape, rt, opAs(cond, Bool), opAs(a, rt), opAs(b, rt))
+	if fastWhere(out, cond, a.toDType(rt), b.toDType(rt)) {
+		return out, nil
+	}
 	castInto(out, broadcastTo(b, shape))
 	ac := broadcastTo(a.toDType(rt), shape)
 	selectInto(out, broadcastTo(cond, shape), ac)

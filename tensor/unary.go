@@ -97,14 +97,9 @@ var (
 )
 
 // geluF32 is PyTorch's f32 gelu, x * 0.5 * (1 + erf(x * M_SQRT1_2)) with
-// every step rounded to float32 (erf correctly rounded): in the left tail
-// 1 + erf cancels to 0 exactly where PyTorch's does (gelu(-6) is -0, not
-// -5.9e-9), so tensors print as PyTorch's.
-func geluF32(x float32) float32 {
-	a := float32(x * float32(math.Sqrt2/2))
-	e := float32(math.Erf(float64(a)))
-	return float32(float32(x*0.5) * float32(1+e))
-}
+// every step rounded to float32 (cpu.GeluScalarF32; contiguous f32 runs
+// use the vector kernel cpu.GeluF32, the same results).
+var geluF32 = cpu.GeluScalarF32
 
 // geluTanhF32 is PyTorch's f32 tanh-approximate gelu, step by step in
 // float32: 0.5 * x * (1 + tanh(kBeta * (x + kKappa * x³))).

@@ -37,10 +37,12 @@ type kernels[T float] struct {
 	axpy                 axpyFn[T]
 	expShiftSum          expShiftFn[T]
 	sum, max             reduceFn[T]
+	prod                 reduceFn[T] // product accumulated in T (see ProdF32)
 	dot                  dotFn[T]
 	maximum, minimum     binFn[T] // elementwise, NaN-propagating
 	sqrt, tanh           unFn[T]
 	sigmoid, log         unFn[T]
+	erf, gelu            unFn[T]    // gelu: the exact (erf) form, see GeluF32
 	abs                  unFn[T]    // |x|: the sign bit cleared
 	clamp                clampFn[T] // x86 MIN(hi, MAX(lo, x)): see goClamp
 	// softmaxRows is a fused row softmax; registerKernels replaces a nil
@@ -98,6 +100,7 @@ func goKernels[T float]() kernels[T] {
 		expShiftSum: goExpShiftSum[T],
 		sum:         goSum[T],
 		max:         goMax[T],
+		prod:        goProd[T],
 		dot:         goDot[T],
 		maximum:     goMaximum[T],
 		minimum:     goMinimum[T],
@@ -105,6 +108,8 @@ func goKernels[T float]() kernels[T] {
 		tanh:        goTanh[T],
 		sigmoid:     goSigmoid[T],
 		log:         goLog[T],
+		erf:         goErf[T],
+		gelu:        goGelu[T],
 		abs:         goAbs[T],
 		clamp:       goClamp[T],
 	}
@@ -290,6 +295,30 @@ func goDot[T float](x, y []T) T {
 	return T(s + comp)
 }
 
+// goProd multiplies x left to right in T (PyTorch's scalar loop).
+func goProd[T float](x []T) T {
+	p := T(1)
+	for _, v := range x {
+		p *= v
+	}
+	return p
+}
+
+// ProdF32 returns the product of x accumulated in float32, as PyTorch's
+// prod for float (binary_kernel_reduce_vec in scalar_t, not a wider
+// type): intermediate products overflow to ±Inf and underflow to 0 in
+// float32 as PyTorch's do. Rows of fewer than 4 vectors (64 elements with
+// AVX-512, 32 with AVX2) are multiplied left to right, as PyTorch's
+// scalar loop for short rows (bit-identical); longer rows use 4 vector
+// accumulators whose lanes are multiplied in lane order, then the tail
+// left to right: the same kind of association as PyTorch's vectorized
+// reduction, but not its exact lane grouping, so the last bits of long
+// products may differ from PyTorch's. NaN propagates; 0·Inf is NaN.
+func ProdF32(x []float32) float32 { return kF32.prod(x) }
+
+// ProdF64 is ProdF32 in float64.
+func ProdF64(x []float64) float64 { return kF64.prod(x) }
+
 func goMax[T float](x []T) T {
 	m := T(math.Inf(-1))
 	for _, v := range x {
@@ -315,7 +344,7 @@ func registerKernels[T float](dtype, name string, tier backends.Tier, prio int, 
 	for _, u := range []struct {
 		op string
 		f  unFn[T]
-	}{{"sqrt", k.sqrt}, {"tanh", k.tanh}, {"sigmoid", k.sigmoid}, {"log", k.log}} {
+	}{{"sqrt", k.sqrt}, {"tanh", k.tanh}, {"sigmoid", k.sigmoid}, {"log", k.log}, {"erf", k.erf}, {"gelu", k.gelu}} {
 		if u.f != nil {
 			reg(u.op, u.f)
 		}
@@ -344,6 +373,9 @@ func registerKernels[T float](dtype, name string, tier backends.Tier, prio int, 
 	}
 	reg("sum", k.sum)
 	reg("max", k.max)
+	if k.prod != nil {
+		reg("prod", k.prod)
+	}
 	reg("dot", k.dot)
 	// The composites below use the tier's own primitives.
 	prim := k
@@ -391,6 +423,7 @@ func resolveKernels[T float](dtype string) kernels[T] {
 		expShiftSum:  get("exp_shift_sum").(expShiftFn[T]),
 		sum:          get("sum").(reduceFn[T]),
 		max:          get("max").(reduceFn[T]),
+		prod:         get("prod").(reduceFn[T]),
 		dot:          get("dot").(dotFn[T]),
 		maximum:      get("maximum").(binFn[T]),
 		minimum:      get("minimum").(binFn[T]),
@@ -398,6 +431,8 @@ func resolveKernels[T float](dtype string) kernels[T] {
 		tanh:         get("tanh").(unFn[T]),
 		sigmoid:      get("sigmoid").(unFn[T]),
 		log:          get("log").(unFn[T]),
+		erf:          get("erf").(unFn[T]),
+		gelu:         get("gelu").(unFn[T]),
 		abs:          get("abs").(unFn[T]),
 		clamp:        get("clamp").(clampFn[T]),
 		softmaxRows:  get("softmax_rows").(rowsFn[T]),

@@ -28,7 +28,7 @@ func registerKernelsAsm() {
 		mul: vecBin(8, mulF32AVX2, g32.mul), div: vecBin(8, divF32AVX2, g32.div),
 		addScalar: vecScalar(8, addScalarF32AVX2, g32.addScalar), mulScalar: vecScalar(8, mulScalarF32AVX2, g32.mulScalar),
 		axpy: vecAxpy(8, axpyF32AVX2, g32.axpy),
-		sum:  vecSum(8, sumF32AVX2), max: vecMax(8, maxF32AVX2), dot: vecDot(8, dotF32AVX2),
+		sum:  vecSum(8, sumF32AVX2), max: vecMax(8, maxF32AVX2), prod: vecProd(8, prodF32AVX2), dot: vecDot(8, dotF32AVX2),
 		maximum: vecBin(8, maximumF32AVX2, g32.maximum), minimum: vecBin(8, minimumF32AVX2, g32.minimum),
 		sqrt: vecUn(8, sqrtF32AVX2, g32.sqrt),
 		abs:  vecAbs(8, andMaskF32AVX2, g32.abs), clamp: vecClamp(8, clampF32AVX2, g32.clamp),
@@ -38,7 +38,7 @@ func registerKernelsAsm() {
 		mul: vecBin(4, mulF64AVX2, g64.mul), div: vecBin(4, divF64AVX2, g64.div),
 		addScalar: vecScalar(4, addScalarF64AVX2, g64.addScalar), mulScalar: vecScalar(4, mulScalarF64AVX2, g64.mulScalar),
 		axpy: vecAxpy(4, axpyF64AVX2, g64.axpy),
-		sum:  vecSum(4, sumF64AVX2), max: vecMax(4, maxF64AVX2), dot: vecDot(4, dotF64AVX2),
+		sum:  vecSum(4, sumF64AVX2), max: vecMax(4, maxF64AVX2), prod: vecProd(4, prodF64AVX2), dot: vecDot(4, dotF64AVX2),
 		maximum: vecBin(4, maximumF64AVX2, g64.maximum), minimum: vecBin(4, minimumF64AVX2, g64.minimum),
 		sqrt: vecUn(4, sqrtF64AVX2, g64.sqrt),
 		abs:  vecAbs(4, andMaskF64AVX2, g64.abs), clamp: vecClamp(4, clampF64AVX2, g64.clamp),
@@ -49,11 +49,12 @@ func registerKernelsAsm() {
 		addScalar: vecScalar(16, addScalarF32AVX512, g32.addScalar), mulScalar: vecScalar(16, mulScalarF32AVX512, g32.mulScalar),
 		axpy:        vecAxpy(16, axpyF32AVX512, g32.axpy),
 		expShiftSum: vecExp(16, expShiftSumF32AVX512),
-		sum:         vecSum(16, sumF32AVX512), max: vecMax(16, maxF32AVX512), dot: vecDot(16, dotF32AVX512),
+		sum:         vecSum(16, sumF32AVX512), max: vecMax(16, maxF32AVX512), prod: vecProd(16, prodF32AVX512), dot: vecDot(16, dotF32AVX512),
 		maximum: vecBin(16, maximumF32AVX512, g32.maximum), minimum: vecBin(16, minimumF32AVX512, g32.minimum),
 		sqrt: masked(sqrtF32AVX512), tanh: masked(tanhF32AVX512),
 		abs: vecAbs(16, andMaskF32AVX512, g32.abs), clamp: vecClamp(16, clampF32AVX512, g32.clamp),
 		sigmoid: masked(sigmoidF32AVX512), log: masked(logF32AVX512),
+		erf: masked(erfF32AVX512), gelu: masked(geluF32AVX512),
 		softmaxRows: fusedRows(softmaxRowsF32AVX512), expShiftRows: fusedRowsInv(expShiftRowsF32AVX512),
 	})
 	registerKernels("float64", "avx512", backends.TierAVX512, 20, kernels[float64]{
@@ -62,7 +63,7 @@ func registerKernelsAsm() {
 		addScalar: vecScalar(8, addScalarF64AVX512, g64.addScalar), mulScalar: vecScalar(8, mulScalarF64AVX512, g64.mulScalar),
 		axpy:        vecAxpy(8, axpyF64AVX512, g64.axpy),
 		expShiftSum: vecExp(8, expShiftSumF64AVX512),
-		sum:         vecSum(8, sumF64AVX512), max: vecMax(8, maxF64AVX512), dot: vecDot(8, dotF64AVX512),
+		sum:         vecSum(8, sumF64AVX512), max: vecMax(8, maxF64AVX512), prod: vecProd(8, prodF64AVX512), dot: vecDot(8, dotF64AVX512),
 		maximum: vecBin(8, maximumF64AVX512, g64.maximum), minimum: vecBin(8, minimumF64AVX512, g64.minimum),
 		sqrt: masked(sqrtF64AVX512), tanh: masked(tanhF64AVX512),
 		abs: vecAbs(8, andMaskF64AVX512, g64.abs), clamp: vecClamp(8, clampF64AVX512, g64.clamp),
@@ -288,6 +289,28 @@ func vecDot[T float](lanes int, vec func(x, y *T, n int, out *T)) dotFn[T] {
 			s, comp = twoSumAcc(s, comp, float64(v)*float64(y[i]))
 		}
 		return T(s + comp)
+	}
+}
+
+// vecProd runs the 4-accumulator product kernel over the whole vectors
+// of rows of at least 4 vectors, multiplies its lanes in order, then the
+// tail; shorter rows go left to right (goProd).
+func vecProd[T float](lanes int, vec func(x *T, n int, out *T)) reduceFn[T] {
+	return func(x []T) T {
+		if len(x) < 4*lanes {
+			return goProd(x)
+		}
+		nv := len(x) - len(x)%lanes
+		var out [16]T
+		vec(&x[0], nv, &out[0])
+		p := T(1)
+		for _, v := range out[:lanes] {
+			p *= v
+		}
+		for _, v := range x[nv:] {
+			p *= v
+		}
+		return p
 	}
 }
 

@@ -19,6 +19,12 @@ import "math"
 //	sigmoid 3      4      3, 4   (f64: includes the reference's own ≤ 2 ulp)
 //	log     1      1      1, 1   (Cephes logf; FreeBSD e_log.c as math.Log)
 //	sqrt    0      0      0, 0   (IEEE)
+//	erf     0      -      1, -   (f32 only: float64 Taylor pieces, internal/gen/erf.go;
+//	                             correctly rounded on all 10^7 inputs)
+//
+// gelu (the exact, erf form) has an AVX-512 f32 kernel only: PyTorch's
+// scalar formula step by step in float32 around that erf, bit-identical to
+// the pure-Go GeluScalarF32 wherever the two erfs agree (TestGeluF32Kernel).
 
 // goMaximum is the reference maximum: a[i] when it is NaN or greater,
 // else b[i] (so NaN if either is NaN; as ATen's max_impl).
@@ -59,6 +65,77 @@ func goTanh[T float](dst, x []T) {
 	for i := range dst {
 		dst[i] = T(math.Tanh(float64(x[i])))
 	}
+}
+
+func goErf[T float](dst, x []T) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] = T(math.Erf(float64(x[i])))
+	}
+}
+
+// GeluScalarF32 is PyTorch's f32 gelu, x * 0.5 * (1 + erf(x * M_SQRT1_2))
+// with every step rounded to float32 (erf correctly rounded, as glibc's
+// erff in PyTorch's scalar loop): in the left tail 1 + erf cancels to 0
+// exactly where PyTorch's does (gelu(-6) is -0, not -5.9e-9).
+func GeluScalarF32(x float32) float32 {
+	a := float32(x * float32(math.Sqrt2/2))
+	e := float32(math.Erf(float64(a)))
+	return float32(float32(x*0.5) * float32(1+e))
+}
+
+// GeluScalarF64 is 0.5·x·(1 + erf(x/√2)) in float64.
+func GeluScalarF64(x float64) float64 { return 0.5 * x * (1 + math.Erf(x/math.Sqrt2)) }
+
+func goGelu[T float](dst, x []T) {
+	x = x[:len(dst)]
+	switch d := any(dst).(type) {
+	case []float32:
+		xs := any(x).([]float32)
+		for i := range d {
+			d[i] = GeluScalarF32(xs[i])
+		}
+	case []float64:
+		xs := any(x).([]float64)
+		for i := range d {
+			d[i] = GeluScalarF64(xs[i])
+		}
+	}
+}
+
+// ErfF32 sets dst[i] = erf(x[i]) for i < len(dst): the AVX-512 kernel
+// evaluates erf in float64 (16 Taylor pieces on [0, 4), 1 beyond) and
+// rounds once, so it is the correctly rounded float32 erf but for inputs
+// whose erf lies within ~2^-50 of a rounding boundary (at most 1 ulp off;
+// none found in 10^7 random inputs); the pure-Go version rounds math.Erf.
+// erf(±0) = ±0, erf(±Inf) = ±1, NaN stays NaN. Panics if x is shorter
+// than dst.
+func ErfF32(dst, x []float32) {
+	checkBin("ErfF32", len(dst), len(x), len(x))
+	kF32.erf(dst, x)
+}
+
+// ErfF64 sets dst[i] = math.Erf(x[i]) for i < len(dst) (pure Go).
+func ErfF64(dst, x []float64) {
+	checkBin("ErfF64", len(dst), len(x), len(x))
+	kF64.erf(dst, x)
+}
+
+// GeluF32 sets dst[i] = GeluScalarF32(x[i]) for i < len(dst): PyTorch's
+// exact gelu, (x·0.5)·(1 + erf(x·√½)) with each step rounded to float32.
+// The AVX-512 kernel uses the erf of ErfF32, so it equals GeluScalarF32
+// wherever ErfF32 is correctly rounded. NaN gives NaN, gelu(+Inf) = +Inf,
+// gelu(-Inf) = NaN (-Inf·0, as the scalar formula). Panics if x is
+// shorter than dst.
+func GeluF32(dst, x []float32) {
+	checkBin("GeluF32", len(dst), len(x), len(x))
+	kF32.gelu(dst, x)
+}
+
+// GeluF64 sets dst[i] = GeluScalarF64(x[i]) for i < len(dst) (pure Go).
+func GeluF64(dst, x []float64) {
+	checkBin("GeluF64", len(dst), len(x), len(x))
+	kF64.gelu(dst, x)
 }
 
 func goLog[T float](dst, x []T) {

@@ -180,6 +180,20 @@ var mathCases = []mathCase{
 		}
 		return (rng.Float64()*2 - 1) * 25
 	}},
+	{op: "erf", ref32: math.Erf, ulp: [2]float64{1, 0}, subAbs: 1, draw: func(rng *rand.Rand, f64 bool) float64 {
+		switch rng.IntN(4) {
+		case 0:
+			return (rng.Float64()*2 - 1) * 4.5 // the 16 Taylor pieces and the switch to 1
+		case 1:
+			return (rng.Float64()*2 - 1) * math.Ldexp(1, -rng.IntN(40))
+		case 2:
+			if rng.IntN(2) == 0 {
+				return -wideDraw(rng, f64) // subnormals to huge
+			}
+			return wideDraw(rng, f64)
+		}
+		return (rng.Float64()*2 - 1) * 8
+	}},
 	{op: "sigmoid", ref32: sigmoid64, ulp: [2]float64{3, 4}, subAbs: 1, zeroBelow: [2]float64{-SigmoidZeroF32, -SigmoidZeroF64}, draw: func(rng *rand.Rand, f64 bool) float64 {
 		lim := 110.0
 		if f64 {
@@ -412,5 +426,88 @@ func BenchmarkMath(b *testing.B) {
 				c.f64()
 			}
 		})
+	}
+}
+
+// TestGeluF32Kernel: every gelu candidate is PyTorch's float32 formula
+// around its tier's erf: bit-identical to GeluScalarF32 wherever that erf
+// equals the correctly rounded one (and then, via the erf bound of
+// TestMathUnary, within the formula's own sensitivity otherwise), over
+// random inputs, the left tail where 1 + erf cancels, specials, every
+// length 1..257 and in place.
+func TestGeluF32Kernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	var x []float32
+	for range *mathSamples {
+		var v float64
+		switch rng.IntN(4) {
+		case 0:
+			v = (rng.Float64()*2 - 1) * 8
+		case 1:
+			v = -6 + 3*rng.Float64() // 1 + erf cancels
+		case 2:
+			v = (rng.Float64()*2 - 1) * math.Ldexp(1, -rng.IntN(130))
+		default:
+			v = wideDraw(rng, false)
+			if rng.IntN(2) == 0 {
+				v = -v
+			}
+		}
+		x = append(x, float32(v))
+	}
+	x = append(x, specials[float32]()...)
+	erfs := candidatesFor(t, "erf", "float32")
+	for _, c := range candidatesFor(t, "gelu", "float32") {
+		f := c.Impl.(unFn[float32])
+		var erf unFn[float32]
+		for _, e := range erfs {
+			if e.Name == c.Name {
+				erf = e.Impl.(unFn[float32])
+			}
+		}
+		if erf == nil {
+			t.Fatalf("gelu candidate %s has no erf of its tier", c.Name)
+		}
+		a := make([]float32, len(x))
+		for i, v := range x {
+			a[i] = float32(v * float32(math.Sqrt2/2))
+		}
+		ea := make([]float32, len(x))
+		erf(ea, a)
+		got := make([]float32, len(x))
+		f(got, x)
+		diff := 0
+		for i, v := range x {
+			w := GeluScalarF32(v)
+			if !sameBits(ea[i], float32(math.Erf(float64(a[i])))) {
+				diff++
+				w = float32(float32(v*0.5) * float32(1+ea[i])) // the formula around the tier's erf
+			}
+			if !sameBits(got[i], w) {
+				t.Fatalf("gelu/%s(%v) = %v, want %v", c.Name, v, got[i], w)
+			}
+		}
+		t.Logf("gelu %s: %d of %d inputs with an erf not correctly rounded", c.Name, diff, len(x))
+		for n := 1; n <= 257; n++ {
+			off := rng.IntN(len(x) - n)
+			dst := make([]float32, n+1)
+			dst[n] = 42
+			f(dst[:n], x[off:off+n])
+			for i := range n {
+				if !sameBits(dst[i], got[off+i]) {
+					t.Fatalf("gelu/%s n=%d [%d] = %v, want %v", c.Name, n, i, dst[i], got[off+i])
+				}
+			}
+			if dst[n] != 42 {
+				t.Fatalf("gelu/%s n=%d wrote past dst", c.Name, n)
+			}
+			cp := append([]float32(nil), x[off:off+n]...)
+			f(cp, cp)
+			for i := range n {
+				if !sameBits(cp[i], dst[i]) {
+					t.Fatalf("gelu/%s n=%d in place [%d] = %v, want %v", c.Name, n, i, cp[i], dst[i])
+				}
+			}
+		}
 	}
 }

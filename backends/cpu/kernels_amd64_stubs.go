@@ -513,3 +513,33 @@ func clampF64AVX2(dst *float64, x *float64, n int, lo float64, hi float64)
 //
 //go:noescape
 func andMaskF64AVX2(dst *float64, x *float64, n int, m float64)
+
+// erfF32AVX512 sets dst[i] = erf(x[i]) (float64 Taylor pieces, rounded once) for i < n.
+//
+//go:noescape
+func erfF32AVX512(dst *float32, x *float32, n int)
+
+// geluF32AVX512 sets dst[i] = x[i]·0.5·(1 + erf(x[i]·√½)), each step in float32 for i < n.
+//
+//go:noescape
+func geluF32AVX512(dst *float32, x *float32, n int)
+
+// prodF32AVX512 stores 16 per-lane partial prods of x[:n] (n a multiple of 16, > 0) to out.
+//
+//go:noescape
+func prodF32AVX512(x *float32, n int, out *float32)
+
+// prodF64AVX512 stores 8 per-lane partial prods of x[:n] (n a multiple of 8, > 0) to out.
+//
+//go:noescape
+func prodF64AVX512(x *float64, n int, out *float64)
+
+// prodF32AVX2 stores 8 per-lane partial prods of x[:n] (n a multiple of 8, > 0) to out.
+//
+//go:noescape
+func prodF32AVX2(x *float32, n int, out *float32)
+
+// prodF64AVX2 stores 4 per-lane partial prods of x[:n] (n a multiple of 4, > 0) to out.
+//
+//go:noescape
+func prodF64AVX2(x *float64, n int, out *float64)

@@ -726,7 +726,7 @@ func reduce(t vt, kind string) {
 	name := kind + t.sfx
 	var sig string
 	switch kind {
-	case "sum":
+	case "sum", "prod":
 		sig = fmt.Sprintf("func(x *%s, n int, out *%s)", t.goT, t.goT)
 	case "dot":
 		sig = fmt.Sprintf("func(x, y *%s, n int, out *%s)", t.goT, t.goT)
@@ -751,6 +751,12 @@ func reduce(t vt, kind string) {
 		acc[i] = t.vec()
 		if kind == "max" {
 			t.load(Mem{Base: x}, acc[i]) // n > 0: seed with the first vector
+		} else if kind == "prod" {
+			if i == 0 {
+				t.copyVec(constVec(t, 1), acc[i])
+			} else {
+				t.copyVec(acc[0], acc[i])
+			}
 		} else {
 			t.zero(acc[i])
 		}
@@ -770,6 +776,8 @@ func reduce(t vt, kind string) {
 		switch kind {
 		case "sum":
 			t.bin("add", xv, acc[u], acc[u])
+		case "prod":
+			t.bin("mul", xv, acc[u], acc[u])
 		case "dot":
 			t.fma(Mem{Base: y, Disp: off}, xv, acc[u])
 		case "max":
@@ -793,8 +801,11 @@ func reduce(t vt, kind string) {
 		}
 	}, ptrs...)
 	op := "add"
-	if kind == "max" {
+	switch kind {
+	case "max":
 		op = "max"
+	case "prod":
+		op = "mul"
 	}
 	t.bin(op, acc[1], acc[0], acc[0])
 	t.bin(op, acc[3], acc[2], acc[2])
@@ -991,6 +1002,12 @@ func main() {
 		for _, f64 := range []bool{false, true} {
 			clampKernel(newVT(f64, avx2))
 			andKernel(newVT(f64, avx2))
+		}
+	}
+	erfKernels()
+	for _, avx2 := range []bool{false, true} {
+		for _, f64 := range []bool{false, true} {
+			reduce(newVT(f64, avx2), "prod")
 		}
 	}
 	Generate()
