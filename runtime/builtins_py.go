@@ -18,12 +18,18 @@ func init() {
 		"ord":        builtinOrd,
 		"chr":        builtinChr,
 		"divmod":     builtinDivmod,
-		"hex":        func(th *Thread, b *Builtin, args []Value, kw []Kwarg) (Value, error) { return intBase("hex", "0x", 16, args, kw) },
-		"oct":        func(th *Thread, b *Builtin, args []Value, kw []Kwarg) (Value, error) { return intBase("oct", "0o", 8, args, kw) },
-		"bin":        func(th *Thread, b *Builtin, args []Value, kw []Kwarg) (Value, error) { return intBase("bin", "0b", 2, args, kw) },
-		"callable":   builtinCallable,
-		"getattr":    builtinGetattr,
-		"hasattr":    builtinHasattr,
+		"hex": func(th *Thread, b *Builtin, args []Value, kw []Kwarg) (Value, error) {
+			return intBase("hex", "0x", 16, args, kw)
+		},
+		"oct": func(th *Thread, b *Builtin, args []Value, kw []Kwarg) (Value, error) {
+			return intBase("oct", "0o", 8, args, kw)
+		},
+		"bin": func(th *Thread, b *Builtin, args []Value, kw []Kwarg) (Value, error) {
+			return intBase("bin", "0b", 2, args, kw)
+		},
+		"callable": builtinCallable,
+		"getattr":  builtinGetattr,
+		"hasattr":  builtinHasattr,
 	} {
 		Universe[name] = NewBuiltin(name, fn)
 	}
