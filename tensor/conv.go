@@ -205,6 +205,10 @@ func colsForward[E float](out, img, w, bias []E, q *convGeom) {
 	L := q.oh * q.ow
 	K := q.kh * q.kw
 	cg, fg := q.c/q.g, q.f/q.g
+	if q.shifted() {
+		shiftedConv(out, img, w, bias, q, false)
+		return
+	}
 	var beta E
 	if bias != nil {
 		for nf := range q.n * q.f {
@@ -244,6 +248,10 @@ func colsBackward[E float](img, cols, w []E, q *convGeom) {
 		for g := range q.g {
 			gemmBatched(q.n, cg, L, fg, w[g*fg*cg:], 0, 1, cg, cols[g*fg*L:], q.f*L, L, 1, 0, img[g*cg*L:], q.c*L, L)
 		}
+		return
+	}
+	if a, ok := q.adjoint(); ok && a.shifted() {
+		shiftedConv(img, cols, w, nil, a, true)
 		return
 	}
 	clear(img)
