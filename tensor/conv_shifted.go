@@ -1,6 +1,10 @@
 package tensor
 
-import "runtime"
+import (
+	"runtime"
+
+	"github.com/tsrlang/tsr/backends/cpu"
+)
 
 // Stride-1 convolutions without a column buffer ("shifted views", the
 // implicit-GEMM idea of cuDNN's IMPLICIT_GEMM and of Vasudevan et al.,
@@ -116,51 +120,98 @@ func padImage[E float](xp, img []E, q *convGeom, n0, n1 int) {
 // [n, c, h, w] with weight w plus bias (length f, nil: none), on the
 // shifted path (see above; q.shifted() must hold). With adj, w is the
 // weight of the convolution q is the adjoint of (see tapWeights).
+//
+// The kw taps of one kernel row are stacked along the GEMM's rows: per
+// kernel row ki and group, Z[(kj, o), l] += W[o, :, ki, kj] @ xp[:, ki*dh*wp
+// + l], a GEMM of kw*f/g rows (for a 3-wide kernel a multiple of the
+// micro-kernel's 12 rows whenever f/g is a multiple of 4, where f/g rows
+// alone would leave a partial register tile), and then out[o, l] = sum
+// over kj of Z[(kj, o), l + kj*dw], which also drops the discarded
+// columns. The output rows are processed in blocks so that Z stays in L2.
 func shiftedConv[E float](out, img, w, bias []E, q *convGeom, adj bool) {
-	K := q.kh * q.kw
+	kw := q.kw
 	cg, fg := q.c/q.g, q.f/q.g
 	wt := tapWeights(w, q, adj)
+	// wk[ki][g][kj][o][i]: the rows of one kernel row's GEMM per group.
+	wk := make([]E, len(wt))
+	for t := range q.kh * kw {
+		ki, kj := t/kw, t%kw
+		for o := range q.f {
+			g, fo := o/fg, o%fg
+			copy(wk[((((ki*q.g+g)*kw+kj)*fg)+fo)*cg:][:cg], wt[(t*q.f+o)*cg:][:cg])
+		}
+	}
 	wp := q.w + 2*q.pw
 	plane := (q.h + 2*q.ph) * wp
-	ln := (q.oh-1)*wp + q.ow // computed columns (the last row's tail is not needed)
-	ld := q.oh * wp          // row stride of the scratch output
+	ext := (kw - 1) * q.dw // extra Z columns for the kj shifts
+	// Blocks of rb output rows: about 1024 Z columns each.
+	nblk := max(1, (q.oh*wp+512)/1024)
+	rb := (q.oh + nblk - 1) / nblk
+	ldz := (rb-1)*wp + q.ow + ext
+	zrows := kw * q.f
 	L := q.oh * q.ow
 	nb := q.shiftedChunk()
 	xp := make([]E, nb*q.c*plane)
-	tmp := make([]E, nb*q.f*ld)
+	z := make([]E, nb*zrows*ldz)
 	for n0 := 0; n0 < q.n; n0 += nb {
 		n1 := min(n0+nb, q.n)
 		padImage(xp, img, q, n0, n1)
-		for t := range K {
-			off := t/q.kw*q.dh*wp + t%q.kw*q.dw
-			var beta E
-			if t > 0 {
-				beta = 1
+		for y0 := 0; y0 < q.oh; y0 += rb {
+			y1 := min(y0+rb, q.oh)
+			nz := (y1-y0-1)*wp + q.ow + ext
+			for ki := range q.kh {
+				var beta E
+				if ki > 0 {
+					beta = 1
+				}
+				for g := range q.g {
+					gemmBatched(n1-n0, kw*fg, nz, cg, wk[(ki*q.g+g)*kw*fg*cg:], 0, cg, 1,
+						xp[g*cg*plane+ki*q.dh*wp+y0*wp:], q.c*plane, plane, 1, beta, z[g*kw*fg*ldz:], zrows*ldz, ldz)
+				}
 			}
-			for g := range q.g {
-				gemmBatched(n1-n0, fg, ln, cg, wt[(t*q.f+g*fg)*cg:], 0, cg, 1,
-					xp[g*cg*plane+off:], q.c*plane, plane, 1, beta, tmp[g*fg*ld:], q.f*ld, ld)
-			}
+			parallelChunks((n1-n0)*q.f, (n1-n0)*q.f*(y1-y0)*q.ow*kw, func(lo, hi int) {
+				for sf := lo; sf < hi; sf++ {
+					s, o := sf/q.f, sf%q.f
+					g, fo := o/fg, o%fg
+					zs := z[(s*zrows+g*kw*fg+fo)*ldz:]
+					dst := out[(n0*q.f+sf)*L:][:L]
+					for y := y0; y < y1; y++ {
+						d := dst[y*q.ow:][:q.ow]
+						base := (y - y0) * wp
+						shiftAdd(d, zs, base, ldz*fg, q.dw, kw)
+						if bias != nil {
+							addScalar(d, bias[o])
+						}
+					}
+				}
+			})
 		}
-		parallelChunks((n1-n0)*q.f, (n1-n0)*q.f*L, func(lo, hi int) {
-			for sf := lo; sf < hi; sf++ {
-				dst := out[(n0*q.f+sf)*L:][:L]
-				src := tmp[sf*ld:][:ld]
-				var b E
-				if bias != nil {
-					b = bias[sf%q.f]
-				}
-				for y := range q.oh {
-					d, s := dst[y*q.ow:][:q.ow], src[y*wp:][:q.ow]
-					if bias == nil {
-						copy(d, s)
-						continue
-					}
-					for x, v := range s {
-						d[x] = v + b
-					}
-				}
-			}
-		})
+	}
+}
+
+// shiftAdd sets d[x] = sum over kj < kw of z[base + kj*(rs + dw) + x]: the
+// kw shifted Z rows of one output row (rs: Z's stride between the kj
+// blocks of one output channel).
+func shiftAdd[E float](d, z []E, base, rs, dw, kw int) {
+	n := len(d)
+	copy(d, z[base:][:n])
+	for kj := 1; kj < kw; kj++ {
+		src := z[base+kj*(rs+dw):][:n]
+		switch d := any(d).(type) {
+		case []float32:
+			cpu.AddF32(d, d, any(src).([]float32))
+		case []float64:
+			cpu.AddF64(d, d, any(src).([]float64))
+		}
+	}
+}
+
+// addScalar adds s to every element of d.
+func addScalar[E float](d []E, s E) {
+	switch d := any(d).(type) {
+	case []float32:
+		cpu.AddScalarF32(d, d, float32(s))
+	case []float64:
+		cpu.AddScalarF64(d, d, float64(s))
 	}
 }
