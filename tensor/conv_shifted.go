@@ -174,14 +174,14 @@ func shiftedConv[E float](out, img, w, bias []E, q *convGeom, adj bool) {
 					s, o := sf/q.f, sf%q.f
 					g, fo := o/fg, o%fg
 					zs := z[(s*zrows+g*kw*fg+fo)*ldz:]
+					n := nz - ext
+					shiftAdd(zs[:n], zs, ldz*fg, q.dw, kw)
+					if bias != nil {
+						addScalar(zs[:n], bias[o])
+					}
 					dst := out[(n0*q.f+sf)*L:][:L]
 					for y := y0; y < y1; y++ {
-						d := dst[y*q.ow:][:q.ow]
-						base := (y - y0) * wp
-						shiftAdd(d, zs, base, ldz*fg, q.dw, kw)
-						if bias != nil {
-							addScalar(d, bias[o])
-						}
+						copy(dst[y*q.ow:][:q.ow], zs[(y-y0)*wp:][:q.ow])
 					}
 				}
 			})
@@ -189,14 +189,13 @@ func shiftedConv[E float](out, img, w, bias []E, q *convGeom, adj bool) {
 	}
 }
 
-// shiftAdd sets d[x] = sum over kj < kw of z[base + kj*(rs + dw) + x]: the
-// kw shifted Z rows of one output row (rs: Z's stride between the kj
-// blocks of one output channel).
-func shiftAdd[E float](d, z []E, base, rs, dw, kw int) {
+// shiftAdd adds to d (the Z row of kj = 0) the Z rows of 0 < kj < kw,
+// shifted by kj*dw: d[x] += z[kj*(rs + dw) + x] (rs: Z's stride between
+// the kj blocks of one output channel).
+func shiftAdd[E float](d, z []E, rs, dw, kw int) {
 	n := len(d)
-	copy(d, z[base:][:n])
 	for kj := 1; kj < kw; kj++ {
-		src := z[base+kj*(rs+dw):][:n]
+		src := z[kj*(rs+dw):][:n]
 		switch d := any(d).(type) {
 		case []float32:
 			cpu.AddF32(d, d, any(src).([]float32))

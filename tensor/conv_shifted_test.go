@@ -59,7 +59,7 @@ func TestConvShifted(t *testing.T) {
 		{[]int{1, 2, 9, 10}, []int{3, 2, 3, 2}, ConvParams{Padding: [2]int{2, 1}, Dilation: [2]int{2, 1}}, true},
 		{[]int{2, 5, 6, 12}, []int{5, 5, 1, 3}, ConvParams{}, true},
 		{[]int{3, 2, 45, 50}, []int{3, 2, 3, 3}, ConvParams{Padding: [2]int{1, 1}}, true}, // several row blocks
-		{[]int{2, 4, 5, 6}, []int{4, 4, 1, 5}, ConvParams{}, false}, // columns mostly discarded
+		{[]int{2, 4, 5, 6}, []int{4, 4, 1, 5}, ConvParams{}, false},                       // columns mostly discarded
 		{[]int{2, 3, 7, 8}, []int{4, 3, 3, 3}, ConvParams{Stride: [2]int{2, 1}, Padding: [2]int{1, 1}}, false},
 	}
 	g := NewGenerator(7)
