@@ -277,6 +277,10 @@ func colsWeightGrad[E float](gw, img, cols []E, q *convGeom) {
 		clear(gw)
 		return
 	}
+	if q.shifted() {
+		shiftedWeightGrad(gw, img, cols, q)
+		return
+	}
 	var buf []E
 	if !q.direct() {
 		buf = make([]E, q.colLen())

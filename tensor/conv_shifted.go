@@ -214,3 +214,62 @@ func addScalar[E float](d []E, s E) {
 		cpu.AddScalarF64(d, d, float64(s))
 	}
 }
+
+// shiftedWeightGrad computes gw [f, c/g, kh, kw] = sum over samples of the
+// products of gout [n, f, oh, ow] with the input img [n, c, h, w] under
+// every kernel tap, for a convolution q with q.shifted(): per sample,
+// kernel row ki and group, G[(kj, o), l] @ xp[:, ki*dh*wp + l]^T, where G
+// holds gout on shiftedConv's grid of wp columns shifted right by kj*dw
+// (zero elsewhere), a GEMM of kw*f/g rows, c/g columns and inner dimension
+// the grid size, summed over samples (without an im2col buffer).
+func shiftedWeightGrad[E float](gw, img, gout []E, q *convGeom) {
+	kw, K := q.kw, q.kh*q.kw
+	cg, fg := q.c/q.g, q.f/q.g
+	wp := q.w + 2*q.pw
+	plane := (q.h + 2*q.ph) * wp
+	ext := (kw - 1) * q.dw
+	nz := (q.oh-1)*wp + q.ow + ext
+	L := q.oh * q.ow
+	zrows := kw * q.f
+	xp := make([]E, q.c*plane)
+	gs := make([]E, zrows*nz)
+	acc := make([]E, q.kh*zrows*cg) // [ki][g][kj][o][i]
+	for n := range q.n {
+		padImage(xp, img, q, n, n+1)
+		parallelChunks(zrows, zrows*nz, func(lo, hi int) {
+			for r := lo; r < hi; r++ {
+				// row r = (g, kj, fo) of G.
+				g, kj, fo := r/(kw*fg), r/fg%kw, r%fg
+				row := gs[r*nz:][:nz]
+				src := gout[(n*q.f+g*fg+fo)*L:][:L]
+				clear(row)
+				for y := range q.oh {
+					copy(row[y*wp+kj*q.dw:][:q.ow], src[y*q.ow:][:q.ow])
+				}
+			}
+		})
+		var beta E
+		if n > 0 {
+			beta = 1
+		}
+		for ki := range q.kh {
+			for g := range q.g {
+				gemmBatched(1, kw*fg, cg, nz, gs[g*kw*fg*nz:], 0, nz, 1,
+					xp[g*cg*plane+ki*q.dh*wp:], 0, 1, plane, beta, acc[(ki*q.g+g)*kw*fg*cg:], 0, cg)
+			}
+		}
+	}
+	for ki := range q.kh {
+		for g := range q.g {
+			for kj := range kw {
+				for fo := range fg {
+					src := acc[(((ki*q.g+g)*kw+kj)*fg+fo)*cg:][:cg]
+					t := ki*kw + kj
+					for i, v := range src {
+						gw[((g*fg+fo)*cg+i)*K+t] = v
+					}
+				}
+			}
+		}
+	}
+}

@@ -86,7 +86,7 @@ func TestConvShifted(t *testing.T) {
 				}
 				gout, _ := Randn(g, []int{q.n, q.f, q.oh, q.ow}, dt)
 				xt, _ := Randn(g, []int{q.n, q.f, q.oh, q.ow}, dt) // a conv_transpose2d input
-				type res struct{ y, gx, gw, gb, yt *Tensor }
+				type res struct{ y, gx, gw, gb, yt, tgx, tgw *Tensor }
 				run := func() (r res) {
 					var err error
 					if r.y, err = Conv2d(x, w, b, p); err != nil {
@@ -96,6 +96,10 @@ func TestConvShifted(t *testing.T) {
 						t.Fatal(err)
 					}
 					if r.yt, err = ConvTranspose2d(xt, w, nil, p); err != nil {
+						t.Fatal(err)
+					}
+					// conv_transpose2d's gradients, at grad_output x.
+					if r.tgx, r.tgw, _, err = ConvBackward(xt, w, x, p, true, true, true, false); err != nil {
 						t.Fatal(err)
 					}
 					return r
@@ -111,7 +115,8 @@ func TestConvShifted(t *testing.T) {
 					name string
 					a, b *Tensor
 				}{{"conv2d", got.y, want.y}, {"grad x", got.gx, want.gx}, {"grad w", got.gw, want.gw},
-					{"grad b", got.gb, want.gb}, {"conv_transpose2d", got.yt, want.yt}} {
+					{"grad b", got.gb, want.gb}, {"conv_transpose2d", got.yt, want.yt},
+					{"conv_transpose2d grad x", got.tgx, want.tgx}, {"conv_transpose2d grad w", got.tgw, want.tgw}} {
 					if d := maxRelDiff(t, o.a, o.b); d > tol {
 						t.Errorf("%s: relative difference %.3g > %.3g", o.name, d, tol)
 					}
