@@ -205,6 +205,10 @@ func colsForward[E float](out, img, w, bias []E, q *convGeom) {
 	L := q.oh * q.ow
 	K := q.kh * q.kw
 	cg, fg := q.c/q.g, q.f/q.g
+	if q.shifted() {
+		shiftedConv(out, img, w, bias, q, false)
+		return
+	}
 	var beta E
 	if bias != nil {
 		for nf := range q.n * q.f {
@@ -246,6 +250,10 @@ func colsBackward[E float](img, cols, w []E, q *convGeom) {
 		}
 		return
 	}
+	if a, ok := q.adjoint(); ok && a.shifted() {
+		shiftedConv(img, cols, w, nil, a, true)
+		return
+	}
 	clear(img)
 	nb := q.chunk()
 	buf := make([]E, nb*q.colLen())
@@ -267,6 +275,10 @@ func colsWeightGrad[E float](gw, img, cols []E, q *convGeom) {
 	cg, fg := q.c/q.g, q.f/q.g
 	if q.n == 0 || L == 0 {
 		clear(gw)
+		return
+	}
+	if q.shifted() {
+		shiftedWeightGrad(gw, img, cols, q)
 		return
 	}
 	var buf []E
