@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -87,4 +88,35 @@ func TestFastNorm2Extremes(t *testing.T) {
 			t.Errorf("%v %v: %v, want %v", c.dt, c.row, g, want)
 		}
 	}
+}
+
+// fastVarStd (rows read in place, interleaved float64 sums) against the
+// generic two-pass loop: within a float64 rounding of each other, so equal
+// after rounding to f32 but for rare ties; NaN/Inf propagate alike; too
+// few elements for the correction give the same inf/nan.
+func TestFastVarStdMatchesGeneric(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, dt := range []DType{F32, F64} {
+		for _, shape := range [][]int{{1}, {5}, {3, 7}, {4, 1000}, {2, 3, 33}, {1, 1}} {
+			x := mustTensor(t, testData(rng, numel(shape), 3, false), shape, dt)
+			for _, dims := range [][]int{nil, {-1}, {1, 2}} {
+				if len(dims) > 0 && len(dims)+1 > len(shape) && dims[0] > 0 {
+					continue
+				}
+				for _, corr := range []int{0, 1, 2} {
+					for _, std := range []bool{false, true} {
+						fast, gen := fastAndGeneric(t, func() (*Tensor, error) { return varStd(x, dims, corr, false, std) })
+						tol := 1e-13
+						if dt == F32 {
+							tol = 0x1p-23
+						}
+						sameValues(t, fmt.Sprintf("%v %v dims=%v corr=%d std=%v", dt, shape, dims, corr, std), fast, gen, tol, 0)
+					}
+				}
+			}
+		}
+	}
+	y := mustTensor(t, []float64{1, math.NaN(), 3, 4, math.Inf(1), 6}, []int{2, 3}, F32)
+	fast, gen := fastAndGeneric(t, func() (*Tensor, error) { return Std(y, []int{1}, 1, false) })
+	sameValues(t, "nan/inf rows", fast, gen, 0, 0)
 }

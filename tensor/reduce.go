@@ -284,6 +284,9 @@ func varStd(t *Tensor, dims []int, correction int, keepdim, std bool) (*Tensor, 
 	if err != nil {
 		return nil, err
 	}
+	if r := fastVarStd(t, p, correction, std); r != nil {
+		return r, nil
+	}
 	out := zeros(p.outShape, F64)
 	d := out.storage.F64()
 	p.rowsF64(t, func(o int, row []float64) {
@@ -300,6 +303,86 @@ func varStd(t *Tensor, dims []int, correction int, keepdim, std bool) (*Tensor, 
 		d[o] = v
 	})
 	return out.toDType(t.dtype), nil
+}
+
+// fastVarStd is varStd over the trailing dims of a contiguous f32 or f64
+// tensor, reading the rows in place: the same two passes in float64 (the
+// mean, then the squared deviations), each with four interleaved partial
+// sums instead of one, and no float64 copy of the rows. nil when t does
+// not qualify.
+func fastVarStd(t *Tensor, pl *reducePlan, correction int, std bool) *Tensor {
+	if !fastPathsOn() || t.dtype != F32 && t.dtype != F64 || pl.inner == 0 || !t.IsContiguous() || !trailingReduction(t, pl) {
+		return nil
+	}
+	out := empty(pl.outShape, t.dtype)
+	inner := pl.inner
+	finish := func(ss float64) float64 {
+		v := ss / math.Max(0, float64(inner-correction))
+		if std {
+			v = math.Sqrt(v)
+		}
+		return v
+	}
+	if t.dtype == F32 {
+		x, od := t.storage.F32()[t.offset:t.offset+t.Numel()], out.storage.F32()
+		parallelFor(pl.outer, func(lo, hi int) {
+			for o := lo; o < hi; o++ {
+				od[o] = float32(finish(sqDev(x[o*inner : (o+1)*inner])))
+			}
+		})
+		return out
+	}
+	x, od := t.storage.F64()[t.offset:t.offset+t.Numel()], out.storage.F64()
+	parallelFor(pl.outer, func(lo, hi int) {
+		for o := lo; o < hi; o++ {
+			od[o] = finish(sqDev(x[o*inner : (o+1)*inner]))
+		}
+	})
+	return out
+}
+
+// trailingReduction reports whether the plan reduces a suffix of t's dims.
+func trailingReduction(t *Tensor, pl *reducePlan) bool {
+	suffix := false
+	for d := 0; d < len(t.shape); d++ {
+		if pl.red[d] {
+			suffix = true
+		} else if suffix {
+			return false
+		}
+	}
+	return true
+}
+
+// sqDev returns Σ (row[i] - mean)² in float64, mean = Σ row[i] / n (n > 0),
+// both sums over four interleaved partial sums.
+func sqDev[T vfloat](row []T) float64 {
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(row); i += 4 {
+		s0 += float64(row[i])
+		s1 += float64(row[i+1])
+		s2 += float64(row[i+2])
+		s3 += float64(row[i+3])
+	}
+	for ; i < len(row); i++ {
+		s0 += float64(row[i])
+	}
+	mean := (s0 + s1 + s2 + s3) / float64(len(row))
+	s0, s1, s2, s3 = 0, 0, 0, 0
+	i = 0
+	for ; i+4 <= len(row); i += 4 {
+		d0, d1, d2, d3 := float64(row[i])-mean, float64(row[i+1])-mean, float64(row[i+2])-mean, float64(row[i+3])-mean
+		s0 += d0 * d0
+		s1 += d1 * d1
+		s2 += d2 * d2
+		s3 += d3 * d3
+	}
+	for ; i < len(row); i++ {
+		d := float64(row[i]) - mean
+		s0 += d * d
+	}
+	return s0 + s1 + s2 + s3
 }
 
 // Amax returns the maximum over dims (NaN propagates). Zero elements in a
@@ -666,13 +749,8 @@ func fastNorm2(t *Tensor, pl *reducePlan) *Tensor {
 	if !fastPathsOn() || t.dtype != F32 && t.dtype != F64 || pl.inner == 0 || !t.IsContiguous() {
 		return nil
 	}
-	suffix := false
-	for d := 0; d < len(t.shape); d++ {
-		if pl.red[d] {
-			suffix = true
-		} else if suffix {
-			return nil
-		}
+	if !trailingReduction(t, pl) {
+		return nil
 	}
 	out := empty(pl.outShape, t.dtype)
 	inner := pl.inner
