@@ -41,6 +41,9 @@ func matmul(a, b *Tensor, scale *float64) (*Tensor, error) {
 	if len(a.shape) == 1 && len(b.shape) == 1 && scale == nil && a.dtype == b.dtype {
 		return Dot(a, b)
 	}
+	if r := fastMatVec(a, b, scale); r != nil {
+		return r, nil
+	}
 	x, y, batch, n, k, m, err := matmulOperands(a, b)
 	if err != nil {
 		return nil, err
@@ -59,6 +62,41 @@ func matmul(a, b *Tensor, scale *float64) (*Tensor, error) {
 	}
 	out.shape, out.strides = sh, contiguousStrides(sh)
 	return out, nil
+}
+
+// fastMatVec is matmul for a row-major f32/f64 matrix a [n, k] times a
+// vector b [k] (BLAS gemv): each output is the dot kernel's product of a
+// row with b (rows split over threads, values independent of their
+// number), reading a once instead of running the GEMM with 31 of its 32
+// columns padding. nil when the operands do not qualify (the GEMM path
+// then checks and reports errors).
+func fastMatVec(a, b *Tensor, scale *float64) *Tensor {
+	if !fastPathsOn() || scale != nil || len(a.shape) != 2 || len(b.shape) != 1 || a.dtype != b.dtype ||
+		a.dtype != F32 && a.dtype != F64 || a.shape[1] != b.shape[0] || a.shape[1] == 0 || !a.IsContiguous() {
+		return nil
+	}
+	n, k := a.shape[0], a.shape[1]
+	v := b
+	if !v.IsContiguous() {
+		v = v.Contiguous()
+	}
+	out := empty([]int{n}, a.dtype)
+	if a.dtype == F32 {
+		x, y, o := a.storage.F32()[a.offset:a.offset+n*k], v.storage.F32()[v.offset:v.offset+k], out.storage.F32()
+		parallelFor(n*k, func(lo, hi int) {
+			for i := (lo + k - 1) / k; i < (hi+k-1)/k && i < n; i++ {
+				o[i] = cpu.DotF32(x[i*k:(i+1)*k], y)
+			}
+		})
+		return out
+	}
+	x, y, o := a.storage.F64()[a.offset:a.offset+n*k], v.storage.F64()[v.offset:v.offset+k], out.storage.F64()
+	parallelFor(n*k, func(lo, hi int) {
+		for i := (lo + k - 1) / k; i < (hi+k-1)/k && i < n; i++ {
+			o[i] = cpu.DotF64(x[i*k:(i+1)*k], y)
+		}
+	})
+	return out
 }
 
 // CheckMatmul returns the error Matmul(a, b) would return for its

@@ -120,3 +120,26 @@ func TestFastVarStdMatchesGeneric(t *testing.T) {
 	fast, gen := fastAndGeneric(t, func() (*Tensor, error) { return Std(y, []int{1}, 1, false) })
 	sameValues(t, "nan/inf rows", fast, gen, 0, 0)
 }
+
+// fastMatVec (one dot kernel call per row) against the GEMM path: within
+// float rounding of the k-term sums; a strided vector; NaN/Inf propagate.
+func TestFastMatVecMatchesGemm(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, dt := range []DType{F32, F64} {
+		for _, nk := range [][2]int{{1, 1}, {3, 5}, {17, 33}, {300, 257}, {0, 4}, {64, 4096}} {
+			n, k := nk[0], nk[1]
+			a := mustTensor(t, testData(rng, n*k, 1, n*k > 100), []int{n, k}, dt)
+			b2 := mustTensor(t, testData(rng, 2*k, 1, false), []int{2 * k}, dt)
+			b, err := b2.AsStrided([]int{k}, []int{2}, 0) // a strided vector
+			if err != nil {
+				t.Fatal(err)
+			}
+			fast, gen := fastAndGeneric(t, func() (*Tensor, error) { return Matmul(a, b) })
+			tol := 1e-12
+			if dt == F32 {
+				tol = 1e-5
+			}
+			sameValues(t, fmt.Sprintf("%v %dx%d @ %d", dt, n, k, k), fast, gen, tol, tol*math.Sqrt(float64(k)))
+		}
+	}
+}
