@@ -154,6 +154,18 @@ func (vm *vmState) claimMark(insn uint32) int64 {
 	return -1
 }
 
+// claimable reports whether v is a Recyclable value that Claim(fresh)
+// accepts. Numbers, the common results of scalar code, are ruled out by
+// their concrete type before the (costlier) interface assertion.
+func claimable(v Value, fresh int64) bool {
+	switch v.(type) {
+	case Int, Float, Bool:
+		return false
+	}
+	r, ok := v.(Recyclable)
+	return ok && r.Claim(fresh)
+}
+
 // recycle hands back old, the value of a claimed variable being
 // overwritten with v (or a claimed local at its function's return, v the
 // returned value), unless it is v itself.
@@ -641,7 +653,7 @@ loop:
 				recycle(locals[i], stack[sp])
 			}
 			locals[i] = stack[sp]
-			if r, ok := stack[sp].(Recyclable); ok && i < 64 && r.Claim(vm.claimMark(insn)) {
+			if i < 64 && claimable(stack[sp], vm.claimMark(insn)) {
 				claimed |= 1 << i
 			}
 			stack[sp] = nil
@@ -704,7 +716,7 @@ loop:
 				recycle(g.v, stack[sp])
 			}
 			g.v = stack[sp]
-			if r, ok := g.v.(Recyclable); ok && r.Claim(vm.claimMark(insn)) {
+			if claimable(g.v, vm.claimMark(insn)) {
 				g.claimed = true
 			}
 			stack[sp] = nil
