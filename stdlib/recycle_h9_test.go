@@ -1,0 +1,20 @@
+package stdlib_test
+
+import "testing"
+
+// A tsr function's body runs in the caller's VM: the FRESH_MARKs of the
+// calls inside it must not stand for the mark of the call to the function
+// itself. Otherwise y = f() claims (and f() + 1 computes in place into) a
+// tensor f created during one of its builtin calls, kept elsewhere and
+// returned: the kept tensor is recycled or overwritten.
+func TestRecycleFunctionCallMark(t *testing.T) {
+	pre := "z = ones(20000)\nkeep = []\n"
+	checkPrints(t, []printCase{
+		{pre + "fn f() {\n  t = z.relu()\n  keep.append(t)\n  return t\n}\ny = f()\ny = z * 3\nprint(keep[0].sum().item(), y.sum().item())", "20000.0 60000.0"},
+		{pre + "fn f() {\n  t = z.relu()\n  keep.append(t)\n  return t\n}\nfn g() {\n  y = f()\n  y = z * 3\n  return y.sum().item()\n}\nprint(g(), keep[0].sum().item())", "60000.0 20000.0"},
+		{pre + "fn f() {\n  t = z.relu()\n  keep.append(t)\n  return t\n}\ny = f() + 1\nprint(keep[0].sum().item(), y.sum().item())", "20000.0 40000.0"},
+		{pre + "fn f() {\n  t = z.relu() * 1\n  keep.append(t)\n  return t\n}\ny = f() * 5\nprint(keep[0].sum().item(), y.sum().item())", "20000.0 100000.0"},
+		// a builtin running tsr code (a key function) while it computes
+		{pre + "fn k(a) {\n  t = a.abs()\n  keep.append(t)\n  return t.sum().item()\n}\ny = max([z, z * 2], key=k)\ny = z * 3\nprint(keep[0].sum().item(), keep[1].sum().item())", "20000.0 40000.0"},
+	})
+}
