@@ -18,3 +18,17 @@ func TestRecycleFunctionCallMark(t *testing.T) {
 		{pre + "fn k(a) {\n  t = a.abs()\n  keep.append(t)\n  return t.sum().item()\n}\ny = max([z, z * 2], key=k)\ny = z * 3\nprint(keep[0].sum().item(), keep[1].sum().item())", "20000.0 40000.0"},
 	})
 }
+
+// relu's gradient is PyTorch's threshold_backward(grad, result, 0): zero
+// where result <= 0, grad elsewhere, so a NaN input passes its gradient
+// (expected values: PyTorch 1.13, relu and relu_ of f32 and f64).
+func TestReluGradAtNaN(t *testing.T) {
+	pre := "x = tensor([-1.0, -0.0, 0.0, 0.5, nan], requires_grad=true)\n"
+	want := "[0.0, 0.0, 0.0, 1.0, 1.0]"
+	checkPrints(t, []printCase{
+		{pre + "x.relu().sum().backward()\nprint(x.grad.tolist())", want},
+		{pre + "y = x * 1\ny.relu_()\ny.sum().backward()\nprint(x.grad.tolist())", want},
+		{pre + "nn.relu(x.double()).sum().backward()\nprint(x.grad.tolist())", want},
+		{pre + "g = ones(5, requires_grad=true)\ngx = grad(x) { (x.relu() * g).sum() }\nprint(gx.tolist())", want},
+	})
+}
