@@ -26,7 +26,9 @@ type vmState struct {
 	// entered counts nested VM entries from Go (Exec, Call from a host).
 	entered int
 	// fresh is the last FRESH_MARK's mark (math.MaxInt64: the callee was
-	// not a builtin, so its result may be reachable elsewhere).
+	// not a builtin, so its result may be reachable elsewhere). Every run
+	// of tsr code resets it to math.MaxInt64 when it ends, so that a mark
+	// taken inside a callee never stands for the call to it.
 	fresh int64
 	// methods are bound methods free for METHOD to reuse (see bindMethod).
 	methods []*Builtin
@@ -569,6 +571,10 @@ func (th *Thread) run(fr *frame, locals, stack []Value) (result Value, err error
 		claimed uint64
 	)
 	defer func() {
+		// The marks this run took (FRESH_MARK) say nothing about the call
+		// that ran it: a tsr function's result, or a builtin's that ran tsr
+		// code (a callback, a nested program), may be kept elsewhere.
+		vm.fresh = math.MaxInt64
 		if r := recover(); r != nil {
 			fr.pc = pc - 1
 			unwindDefers(defers, 0)

@@ -441,7 +441,7 @@ func fastUnary(u *unaryDef, out, src *Tensor) bool {
 // log ≤ 1, sqrt exact, f32 erf and gelu those of the scalar kernels but
 // where the f32 erf is not correctly rounded (none in 10^7 inputs,
 // cpu.ErfF32); relu, abs, neg and square exact (relu is PyTorch's
-// clamp_min(x, 0): -0.0 and NaN pass through; neg multiplies by -1).
+// clamp_min(x, 0): -0.0 and NaN pass through; neg flips the sign bit).
 func unaryVec[T vfloat](u *unaryDef, k *vecOps[T]) func(dst, x []T) {
 	switch u {
 	case uRelu:
@@ -449,7 +449,7 @@ func unaryVec[T vfloat](u *unaryDef, k *vecOps[T]) func(dst, x []T) {
 	case uAbs:
 		return k.abs
 	case uNeg:
-		return func(dst, x []T) { k.mulScalar(dst, x, -1) }
+		return negate[T]
 	case uSquare:
 		mul := k.bin[opMul]
 		return func(dst, x []T) { mul(dst, x, x) }
@@ -469,6 +469,41 @@ func unaryVec[T vfloat](u *unaryDef, k *vecOps[T]) func(dst, x []T) {
 		return k.gelu
 	}
 	return nil
+}
+
+// negate sets dst[i] = -x[i]: the sign bit flipped (IEEE 754 negate), so
+// that a NaN's sign flips too, as PyTorch's vectorised neg (an XOR with
+// -0.0); multiplying by -1 would pass a NaN through unchanged. It XORs 8
+// bytes at a time (two f32) where dst and x are equally aligned.
+func negate[T vfloat](dst, x []T) {
+	x = x[:len(dst)]
+	if len(dst) == 0 {
+		return
+	}
+	size := int(unsafe.Sizeof(dst[0]))
+	mask := uint64(1) << 63
+	if size == 4 {
+		mask |= 1 << 31
+		if uintptr(unsafe.Pointer(&dst[0]))%8 != 0 && uintptr(unsafe.Pointer(&x[0]))%8 != 0 {
+			dst[0] = -x[0]
+			dst, x = dst[1:], x[1:]
+		}
+	}
+	n := len(dst) * size / 8
+	if n == 0 || uintptr(unsafe.Pointer(&dst[0]))%8 != 0 || uintptr(unsafe.Pointer(&x[0]))%8 != 0 {
+		for i, v := range x {
+			dst[i] = -v
+		}
+		return
+	}
+	d := unsafe.Slice((*uint64)(unsafe.Pointer(&dst[0])), n)
+	s := unsafe.Slice((*uint64)(unsafe.Pointer(&x[0])), n)
+	for i := range d {
+		d[i] = s[i] ^ mask
+	}
+	for i := n * 8 / size; i < len(dst); i++ {
+		dst[i] = -x[i]
+	}
 }
 
 // fastClamp is Clamp for an f32/f64 t with bounds that are numbers or 0-d

@@ -506,12 +506,14 @@ func init() {
 		}
 		return e(c).mul(g, t)
 	})
+	// relu: PyTorch's threshold_backward(grad, result, 0), zero where
+	// result <= 0 and grad elsewhere (a NaN result passes its gradient)
 	unaryDef("relu", false, true, func(c *Ctx, g *T) (*T, error) {
 		out, err := c.Output(0)
 		if err != nil {
 			return nil, err
 		}
-		pos, err := tensor.Gt(out, scalar(0))
+		off, err := tensor.Le(out, scalar(0))
 		if err != nil {
 			return nil, err
 		}
@@ -519,7 +521,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return e(c).where(pos, g, z)
+		return e(c).where(off, z, g)
 	})
 	unaryDef("exp", false, true, func(c *Ctx, g *T) (*T, error) {
 		out, err := c.Output(0)
