@@ -1,7 +1,8 @@
 #!/bin/sh
 # A sweep of common tensor ops (reductions, elementwise math, sort, softmax,
-# a transpose copy) on a 1000x1000 f32 tensor, one thread each: tsr
-# (bench/opsweep/ops.tsr) against its PyTorch twin (ops.py). Prints
+# a transpose copy; then indexing, data movement, creation, nn functions)
+# on 1000x1000 f32 tensors, one thread each: tsr (bench/opsweep/ops.tsr,
+# ops2.tsr) against their PyTorch twins (ops.py, ops2.py). Prints
 # microseconds per call and the time ratio tsr/torch (< 1: tsr is faster).
 # PyTorch: apt-get install python3-torch.
 set -e
@@ -10,10 +11,11 @@ PY=${PYTHON:-/usr/bin/python3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/tsr" ./cmd/tsr
-GOMAXPROCS=1 "$tmp/tsr" bench/opsweep/ops.tsr >"$tmp/tsr.txt"
-if "$PY" -c 'import torch' 2>/dev/null; then
-  "$PY" bench/opsweep/ops.py >"$tmp/torch.txt"
-else
-  : >"$tmp/torch.txt"
-fi
+for f in ops ops2; do
+  GOMAXPROCS=1 "$tmp/tsr" bench/opsweep/$f.tsr >>"$tmp/tsr.txt"
+  if "$PY" -c 'import torch' 2>/dev/null; then
+    "$PY" bench/opsweep/$f.py >>"$tmp/torch.txt"
+  fi
+done
+touch "$tmp/torch.txt"
 awk 'NR==FNR { t[$1] = $2; next } { printf "%-12s tsr %9.1f us  torch %9.1f us  ratio %.2f\n", $1, $2, t[$1], (t[$1] > 0 ? $2 / t[$1] : 0) }' "$tmp/torch.txt" "$tmp/tsr.txt"
