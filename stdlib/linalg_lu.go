@@ -242,7 +242,7 @@ func linalgLU(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwar
 	if err := runtime.UnpackArgs("linalg.lu", args, kwargs, "A", &A, "pivot?", &pivot); err != nil {
 		return nil, err
 	}
-	batch, m, n, err := checkLUInput("linalg.lu", A.t, pivot, "linalg.lu")
+	batch, m, n, err := checkLUInput("linalg.lu", A.t, pivot, "linalg.lu_factor")
 	if err != nil {
 		return nil, err
 	}
