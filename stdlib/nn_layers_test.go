@@ -244,3 +244,88 @@ func TestOptimSteps(t *testing.T) {
 		}
 	}
 }
+
+// TestLayerBehaviour covers Sequential (indexing, slicing, len,
+// iteration, nested names), train/eval propagation, state_dict keys,
+// Dropout in both modes, parameter assignment, errors (PyTorch's kinds and
+// messages), and optimizer mechanics: param_groups read at each step,
+// zero_grad with and without set_to_none, and step(closure). Expected
+// values derived by hand (SGD on sum(w*w): w -= lr * 2w).
+func TestLayerBehaviour(t *testing.T) {
+	const catch = "try { %s } catch e { print(e.kind + \": \" + e.message) }"
+	c := func(s string) string { return fmt.Sprintf(catch, s) }
+	checkPrints(t, []printCase{
+		{`m = nn.Sequential(nn.Linear(2, 3), nn.Dropout(0.5), nn.Sequential(nn.BatchNorm1d(3), nn.ReLU()))
+print(len(m), type(m[0]), len(m[1:]), m[-1][0].num_features)
+n = 0
+for layer in m { n += 1 }
+print(n)
+m.eval()
+print(m[1].training, m[2][0].training, m.training)
+m.train()
+print(m[2][1].training)
+print([p[0] for p in m.named_parameters()])
+print(list(m.state_dict().keys()))
+print(len(m.parameters()), m.parameters()[2] is m[2][0].weight)`, `3 Linear 2 3
+3
+false false false
+true
+['0.weight', '0.bias', '2.0.weight', '2.0.bias']
+['0.weight', '0.bias', '2.0.weight', '2.0.bias', '2.0.running_mean', '2.0.running_var', '2.0.num_batches_tracked']
+4 true`},
+		{c("nn.Sequential(nn.ReLU())[5]"), "IndexError: index 5 is out of range"},
+		{c("nn.BatchNorm2d(3)(ones(2, 3, 4))"), "ValueError: expected 4D input (got 3D input)"},
+		{c("nn.BatchNorm1d(3)(ones(2, 3, 4, 5))"), "ValueError: expected 2D or 3D input (got 4D input)"},
+		{c("nn.Conv2d(3, 4, 3, groups=2)"), "ValueError: in_channels must be divisible by groups"},
+		{c("nn.Conv2d(2, 4, 3, stride=2, padding=\"same\")"), "ValueError: padding='same' is not supported for strided convolutions"},
+		{c("nn.Sequential(3)"), "TypeError: int is not a Module subclass"},
+		{c("nn.Dropout(1.5)"), "ValueError: dropout probability has to be between 0 and 1, but got 1.5"},
+		{c("optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1, nesterov=true)"), "ValueError: Nesterov momentum requires a momentum and zero dampening"},
+		{c("optim.SGD([ones(2, requires_grad=true)], lr=-1.0)"), "ValueError: Invalid learning rate: -1.0"},
+		{c("optim.Adam([])"), "ValueError: optimizer got an empty parameter list"},
+		{c("optim.Adam([ones(2, requires_grad=true) * 2])"), "ValueError: can't optimize a non-leaf Tensor"},
+		{c("optim.Adam([ones(2, requires_grad=true)], betas=(1.0, 0.9))"), "ValueError: Invalid beta parameter at index 0: 1.0"},
+		{c("w = ones(2, requires_grad=true)\noptim.SGD([{\"params\": [w]}, {\"params\": [w]}], lr=0.1)"), "ValueError: some parameters appear in more than one parameter group"},
+		{`w = tensor([1.0, 2.0], requires_grad=true)
+opt = optim.SGD([w], lr=0.1)
+(w * w).sum().backward()
+opt.step()
+print(w)
+opt.param_groups[0]["lr"] = 0.25
+opt.zero_grad(set_to_none=false)
+print(w.grad)
+(w * w).sum().backward()
+opt.step()
+print(w, opt.param_groups[0]["lr"])
+opt.zero_grad()
+print(w.grad)
+fn closure() { opt.zero_grad(); l = (w * w).sum(); l.backward(); l }
+print(opt.step(closure))
+print(w)`, `tensor([0.8000, 1.6000], requires_grad=true)
+tensor([0., 0.])
+tensor([0.4000, 0.8000], requires_grad=true) 0.25
+none
+tensor(0.8000, grad_fn=<SumBackward0>)
+tensor([0.2000, 0.4000], requires_grad=true)`},
+		{`d = nn.Dropout(0.5)
+y = d(ones(1000))
+print(((y == 0) | (y == 2)).all().item(), (y == 0).any().item())
+d.eval()
+print(d(ones(3)))`, "true true\ntensor([1., 1., 1.])"},
+		{`c = nn.Conv2d(1, 1, 2, bias=false)
+c.weight = ones(1, 1, 2, 2, requires_grad=true)
+print(c(ones(1, 1, 3, 3))[0, 0])
+print(c)
+c.bias = tensor([0.5], requires_grad=true)
+print(c, len(c.parameters()), c(ones(1, 1, 2, 2)).item())`, `tensor([[4., 4.],
+        [4., 4.]], grad_fn=<SelectBackward0>)
+Conv2d(1, 1, kernel_size=(2, 2), stride=(1, 1), bias=false)
+Conv2d(1, 1, kernel_size=(2, 2), stride=(1, 1)) 2 4.5`},
+		{`bn = nn.BatchNorm1d(2)
+bn(tensor([[1., 2.], [3., 6.]]))
+print(bn.running_mean, bn.running_var, bn.num_batches_tracked)
+bn.eval()
+print(bn(tensor([[0.5, 0.8]])))`, `tensor([0.2000, 0.4000]) tensor([1.1000, 1.7000]) tensor(1)
+tensor([[0.2860, 0.3068]], grad_fn=<NativeBatchNormBackward0>)`},
+	})
+}
