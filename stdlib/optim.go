@@ -35,10 +35,17 @@ type optimClass struct {
 	doc  string
 }
 
+// String prints the class as <class optim.SGD>.
 func (c *optimClass) String() string { return "<class optim." + c.name + ">" }
-func (c *optimClass) Type() string   { return "class" }
-func (c *optimClass) Truth() bool    { return true }
-func (c *optimClass) Name() string   { return "optim." + c.name }
+
+// Type is "class".
+func (c *optimClass) Type() string { return "class" }
+
+// Truth is true.
+func (c *optimClass) Truth() bool { return true }
+
+// Name is the qualified name, optim.SGD or optim.Adam.
+func (c *optimClass) Name() string { return "optim." + c.name }
 
 // Call builds an optimizer over params: a list (or other iterable) of
 // tensors, or a list of dicts each holding "params" and per-group options.
@@ -212,8 +219,11 @@ type paramState struct {
 	buf, expAvg, expAvgSq, maxExpAvgSq []float64
 }
 
+// Type is the optimizer's class name, SGD or Adam.
 func (o *optimizer) Type() string { return o.kind }
-func (o *optimizer) Truth() bool  { return true }
+
+// Truth is true.
+func (o *optimizer) Truth() bool { return true }
 
 // String is torch's Optimizer.__repr__: each group's options, sorted by
 // name.
