@@ -585,6 +585,18 @@ type layer struct {
 	repr func(l *layer) string
 	// eval is true after eval() / train(false) (training is the default).
 	eval bool
+	// buffers names the tensor fields that are module state but not
+	// parameters (BatchNorm's running_mean), in order; state_dict lists
+	// them after the parameters.
+	buffers []string
+	// subs are the child modules (a Sequential's layers), named by
+	// subNames ("0", "1", ...); parameters(), named_parameters(),
+	// state_dict(), train(), eval() and zero_grad() recurse into them.
+	subs     []*layer
+	subNames []string
+	// outer is the value scripts see for this layer when that is not the
+	// *layer itself (a Sequential's *seqModule); nil otherwise.
+	outer runtime.Value
 }
 
 func (l *layer) String() string {
@@ -622,21 +634,20 @@ func (l *layer) Attr(name string) (runtime.Value, error) {
 				return nil, err
 			}
 			var out []runtime.Value
-			for _, p := range l.params {
-				if v := l.fields[p]; v != runtime.None {
-					out = append(out, v)
-				}
+			for _, p := range l.namedParams() {
+				out = append(out, p.v)
 			}
 			return runtime.NewList(out), nil
 		}), nil
 	case "zero_grad":
 		return runtime.NewBuiltin("zero_grad", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
-			if err := noArgs("zero_grad", args, kwargs); err != nil {
+			toNone := true
+			if err := runtime.UnpackArgs("zero_grad", args, kwargs, "set_to_none?", &toNone); err != nil {
 				return nil, err
 			}
-			for _, p := range l.params {
-				if x, ok := l.fields[p].(*TensorValue); ok {
-					x.t.SetGrad(nil)
+			for _, p := range l.namedParams() {
+				if err := zeroGrad(p.v.t, toNone); err != nil {
+					return nil, err
 				}
 			}
 			return runtime.None, nil
@@ -662,9 +673,9 @@ func (l *layer) AttrNames() []string {
 	return names
 }
 
-// SetAttr replaces a parameter (a tensor or none for bias).
+// SetAttr replaces a parameter or a buffer (a tensor, or none).
 func (l *layer) SetAttr(name string, v runtime.Value) error {
-	for _, p := range l.params {
+	for _, p := range append(l.params[:len(l.params):len(l.params)], l.buffers...) {
 		if p == name {
 			if _, ok := v.(*TensorValue); !ok && v != runtime.None {
 				return runtime.Errorf("TypeError", "cannot assign %s as parameter '%s' (tensor or none expected)", v.Type(), name)

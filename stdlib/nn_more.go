@@ -776,49 +776,46 @@ func layerMethod(l *layer, name string) (runtime.Value, bool) {
 	case "training":
 		return runtime.Bool(!l.eval), true
 	case "state_dict":
-		return method("state_dict(): a dict parameter name -> tensor (detached, sharing storage), in parameter order.", func(args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+		return method("state_dict(): a dict name -> tensor (detached, sharing storage): each module's parameters then its buffers, children after their parent with dotted names (\"0.weight\").", func(args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 			if err := noArgs(name, args, kwargs); err != nil {
 				return nil, err
 			}
-			d := runtime.NewDict(len(l.params))
-			for _, p := range l.params {
-				if x, ok := l.fields[p].(*TensorValue); ok {
-					if err := d.SetKey(runtime.String(p), wrap(x.eng, autograd.Detach(x.t))); err != nil {
-						return nil, err
-					}
+			st := l.namedState()
+			d := runtime.NewDict(len(st))
+			for _, p := range st {
+				if err := d.SetKey(runtime.String(p.name), wrap(p.v.eng, autograd.Detach(p.v.t))); err != nil {
+					return nil, err
 				}
 			}
 			return d, nil
 		}), true
 	case "named_parameters":
-		return method("named_parameters(): a list of (name, parameter) tuples.", func(args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+		return method("named_parameters(): a list of (name, parameter) tuples, children's with dotted names (\"0.weight\"), each tensor once.", func(args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 			if err := noArgs(name, args, kwargs); err != nil {
 				return nil, err
 			}
 			var out []runtime.Value
-			for _, p := range l.params {
-				if x, ok := l.fields[p].(*TensorValue); ok {
-					out = append(out, runtime.Tuple{runtime.String(p), x})
-				}
+			for _, p := range l.namedParams() {
+				out = append(out, runtime.Tuple{runtime.String(p.name), p.v})
 			}
 			return runtime.NewList(out), nil
 		}), true
 	case "train":
-		return method("train(mode=true): set training mode; returns the layer.", func(args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+		return method("train(mode=true): set training mode, on the children too; returns the layer.", func(args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 			mode := true
 			if err := runtime.UnpackArgs(name, args, kwargs, "mode?", &mode); err != nil {
 				return nil, err
 			}
-			l.eval = !mode
-			return l, nil
+			l.setTraining(mode)
+			return l.value(), nil
 		}), true
 	case "eval":
-		return method("eval(): set evaluation mode (train(false)); returns the layer.", func(args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+		return method("eval(): set evaluation mode (train(false)), on the children too; returns the layer.", func(args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 			if err := noArgs(name, args, kwargs); err != nil {
 				return nil, err
 			}
-			l.eval = true
-			return l, nil
+			l.setTraining(false)
+			return l.value(), nil
 		}), true
 	case "requires_grad_":
 		return method("requires_grad_(requires_grad=true): set requires_grad on every parameter; returns the layer.", func(args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
@@ -826,14 +823,12 @@ func layerMethod(l *layer, name string) (runtime.Value, bool) {
 			if err := runtime.UnpackArgs(name, args, kwargs, "requires_grad?", &on); err != nil {
 				return nil, err
 			}
-			for _, p := range l.params {
-				if x, ok := l.fields[p].(*TensorValue); ok {
-					if err := requiresGradSet(x.t, on); err != nil {
-						return nil, err
-					}
+			for _, p := range l.namedParams() {
+				if err := requiresGradSet(p.v.t, on); err != nil {
+					return nil, err
 				}
 			}
-			return l, nil
+			return l.value(), nil
 		}), true
 	}
 	return nil, false
