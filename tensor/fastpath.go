@@ -56,7 +56,7 @@ type vecOps[T vfloat] struct {
 	sqrt       func(dst, x []T)
 	erf, gelu  func(dst, x []T) // nil for f64 (the scalar kernels are the same math.Erf)
 	abs        func(dst, x []T)
-	round      [4]func(dst, x []T) // by cpu.RoundMode: round (half even), floor, ceil, trunc
+	round      [4]func(dst, x []T)        // by cpu.RoundMode: round (half even), floor, ceil, trunc
 	clamp      func(dst, x []T, lo, hi T) // x86 MIN(hi, MAX(lo, x)): NaN x passes
 	sum, max   func(x []T) T
 	prod       func(x []T) T
@@ -72,7 +72,7 @@ var opsF32 = &vecOps[float32]{
 	exp: cpu.ExpF32, tanh: cpu.TanhF32, sigmoid: cpu.SigmoidF32, log: cpu.LogF32, sqrt: cpu.SqrtF32,
 	abs: cpu.AbsF32, clamp: cpu.ClampF32, erf: cpu.ErfF32, gelu: cpu.GeluF32,
 	round: roundKernels(cpu.RoundF32),
-	sum: cpu.SumF32, max: cpu.MaxF32, prod: cpu.ProdF32,
+	sum:   cpu.SumF32, max: cpu.MaxF32, prod: cpu.ProdF32,
 	softmax: cpu.SoftmaxRowsF32, logSoftmax: cpu.LogSoftmaxRowsF32, logSumExp: cpu.LogSumExpRowsF32,
 }
 
@@ -83,7 +83,7 @@ var opsF64 = &vecOps[float64]{
 	exp: cpu.ExpF64, tanh: cpu.TanhF64, sigmoid: cpu.SigmoidF64, log: cpu.LogF64, sqrt: cpu.SqrtF64,
 	abs: cpu.AbsF64, clamp: cpu.ClampF64,
 	round: roundKernels(cpu.RoundF64),
-	sum: cpu.SumF64, max: cpu.MaxF64, prod: cpu.ProdF64,
+	sum:   cpu.SumF64, max: cpu.MaxF64, prod: cpu.ProdF64,
 	softmax: cpu.SoftmaxRowsF64, logSoftmax: cpu.LogSoftmaxRowsF64, logSumExp: cpu.LogSumExpRowsF64,
 }
 
