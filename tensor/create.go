@@ -593,11 +593,16 @@ func linspaceF64(buf []float64, start, end float64) {
 		}
 		return math.FMA(-step, float64(n-1-i), end)
 	}
+	var lane [V]float64 // step*j, as Vectorized::arange's lanes
+	for j := range lane {
+		lane[j] = step * float64(j)
+	}
 	i := 0
 	for ; i < n/(2*V)*(2*V); i += V { // whole pairs of vectors
 		base := elem(i)
-		for j := 0; j < V; j++ {
-			buf[i+j] = base + float64(step*float64(j))
+		blk := (*[V]float64)(buf[i : i+V])
+		for j, l := range lane {
+			blk[j] = base + l
 		}
 	}
 	for ; i < n; i++ {
@@ -615,11 +620,16 @@ func linspaceF32(buf []float32, start, end float32) {
 		}
 		return cpu.FMA32(-step, float32(n-1-i), end)
 	}
+	var lane [V]float32 // step*j, as Vectorized::arange's lanes
+	for j := range lane {
+		lane[j] = step * float32(j)
+	}
 	i := 0
 	for ; i < n/(2*V)*(2*V); i += V { // whole pairs of vectors
 		base := elem(i)
-		for j := 0; j < V; j++ {
-			buf[i+j] = base + float32(step*float32(j))
+		blk := (*[V]float32)(buf[i : i+V])
+		for j, l := range lane {
+			blk[j] = base + l
 		}
 	}
 	for ; i < n; i++ {
