@@ -81,3 +81,62 @@ func TestFastRoundMatchesGeneric(t *testing.T) {
 	r, _ := Round(x)
 	sameBitsT(t, "round", r, mustTensor(t, []float64{0, 2, 2, nz, -3, nz, math.Inf(-1)}, []int{7}, F32))
 }
+
+// Integer and bool sum/prod read straight from contiguous storage must
+// equal the generic row-copy path (wrapping int64 arithmetic included),
+// for whole-tensor, trailing-dims and (falling back) leading-dims
+// reductions, an offset view and empty rows.
+func TestFastIntSumProd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(123, 124))
+	for _, dt := range []DType{I64, I32, I16, I8, U8, Bool} {
+		for _, shape := range [][]int{{7}, {3, 5}, {4, 0}, {2, 3, 9}, {1, 1001}} {
+			n := numel(shape)
+			d := make([]float64, n+3)
+			for i := range d {
+				d[i] = float64(rng.IntN(200) - 100)
+				if dt == U8 || dt == Bool {
+					d[i] = float64(rng.IntN(3))
+				}
+				if dt == I64 && i%5 == 0 {
+					d[i] = float64(int64(1) << 62) // wraps
+				}
+			}
+			big := mustTensor(t, d, []int{n + 3}, dt)
+			view, _ := big.Narrow(0, 3, n)
+			x, err := view.Reshape(shape...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dimsets := [][]int{nil, {len(shape) - 1}, {0}}
+			if len(shape) == 3 {
+				dimsets = append(dimsets, []int{1, 2}, []int{0, 2})
+			}
+			for _, dims := range dimsets {
+				for _, keep := range []bool{false, true} {
+					for _, prod := range []bool{false, true} {
+						f := Sum
+						if prod {
+							f = Prod
+						}
+						fast, gen := fastAndGeneric(t, func() (*Tensor, error) { return f(x, dims, keep) })
+						if fast.dtype != I64 || !shapeEq(fast.shape, gen.shape) {
+							t.Fatalf("%s %v dims %v: %s %v, generic %s %v", dt, shape, dims, fast.dtype, fast.shape, gen.dtype, gen.shape)
+						}
+						a, b := fast.storage.I64()[fast.offset:fast.offset+fast.Numel()], gen.storage.I64()[gen.offset:gen.offset+gen.Numel()]
+						for i := range a {
+							if a[i] != b[i] {
+								t.Fatalf("%s %v dims %v prod=%v: %v, generic %v", dt, shape, dims, prod, a, b)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	// hand-derived
+	x := mustTensor(t, []float64{1, 2, 3, 4, 5, 6}, []int{2, 3}, I32)
+	s, _ := Sum(x, []int{1}, false)
+	if v := s.storage.I64(); v[0] != 6 || v[1] != 15 {
+		t.Errorf("sum rows = %v, want [6 15]", v)
+	}
+}
