@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/tsrlang/tsr/backends/cpu"
 )
@@ -177,14 +178,32 @@ func arangeLen(start, end, step float64) (int, error) {
 }
 
 // Arange returns start, start+step, ... below end (above for step < 0):
-// ceil((end-start)/step) elements of dtype dt, element i = start + i*step
-// computed in f64. The caller picks dt (PyTorch: i64 when all arguments are
-// ints, else the default float). step 0 or a sign that cannot reach end is
-// a RuntimeError.
+// ceil((end-start)/step) elements of dtype dt. f32 and f64 values are
+// ATen's arange kernel's as built (AVX2, FMA-contracted): whole pairs of
+// V-lane blocks (V = 32 bytes / element size) start at base =
+// fma(step, i, start) in f64 rounded to dt, lane j being fma(j, step,
+// base) in f64 rounded to dt; the rest is fma(step, i, start) in f64
+// rounded once (testdata/range_torch.json pins them). Other dtypes take
+// start + i*step in f64. The caller picks dt (PyTorch: i64 when all arguments are ints,
+// else the default float). step 0 or a sign that cannot reach end is a
+// RuntimeError.
 func Arange(start, end, step float64, dt DType) (*Tensor, error) {
 	n, err := arangeLen(start, end, step)
 	if err != nil {
 		return nil, err
+	}
+	switch dt {
+	case F32, F64:
+		if err := allocCheck(dt, n); err != nil {
+			return nil, err
+		}
+		t := empty([]int{n}, dt)
+		if dt == F32 {
+			arangeFill(t.storage.F32(), start, step)
+		} else {
+			arangeFill(t.storage.F64(), start, step)
+		}
+		return t, nil
 	}
 	if err := allocCheck(F64, n); err != nil { // the f64 staging buffer
 		return nil, err
@@ -194,6 +213,26 @@ func Arange(start, end, step float64, dt DType) (*Tensor, error) {
 		buf[i] = start + float64(i)*step
 	}
 	return FromFloat64s(buf, []int{n}, dt)
+}
+
+// arangeFill is ATen's f32/f64 arange: acc (f64) arithmetic, V-lane
+// blocks from a base rounded to T (Vectorized<T>::arange(base, step)),
+// the products fused as the compiler contracts them.
+func arangeFill[T float32 | float64](o []T, start, step float64) {
+	var z T
+	v := 32 / int(unsafe.Sizeof(z))
+	n := len(o)
+	i := 0
+	for ; i < n/(2*v)*(2*v); i += v {
+		base := float64(T(math.FMA(step, float64(i), start)))
+		blk := o[i : i+v]
+		for j := range blk {
+			blk[j] = T(math.FMA(float64(j), step, base))
+		}
+	}
+	for ; i < n; i++ {
+		o[i] = T(math.FMA(step, float64(i), start))
+	}
 }
 
 // ArangeInt is Arange with exact integer arithmetic (for i64 and friends).
@@ -220,6 +259,17 @@ func ArangeInt(start, end, step int64, dt DType) (*Tensor, error) {
 	if span > 0 {
 		n = int64((span-1)/ustep + 1)
 	}
+	if dt == I64 {
+		if err := allocCheck(I64, int(n)); err != nil {
+			return nil, err
+		}
+		t := empty([]int{int(n)}, I64)
+		o := t.storage.I64()
+		for i := range o {
+			o[i] = start + int64(i)*step
+		}
+		return t, nil
+	}
 	if err := allocCheck(I64, int(n)); err != nil { // the i64 staging buffer
 		return nil, err
 	}
@@ -237,6 +287,18 @@ func Linspace(start, end float64, steps int, dt DType) (*Tensor, error) {
 	if steps < 0 {
 		return nil, errorf(RuntimeError, "number of steps must be non-negative")
 	}
+	if (dt == F32 || dt == F64) && steps > 1 {
+		if err := allocCheck(dt, steps); err != nil {
+			return nil, err
+		}
+		t := empty([]int{steps}, dt)
+		if dt == F64 {
+			linspaceF64(t.storage.F64(), start, end)
+		} else {
+			linspaceF32(t.storage.F32(), float32(start), float32(end))
+		}
+		return t, nil
+	}
 	if err := allocCheck(F64, steps); err != nil { // the f64 staging buffer
 		return nil, err
 	}
@@ -244,28 +306,10 @@ func Linspace(start, end float64, steps int, dt DType) (*Tensor, error) {
 	if steps == 1 {
 		buf[0] = start
 	} else if steps > 1 {
-		half := steps / 2
-		switch {
-		case dt == F64:
-			linspaceF64(buf, start, end)
-		case dt == F32:
-			linspaceF32(buf, float32(start), float32(end))
-		case !dt.IsFloat():
-			step := (end - start) / float64(steps-1)
-			for i := range buf {
-				if i < half {
-					buf[i] = start + step*float64(i)
-				} else {
-					buf[i] = end - step*float64(steps-1-i)
-				}
-			}
-		default:
+		if dt.IsFloat() {
 			linspaceHalf(buf, start, end, dt)
-		}
-	}
-	if dt.IsInt() {
-		for i := range buf {
-			buf[i] = math.Trunc(buf[i])
+		} else {
+			linspaceInt(buf, start, end, dt)
 		}
 	}
 	return FromFloat64s(buf, []int{steps}, dt)
@@ -549,11 +593,16 @@ func linspaceF64(buf []float64, start, end float64) {
 		}
 		return math.FMA(-step, float64(n-1-i), end)
 	}
+	var lane [V]float64 // step*j, as Vectorized::arange's lanes
+	for j := range lane {
+		lane[j] = step * float64(j)
+	}
 	i := 0
 	for ; i < n/(2*V)*(2*V); i += V { // whole pairs of vectors
 		base := elem(i)
-		for j := 0; j < V; j++ {
-			buf[i+j] = base + float64(step*float64(j))
+		blk := (*[V]float64)(buf[i : i+V])
+		for j, l := range lane {
+			blk[j] = base + l
 		}
 	}
 	for ; i < n; i++ {
@@ -561,7 +610,7 @@ func linspaceF64(buf []float64, start, end float64) {
 	}
 }
 
-func linspaceF32(buf []float64, start, end float32) {
+func linspaceF32(buf []float32, start, end float32) {
 	const V = 8
 	n := len(buf)
 	step := (end - start) / float32(n-1)
@@ -571,15 +620,50 @@ func linspaceF32(buf []float64, start, end float32) {
 		}
 		return cpu.FMA32(-step, float32(n-1-i), end)
 	}
+	var lane [V]float32 // step*j, as Vectorized::arange's lanes
+	for j := range lane {
+		lane[j] = step * float32(j)
+	}
 	i := 0
 	for ; i < n/(2*V)*(2*V); i += V { // whole pairs of vectors
 		base := elem(i)
-		for j := 0; j < V; j++ {
-			buf[i+j] = float64(base + float32(step*float32(j)))
+		blk := (*[V]float32)(buf[i : i+V])
+		for j, l := range lane {
+			blk[j] = base + l
 		}
 	}
 	for ; i < n; i++ {
-		buf[i] = float64(elem(i))
+		buf[i] = elem(i)
+	}
+}
+
+// linspaceInt is ATen's linspace kernel for integer dtypes: start and end
+// truncated to integers, step = (end - start) / (n-1) in f64; whole pairs
+// of V-lane blocks (V = 32 bytes / element size) start at base =
+// trunc(fma(step, i, start)) (or trunc(fma(-step, n-1-i, end)) in the
+// second half), lane j being trunc(base + j*step) (Vectorized<int>::
+// arange, not fused); the rest is trunc(fma(step, i, start)) or trunc(fma(-step,
+// n-1-i, end)). The results are integral values (exact in f64).
+func linspaceInt(buf []float64, start, end float64, dt DType) {
+	v := 32 / dt.ItemSize()
+	n := len(buf)
+	s, e := math.Trunc(start), math.Trunc(end)
+	step := (e - s) / float64(n-1)
+	elem := func(i int) float64 {
+		if i < n/2 {
+			return math.Trunc(math.FMA(step, float64(i), s))
+		}
+		return math.Trunc(math.FMA(-step, float64(n-1-i), e))
+	}
+	i := 0
+	for ; i < n/(2*v)*(2*v); i += v {
+		base := elem(i)
+		for j := 0; j < v; j++ {
+			buf[i+j] = math.Trunc(base + float64(float64(j)*step))
+		}
+	}
+	for ; i < n; i++ {
+		buf[i] = elem(i)
 	}
 }
 

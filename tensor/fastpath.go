@@ -56,6 +56,7 @@ type vecOps[T vfloat] struct {
 	sqrt       func(dst, x []T)
 	erf, gelu  func(dst, x []T) // nil for f64 (the scalar kernels are the same math.Erf)
 	abs        func(dst, x []T)
+	round      [4]func(dst, x []T)        // by cpu.RoundMode: round (half even), floor, ceil, trunc
 	clamp      func(dst, x []T, lo, hi T) // x86 MIN(hi, MAX(lo, x)): NaN x passes
 	sum, max   func(x []T) T
 	prod       func(x []T) T
@@ -70,7 +71,8 @@ var opsF32 = &vecOps[float32]{
 	addScalar: cpu.AddScalarF32, mulScalar: cpu.MulScalarF32,
 	exp: cpu.ExpF32, tanh: cpu.TanhF32, sigmoid: cpu.SigmoidF32, log: cpu.LogF32, sqrt: cpu.SqrtF32,
 	abs: cpu.AbsF32, clamp: cpu.ClampF32, erf: cpu.ErfF32, gelu: cpu.GeluF32,
-	sum: cpu.SumF32, max: cpu.MaxF32, prod: cpu.ProdF32,
+	round: roundKernels(cpu.RoundF32),
+	sum:   cpu.SumF32, max: cpu.MaxF32, prod: cpu.ProdF32,
 	softmax: cpu.SoftmaxRowsF32, logSoftmax: cpu.LogSoftmaxRowsF32, logSumExp: cpu.LogSumExpRowsF32,
 }
 
@@ -80,8 +82,17 @@ var opsF64 = &vecOps[float64]{
 	addScalar: cpu.AddScalarF64, mulScalar: cpu.MulScalarF64,
 	exp: cpu.ExpF64, tanh: cpu.TanhF64, sigmoid: cpu.SigmoidF64, log: cpu.LogF64, sqrt: cpu.SqrtF64,
 	abs: cpu.AbsF64, clamp: cpu.ClampF64,
-	sum: cpu.SumF64, max: cpu.MaxF64, prod: cpu.ProdF64,
+	round: roundKernels(cpu.RoundF64),
+	sum:   cpu.SumF64, max: cpu.MaxF64, prod: cpu.ProdF64,
 	softmax: cpu.SoftmaxRowsF64, logSoftmax: cpu.LogSoftmaxRowsF64, logSumExp: cpu.LogSumExpRowsF64,
+}
+
+// roundKernels binds each rounding mode of f (cpu.RoundF32 / RoundF64).
+func roundKernels[T vfloat](f func(dst, x []T, m cpu.RoundMode)) (k [4]func(dst, x []T)) {
+	for m := range k {
+		k[m] = func(dst, x []T) { f(dst, x, cpu.RoundMode(m)) }
+	}
+	return k
 }
 
 // Work sizes (in elements) below which a kernel stays on one goroutine:
@@ -438,7 +449,7 @@ func fastUnary(u *unaryDef, out, src *Tensor) bool {
 // unaryVec returns the vector kernel of u, or nil. The kernels' accuracy
 // (measured against the float64 math functions, backends/cpu
 // elementwise_math.go): exp ≤ 2 ulp, tanh ≤ 2, sigmoid ≤ 3 (f32) / 4 (f64),
-// log ≤ 1, sqrt exact, f32 erf and gelu those of the scalar kernels but
+// log ≤ 1, sqrt exact, round/floor/ceil/trunc exact, f32 erf and gelu those of the scalar kernels but
 // where the f32 erf is not correctly rounded (none in 10^7 inputs,
 // cpu.ErfF32); relu, abs, neg and square exact (relu is PyTorch's
 // clamp_min(x, 0): -0.0 and NaN pass through; neg flips the sign bit).
@@ -465,6 +476,14 @@ func unaryVec[T vfloat](u *unaryDef, k *vecOps[T]) func(dst, x []T) {
 		return k.sqrt
 	case uErf:
 		return k.erf
+	case uRound:
+		return k.round[cpu.RoundHalfEven]
+	case uFloor:
+		return k.round[cpu.RoundFloor]
+	case uCeil:
+		return k.round[cpu.RoundCeil]
+	case uTrunc:
+		return k.round[cpu.RoundTrunc]
 	case uGelu:
 		return k.gelu
 	}

@@ -3,6 +3,7 @@ package tensor
 import (
 	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/tsrlang/tsr/backends/cpu"
 )
@@ -146,6 +147,9 @@ func sumProd(t *Tensor, dims []int, keepdim, prod bool) (*Tensor, error) {
 	if odt == I64 {
 		out := zeros(p.outShape, I64)
 		d := out.storage.I64()
+		if fastPathsOn() && intRowsReduce(t, p, d, prod) {
+			return out, nil
+		}
 		p.rowsI64(t, func(o int, row []int64) {
 			var acc int64
 			if prod {
@@ -975,4 +979,74 @@ func softmax(t *Tensor, dim int, logsm bool) (*Tensor, error) {
 			r[k] = math.Exp(v-m) / s
 		}
 	})
+}
+
+// intRowsReduce is sum/prod of an integer or bool t whose reduced dims
+// are the trailing ones of a contiguous layout (the whole tensor, or
+// rows): each output d[o] is accumulated straight from the storage in
+// int64 (wrapping as PyTorch's int64 accumulation), with no per-row copy
+// into a scratch row. It reports false for other layouts.
+func intRowsReduce(t *Tensor, p *reducePlan, d []int64, prod bool) bool {
+	if !t.IsContiguous() || p.outer == 0 {
+		return false
+	}
+	seenRed := false
+	for i := range t.shape {
+		if p.red[i] {
+			seenRed = true
+		} else if seenRed && t.shape[i] != 1 {
+			return false // a kept dim after a reduced one
+		}
+	}
+	n := p.inner
+	off := t.offset
+	switch t.dtype {
+	case I64:
+		intRows(t.storage.I64()[off:off+n*p.outer], n, d, prod)
+	case I32:
+		intRows(t.storage.I32()[off:off+n*p.outer], n, d, prod)
+	case I16:
+		intRows(t.storage.I16()[off:off+n*p.outer], n, d, prod)
+	case I8:
+		intRows(t.storage.I8()[off:off+n*p.outer], n, d, prod)
+	case U8:
+		intRows(t.storage.U8()[off:off+n*p.outer], n, d, prod)
+	case Bool:
+		b := t.storage.Bools()[off : off+n*p.outer]
+		u := unsafe.Slice((*uint8)(unsafe.Pointer(unsafe.SliceData(b))), len(b)) // bools are 0/1 bytes
+		intRows(u, n, d, prod)
+	default:
+		return false
+	}
+	return true
+}
+
+// intRows sets d[o] to the int64 sum (or product) of x[o*n : (o+1)*n].
+func intRows[T int8 | int16 | int32 | int64 | uint8](x []T, n int, d []int64, prod bool) {
+	for o := range d {
+		row := x[o*n : o*n+n]
+		if prod {
+			acc := int64(1)
+			for _, v := range row {
+				acc *= int64(v)
+			}
+			d[o] = acc
+			continue
+		}
+		// four independent accumulators (integer addition is associative,
+		// so the wrapped result is the sequential one)
+		var a0, a1, a2, a3 int64
+		i := 0
+		for ; i+4 <= len(row); i += 4 {
+			r := row[i : i+4 : i+4]
+			a0 += int64(r[0])
+			a1 += int64(r[1])
+			a2 += int64(r[2])
+			a3 += int64(r[3])
+		}
+		for ; i < len(row); i++ {
+			a0 += int64(row[i])
+		}
+		d[o] = a0 + a1 + a2 + a3
+	}
 }

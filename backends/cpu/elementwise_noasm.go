@@ -5,3 +5,4 @@ package cpu
 func registerKernelsAsm() {}
 func registerHalfAsm()    {}
 func registerRowsAsm()    {}
+func registerRoundAsm()   {}

@@ -12741,3 +12741,595 @@ L67_end:
 	VMOVUPD Y0, (AX)
 	VZEROUPPER
 	RET
+
+// func roundEvenF32AVX512(dst *float32, x *float32, n int)
+// Requires: AVX, AVX512F
+TEXT ·roundEvenF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+16(FP), DX
+
+L68_big:
+	CMPQ        DX, $0x00000040
+	JL          L68_one
+	VRNDSCALEPS $0x08, (CX), Z0
+	VMOVUPS     Z0, (AX)
+	VRNDSCALEPS $0x08, 64(CX), Z0
+	VMOVUPS     Z0, 64(AX)
+	VRNDSCALEPS $0x08, 128(CX), Z0
+	VMOVUPS     Z0, 128(AX)
+	VRNDSCALEPS $0x08, 192(CX), Z0
+	VMOVUPS     Z0, 192(AX)
+	ADDQ        $0x00000100, AX
+	ADDQ        $0x00000100, CX
+	SUBQ        $0x00000040, DX
+	JMP         L68_big
+
+L68_one:
+	CMPQ        DX, $0x00000010
+	JL          L68_end
+	VRNDSCALEPS $0x08, (CX), Z0
+	VMOVUPS     Z0, (AX)
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000010, DX
+	JMP         L68_one
+
+L68_end:
+	VZEROUPPER
+	RET
+
+// func floorF32AVX512(dst *float32, x *float32, n int)
+// Requires: AVX, AVX512F
+TEXT ·floorF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+16(FP), DX
+
+L69_big:
+	CMPQ        DX, $0x00000040
+	JL          L69_one
+	VRNDSCALEPS $0x09, (CX), Z0
+	VMOVUPS     Z0, (AX)
+	VRNDSCALEPS $0x09, 64(CX), Z0
+	VMOVUPS     Z0, 64(AX)
+	VRNDSCALEPS $0x09, 128(CX), Z0
+	VMOVUPS     Z0, 128(AX)
+	VRNDSCALEPS $0x09, 192(CX), Z0
+	VMOVUPS     Z0, 192(AX)
+	ADDQ        $0x00000100, AX
+	ADDQ        $0x00000100, CX
+	SUBQ        $0x00000040, DX
+	JMP         L69_big
+
+L69_one:
+	CMPQ        DX, $0x00000010
+	JL          L69_end
+	VRNDSCALEPS $0x09, (CX), Z0
+	VMOVUPS     Z0, (AX)
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000010, DX
+	JMP         L69_one
+
+L69_end:
+	VZEROUPPER
+	RET
+
+// func ceilF32AVX512(dst *float32, x *float32, n int)
+// Requires: AVX, AVX512F
+TEXT ·ceilF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+16(FP), DX
+
+L70_big:
+	CMPQ        DX, $0x00000040
+	JL          L70_one
+	VRNDSCALEPS $0x0a, (CX), Z0
+	VMOVUPS     Z0, (AX)
+	VRNDSCALEPS $0x0a, 64(CX), Z0
+	VMOVUPS     Z0, 64(AX)
+	VRNDSCALEPS $0x0a, 128(CX), Z0
+	VMOVUPS     Z0, 128(AX)
+	VRNDSCALEPS $0x0a, 192(CX), Z0
+	VMOVUPS     Z0, 192(AX)
+	ADDQ        $0x00000100, AX
+	ADDQ        $0x00000100, CX
+	SUBQ        $0x00000040, DX
+	JMP         L70_big
+
+L70_one:
+	CMPQ        DX, $0x00000010
+	JL          L70_end
+	VRNDSCALEPS $0x0a, (CX), Z0
+	VMOVUPS     Z0, (AX)
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000010, DX
+	JMP         L70_one
+
+L70_end:
+	VZEROUPPER
+	RET
+
+// func truncF32AVX512(dst *float32, x *float32, n int)
+// Requires: AVX, AVX512F
+TEXT ·truncF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+16(FP), DX
+
+L71_big:
+	CMPQ        DX, $0x00000040
+	JL          L71_one
+	VRNDSCALEPS $0x0b, (CX), Z0
+	VMOVUPS     Z0, (AX)
+	VRNDSCALEPS $0x0b, 64(CX), Z0
+	VMOVUPS     Z0, 64(AX)
+	VRNDSCALEPS $0x0b, 128(CX), Z0
+	VMOVUPS     Z0, 128(AX)
+	VRNDSCALEPS $0x0b, 192(CX), Z0
+	VMOVUPS     Z0, 192(AX)
+	ADDQ        $0x00000100, AX
+	ADDQ        $0x00000100, CX
+	SUBQ        $0x00000040, DX
+	JMP         L71_big
+
+L71_one:
+	CMPQ        DX, $0x00000010
+	JL          L71_end
+	VRNDSCALEPS $0x0b, (CX), Z0
+	VMOVUPS     Z0, (AX)
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000010, DX
+	JMP         L71_one
+
+L71_end:
+	VZEROUPPER
+	RET
+
+// func roundEvenF64AVX512(dst *float64, x *float64, n int)
+// Requires: AVX, AVX512F
+TEXT ·roundEvenF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+16(FP), DX
+
+L72_big:
+	CMPQ        DX, $0x00000020
+	JL          L72_one
+	VRNDSCALEPD $0x08, (CX), Z0
+	VMOVUPD     Z0, (AX)
+	VRNDSCALEPD $0x08, 64(CX), Z0
+	VMOVUPD     Z0, 64(AX)
+	VRNDSCALEPD $0x08, 128(CX), Z0
+	VMOVUPD     Z0, 128(AX)
+	VRNDSCALEPD $0x08, 192(CX), Z0
+	VMOVUPD     Z0, 192(AX)
+	ADDQ        $0x00000100, AX
+	ADDQ        $0x00000100, CX
+	SUBQ        $0x00000020, DX
+	JMP         L72_big
+
+L72_one:
+	CMPQ        DX, $0x00000008
+	JL          L72_end
+	VRNDSCALEPD $0x08, (CX), Z0
+	VMOVUPD     Z0, (AX)
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000008, DX
+	JMP         L72_one
+
+L72_end:
+	VZEROUPPER
+	RET
+
+// func floorF64AVX512(dst *float64, x *float64, n int)
+// Requires: AVX, AVX512F
+TEXT ·floorF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+16(FP), DX
+
+L73_big:
+	CMPQ        DX, $0x00000020
+	JL          L73_one
+	VRNDSCALEPD $0x09, (CX), Z0
+	VMOVUPD     Z0, (AX)
+	VRNDSCALEPD $0x09, 64(CX), Z0
+	VMOVUPD     Z0, 64(AX)
+	VRNDSCALEPD $0x09, 128(CX), Z0
+	VMOVUPD     Z0, 128(AX)
+	VRNDSCALEPD $0x09, 192(CX), Z0
+	VMOVUPD     Z0, 192(AX)
+	ADDQ        $0x00000100, AX
+	ADDQ        $0x00000100, CX
+	SUBQ        $0x00000020, DX
+	JMP         L73_big
+
+L73_one:
+	CMPQ        DX, $0x00000008
+	JL          L73_end
+	VRNDSCALEPD $0x09, (CX), Z0
+	VMOVUPD     Z0, (AX)
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000008, DX
+	JMP         L73_one
+
+L73_end:
+	VZEROUPPER
+	RET
+
+// func ceilF64AVX512(dst *float64, x *float64, n int)
+// Requires: AVX, AVX512F
+TEXT ·ceilF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+16(FP), DX
+
+L74_big:
+	CMPQ        DX, $0x00000020
+	JL          L74_one
+	VRNDSCALEPD $0x0a, (CX), Z0
+	VMOVUPD     Z0, (AX)
+	VRNDSCALEPD $0x0a, 64(CX), Z0
+	VMOVUPD     Z0, 64(AX)
+	VRNDSCALEPD $0x0a, 128(CX), Z0
+	VMOVUPD     Z0, 128(AX)
+	VRNDSCALEPD $0x0a, 192(CX), Z0
+	VMOVUPD     Z0, 192(AX)
+	ADDQ        $0x00000100, AX
+	ADDQ        $0x00000100, CX
+	SUBQ        $0x00000020, DX
+	JMP         L74_big
+
+L74_one:
+	CMPQ        DX, $0x00000008
+	JL          L74_end
+	VRNDSCALEPD $0x0a, (CX), Z0
+	VMOVUPD     Z0, (AX)
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000008, DX
+	JMP         L74_one
+
+L74_end:
+	VZEROUPPER
+	RET
+
+// func truncF64AVX512(dst *float64, x *float64, n int)
+// Requires: AVX, AVX512F
+TEXT ·truncF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+16(FP), DX
+
+L75_big:
+	CMPQ        DX, $0x00000020
+	JL          L75_one
+	VRNDSCALEPD $0x0b, (CX), Z0
+	VMOVUPD     Z0, (AX)
+	VRNDSCALEPD $0x0b, 64(CX), Z0
+	VMOVUPD     Z0, 64(AX)
+	VRNDSCALEPD $0x0b, 128(CX), Z0
+	VMOVUPD     Z0, 128(AX)
+	VRNDSCALEPD $0x0b, 192(CX), Z0
+	VMOVUPD     Z0, 192(AX)
+	ADDQ        $0x00000100, AX
+	ADDQ        $0x00000100, CX
+	SUBQ        $0x00000020, DX
+	JMP         L75_big
+
+L75_one:
+	CMPQ        DX, $0x00000008
+	JL          L75_end
+	VRNDSCALEPD $0x0b, (CX), Z0
+	VMOVUPD     Z0, (AX)
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000008, DX
+	JMP         L75_one
+
+L75_end:
+	VZEROUPPER
+	RET
+
+// func roundEvenF32AVX2(dst *float32, x *float32, n int)
+// Requires: AVX
+TEXT ·roundEvenF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+16(FP), DX
+
+L76_big:
+	CMPQ     DX, $0x00000020
+	JL       L76_one
+	VROUNDPS $0x08, (CX), Y0
+	VMOVUPS  Y0, (AX)
+	VROUNDPS $0x08, 32(CX), Y0
+	VMOVUPS  Y0, 32(AX)
+	VROUNDPS $0x08, 64(CX), Y0
+	VMOVUPS  Y0, 64(AX)
+	VROUNDPS $0x08, 96(CX), Y0
+	VMOVUPS  Y0, 96(AX)
+	ADDQ     $0x00000080, AX
+	ADDQ     $0x00000080, CX
+	SUBQ     $0x00000020, DX
+	JMP      L76_big
+
+L76_one:
+	CMPQ     DX, $0x00000008
+	JL       L76_end
+	VROUNDPS $0x08, (CX), Y0
+	VMOVUPS  Y0, (AX)
+	ADDQ     $0x00000020, AX
+	ADDQ     $0x00000020, CX
+	SUBQ     $0x00000008, DX
+	JMP      L76_one
+
+L76_end:
+	VZEROUPPER
+	RET
+
+// func floorF32AVX2(dst *float32, x *float32, n int)
+// Requires: AVX
+TEXT ·floorF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+16(FP), DX
+
+L77_big:
+	CMPQ     DX, $0x00000020
+	JL       L77_one
+	VROUNDPS $0x09, (CX), Y0
+	VMOVUPS  Y0, (AX)
+	VROUNDPS $0x09, 32(CX), Y0
+	VMOVUPS  Y0, 32(AX)
+	VROUNDPS $0x09, 64(CX), Y0
+	VMOVUPS  Y0, 64(AX)
+	VROUNDPS $0x09, 96(CX), Y0
+	VMOVUPS  Y0, 96(AX)
+	ADDQ     $0x00000080, AX
+	ADDQ     $0x00000080, CX
+	SUBQ     $0x00000020, DX
+	JMP      L77_big
+
+L77_one:
+	CMPQ     DX, $0x00000008
+	JL       L77_end
+	VROUNDPS $0x09, (CX), Y0
+	VMOVUPS  Y0, (AX)
+	ADDQ     $0x00000020, AX
+	ADDQ     $0x00000020, CX
+	SUBQ     $0x00000008, DX
+	JMP      L77_one
+
+L77_end:
+	VZEROUPPER
+	RET
+
+// func ceilF32AVX2(dst *float32, x *float32, n int)
+// Requires: AVX
+TEXT ·ceilF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+16(FP), DX
+
+L78_big:
+	CMPQ     DX, $0x00000020
+	JL       L78_one
+	VROUNDPS $0x0a, (CX), Y0
+	VMOVUPS  Y0, (AX)
+	VROUNDPS $0x0a, 32(CX), Y0
+	VMOVUPS  Y0, 32(AX)
+	VROUNDPS $0x0a, 64(CX), Y0
+	VMOVUPS  Y0, 64(AX)
+	VROUNDPS $0x0a, 96(CX), Y0
+	VMOVUPS  Y0, 96(AX)
+	ADDQ     $0x00000080, AX
+	ADDQ     $0x00000080, CX
+	SUBQ     $0x00000020, DX
+	JMP      L78_big
+
+L78_one:
+	CMPQ     DX, $0x00000008
+	JL       L78_end
+	VROUNDPS $0x0a, (CX), Y0
+	VMOVUPS  Y0, (AX)
+	ADDQ     $0x00000020, AX
+	ADDQ     $0x00000020, CX
+	SUBQ     $0x00000008, DX
+	JMP      L78_one
+
+L78_end:
+	VZEROUPPER
+	RET
+
+// func truncF32AVX2(dst *float32, x *float32, n int)
+// Requires: AVX
+TEXT ·truncF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+16(FP), DX
+
+L79_big:
+	CMPQ     DX, $0x00000020
+	JL       L79_one
+	VROUNDPS $0x0b, (CX), Y0
+	VMOVUPS  Y0, (AX)
+	VROUNDPS $0x0b, 32(CX), Y0
+	VMOVUPS  Y0, 32(AX)
+	VROUNDPS $0x0b, 64(CX), Y0
+	VMOVUPS  Y0, 64(AX)
+	VROUNDPS $0x0b, 96(CX), Y0
+	VMOVUPS  Y0, 96(AX)
+	ADDQ     $0x00000080, AX
+	ADDQ     $0x00000080, CX
+	SUBQ     $0x00000020, DX
+	JMP      L79_big
+
+L79_one:
+	CMPQ     DX, $0x00000008
+	JL       L79_end
+	VROUNDPS $0x0b, (CX), Y0
+	VMOVUPS  Y0, (AX)
+	ADDQ     $0x00000020, AX
+	ADDQ     $0x00000020, CX
+	SUBQ     $0x00000008, DX
+	JMP      L79_one
+
+L79_end:
+	VZEROUPPER
+	RET
+
+// func roundEvenF64AVX2(dst *float64, x *float64, n int)
+// Requires: AVX
+TEXT ·roundEvenF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+16(FP), DX
+
+L80_big:
+	CMPQ     DX, $0x00000010
+	JL       L80_one
+	VROUNDPD $0x08, (CX), Y0
+	VMOVUPD  Y0, (AX)
+	VROUNDPD $0x08, 32(CX), Y0
+	VMOVUPD  Y0, 32(AX)
+	VROUNDPD $0x08, 64(CX), Y0
+	VMOVUPD  Y0, 64(AX)
+	VROUNDPD $0x08, 96(CX), Y0
+	VMOVUPD  Y0, 96(AX)
+	ADDQ     $0x00000080, AX
+	ADDQ     $0x00000080, CX
+	SUBQ     $0x00000010, DX
+	JMP      L80_big
+
+L80_one:
+	CMPQ     DX, $0x00000004
+	JL       L80_end
+	VROUNDPD $0x08, (CX), Y0
+	VMOVUPD  Y0, (AX)
+	ADDQ     $0x00000020, AX
+	ADDQ     $0x00000020, CX
+	SUBQ     $0x00000004, DX
+	JMP      L80_one
+
+L80_end:
+	VZEROUPPER
+	RET
+
+// func floorF64AVX2(dst *float64, x *float64, n int)
+// Requires: AVX
+TEXT ·floorF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+16(FP), DX
+
+L81_big:
+	CMPQ     DX, $0x00000010
+	JL       L81_one
+	VROUNDPD $0x09, (CX), Y0
+	VMOVUPD  Y0, (AX)
+	VROUNDPD $0x09, 32(CX), Y0
+	VMOVUPD  Y0, 32(AX)
+	VROUNDPD $0x09, 64(CX), Y0
+	VMOVUPD  Y0, 64(AX)
+	VROUNDPD $0x09, 96(CX), Y0
+	VMOVUPD  Y0, 96(AX)
+	ADDQ     $0x00000080, AX
+	ADDQ     $0x00000080, CX
+	SUBQ     $0x00000010, DX
+	JMP      L81_big
+
+L81_one:
+	CMPQ     DX, $0x00000004
+	JL       L81_end
+	VROUNDPD $0x09, (CX), Y0
+	VMOVUPD  Y0, (AX)
+	ADDQ     $0x00000020, AX
+	ADDQ     $0x00000020, CX
+	SUBQ     $0x00000004, DX
+	JMP      L81_one
+
+L81_end:
+	VZEROUPPER
+	RET
+
+// func ceilF64AVX2(dst *float64, x *float64, n int)
+// Requires: AVX
+TEXT ·ceilF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+16(FP), DX
+
+L82_big:
+	CMPQ     DX, $0x00000010
+	JL       L82_one
+	VROUNDPD $0x0a, (CX), Y0
+	VMOVUPD  Y0, (AX)
+	VROUNDPD $0x0a, 32(CX), Y0
+	VMOVUPD  Y0, 32(AX)
+	VROUNDPD $0x0a, 64(CX), Y0
+	VMOVUPD  Y0, 64(AX)
+	VROUNDPD $0x0a, 96(CX), Y0
+	VMOVUPD  Y0, 96(AX)
+	ADDQ     $0x00000080, AX
+	ADDQ     $0x00000080, CX
+	SUBQ     $0x00000010, DX
+	JMP      L82_big
+
+L82_one:
+	CMPQ     DX, $0x00000004
+	JL       L82_end
+	VROUNDPD $0x0a, (CX), Y0
+	VMOVUPD  Y0, (AX)
+	ADDQ     $0x00000020, AX
+	ADDQ     $0x00000020, CX
+	SUBQ     $0x00000004, DX
+	JMP      L82_one
+
+L82_end:
+	VZEROUPPER
+	RET
+
+// func truncF64AVX2(dst *float64, x *float64, n int)
+// Requires: AVX
+TEXT ·truncF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+16(FP), DX
+
+L83_big:
+	CMPQ     DX, $0x00000010
+	JL       L83_one
+	VROUNDPD $0x0b, (CX), Y0
+	VMOVUPD  Y0, (AX)
+	VROUNDPD $0x0b, 32(CX), Y0
+	VMOVUPD  Y0, 32(AX)
+	VROUNDPD $0x0b, 64(CX), Y0
+	VMOVUPD  Y0, 64(AX)
+	VROUNDPD $0x0b, 96(CX), Y0
+	VMOVUPD  Y0, 96(AX)
+	ADDQ     $0x00000080, AX
+	ADDQ     $0x00000080, CX
+	SUBQ     $0x00000010, DX
+	JMP      L83_big
+
+L83_one:
+	CMPQ     DX, $0x00000004
+	JL       L83_end
+	VROUNDPD $0x0b, (CX), Y0
+	VMOVUPD  Y0, (AX)
+	ADDQ     $0x00000020, AX
+	ADDQ     $0x00000020, CX
+	SUBQ     $0x00000004, DX
+	JMP      L83_one
+
+L83_end:
+	VZEROUPPER
+	RET

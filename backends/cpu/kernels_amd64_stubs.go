@@ -543,3 +543,83 @@ func prodF32AVX2(x *float32, n int, out *float32)
 //
 //go:noescape
 func prodF64AVX2(x *float64, n int, out *float64)
+
+// roundEvenF32AVX512 rounds x to integral values (roundEven) into dst over n elements (n a multiple of 16).
+//
+//go:noescape
+func roundEvenF32AVX512(dst *float32, x *float32, n int)
+
+// floorF32AVX512 rounds x to integral values (floor) into dst over n elements (n a multiple of 16).
+//
+//go:noescape
+func floorF32AVX512(dst *float32, x *float32, n int)
+
+// ceilF32AVX512 rounds x to integral values (ceil) into dst over n elements (n a multiple of 16).
+//
+//go:noescape
+func ceilF32AVX512(dst *float32, x *float32, n int)
+
+// truncF32AVX512 rounds x to integral values (trunc) into dst over n elements (n a multiple of 16).
+//
+//go:noescape
+func truncF32AVX512(dst *float32, x *float32, n int)
+
+// roundEvenF64AVX512 rounds x to integral values (roundEven) into dst over n elements (n a multiple of 8).
+//
+//go:noescape
+func roundEvenF64AVX512(dst *float64, x *float64, n int)
+
+// floorF64AVX512 rounds x to integral values (floor) into dst over n elements (n a multiple of 8).
+//
+//go:noescape
+func floorF64AVX512(dst *float64, x *float64, n int)
+
+// ceilF64AVX512 rounds x to integral values (ceil) into dst over n elements (n a multiple of 8).
+//
+//go:noescape
+func ceilF64AVX512(dst *float64, x *float64, n int)
+
+// truncF64AVX512 rounds x to integral values (trunc) into dst over n elements (n a multiple of 8).
+//
+//go:noescape
+func truncF64AVX512(dst *float64, x *float64, n int)
+
+// roundEvenF32AVX2 rounds x to integral values (roundEven) into dst over n elements (n a multiple of 8).
+//
+//go:noescape
+func roundEvenF32AVX2(dst *float32, x *float32, n int)
+
+// floorF32AVX2 rounds x to integral values (floor) into dst over n elements (n a multiple of 8).
+//
+//go:noescape
+func floorF32AVX2(dst *float32, x *float32, n int)
+
+// ceilF32AVX2 rounds x to integral values (ceil) into dst over n elements (n a multiple of 8).
+//
+//go:noescape
+func ceilF32AVX2(dst *float32, x *float32, n int)
+
+// truncF32AVX2 rounds x to integral values (trunc) into dst over n elements (n a multiple of 8).
+//
+//go:noescape
+func truncF32AVX2(dst *float32, x *float32, n int)
+
+// roundEvenF64AVX2 rounds x to integral values (roundEven) into dst over n elements (n a multiple of 4).
+//
+//go:noescape
+func roundEvenF64AVX2(dst *float64, x *float64, n int)
+
+// floorF64AVX2 rounds x to integral values (floor) into dst over n elements (n a multiple of 4).
+//
+//go:noescape
+func floorF64AVX2(dst *float64, x *float64, n int)
+
+// ceilF64AVX2 rounds x to integral values (ceil) into dst over n elements (n a multiple of 4).
+//
+//go:noescape
+func ceilF64AVX2(dst *float64, x *float64, n int)
+
+// truncF64AVX2 rounds x to integral values (trunc) into dst over n elements (n a multiple of 4).
+//
+//go:noescape
+func truncF64AVX2(dst *float64, x *float64, n int)

@@ -1010,6 +1010,7 @@ func main() {
 			reduce(newVT(f64, avx2), "prod")
 		}
 	}
+	roundKernels()
 	Generate()
 }
 
