@@ -380,6 +380,9 @@ func layerNorm(e *Engine, x *T, ns []int, w, b *T, eps float64) (*T, error) {
 			return nil, runtime.Errorf("RuntimeError", "layer_norm: weight and bias must have shape %s, got %s", intList(ns), intList(p.Shape()))
 		}
 	}
+	if fusedLayerNormOK(x, w, b) {
+		return fusedLayerNorm(e, x, ns, w, b, eps)
+	}
 	// PyTorch normalizes input.contiguous() (layer_norm_cpu's
 	// expect_contiguous) and returns a contiguous result; without this a
 	// permuted x would give a permuted result (elementwise ops keep their
@@ -429,6 +432,38 @@ func layerNorm(e *Engine, x *T, ns []int, w, b *T, eps float64) (*T, error) {
 		}
 	}
 	return y, nil
+}
+
+// fusedLayerNormOK reports whether layer_norm runs as one fused node:
+// a float32 or float64 input with weight and bias (when given) of its
+// dtype. Other dtypes take the composed path.
+func fusedLayerNormOK(x, w, b *T) bool {
+	if !tensor.LayerNormSupported(x) || x.Numel() == 0 {
+		return false
+	}
+	for _, p := range []*T{w, b} {
+		if p != nil && p.DType() != x.DType() {
+			return false
+		}
+	}
+	return true
+}
+
+// fusedLayerNorm is layer_norm as ATen's native_layer_norm: the row
+// kernel tensor.LayerNorm (statistics in the input's precision) recorded
+// as one node, whose backward (autograd's native_layer_norm formula) reads
+// the saved per-row mean and rstd.
+func fusedLayerNorm(e *Engine, x *T, ns []int, w, b *T, eps float64) (*T, error) {
+	n := 1
+	for _, s := range ns {
+		n *= s
+	}
+	attrs := autograd.Attrs{"k": len(ns), "n": n, "eps": eps}
+	return e.Apply("native_layer_norm", []*T{x, w, b}, attrs, func() (*T, error) {
+		y, mean, rstd, err := tensor.LayerNorm(x, n, w, b, eps)
+		attrs["mean"], attrs["rstd"] = mean, rstd
+		return y, err
+	})
 }
 
 func joinInts(xs []int) string {
