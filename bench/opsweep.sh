@@ -2,7 +2,9 @@
 # A sweep of common tensor ops (reductions, elementwise math, sort, softmax,
 # a transpose copy; then indexing, data movement, creation, nn functions)
 # on 1000x1000 f32 tensors, one thread each: tsr (bench/opsweep/ops.tsr,
-# ops2.tsr) against their PyTorch twins (ops.py, ops2.py). Prints
+# ops2.tsr; nn.tsr: layer_norm and cross_entropy, forward and training
+# step) against their PyTorch twins (ops.py, ops2.py, nn.py); SWEEPS="nn"
+# runs only the named sweeps. Prints
 # microseconds per call and the time ratio tsr/torch (< 1: tsr is faster).
 # PyTorch: apt-get install python3-torch.
 set -e
@@ -11,7 +13,7 @@ PY=${PYTHON:-/usr/bin/python3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/tsr" ./cmd/tsr
-for f in ops ops2; do
+for f in ${SWEEPS:-ops ops2 nn}; do
   GOMAXPROCS=1 "$tmp/tsr" bench/opsweep/$f.tsr >>"$tmp/tsr.txt"
   if "$PY" -c 'import torch' 2>/dev/null; then
     "$PY" bench/opsweep/$f.py >>"$tmp/torch.txt"

@@ -256,6 +256,9 @@ func crossEntropy(e *Engine, x, y, weight *T, ignore int, reduction string, smoo
 		return nil, runtime.Errorf("RuntimeError", "cross_entropy: expected target of shape %s for input of shape %s, got %s", intList(want), intList(x.Shape()), intList(y.Shape()))
 	}
 	labels := y.ToInt64s()
+	if x.Dim() <= 2 && smoothing == 0 {
+		return nllLossFused(e, logp, labels, weight, ignore, reduction)
+	}
 	n := len(labels)
 	inner := 1
 	for _, s := range x.Shape()[cdim+1:] {
@@ -338,6 +341,74 @@ func crossEntropy(e *Engine, x, y, weight *T, ignore int, reduction string, smoo
 	return applyBinary(e, "div", tensor.Div, s, scalarOf(denom))
 }
 
+// nllLossFused is nll_loss on the log-probabilities logp ([N, C], or [C]
+// with one label) as one recorded node (autograd's nll_loss): the loss
+// gathers -w[t]·logp[i, t] per row (accumulated in float64), ignore_index
+// rows count neither in the sum nor in the mean's denominator (the total
+// weight of the other rows), and the gradient is scattered back at each
+// row's target. Out-of-range labels are an IndexError, as PyTorch's.
+func nllLossFused(e *Engine, logp *T, labels []int64, weight *T, ignore int, reduction string) (*T, error) {
+	C := logp.Shape()[logp.Dim()-1]
+	var wv []float64
+	if weight != nil {
+		wv = weight.ToFloat64s()
+	}
+	tgt := make([]int, len(labels))
+	coef := make([]float64, len(labels))
+	denom := 0.0
+	for i, c := range labels {
+		if int(c) == ignore {
+			tgt[i] = -1
+			continue
+		}
+		if c < 0 || int(c) >= C {
+			return nil, runtime.Errorf("IndexError", "Target %d is out of bounds.", c)
+		}
+		tgt[i] = int(c)
+		coef[i] = -1
+		if wv != nil {
+			coef[i] = -wv[c]
+		}
+		denom -= coef[i]
+	}
+	if reduction == "mean" {
+		for i := range coef {
+			coef[i] /= denom
+		}
+	}
+	attrs := autograd.Attrs{"target": tgt, "coef": coef, "reduction": reduction}
+	return e.Apply("nll_loss", []*T{logp}, attrs, func() (*T, error) {
+		v, err := tensor.GatherRows(logp, tgt)
+		if err != nil {
+			return nil, err
+		}
+		if reduction == "none" {
+			for i, t := range tgt {
+				if t >= 0 {
+					v[i] = -coef[i] * -v[i]
+				}
+			}
+			var shape []int
+			if logp.Dim() == 2 {
+				shape = []int{len(v)}
+			}
+			return tensor.FromFloat64s(v, shape, logp.DType())
+		}
+		// sum: Σ -w·logp; mean: the same over the total weight (NaN when
+		// every target is ignored, as PyTorch's 0/0)
+		s := 0.0
+		for i, t := range tgt {
+			if t >= 0 {
+				s += coef[i] * v[i]
+			}
+		}
+		if reduction == "mean" && denom == 0 {
+			s = math.NaN()
+		}
+		return tensor.FromFloat64s([]float64{s}, nil, logp.DType())
+	})
+}
+
 func unsqueezedShape(s []int, d int) []int {
 	out := append([]int(nil), s[:d]...)
 	out = append(out, 1)
@@ -379,6 +450,9 @@ func layerNorm(e *Engine, x *T, ns []int, w, b *T, eps float64) (*T, error) {
 		if p != nil && !sameShape(p.Shape(), ns) {
 			return nil, runtime.Errorf("RuntimeError", "layer_norm: weight and bias must have shape %s, got %s", intList(ns), intList(p.Shape()))
 		}
+	}
+	if fusedLayerNormOK(x, w, b) {
+		return fusedLayerNorm(e, x, ns, w, b, eps)
 	}
 	// PyTorch normalizes input.contiguous() (layer_norm_cpu's
 	// expect_contiguous) and returns a contiguous result; without this a
@@ -429,6 +503,38 @@ func layerNorm(e *Engine, x *T, ns []int, w, b *T, eps float64) (*T, error) {
 		}
 	}
 	return y, nil
+}
+
+// fusedLayerNormOK reports whether layer_norm runs as one fused node:
+// a float32 or float64 input with weight and bias (when given) of its
+// dtype. Other dtypes take the composed path.
+func fusedLayerNormOK(x, w, b *T) bool {
+	if !tensor.LayerNormSupported(x) || x.Numel() == 0 {
+		return false
+	}
+	for _, p := range []*T{w, b} {
+		if p != nil && p.DType() != x.DType() {
+			return false
+		}
+	}
+	return true
+}
+
+// fusedLayerNorm is layer_norm as ATen's native_layer_norm: the row
+// kernel tensor.LayerNorm (statistics in the input's precision) recorded
+// as one node, whose backward (autograd's native_layer_norm formula) reads
+// the saved per-row mean and rstd.
+func fusedLayerNorm(e *Engine, x *T, ns []int, w, b *T, eps float64) (*T, error) {
+	n := 1
+	for _, s := range ns {
+		n *= s
+	}
+	attrs := autograd.Attrs{"k": len(ns), "n": n, "eps": eps}
+	return e.Apply("native_layer_norm", []*T{x, w, b}, attrs, func() (*T, error) {
+		y, mean, rstd, err := tensor.LayerNorm(x, n, w, b, eps)
+		attrs["mean"], attrs["rstd"] = mean, rstd
+		return y, err
+	})
 }
 
 func joinInts(xs []int) string {

@@ -923,6 +923,14 @@ func init() {
 		dim := c.Int("dim", -1)
 		E := e(c)
 		g := g0(gs)
+		if dim < 0 {
+			dim += out.Dim()
+		}
+		if !E.GradEnabled() {
+			if gi, ok := tensor.LogSoftmaxBackward(g, out, dim); ok {
+				return []*T{gi}, nil
+			}
+		}
 		s, err := E.sum(g, []int{dim}, true)
 		if err != nil {
 			return nil, err

@@ -263,6 +263,7 @@ func gradCases() []gradCase {
 	cs = append(cs, newGradCases()...)
 	cs = append(cs, torchMoreGradCases()...)
 	cs = append(cs, rot90GradCases()...)
+	cs = append(cs, nnGradCases()...)
 	return cs
 }
 

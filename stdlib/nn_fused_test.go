@@ -1,0 +1,91 @@
+package stdlib_test
+
+import "testing"
+
+// The fused layer_norm (one NativeLayerNormBackward0 node over
+// tensor.LayerNorm) against the formula written out in float64 ops:
+// values and the gradients of input, weight and bias, for odd sizes, 3-D
+// inputs normalised over the last 1 or 2 dims, eps, no weight/bias, a
+// permuted input, and float32 against the float64 reference.
+func TestLayerNormFusedMatchesComposed(t *testing.T) {
+	const ref = `
+fn ref(x, k, w, b, eps) {
+  dims = list(range(x.dim() - k, x.dim()))
+  mu = x.mean(dims, keepdim=true)
+  v = ((x - mu) ** 2).mean(dims, keepdim=true)
+  y = (x - mu) / (v + eps).sqrt()
+  if w != none { y = y * w }
+  if b != none { y = y + b }
+  return y
+}
+fn check(shape, k, hasw, hasb, eps, dt, tol) {
+  x0 = randn(shape, dtype=f64)
+  ns = shape[len(shape) - k:]
+  w0 = randn(ns, dtype=f64)
+  b0 = randn(ns, dtype=f64)
+  g = randn(shape, dtype=f64)
+  x = x0.clone().to(dt).requires_grad_()
+  xr = x0.clone().requires_grad_()
+  w = none; wr = none; b = none; br = none
+  if hasw { w = w0.clone().to(dt).requires_grad_(); wr = w0.clone().requires_grad_() }
+  if hasb { b = b0.clone().to(dt).requires_grad_(); br = b0.clone().requires_grad_() }
+  y = nn.layer_norm(x, ns, weight=w, bias=b, eps=eps)
+  yr = ref(xr, k, wr, br, eps)
+  y.backward(g.to(dt))
+  yr.backward(g)
+  ok = (y.to(f64) - yr).abs().max().item() < tol and (x.grad.to(f64) - xr.grad).abs().max().item() < tol
+  if hasw { ok = ok and (w.grad.to(f64) - wr.grad).abs().max().item() < tol * 10 }
+  if hasb { ok = ok and (b.grad.to(f64) - br.grad).abs().max().item() < tol * 10 }
+  return [ok, y.grad_fn.name(), y.is_contiguous()]
+}
+`
+	checkPrints(t, []printCase{
+		{ref + "print(check([7, 13], 1, true, true, 1e-5, f64, 1e-12))", "[true, 'NativeLayerNormBackward0', true]"},
+		{ref + "print(check([2, 5, 7], 2, true, true, 1e-5, f64, 1e-12))", "[true, 'NativeLayerNormBackward0', true]"},
+		{ref + "print(check([3, 4, 9], 1, false, false, 0.1, f64, 1e-12))", "[true, 'NativeLayerNormBackward0', true]"},
+		{ref + "print(check([5, 1], 1, true, false, 1e-5, f64, 1e-12))", "[true, 'NativeLayerNormBackward0', true]"},
+		{ref + "print(check([6, 33], 1, false, true, 1e-3, f64, 1e-12))", "[true, 'NativeLayerNormBackward0', true]"},
+		{ref + "print(check([3, 17, 40], 2, true, true, 1e-5, f32, 2e-5))", "[true, 'NativeLayerNormBackward0', true]"},
+		{ref + "print(check([64, 1000], 1, true, true, 1e-5, f32, 2e-5))", "[true, 'NativeLayerNormBackward0', true]"},
+		// a permuted input gives a contiguous result, and the same values
+		{ref + "x = randn(4, 6, 5, dtype=f64).permute(2, 0, 1)\ny = nn.layer_norm(x, [4, 6])\nprint(y.is_contiguous(), (y - ref(x, 2, none, none, 1e-5)).abs().max().item() < 1e-12)", "true true"},
+		// no grad recorded: no grad_fn
+		{"x = randn(3, 4)\nprint(nn.layer_norm(x, [4]).grad_fn, nn.layer_norm(x, [4]).requires_grad)", "none false"},
+	})
+}
+
+// The fused cross_entropy (log_softmax then one NllLossBackward0 node) on
+// [N, C] logits against the composed path, which [N, C, 1] logits take:
+// values and logit gradients for each reduction, class weights and
+// ignore_index, in float32 and float64.
+func TestCrossEntropyFusedMatchesComposed(t *testing.T) {
+	const ref = `
+fn check(n, c, dt, red, w, ig) {
+  x0 = randn(n, c, dtype=f64)
+  t = randint(0, c, [n])
+  t[0] = 1
+  a = x0.clone().to(dt).requires_grad_()
+  b = x0.clone().to(dt).unsqueeze(2).clone().requires_grad_()
+  la = nn.cross_entropy(a, t, weight=w, ignore_index=ig, reduction=red)
+  lb = nn.cross_entropy(b, t.unsqueeze(1), weight=w, ignore_index=ig, reduction=red)
+  g = randn(la.shape, dtype=dt)
+  la.backward(g)
+  lb.backward(g.reshape(lb.shape))
+  return [la.shape, la.grad_fn.name(), allclose(la.flatten(), lb.flatten(), rtol=1e-6, atol=1e-7), allclose(a.grad, b.grad.squeeze(2), rtol=1e-6, atol=1e-7)]
+}
+`
+	checkPrints(t, []printCase{
+		{ref + "print(check(7, 11, f64, \"mean\", none, -100))", "[[], 'NllLossBackward0', true, true]"},
+		{ref + "print(check(7, 11, f32, \"sum\", none, -100))", "[[], 'NllLossBackward0', true, true]"},
+		{ref + "print(check(9, 5, f32, \"none\", none, -100))", "[[9], 'NllLossBackward0', true, true]"},
+		{ref + "print(check(9, 5, f64, \"mean\", rand(5, dtype=f64) + 0.5, 1))", "[[], 'NllLossBackward0', true, true]"},
+		{ref + "print(check(9, 5, f32, \"none\", rand(5) + 0.5, 1))", "[[9], 'NllLossBackward0', true, true]"},
+		{ref + "print(check(6, 300, f32, \"sum\", none, 1))", "[[], 'NllLossBackward0', true, true]"},
+		// every target ignored: the mean is 0/0
+		{"x = randn(3, 4, requires_grad=true)\nl = nn.cross_entropy(x, tensor([2, 2, 2]), ignore_index=2)\nl.backward()\nprint(l.item(), x.grad.abs().sum().item())", "nan 0.0"},
+		// unbatched [C] logits with a 0-d target
+		{"x = tensor([1.0, 2.0, 3.0], requires_grad=true)\nl = nn.cross_entropy(x, tensor(2))\nl.backward()\nprint(l.shape, round(l.item(), 6), x.grad)", "[] 0.407606 tensor([ 0.0900,  0.2447, -0.3348])"},
+		{"print(nn.cross_entropy(tensor([1.0, 2.0, 3.0]), tensor(0), reduction=\"none\").shape)", "[]"},
+		{"try { nn.cross_entropy(randn(2, 3), tensor([0, 3])) } catch e { print(e.kind, e) }", "IndexError IndexError: Target 3 is out of bounds."},
+	})
+}
