@@ -35,8 +35,7 @@ func emptyLayoutLike(t *Tensor) *Tensor {
 	if t.IsContiguous() || !t.IsNonOverlappingAndDense() {
 		return empty(t.shape, t.dtype)
 	}
-	sh := slices.Clone(t.shape)
-	return newTensor(newStorage(t.dtype, numel(sh), false), sh, preservedStrides(t), 0, t.dtype)
+	return emptyPreserve(t, t.dtype)
 }
 
 // flipFast is Flip of a non-empty t (dims marked in flip): one strided
@@ -151,10 +150,7 @@ func gatherFast[T bitsT](o, s []T, ix []int64, index, t *Tensor, d int) error {
 			if v < 0 || v >= size {
 				return bad(v)
 			}
-			x := s[base+int(v)*std]
-			for j := range orow {
-				orow[j] = x
-			}
+			fillRun(orow, s[base+int(v)*std])
 		case sil == 1:
 			for j, v := range ix[ib : ib+n] {
 				if v < 0 || v >= size {
@@ -271,7 +267,7 @@ func fillRun[T bitsT](r []T, v T) {
 		clear(r)
 		return
 	}
-	const head = 64
+	const head = 16
 	k := min(len(r), head)
 	for i := range r[:k] {
 		r[i] = v
