@@ -781,7 +781,12 @@ func uniqueCounting(t *T, inverse bool) (out *T, inv, cnt []int64, ok bool) {
 	if t.DType().IsFloat() || t.Numel() == 0 {
 		return nil, nil, nil, false
 	}
-	iv := t.ToInt64s()
+	var iv []int64 // read only
+	if t.DType() == tensor.I64 && t.IsContiguous() {
+		iv = t.Storage().I64()[t.StorageOffset() : t.StorageOffset()+t.Numel()] // no copy
+	} else {
+		iv = t.ToInt64s()
+	}
 	lo, hi := iv[0], iv[0]
 	for _, v := range iv {
 		lo, hi = min(lo, v), max(hi, v)
