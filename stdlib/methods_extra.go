@@ -757,13 +757,80 @@ func methodUnique(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwar
 		}
 		return uniqueDim(x, int(d), inverse, counts, false)
 	}
-	flat, err := x.t.Reshape(-1)
+	if out, inv, cnt, ok := uniqueCounting(x.t, inverse); ok {
+		return uniqueResult(x, out, inverse, inv, x.t.Shape(), counts, cnt)
+	}
+	out, inv, cnt, err := uniqueSorted(x.t, inverse)
 	if err != nil {
 		return nil, err
 	}
+	return uniqueResult(x, out, inverse, inv, x.t.Shape(), counts, cnt)
+}
+
+// uniqueCountingSlack bounds uniqueCounting's table: at most
+// max(2n, uniqueCountingSlack) counters for n elements.
+const uniqueCountingSlack = 1 << 16
+
+// uniqueCounting is flat unique for an integer or bool t whose values span
+// a short range (max-min < max(2n, uniqueCountingSlack)): a counting pass
+// over a table indexed by value-min gives the sorted distinct values,
+// their counts and (with inverse) each element's rank in O(n + range),
+// where uniqueSorted sorts. ok is false for other inputs. The results are
+// uniqueSorted's (exact integers either way).
+func uniqueCounting(t *T, inverse bool) (out *T, inv, cnt []int64, ok bool) {
+	if t.DType().IsFloat() || t.Numel() == 0 {
+		return nil, nil, nil, false
+	}
+	var iv []int64 // read only
+	if t.DType() == tensor.I64 && t.IsContiguous() {
+		iv = t.Storage().I64()[t.StorageOffset() : t.StorageOffset()+t.Numel()] // no copy
+	} else {
+		iv = t.ToInt64s()
+	}
+	lo, hi := iv[0], iv[0]
+	for _, v := range iv {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	span := uint64(hi) - uint64(lo) // no overflow in unsigned arithmetic
+	if span >= uint64(max(2*len(iv), uniqueCountingSlack)) {
+		return nil, nil, nil, false
+	}
+	table := make([]int64, span+1)
+	for _, v := range iv {
+		table[v-lo]++
+	}
+	var vals []int64
+	for j, c := range table {
+		if c > 0 {
+			vals = append(vals, lo+int64(j))
+			cnt = append(cnt, c)
+			table[j] = int64(len(vals) - 1) // now the value's rank
+		}
+	}
+	if inverse {
+		inv = make([]int64, len(iv))
+		for i, v := range iv {
+			inv[i] = table[v-lo]
+		}
+	}
+	out, err := tensor.FromInt64s(vals, []int{len(vals)}, t.DType())
+	if err != nil {
+		return nil, nil, nil, false
+	}
+	return out, inv, cnt, true
+}
+
+// uniqueSorted is flat unique by a stable sort of the elements: the
+// distinct values in ascending order (t's dtype), with inverse each
+// element's group, and each group's count.
+func uniqueSorted(t *T, inverse bool) (out *T, inv, cnt []int64, err error) {
+	flat, err := t.Reshape(-1)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	vals, idx, err := tensor.Sort(flat, 0, false)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	n := vals.Numel()
 	var same func(i, j int) bool
@@ -774,7 +841,7 @@ func methodUnique(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwar
 		iv := vals.ToInt64s()
 		same = func(i, j int) bool { return iv[i] == iv[j] }
 	}
-	var starts, cnt []int64
+	var starts []int64
 	group := make([]int64, n)
 	for i := 0; i < n; i++ {
 		if i == 0 || !same(i-1, i) {
@@ -786,20 +853,18 @@ func methodUnique(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwar
 	}
 	st, err := tensor.FromInt64s(starts, []int{len(starts)}, tensor.I64)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	out, err := tensor.Gather(vals, 0, st)
-	if err != nil {
-		return nil, err
+	if out, err = tensor.Gather(vals, 0, st); err != nil {
+		return nil, nil, nil, err
 	}
-	var inv []int64
 	if inverse {
 		inv = make([]int64, n)
 		for p, i := range idx.ToInt64s() {
 			inv[i] = group[p]
 		}
 	}
-	return uniqueResult(x, out, inverse, inv, x.t.Shape(), counts, cnt)
+	return out, inv, cnt, nil
 }
 
 // uniqueResult is unique's return value: out alone, or the tuple (out,

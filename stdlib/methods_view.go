@@ -481,7 +481,8 @@ func repeatOp(e *Engine, x *T, reps []int) (*T, error) {
 	return reshapeOp(e, v, final)
 }
 
-// triangleOp is triu/tril as where(mask, x, 0), differentiable in x.
+// triangleOp is triu/tril as where(mask, x, 0), differentiable in x
+// (tensor.Triu/Tril when there is no gradient to record).
 func triangleOp(e *Engine, x *T, k int, upper bool) (*T, error) {
 	switch x.Dim() { // PyTorch wraps dim -2 first
 	case 0:
@@ -489,6 +490,20 @@ func triangleOp(e *Engine, x *T, k int, upper bool) (*T, error) {
 	case 1:
 		return nil, runtime.Errorf("IndexError", "Dimension out of range (expected to be in range of [-1, 0], but got -2)")
 	}
+	if !e.GradEnabled() || !x.RequiresGrad() {
+		// nothing to record: tensor's row-copy kernel gives the same
+		// contiguous result as where(mask, x, 0).contiguous()
+		if upper {
+			return tensor.Triu(x, k)
+		}
+		return tensor.Tril(x, k)
+	}
+	return triangleWhere(e, x, k, upper)
+}
+
+// triangleWhere is triu/tril as where(mask, x, 0).contiguous(), recorded
+// for autograd (x has at least 2 dims).
+func triangleWhere(e *Engine, x *T, k int, upper bool) (*T, error) {
 	ones, err := tensor.Ones(x.Shape()[x.Dim()-2:], tensor.Bool)
 	if err != nil {
 		return nil, err

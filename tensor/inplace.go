@@ -168,6 +168,15 @@ func (t *Tensor) FillInplace(v *Tensor) error {
 		}
 	}
 	one := &Tensor{storage: v.storage, shape: nil, strides: nil, offset: v.flatOffset(0), dtype: v.dtype}
+	if fastPathsOn() {
+		// convert once, then write the bits (the same conversion castInto
+		// applies to every element)
+		c := empty(nil, dst.dtype)
+		castInto(c, one)
+		fillFast(dst, c)
+		t.markWritten()
+		return nil
+	}
 	b, _ := one.Expand(dst.shape...)
 	castInto(dst, b)
 	t.markWritten()

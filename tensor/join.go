@@ -61,8 +61,8 @@ func Cat(ts []*Tensor, dim int) (*Tensor, error) {
 		if len(t.shape) == 1 && t.shape[0] == 0 {
 			continue
 		}
-		part, _ := out.Narrow(d, pos, t.shape[d])
-		castInto(part, t)
+		// a raw view: out keeps owning its storage (Release, in-place reuse)
+		castInto(narrowRaw(out, d, pos, t.shape[d]), t)
 		pos += t.shape[d]
 	}
 	return out, nil
@@ -246,15 +246,23 @@ func Flip(t *Tensor, dims []int) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := t.Clone()
 	if t.Numel() == 0 || len(t.shape) == 0 {
-		return out, nil
+		return t.Clone(), nil
 	}
-	// negative strides are internal only here: build via element offsets
 	flip := make([]bool, len(t.shape))
 	for _, d := range w {
 		flip[d] = true
 	}
+	if fastPathsOn() {
+		return flipFast(t, flip), nil
+	}
+	return flipGeneric(t, flip), nil
+}
+
+// flipGeneric is Flip's reference path: one element at a time, by offsets.
+func flipGeneric(t *Tensor, flip []bool) *Tensor {
+	out := t.Clone()
+	// negative strides are internal only here: build via element offsets
 	n := t.Numel()
 	isz := t.dtype.ItemSize()
 	src := t.Contiguous().storage.Bytes()
@@ -276,7 +284,7 @@ func Flip(t *Tensor, dims []int) (*Tensor, error) {
 		}
 		copy(dst[i*isz:(i+1)*isz], src[(so+off)*isz:(so+off+1)*isz])
 	}
-	return layoutLike(out, t), nil
+	return layoutLike(out, t)
 }
 
 // Roll shifts elements along dims by shifts (wrapping around); with no
@@ -311,6 +319,10 @@ func Roll(t *Tensor, shifts, dims []int) (*Tensor, error) {
 		}
 		s := ((shifts[i] % n) + n) % n
 		if s == 0 {
+			continue
+		}
+		if fastPathsOn() {
+			cur = rollDim(cur, d, s)
 			continue
 		}
 		a, _ := cur.Narrow(d, n-s, s)
@@ -383,6 +395,24 @@ func Gather(t *Tensor, dim int, index *Tensor) (*Tensor, error) {
 		if k != d && index.shape[k] > t.shape[k] {
 			return nil, errorf(RuntimeError, "Size does not match at dimension %d expected index %s to be smaller than self %s apart from dimension %d", k, fmtList(index.shape), fmtList(t.shape), d)
 		}
+	}
+	if fastPathsOn() && len(index.shape) > 0 && len(index.shape) == len(t.shape) {
+		ix := index.toDType(I64)
+		iv := ix.storage.I64()
+		switch t.dtype.ItemSize() {
+		case 1:
+			err = gatherFast(typed[uint8](out.storage), typed[uint8](t.storage), iv, ix, t, d)
+		case 2:
+			err = gatherFast(typed[uint16](out.storage), typed[uint16](t.storage), iv, ix, t, d)
+		case 4:
+			err = gatherFast(typed[uint32](out.storage), typed[uint32](t.storage), iv, ix, t, d)
+		case 8:
+			err = gatherFast(typed[uint64](out.storage), typed[uint64](t.storage), iv, ix, t, d)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return out, nil
 	}
 	ic := index.toDType(I64).Contiguous()
 	iv := ic.storage.I64()[ic.offset : ic.offset+ic.Numel()]

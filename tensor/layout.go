@@ -116,11 +116,18 @@ func EmptyPreserve(t *Tensor, dt DType) *Tensor {
 	return newTensor(newStorage(dt, numel(sh), true), sh, preservedStrides(t), 0, dt)
 }
 
+// emptyPreserve is EmptyPreserve without the zero fill, for results
+// whose every element is written next (preserved strides are dense).
+func emptyPreserve(t *Tensor, dt DType) *Tensor {
+	sh := append([]int(nil), t.shape...)
+	return newTensor(newStorage(dt, numel(sh), false), sh, preservedStrides(t), 0, dt)
+}
+
 // ClonePreserve is clone() with PyTorch's default preserve_format: a copy
 // with t's strides when t is non-overlapping and dense (a transposed view
 // stays transposed), else a contiguous copy (Clone).
 func (t *Tensor) ClonePreserve() *Tensor {
-	out := EmptyPreserve(t, t.dtype)
+	out := emptyPreserve(t, t.dtype)
 	copySame(out, t)
 	return out
 }
@@ -134,7 +141,7 @@ func (t *Tensor) CloneLayoutOf(like *Tensor) *Tensor {
 	if !shapeEq(t.shape, like.shape) {
 		panic("tensor: CloneLayoutOf: shapes differ")
 	}
-	out := EmptyPreserve(like, t.dtype)
+	out := emptyPreserve(like, t.dtype)
 	copySame(out, t)
 	return out
 }

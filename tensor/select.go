@@ -66,9 +66,13 @@ func MaskedFill(t, mask, value *Tensor) (*Tensor, error) {
 		return nil, err
 	}
 	out := empty(shape, t.dtype)
-	castInto(out, broadcastTo(t, shape))
 	v := empty(nil, t.dtype)
 	castInto(v, &Tensor{storage: value.storage, offset: value.flatOffset(0), dtype: value.dtype})
+	if fastPathsOn() {
+		maskedFillFast(out, broadcastTo(mask, shape), broadcastTo(t, shape), v)
+		return out, nil
+	}
+	castInto(out, broadcastTo(t, shape))
 	selectInto(out, broadcastTo(mask, shape), broadcastTo(v, shape))
 	return out, nil
 }
@@ -87,6 +91,9 @@ func triangle(t *Tensor, k int, upper bool) (*Tensor, error) {
 			name = "triu"
 		}
 		return nil, errorf(RuntimeError, "%s: input tensor must have at least 2 dimensions", name)
+	}
+	if fastPathsOn() && t.Numel() > 0 {
+		return triangleFast(t, k, upper), nil
 	}
 	out := t.Clone()
 	r, c := t.shape[len(t.shape)-2], t.shape[len(t.shape)-1]

@@ -675,9 +675,19 @@ func copySame(dst, src *Tensor) {
 }
 
 func copyBits[T uint8 | uint16 | uint32 | uint64](d, s []T, dst, src *Tensor) {
+	if fastPathsOn() && len(dst.shape) >= 2 && copyTransposed(d, s, dst, src) {
+		return
+	}
 	walk2(dst.shape, dst, src, func(pd, ps, n, sd, ss int) {
 		if sd == 1 && ss == 1 {
 			copy(d[pd:pd+n], s[ps:ps+n])
+			return
+		}
+		if sd == 1 && ss == -1 && fastPathsOn() { // a flip of the last dim
+			dd, sr := d[pd:pd+n], s[ps-n+1:ps+1]
+			for i := range dd {
+				dd[i] = sr[n-1-i]
+			}
 			return
 		}
 		for i := 0; i < n; i++ {
