@@ -215,8 +215,13 @@ func sizeClass(n int) (int, int) {
 // one only while the last took at most nb/reclaimBytesPerNs, measuring
 // again after reprobeCycles GC cycles.
 
+// reclaimMinBytes was 8 MiB; at 1 MiB the 1-4 MB temporaries of a
+// training step (activations, gradients) come back from the GC instead of
+// fresh pages: layer_norm forward+backward over 1000x1000 f32 5.2-6.6 ->
+// 3.0-3.5 ms, cross_entropy with label smoothing 8.5-10.6 -> 3.9-4.1 ms
+// (one thread, bench/opsweep.sh's nn sweep, interleaved).
 const (
-	reclaimMinBytes = 8 << 20
+	reclaimMinBytes = 1 << 20
 	reclaimFactor   = 2
 	// a fresh buffer costs about 0.5 ns a byte (the kernel zeroes each
 	// page at its first touch): collect when that costs no more
