@@ -261,33 +261,7 @@ func builtinCumulativeTrapezoid(th *runtime.Thread, b *runtime.Builtin, args []r
 		}
 		return m(s, "cumsum", iv(d))
 	}
-	xt, ok := xv.(*TensorValue)
-	if !ok {
-		return nil, runtime.Errorf("TypeError", "%s(): argument 'x' must be Tensor, not %s", name, xv.Type())
-	}
-	if y.t.DType() == tensor.Bool || xt.t.DType() == tensor.Bool {
-		return nil, runtime.Errorf("RuntimeError", "cumulative_trapezoid: received a bool input for `x` or `y`, but bool is not supported")
-	}
-	var xs runtime.Value = xt
-	switch {
-	case xt.t.Dim() == 1:
-		if xt.t.Shape()[0] != n {
-			return nil, runtime.Errorf("RuntimeError", "cumulative_trapezoid: There must be one `x` value for each sample point")
-		}
-		shape := make([]int, y.t.Dim())
-		for i := range shape {
-			shape[i] = 1
-		}
-		shape[d] = n
-		xs, err = m(xt, "view", intList(shape))
-	case xt.t.Dim() < y.t.Dim():
-		shape := make([]int, y.t.Dim())
-		for i := range shape {
-			shape[i] = 1
-		}
-		copy(shape[y.t.Dim()-xt.t.Dim():], xt.t.Shape())
-		xs, err = m(xt, "view", intList(shape))
-	}
+	xs, err := trapezoidX(th, "cumulative_trapezoid", name, y, xv, n, d)
 	if err != nil {
 		return nil, err
 	}

@@ -253,33 +253,7 @@ func builtinTrapezoid(name string) builtinFn {
 			r, err := m(s, "mul", dx)
 			return scalarNode(r, err, "MulBackward1") // at::mul(Tensor, Scalar)
 		}
-		xt, ok := xv.(*TensorValue)
-		if !ok {
-			return nil, runtime.Errorf("TypeError", "%s(): argument 'x' must be Tensor, not %s", name, xv.Type())
-		}
-		if y.t.DType() == tensor.Bool || xt.t.DType() == tensor.Bool {
-			return nil, runtime.Errorf("RuntimeError", "trapezoid: received a bool input for `x` or `y`, but bool is not supported")
-		}
-		var xs runtime.Value = xt
-		switch {
-		case xt.t.Dim() == 1:
-			if xt.t.Shape()[0] != n {
-				return nil, runtime.Errorf("RuntimeError", "trapezoid: There must be one `x` value for each sample point")
-			}
-			shape := make([]int, y.t.Dim())
-			for i := range shape {
-				shape[i] = 1
-			}
-			shape[d] = n
-			xs, err = m(xt, "view", intList(shape))
-		case xt.t.Dim() < y.t.Dim():
-			shape := make([]int, y.t.Dim())
-			for i := range shape {
-				shape[i] = 1
-			}
-			copy(shape[y.t.Dim()-xt.t.Dim():], xt.t.Shape())
-			xs, err = m(xt, "view", intList(shape))
-		}
+		xs, err := trapezoidX(th, "trapezoid", name, y, xv, n, d)
 		if err != nil {
 			return nil, err
 		}
@@ -328,4 +302,40 @@ func scalarNode(v runtime.Value, err error, name string) (runtime.Value, error) 
 		autograd.SetGradFnName(tv.t, name)
 	}
 	return v, err
+}
+
+// trapezoidX checks the sample points x of trapezoid / cumulative_trapezoid
+// (op, for messages; name is the Python-level function name) against y,
+// whose dim d has n samples, and returns x viewed so that it broadcasts
+// against y as ATen's trapezoid does: a 1-D x along dim d, a lower-rank x
+// over y's trailing dims, any other x as it is.
+func trapezoidX(th *runtime.Thread, op, name string, y tensorArg, xv runtime.Value, n, d int) (runtime.Value, error) {
+	xt, ok := xv.(*TensorValue)
+	if !ok {
+		return nil, runtime.Errorf("TypeError", "%s(): argument 'x' must be Tensor, not %s", name, xv.Type())
+	}
+	if y.t.DType() == tensor.Bool || xt.t.DType() == tensor.Bool {
+		return nil, runtime.Errorf("RuntimeError", "%s: received a bool input for `x` or `y`, but bool is not supported", op)
+	}
+	nd := y.t.Dim()
+	switch {
+	case xt.t.Dim() == 1:
+		if xt.t.Shape()[0] != n {
+			return nil, runtime.Errorf("RuntimeError", "%s: There must be one `x` value for each sample point", op)
+		}
+		shape := make([]int, nd)
+		for i := range shape {
+			shape[i] = 1
+		}
+		shape[d] = n
+		return callMethod(th, xt, "view", []runtime.Value{intList(shape)}, nil)
+	case xt.t.Dim() < nd:
+		shape := make([]int, nd)
+		for i := range shape {
+			shape[i] = 1
+		}
+		copy(shape[nd-xt.t.Dim():], xt.t.Shape())
+		return callMethod(th, xt, "view", []runtime.Value{intList(shape)}, nil)
+	}
+	return xt, nil
 }
