@@ -173,23 +173,7 @@ func nnBatchNorm(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, k
 			}
 		}
 	} else {
-		var m, v *T
-		if m, err = reshapeOp(e, rm.t, shape); err != nil {
-			return nil, err
-		}
-		if v, err = reshapeOp(e, rv.t, shape); err != nil {
-			return nil, err
-		}
-		if y, err = applyBinary(e, "sub", tensor.Sub, xt, m); err != nil {
-			return nil, err
-		}
-		if v, err = applyBinary(e, "add", tensor.Add, v, scalarOf(eps)); err != nil {
-			return nil, err
-		}
-		if v, err = unaryOp(e, "rsqrt", v); err != nil {
-			return nil, err
-		}
-		if y, err = applyBinary(e, "mul", tensor.Mul, y, v); err != nil {
+		if y, err = normalizeRunning(e, xt, rm.t, rv.t, shape, eps); err != nil {
 			return nil, err
 		}
 	}
@@ -331,23 +315,7 @@ func nnInstanceNorm(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value
 			}
 		}
 	} else {
-		var m, v *T
-		if m, err = reshapeOp(e, rm.t, cs); err != nil {
-			return nil, err
-		}
-		if v, err = reshapeOp(e, rv.t, cs); err != nil {
-			return nil, err
-		}
-		if y, err = applyBinary(e, "sub", tensor.Sub, xt, m); err != nil {
-			return nil, err
-		}
-		if v, err = applyBinary(e, "add", tensor.Add, v, scalarOf(eps)); err != nil {
-			return nil, err
-		}
-		if v, err = unaryOp(e, "rsqrt", v); err != nil {
-			return nil, err
-		}
-		if y, err = applyBinary(e, "mul", tensor.Mul, y, v); err != nil {
+		if y, err = normalizeRunning(e, xt, rm.t, rv.t, cs, eps); err != nil {
 			return nil, err
 		}
 	}
@@ -356,4 +324,29 @@ func nnInstanceNorm(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value
 	}
 	autograd.SetGradFnName(y, "ViewBackward0")
 	return NewTensorValue(th, y), nil
+}
+
+// normalizeRunning is (x - mean) * rsqrt(var + eps) with the running
+// statistics mean and var viewed as shape (batch_norm's and
+// instance_norm's evaluation mode), recorded op by op.
+func normalizeRunning(e *Engine, x, mean, variance *T, shape []int, eps float64) (*T, error) {
+	m, err := reshapeOp(e, mean, shape)
+	if err != nil {
+		return nil, err
+	}
+	v, err := reshapeOp(e, variance, shape)
+	if err != nil {
+		return nil, err
+	}
+	y, err := applyBinary(e, "sub", tensor.Sub, x, m)
+	if err != nil {
+		return nil, err
+	}
+	if v, err = applyBinary(e, "add", tensor.Add, v, scalarOf(eps)); err != nil {
+		return nil, err
+	}
+	if v, err = unaryOp(e, "rsqrt", v); err != nil {
+		return nil, err
+	}
+	return applyBinary(e, "mul", tensor.Mul, y, v)
 }
