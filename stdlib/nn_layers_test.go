@@ -358,3 +358,15 @@ ZeroDivisionError: integer division or modulo by zero
 (3.0, 1.5) (-4.0, 1.0)`},
 	})
 }
+
+// TestNameErrorHints: Python's None/True/False and torch get a hint.
+func TestNameErrorHints(t *testing.T) {
+	const catch = "try { %s } catch e { print(e.message) }"
+	c := func(s string) string { return fmt.Sprintf(catch, s) }
+	checkPrints(t, []printCase{
+		{c("print(None)"), "name 'None' is not defined (tsr spells it 'none')"},
+		{c("fn f() { False }\nf()"), "name 'False' is not defined (tsr spells it 'false')"},
+		{c("torch.ones(2)"), "name 'torch' is not defined (tsr has no such namespace: tensor functions are top-level (ones, randn, cat), nn.functional's are in nn, and linalg, optim, special are modules)"},
+		{c("nosuch + 1"), "name 'nosuch' is not defined"},
+	})
+}
