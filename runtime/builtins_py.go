@@ -153,13 +153,16 @@ func builtinIsinstance(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Va
 
 // isTypeLike reports whether c can stand for a type: a type(x) value, a
 // builtin that converts to a type (int, str, list, tensor, ...) or a dtype
-// alias (int, float, bool).
+// alias (int, float, bool), or a stdlib class (nn.Linear).
 func isTypeLike(c Value) bool {
 	switch v := c.(type) {
 	case TypeName:
 		return true
 	case *Builtin:
 		return v.recv == nil
+	}
+	if _, ok := c.(interface{ Name() string }); ok && c.Type() == "class" {
+		return true // nn.Linear, optim.SGD
 	}
 	return c.Type() == "dtype"
 }
@@ -204,6 +207,9 @@ func builtinDivmod(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value,
 	if len(args) != 2 {
 		return nil, Errorf("TypeError", "divmod expected 2 arguments, got %d", len(args))
 	}
+	if isFloatZeroDivmod(args[0], args[1]) {
+		return nil, Errorf("ZeroDivisionError", "float divmod()") // CPython's message
+	}
 	q, err := Binary(SLASHSLASH, args[0], args[1])
 	if err != nil {
 		return nil, err
@@ -213,6 +219,29 @@ func builtinDivmod(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value,
 		return nil, err
 	}
 	return Tuple{q, r}, nil
+}
+
+// isFloatZeroDivmod reports a float divmod by zero: a number divided by a
+// zero, one of the two a float.
+func isFloatZeroDivmod(a, b Value) bool {
+	_, af := a.(Float)
+	switch d := b.(type) {
+	case Float:
+		return d == 0 && (af || isIntLike(a))
+	case Int:
+		return d == 0 && af
+	case Bool:
+		return !bool(d) && af
+	}
+	return false
+}
+
+func isIntLike(v Value) bool {
+	switch v.(type) {
+	case Int, Bool:
+		return true
+	}
+	return false
 }
 
 // intBase is hex, oct or bin: an int as prefix + digits, a minus sign in

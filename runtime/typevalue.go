@@ -1,5 +1,7 @@
 package runtime
 
+import "strings"
+
 // TypeName is the value of type(x): it prints as the type's name (int,
 // float, str, list, tensor, ...) and compares equal to that name as a
 // string, to another TypeName of the same type, and to the builtin or
@@ -34,6 +36,12 @@ func (t TypeName) matches(y Value) bool {
 	// a conversion dtype alias (int, float, bool) names itself
 	if n, ok := y.(interface{ Name() string }); ok && y.Type() == "dtype" {
 		return n.Name() == string(t)
+	}
+	// a stdlib class (nn.Linear, optim.SGD) names its instances' type by
+	// its last component
+	if n, ok := y.(interface{ Name() string }); ok && y.Type() == "class" {
+		name := n.Name()
+		return name[strings.LastIndexByte(name, '.')+1:] == string(t)
 	}
 	return false
 }

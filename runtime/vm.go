@@ -692,7 +692,7 @@ loop:
 		case LOAD_GLOBAL:
 			g := globals[insn>>8]
 			if x = g.v; x == nil {
-				err = Errorf("NameError", "name '%s' is not defined", prog.Globals[insn>>8])
+				err = nameError(prog.Globals[insn>>8])
 				goto fail
 			}
 			g.claimed = false
@@ -700,7 +700,7 @@ loop:
 			sp++
 		case LOAD_GLOBAL_B:
 			if x = globals[insn>>8].v; x == nil {
-				err = Errorf("NameError", "name '%s' is not defined", prog.Globals[insn>>8])
+				err = nameError(prog.Globals[insn>>8])
 				goto fail
 			}
 			stack[sp] = x
@@ -1531,4 +1531,17 @@ func binaryTemp(ht HasBinaryTemp, op Op, y Value, after int64) (_ Value, err err
 func forcePending(p Pending) (err error) {
 	defer RecoverMemoryError(&err)
 	return p.Force()
+}
+
+// nameError is the NameError for an undefined global, with a hint for the
+// Python and PyTorch spellings a newcomer types first (None, True, torch).
+func nameError(name string) error {
+	hint := ""
+	switch name {
+	case "None", "True", "False":
+		hint = fmt.Sprintf(" (tsr spells it '%s')", strings.ToLower(name))
+	case "torch", "np", "numpy", "F":
+		hint = " (tsr has no such namespace: tensor functions are top-level (ones, randn, cat), nn.functional's are in nn, and linalg, optim, special are modules)"
+	}
+	return Errorf("NameError", "name '%s' is not defined%s", name, hint)
 }

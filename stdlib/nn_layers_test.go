@@ -329,3 +329,44 @@ print(bn(tensor([[0.5, 0.8]])))`, `tensor([0.2000, 0.4000]) tensor([1.1000, 1.70
 tensor([[0.2860, 0.3068]], grad_fn=<NativeBatchNormBackward0>)`},
 	})
 }
+
+// TestIsinstanceStdlibClass: isinstance (and type(x) ==) accept the stdlib
+// classes, as a PyTorch user writes isinstance(m, nn.Linear).
+func TestIsinstanceStdlibClass(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`m = nn.Linear(1, 1)
+s = nn.Sequential(m, nn.ReLU())
+o = optim.SGD(m.parameters(), lr=0.1)
+print(isinstance(m, nn.Linear), isinstance(m, nn.Conv2d), isinstance(s, nn.Sequential), isinstance(s[1], (nn.Tanh, nn.ReLU)))
+print(isinstance(o, optim.SGD), isinstance(o, optim.Adam), isinstance(ones(1), nn.Linear), type(m) == nn.Linear)
+print(isinstance(nn.LowRankLinear(4, 4, 2), nn.LowRankLinear), [type(l) == nn.ReLU for l in s])`, `true false true true
+true false false true
+true [false, true]`},
+	})
+}
+
+// TestDivmodFloatZero: CPython 3.11's message for a float divmod by zero.
+func TestDivmodFloatZero(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`for a, b in [(7, 0.0), (7.0, 0), (7.5, false), (7, 0)] {
+    try { divmod(a, b) } catch e { print(e.kind + ": " + e.message) }
+}
+print(divmod(7.5, 2), divmod(-7, 2.0))`, `ZeroDivisionError: float divmod()
+ZeroDivisionError: float divmod()
+ZeroDivisionError: float divmod()
+ZeroDivisionError: integer division or modulo by zero
+(3.0, 1.5) (-4.0, 1.0)`},
+	})
+}
+
+// TestNameErrorHints: Python's None/True/False and torch get a hint.
+func TestNameErrorHints(t *testing.T) {
+	const catch = "try { %s } catch e { print(e.message) }"
+	c := func(s string) string { return fmt.Sprintf(catch, s) }
+	checkPrints(t, []printCase{
+		{c("print(None)"), "name 'None' is not defined (tsr spells it 'none')"},
+		{c("fn f() { False }\nf()"), "name 'False' is not defined (tsr spells it 'false')"},
+		{c("torch.ones(2)"), "name 'torch' is not defined (tsr has no such namespace: tensor functions are top-level (ones, randn, cat), nn.functional's are in nn, and linalg, optim, special are modules)"},
+		{c("nosuch + 1"), "name 'nosuch' is not defined"},
+	})
+}

@@ -74,37 +74,92 @@ func methodNanmedian(th *runtime.Thread, x *TensorValue, args []runtime.Value, k
 }
 
 // nanmedianIndex returns the index in vals of their lower median ignoring
-// NaNs (0 when all are NaN); perm is scratch of len(vals).
+// NaNs (0 when all are NaN): the index a stable sort (NaNs last) puts at
+// position (k-1)/2, k the number of non-NaN values. perm is scratch of
+// len(vals). It selects the median value in linear expected time, then
+// finds which of the values equal to it a stable sort puts there: the
+// (p - #less)-th of them in input order.
 func nanmedianIndex(vals []float64, perm []int) int {
-	k := 0
-	for i, v := range vals {
-		perm[i] = i
+	buf := make([]float64, 0, len(vals))
+	for _, v := range vals {
 		if !math.IsNaN(v) {
-			k++
+			buf = append(buf, v)
 		}
 	}
+	k := len(buf)
 	if k == 0 {
+		for i := range perm {
+			perm[i] = i
+		}
 		return allNaNNthElement(perm)
 	}
-	slices.SortStableFunc(perm, func(a, b int) int {
-		va, vb := vals[a], vals[b]
-		switch na, nb := math.IsNaN(va), math.IsNaN(vb); {
-		case na || nb:
-			if na == nb {
-				return 0
-			}
-			if na {
-				return 1
-			}
-			return -1
-		case va < vb:
-			return -1
-		case va > vb:
-			return 1
+	p := (k - 1) / 2
+	m := selectKth(buf, p)
+	less := 0
+	for _, v := range vals {
+		if v < m {
+			less++
 		}
-		return 0
-	})
-	return perm[(k-1)/2]
+	}
+	j := p - less
+	for i, v := range vals {
+		if v == m {
+			if j == 0 {
+				return i
+			}
+			j--
+		}
+	}
+	panic("nanmedianIndex: median not found")
+}
+
+// selectKth returns the k-th smallest (0-based) of a, which holds no NaN
+// and is reordered: quickselect with a median-of-three pivot and a
+// three-way partition, falling back to a sort after too many rounds.
+func selectKth(a []float64, k int) float64 {
+	lo, hi := 0, len(a) // the answer is in a[lo:hi]
+	for rounds := 0; hi-lo > 16; rounds++ {
+		if rounds > 64 {
+			slices.Sort(a[lo:hi])
+			return a[k]
+		}
+		x, y, z := a[lo], a[lo+(hi-lo)/2], a[hi-1]
+		if x > y {
+			x, y = y, x
+		}
+		if y > z {
+			y = z
+			if x > y {
+				y = x
+			}
+		}
+		pivot := y
+		// a[lo:lt] < pivot, a[lt:i] == pivot, a[gt:hi] > pivot
+		lt, i, gt := lo, lo, hi
+		for i < gt {
+			switch v := a[i]; {
+			case v < pivot:
+				a[lt], a[i] = a[i], a[lt]
+				lt++
+				i++
+			case v > pivot:
+				gt--
+				a[gt], a[i] = a[i], a[gt]
+			default:
+				i++
+			}
+		}
+		switch {
+		case k < lt:
+			hi = lt
+		case k >= gt:
+			lo = gt
+		default:
+			return pivot
+		}
+	}
+	slices.Sort(a[lo:hi])
+	return a[k]
 }
 
 // allNaNNthElement is the index libstdc++'s std::nth_element(first,
