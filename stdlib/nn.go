@@ -747,7 +747,7 @@ func (l *layer) Attr(name string) (runtime.Value, error) {
 		}), nil
 	case "zero_grad":
 		return runtime.NewBuiltin("zero_grad", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
-			toNone := true
+			toNone := false // PyTorch 1.13's default (2.x: true)
 			if err := runtime.UnpackArgs("zero_grad", args, kwargs, "set_to_none?", &toNone); err != nil {
 				return nil, err
 			}

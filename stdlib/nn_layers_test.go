@@ -297,7 +297,7 @@ print(w.grad)
 (w * w).sum().backward()
 opt.step()
 print(w, opt.param_groups[0]["lr"])
-opt.zero_grad()
+opt.zero_grad(set_to_none=true)
 print(w.grad)
 fn closure() { opt.zero_grad(); l = (w * w).sum(); l.backward(); l }
 print(opt.step(closure))
@@ -307,6 +307,23 @@ tensor([0.4000, 0.8000], requires_grad=true) 0.25
 none
 tensor(0.8000, grad_fn=<SumBackward0>)
 tensor([0.2000, 0.4000], requires_grad=true)`},
+		// zero_grad() keeps zeroed grads (PyTorch 1.13's set_to_none=False), so momentum
+		// still moves a parameter that got no gradient this step: torch 1.13 prints
+		// tensor([1.3740], requires_grad=True)
+		{`a = tensor([1.0, 2.0], requires_grad=true)
+b = tensor([3.0], requires_grad=true)
+opt = optim.SGD([a, b], lr=0.1, momentum=0.9)
+for i in range(3) {
+    opt.zero_grad()
+    loss = (a * a).sum() + (b * b).sum() if i == 0 else (a * a).sum()
+    loss.backward()
+    opt.step()
+}
+print(b, b.grad)
+m = nn.Linear(2, 1)
+m(ones(1, 2)).sum().backward()
+m.zero_grad()
+print(m.bias.grad)`, "tensor([1.3740], requires_grad=true) tensor([0.])\ntensor([0.])"},
 		{`d = nn.Dropout(0.5)
 y = d(ones(1000))
 print(((y == 0) | (y == 2)).all().item(), (y == 0).any().item())

@@ -352,8 +352,8 @@ func (o *optimizer) Attr(name string) (runtime.Value, error) {
 	case "step":
 		return method("step(closure=none): update every parameter that has a gradient, in place (no autograd); closure, when given, is called first with grad enabled and its result returned.", o.stepBuiltin), nil
 	case "zero_grad":
-		return method("zero_grad(set_to_none=true): set every parameter's .grad to none (or, with set_to_none=false, fill it with zeros in place).", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
-			toNone := true
+		return method("zero_grad(set_to_none=false): fill every parameter's .grad with zeros in place, as PyTorch 1.13 (with set_to_none=true, set it to none: a parameter whose .grad is none is skipped by step()).", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+			toNone := false // PyTorch 1.13's default (2.x: true)
 			if err := runtime.UnpackArgs("zero_grad", args, kwargs, "set_to_none?", &toNone); err != nil {
 				return nil, err
 			}
