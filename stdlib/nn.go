@@ -39,7 +39,9 @@ func init() {
 	fn("layer_norm", "layer_norm(input, normalized_shape, weight=none, bias=none, eps=1e-5): normalise over the trailing normalized_shape dims (biased variance), then scale and shift.", nnLayerNorm)
 	fn("scaled_dot_product_attention", "scaled_dot_product_attention(query, key, value, attn_mask=none, dropout_p=0.0, is_causal=false, scale=none): softmax(q @ k^T * scale + mask) @ v over the last two dims (dropout on the weights when dropout_p > 0); fused, never materialising the scores, when no gradient is recorded.", nnSDPA)
 	m["Linear"] = &layerClass{name: "Linear", doc: "Linear(in_features, out_features, bias=true): y = x @ weight.T + bias, weight [out, in] and bias [out] initialised uniform in ±1/sqrt(in_features).", make: newLinear}
-	registerModule("nn", "Neural-network functions (differentiable) and layers.", m)
+	nm := registerModule("nn", "Neural-network functions (differentiable) and layers.", m)
+	// torch.nn.functional's functions are nn's own: `F = nn.functional` works
+	m["functional"] = nm
 }
 
 func nnLinear(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {

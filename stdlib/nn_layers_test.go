@@ -387,3 +387,11 @@ func TestNameErrorHints(t *testing.T) {
 		{c("nosuch + 1"), "name 'nosuch' is not defined"},
 	})
 }
+
+// nn.functional is nn itself (F = nn.functional; F.relu(x)), as PyTorch's
+// torch.nn.functional holds the functions tsr keeps in nn.
+func TestNNFunctionalAlias(t *testing.T) {
+	checkPrints(t, []printCase{
+		{"F = nn.functional\nprint(F.relu(tensor([-1.0, 2.0])), F is nn, f\"{nn.functional.cross_entropy(ones(2, 3), tensor([0, 1])).item():.4f}\")", "tensor([0., 2.]) true 1.0986"},
+	})
+}
