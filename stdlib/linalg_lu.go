@@ -133,6 +133,7 @@ func checkLUInput(fname string, A *T, pivot bool, op string) (batch []int, m, n 
 	return append([]int(nil), s[:len(s)-2]...), s[len(s)-2], s[len(s)-1], nil
 }
 
+// shapeString prints a shape as tsr prints shapes: [2, 3].
 func shapeString(s []int) string {
 	out := "["
 	for i, v := range s {

@@ -395,3 +395,32 @@ func TestNNFunctionalAlias(t *testing.T) {
 		{"F = nn.functional\nprint(F.relu(tensor([-1.0, 2.0])), F is nn, f\"{nn.functional.cross_entropy(ones(2, 3), tensor([0, 1])).item():.4f}\")", "tensor([0., 2.]) true 1.0986"},
 	})
 }
+
+// load_state_dict: PyTorch 1.13's messages (missing before unexpected keys,
+// size mismatches; shapes in tsr's spelling), the partial load before the
+// error, strict=false, and a Sequential's buffers round-tripping.
+func TestLoadStateDict(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`m = nn.Linear(2, 1)
+try { m.load_state_dict({"weight": ones(1, 2), "x": ones(1)}) } catch e { print(e.kind, repr(e.message)) }
+print(m.weight)
+try { m.load_state_dict({"weight": ones(2, 2), "bias": ones(1)}) } catch e { print(e.kind, repr(e.message)) }
+print(m.bias, m.weight._version > 0)
+print(m.load_state_dict({"weight": ones(1, 2)}, strict=false))
+s = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
+s2 = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
+s2(randn(4, 2))
+s.load_state_dict(s2.state_dict())
+print(all([(s.state_dict()[k] == s2.state_dict()[k]).all().item() for k in s.state_dict()]), s[1].num_batches_tracked)
+try { m.load_state_dict([1]) } catch e { print(e.kind, e.message) }`,
+			`RuntimeError 'Error(s) in loading state_dict for Linear:\n\tMissing key(s) in state_dict: "bias". \n\tUnexpected key(s) in state_dict: "x". '
+Parameter containing:
+tensor([[1., 1.]], requires_grad=true)
+RuntimeError 'Error(s) in loading state_dict for Linear:\n\tsize mismatch for weight: copying a param with shape [2, 2] from checkpoint, the shape in current model is [1, 2].'
+Parameter containing:
+tensor([1.], requires_grad=true) true
+_IncompatibleKeys(missing_keys=['bias'], unexpected_keys=[])
+true tensor(1)
+TypeError Expected state_dict to be dict-like, got list.`},
+	})
+}

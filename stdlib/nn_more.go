@@ -1,7 +1,10 @@
 package stdlib
 
 import (
+	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/tsrlang/tsr/runtime"
 	"github.com/tsrlang/tsr/tensor"
@@ -789,6 +792,19 @@ func layerMethod(l *layer, name string) (runtime.Value, bool) {
 			}
 			return d, nil
 		}), true
+	case "load_state_dict":
+		return method("load_state_dict(state_dict, strict=true): copy each tensor of state_dict into the parameter or buffer of the same name (as state_dict() names them), in place and unrecorded; shape mismatches, and with strict missing or unexpected keys, are a RuntimeError after the other copies (PyTorch's message). Returns (missing_keys, unexpected_keys).", func(args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+			var v runtime.Value
+			strict := true
+			if err := runtime.UnpackArgs(name, args, kwargs, "state_dict", &v, "strict?", &strict); err != nil {
+				return nil, err
+			}
+			sd, ok := v.(*runtime.Dict)
+			if !ok {
+				return nil, runtime.Errorf("TypeError", "Expected state_dict to be dict-like, got %s.", v.Type())
+			}
+			return loadStateDict(l, sd, strict)
+		}), true
 	case "named_parameters":
 		return method("named_parameters(): a list of (name, parameter) tuples, children's with dotted names (\"0.weight\"), each tensor once.", func(args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 			if err := noArgs(name, args, kwargs); err != nil {
@@ -835,4 +851,77 @@ func layerMethod(l *layer, name string) (runtime.Value, bool) {
 }
 
 // layerMethodNames lists the names layerMethod serves.
-var layerMethodNames = []string{"eval", "named_parameters", "requires_grad_", "state_dict", "train", "training"}
+var layerMethodNames = []string{"eval", "load_state_dict", "named_parameters", "requires_grad_", "state_dict", "train", "training"}
+
+// loadStateDict is Module.load_state_dict: every entry of sd whose name
+// l.namedState() has and whose shape matches is copied into that tensor
+// (copy_ under no_grad: the version counter moves, nothing is recorded);
+// then size mismatches, and with strict the missing and unexpected keys,
+// raise PyTorch's RuntimeError ("Error(s) in loading state_dict for
+// Linear: ..."). The result is the named tuple (missing_keys,
+// unexpected_keys).
+func loadStateDict(l *layer, sd *runtime.Dict, strict bool) (runtime.Value, error) {
+	own := l.namedState()
+	have := make(map[string]bool, len(own))
+	var missing, unexpected, msgs []string
+	for _, p := range own {
+		have[p.name] = true
+		v, ok, err := sd.Get(runtime.String(p.name))
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			missing = append(missing, p.name)
+			continue
+		}
+		src, ok := v.(*TensorValue)
+		if !ok {
+			msgs = append(msgs, fmt.Sprintf("While copying the parameter named \"%s\", expected torch.Tensor or Tensor-like object from checkpoint but received %s", p.name, v.Type()))
+			continue
+		}
+		if !slices.Equal(src.t.Shape(), p.v.t.Shape()) {
+			msgs = append(msgs, fmt.Sprintf("size mismatch for %s: copying a param with shape %s from checkpoint, the shape in current model is %s.", p.name, shapeString(src.t.Shape()), shapeString(p.v.t.Shape())))
+			continue
+		}
+		if err := p.v.t.CopyInplace(src.t); err != nil {
+			return nil, err
+		}
+	}
+	for _, k := range sd.Keys() {
+		if ks, ok := k.(runtime.String); !ok || !have[string(ks)] {
+			unexpected = append(unexpected, fmt.Sprint(k))
+		}
+	}
+	if strict {
+		var head []string
+		if len(missing) > 0 {
+			head = append(head, "Missing key(s) in state_dict: "+quotedList(missing)+". ")
+		}
+		if len(unexpected) > 0 {
+			head = append(head, "Unexpected key(s) in state_dict: "+quotedList(unexpected)+". ")
+		}
+		msgs = append(head, msgs...)
+	}
+	if len(msgs) > 0 {
+		return nil, runtime.Errorf("RuntimeError", "Error(s) in loading state_dict for %s:\n\t%s", l.kind, strings.Join(msgs, "\n\t"))
+	}
+	strs := func(xs []string) runtime.Value {
+		out := make([]runtime.Value, len(xs))
+		for i, x := range xs {
+			out[i] = runtime.String(x)
+		}
+		return runtime.NewList(out)
+	}
+	return &runtime.NamedTuple{TypeName: "_IncompatibleKeys", Fields: []string{"missing_keys", "unexpected_keys"},
+		Tuple: runtime.Tuple{strs(missing), strs(unexpected)}}, nil
+}
+
+// quotedList joins names as PyTorch's load_state_dict lists keys:
+// "a", "b".
+func quotedList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = `"` + n + `"`
+	}
+	return strings.Join(q, ", ")
+}
