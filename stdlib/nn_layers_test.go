@@ -424,3 +424,32 @@ true tensor(1)
 TypeError Expected state_dict to be dict-like, got list.`},
 	})
 }
+
+// Module.to(dtype) / double() / float(): floating parameters, buffers and
+// grads converted in place (same tensor objects, so an optimizer built
+// before keeps working), integer buffers untouched, to("cpu") a no-op.
+func TestModuleTo(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`m = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
+w = m[0].weight
+m.double()
+print(m[0].weight.dtype, m[0].weight is w, m[1].running_mean.dtype, m[1].num_batches_tracked.dtype, m(randn(4, 2, dtype=f64)).dtype)
+print(m.to(f32)[0].bias.dtype, m.to("cpu") is m)
+try { m.to(i64) } catch e { print(e.kind, e.message) }
+l = nn.Linear(2, 1)
+opt = optim.SGD(l.parameters(), lr=0.1)
+l(ones(1, 2)).sum().backward()
+l.to(f64)
+print(l.weight.grad.dtype)
+opt.zero_grad()
+l(ones(1, 2, dtype=f64)).sum().backward()
+before = l.bias.item()
+opt.step()
+print(l.weight.dtype, f"{before - l.bias.item():.4f}")`,
+			`f64 true f64 i64 f64
+f32 true
+TypeError nn.Module.to only accepts floating point or complex dtypes, but got desired dtype=i64
+f64
+f64 0.1000`},
+	})
+}

@@ -805,6 +805,67 @@ func layerMethod(l *layer, name string) (runtime.Value, bool) {
 			}
 			return loadStateDict(l, sd, strict)
 		}), true
+	case "to", "float", "double", "half", "bfloat16", "cpu":
+		return method(name+"(): as torch.nn.Module's: converts the floating-point parameters and buffers (and their .grad) to the dtype in place, keeping each tensor's identity (x.data = x.to(dtype)); to(device) accepts \"cpu\" only; returns the layer.", func(args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+			dt, set := tensor.DType(0), true
+			switch name {
+			case "float":
+				dt = tensor.F32
+			case "double":
+				dt = tensor.F64
+			case "half":
+				dt = tensor.F16
+			case "bfloat16":
+				dt = tensor.BF16
+			case "cpu":
+				set = false
+			}
+			if name == "cpu" || name != "to" {
+				if err := noArgs(name, args, kwargs); err != nil {
+					return nil, err
+				}
+			} else {
+				var a runtime.Value
+				if err := runtime.UnpackArgs(name, args, kwargs, "dtype_or_device", &a); err != nil {
+					return nil, err
+				}
+				switch v := a.(type) {
+				case *DTypeValue:
+					dt = v.dt
+				case *DeviceValue, runtime.String:
+					if fmt.Sprint(v) != "cpu" {
+						return nil, runtime.Errorf("RuntimeError", "%s: only the cpu device is available in this build, got %s", l.kind+".to", fmt.Sprint(v))
+					}
+					set = false
+				default:
+					return nil, runtime.Errorf("TypeError", "to() received an invalid combination of arguments - got (%s)", a.Type())
+				}
+				if set && !dt.IsFloat() {
+					return nil, runtime.Errorf("TypeError", "nn.Module.to only accepts floating point or complex dtypes, but got desired dtype=%s", dt)
+				}
+			}
+			if set {
+				for _, p := range l.namedState() {
+					t := p.v.t
+					if !t.DType().IsFloat() || t.DType() == dt {
+						continue
+					}
+					nt, err := t.To(dt)
+					if err != nil {
+						return nil, err
+					}
+					t.SetData(nt)
+					if g := t.Grad(); g != nil && g.DType() != dt {
+						ng, err := g.To(dt)
+						if err != nil {
+							return nil, err
+						}
+						g.SetData(ng)
+					}
+				}
+			}
+			return l.value(), nil
+		}), true
 	case "named_parameters":
 		return method("named_parameters(): a list of (name, parameter) tuples, children's with dotted names (\"0.weight\"), each tensor once.", func(args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 			if err := noArgs(name, args, kwargs); err != nil {
@@ -851,7 +912,7 @@ func layerMethod(l *layer, name string) (runtime.Value, bool) {
 }
 
 // layerMethodNames lists the names layerMethod serves.
-var layerMethodNames = []string{"eval", "load_state_dict", "named_parameters", "requires_grad_", "state_dict", "train", "training"}
+var layerMethodNames = []string{"bfloat16", "cpu", "double", "eval", "float", "half", "load_state_dict", "named_parameters", "requires_grad_", "state_dict", "to", "train", "training"}
 
 // loadStateDict is Module.load_state_dict: every entry of sd whose name
 // l.namedState() has and whose shape matches is copied into that tensor
