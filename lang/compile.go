@@ -178,7 +178,7 @@ func (fc *fcomp) finish() *runtime.Funcode {
 // stackEffect returns the change in stack depth of an instruction.
 func stackEffect(op runtime.Opcode, arg int) int {
 	switch op {
-	case runtime.POP, runtime.STORE_LOCAL, runtime.STORE_CELL, runtime.STORE_GLOBAL, runtime.STORE_LOCAL_C, runtime.STORE_GLOBAL_C,
+	case runtime.POP, runtime.STORE_LOCAL, runtime.STORE_CELL, runtime.STORE_GLOBAL, runtime.STORE_LOCAL_C, runtime.STORE_GLOBAL_C, runtime.RECYCLE_POP,
 		runtime.ADD, runtime.SUB, runtime.MUL, runtime.CMP_LT, runtime.CMP_LE, runtime.CMP_GT, runtime.CMP_GE,
 		runtime.CMP_EQ, runtime.CMP_NE, runtime.BINARY, runtime.BINARY_TMP, runtime.INPLACE, runtime.NOTIN,
 		runtime.JMP_FALSE, runtime.JMP_TRUE, runtime.RETURN, runtime.INDEX, runtime.RAISE,
@@ -1051,10 +1051,18 @@ func (fc *fcomp) call(x *Call, fresh bool) { fc.callMark(x, fresh, false) }
 // the VM to run the contraction when the operator has its other operand,
 // so that a number folds into the contraction as its scale.
 func (fc *fcomp) callMark(x *Call, fresh, deferScale bool) {
+	recycleRecv := false
 	if a, ok := x.Fn.(*Attr); ok {
-		if lendingMethods[a.Name] {
+		switch {
+		case lendingMethods[a.Name] && claims(a.X):
+			// (a - b).sum(): the receiver is an operator's result that
+			// only this call sees; RECYCLE_POP hands it back after
+			fc.expr(a.X)
+			fc.emit0(runtime.DUP)
+			recycleRecv = true
+		case lendingMethods[a.Name]:
 			fc.operand(a.X)
-		} else {
+		default:
 			fc.expr(a.X)
 		}
 		fc.at(a)
@@ -1084,6 +1092,9 @@ func (fc *fcomp) callMark(x *Call, fresh, deferScale bool) {
 			fc.c.fail(x.Start, "too many arguments")
 		}
 		fc.emit(runtime.CALL_KW, len(x.Args)|len(x.Kwargs)<<12)
+	}
+	if recycleRecv {
+		fc.emit0(runtime.RECYCLE_POP)
 	}
 }
 

@@ -174,6 +174,13 @@ const (
 	LOAD_GLOBAL_B  // -- globals[arg]
 	STORE_LOCAL_C  // x -- ; locals[arg&^ClaimCall] = x, claimed
 	STORE_GLOBAL_C // x -- ; globals[arg&^ClaimCall] = x, claimed
+	// RECYCLE_POP follows the call of a lending method on an operator's
+	// result (the compiler DUPs that receiver before METHOD): it drops the
+	// receiver's copy from below the call's result and recycles it when
+	// Recyclable.Claim(-1) accepts it ((a - b).sum(): nothing else ever saw
+	// the difference).
+	RECYCLE_POP // recv result -- result
+
 	// comprehensions and identity
 	LIST_APPEND // list it1..itn x -- list it1..itn ; list.append(x), arg = n (the iterators above the list)
 	DICT_SET    // dict it1..itn k v -- dict it1..itn ; dict[k] = v, arg = n
@@ -209,7 +216,7 @@ var opcodeNames = [...]string{
 	GRAD_BEGIN: "GRAD_BEGIN", GRAD_END: "GRAD_END", GRAD_ABORT: "GRAD_ABORT",
 	RAISE: "RAISE", REPR: "REPR", FORMAT_SPEC: "FORMAT_SPEC", ATTN: "ATTN", METHOD: "METHOD",
 	LOAD_LOCAL_B: "LOAD_LOCAL_B", LOAD_GLOBAL_B: "LOAD_GLOBAL_B", STORE_LOCAL_C: "STORE_LOCAL_C", STORE_GLOBAL_C: "STORE_GLOBAL_C",
-	LIST_APPEND: "LIST_APPEND", DICT_SET: "DICT_SET", IS: "IS",
+	RECYCLE_POP: "RECYCLE_POP", LIST_APPEND: "LIST_APPEND", DICT_SET: "DICT_SET", IS: "IS",
 }
 
 // AttnOperands is the number of stack operands of ATTN.

@@ -635,6 +635,13 @@ loop:
 			stack[sp] = x
 			sp++
 			claimed &^= 1 << (insn >> 8) // 0 for locals past 63
+		case RECYCLE_POP:
+			x, z = stack[sp-2], stack[sp-1]
+			sp--
+			stack[sp-1], stack[sp] = z, nil
+			if claimable(x, -1) && x != z { // x first: z may be an uncomparable value
+				x.(Recyclable).Recycle()
+			}
 		case LOAD_LOCAL_B:
 			x = locals[insn>>8]
 			if x == nil {

@@ -110,3 +110,19 @@ func TestRecycleReusesBuffers(t *testing.T) {
 		}
 	}
 }
+
+// A lending method called on an operator's result recycles that result
+// once the call returns (RECYCLE_POP): nothing else ever saw it.
+func TestRecycleMethodReceiverTemp(t *testing.T) {
+	checkPrints(t, []printCase{
+		{"z = ones(20000)\ns = 0.0\nfor i in range(5) { s += (z * i - 1).abs().sum().item() + (z + i).max().item() }\nprint(s)", "140015.0"},
+		{"z = ones(20000)\nm = (z * 2).max(0)\nprint(m.values.item(), m.indices.item())", "2.0 0"},
+		{"q = ones(20000, requires_grad=true)\nl = ((q * 3) ** 2).mean()\nl.backward()\nprint(q.grad[0].item())", "0.0008999999845400453"},
+		{"z = ones(20000)\nk = z * 2\nr = (k + 0).sum()\nprint(k.sum().item(), r.item())", "40000.0 40000.0"},
+	})
+	hits0 := tensor.ReleaseHits()
+	runPrint(t, "z = ones(65536)\nfor i in range(100) { s = (z * 2).sum() }")
+	if hits := tensor.ReleaseHits() - hits0; hits < 95 {
+		t.Errorf("(z * 2).sum() in a loop: %d buffers reused in 100 iterations, want >= 95", hits)
+	}
+}
