@@ -82,21 +82,22 @@ func fastMatVec(a, b *Tensor, scale *float64) *Tensor {
 	}
 	out := empty([]int{n}, a.dtype)
 	if a.dtype == F32 {
-		x, y, o := a.storage.F32()[a.offset:a.offset+n*k], v.storage.F32()[v.offset:v.offset+k], out.storage.F32()
-		parallelFor(n*k, func(lo, hi int) {
-			for i := (lo + k - 1) / k; i < (hi+k-1)/k && i < n; i++ {
-				o[i] = cpu.DotF32(x[i*k:(i+1)*k], y)
-			}
-		})
-		return out
+		matVecRows(a.storage.F32()[a.offset:a.offset+n*k], v.storage.F32()[v.offset:v.offset+k], out.storage.F32(), k, cpu.DotF32)
+	} else {
+		matVecRows(a.storage.F64()[a.offset:a.offset+n*k], v.storage.F64()[v.offset:v.offset+k], out.storage.F64(), k, cpu.DotF64)
 	}
-	x, y, o := a.storage.F64()[a.offset:a.offset+n*k], v.storage.F64()[v.offset:v.offset+k], out.storage.F64()
+	return out
+}
+
+// matVecRows sets o[i] = dot(row i of x, y) for the len(o) rows of k
+// elements of x, the rows split over threads by element count.
+func matVecRows[T vfloat](x, y, o []T, k int, dot func(a, b []T) T) {
+	n := len(o)
 	parallelFor(n*k, func(lo, hi int) {
 		for i := (lo + k - 1) / k; i < (hi+k-1)/k && i < n; i++ {
-			o[i] = cpu.DotF64(x[i*k:(i+1)*k], y)
+			o[i] = dot(x[i*k:(i+1)*k], y)
 		}
 	})
-	return out
 }
 
 // CheckMatmul returns the error Matmul(a, b) would return for its
