@@ -85,6 +85,9 @@ var tuneCfgs = []tuneCfg{
 	{"rowA kc768 nc256", 768, 240, 4096, 256, true},
 	{"rowA kc1024 nc128", 1024, 240, 4096, 128, true},
 	{"packed kc256 mc240", 256, 240, 4096, 512, false},
+	{"packed kc384 mc192", 384, 192, 4096, 512, false},
+	{"packed kc384 mc96", 384, 96, 4096, 512, false},
+	{"packed kc512 mc144", 512, 144, 4096, 512, false},
 }
 
 func tune[T float](t *testing.T, kern *GemmKernel[T], gemm func(batch, m, n, k int, alpha T, a []T, bsA, rsA, csA int, b []T, bsB, rsB, csB int, beta T, c []T, bsC, rsC, csC int), n int) {
