@@ -102,10 +102,18 @@ type (
 		Kwargs []*Kwarg
 		LParen Pos
 	}
-	// Kwarg is one name=value argument.
+	// Kwarg is one name=value argument, or with an empty Name a
+	// **mapping argument whose items are the keyword arguments.
 	Kwarg struct {
 		Name  string
 		Value Expr
+	}
+	// Starred is *X: an iterable unpacked into a call's positional
+	// arguments (f(*xs)) or into a tuple or list display ([*a, *b]), or
+	// the starred target of an assignment (a, *rest = xs).
+	Starred struct {
+		span
+		X Expr
 	}
 	// Index is x[key] (several subscripts make a *TupleExpr key).
 	Index struct {
@@ -208,6 +216,7 @@ func (*DictExpr) exprNode()      {}
 func (*FuncExpr) exprNode()      {}
 func (*CondExpr) exprNode()      {}
 func (*Comprehension) exprNode() {}
+func (*Starred) exprNode()       {}
 func (*GradExpr) exprNode()      {}
 
 // ---- statements ----
@@ -235,11 +244,14 @@ type (
 		Body     []Stmt
 		BodyOpen Pos
 	}
-	// Param is one parameter with an optional default.
+	// Param is one parameter with an optional default. Star is 1 for
+	// *name (Name "" for a bare * before keyword-only parameters), 2 for
+	// **name; parameters after a * are keyword-only.
 	Param struct {
 		Pos     Pos
 		Name    string
 		Default Expr
+		Star    int
 	}
 	// IfStmt is if cond { } else { }; Else holds a nested *IfStmt for else if.
 	IfStmt struct {

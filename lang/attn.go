@@ -50,7 +50,7 @@ type attnMatch struct {
 // matchEinsum2 matches ein"eq"(x, y) with pure operands.
 func matchEinsum2(e Expr) (eq string, x, y Expr, ok bool) {
 	c, isCall := e.(*Call)
-	if !isCall || len(c.Args) != 2 || len(c.Kwargs) != 0 {
+	if !isCall || len(c.Args) != 2 || len(c.Kwargs) != 0 || hasStarred(c.Args) {
 		return "", nil, nil, false
 	}
 	el, isEin := c.Fn.(*EinLit)

@@ -186,6 +186,15 @@ func stackEffect(op runtime.Opcode, arg int) int {
 		return -1
 	case runtime.DICT_SET:
 		return -2
+	case runtime.LIST_EXTEND:
+		return -1
+	case runtime.KW_MERGE:
+		return -2 + arg
+	case runtime.CALL_EX:
+		return -1 - arg
+	case runtime.UNPACK_EX:
+		return arg&0xfff + arg>>12
+
 	case runtime.POPN:
 		return -arg
 	case runtime.DUP, runtime.CONST, runtime.SMALLINT, runtime.NONE, runtime.TRUE, runtime.FALSE,
@@ -687,10 +696,116 @@ func (fc *fcomp) assign(x Expr) {
 
 func (fc *fcomp) unpack(x Expr, elems []Expr) {
 	fc.at(x)
-	fc.emit(runtime.UNPACK, len(elems))
+	star := -1
+	for i, e := range elems {
+		if _, ok := e.(*Starred); ok {
+			star = i
+		}
+	}
+	if star < 0 {
+		fc.emit(runtime.UNPACK, len(elems))
+	} else {
+		after := len(elems) - star - 1
+		if star > 0xfff || after > 0xfff {
+			start, _ := x.Span()
+			fc.c.fail(start, "too many expressions in star-unpacking assignment")
+		}
+		fc.emit(runtime.UNPACK_EX, star|after<<12)
+	}
 	for _, e := range elems {
+		if st, ok := e.(*Starred); ok {
+			e = st.X
+		}
 		fc.assign(e)
 	}
+}
+
+// hasStarred reports whether any of elems is a *x.
+func hasStarred(elems []Expr) bool {
+	for _, e := range elems {
+		if _, ok := e.(*Starred); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// starList compiles elements with *x among them into one list: LIST of
+// the leading plain ones, then LIST_APPEND (a plain one) or LIST_EXTEND
+// (a *x) for each of the rest. callee is 1 for a call's positional
+// arguments (the callee lies under the list, named in LIST_EXTEND's
+// error), else 0.
+func (fc *fcomp) starList(at Expr, elems []Expr, callee int) {
+	n := 0
+	for n < len(elems) {
+		if _, ok := elems[n].(*Starred); ok {
+			break
+		}
+		fc.expr(elems[n])
+		n++
+	}
+	fc.at(at)
+	fc.emit(runtime.LIST, n)
+	for _, e := range elems[n:] {
+		if st, ok := e.(*Starred); ok {
+			fc.expr(st.X)
+			fc.at(st)
+			fc.emit(runtime.LIST_EXTEND, callee)
+		} else {
+			fc.expr(e)
+			fc.emit(runtime.LIST_APPEND, 0)
+		}
+	}
+}
+
+// callStar compiles a call with *args or **kwargs arguments: the callee,
+// the list of positional arguments, the dict of keyword arguments when
+// there are any, then CALL_EX. As in CPython, all positional arguments
+// (starred or not) are evaluated before the keyword arguments.
+func (fc *fcomp) callStar(x *Call) {
+	if a, ok := x.Fn.(*Attr); ok {
+		fc.expr(a.X)
+		fc.at(a)
+		fc.emit(runtime.METHOD, fc.c.name(a.Name))
+	} else {
+		fc.expr(x.Fn)
+	}
+	fc.starList(x, x.Args, 1)
+	if len(x.Kwargs) > 0 {
+		fc.at(x)
+		fc.emit(runtime.DICT, 0)
+		for _, kw := range x.Kwargs {
+			if kw.Name == "" {
+				fc.expr(kw.Value)
+				fc.at(kw.Value)
+				fc.emit(runtime.KW_MERGE, 1)
+			} else {
+				fc.constant(runtime.String(kw.Name))
+				fc.expr(kw.Value)
+				fc.at(x)
+				fc.emit(runtime.KW_MERGE, 0)
+			}
+		}
+	}
+	fc.at(x)
+	if len(x.Kwargs) > 0 {
+		fc.emit(runtime.CALL_EX, 1)
+	} else {
+		fc.emit(runtime.CALL_EX, 0)
+	}
+}
+
+// isStarCall reports whether x has a *args or **kwargs argument.
+func isStarCall(x *Call) bool {
+	if hasStarred(x.Args) {
+		return true
+	}
+	for _, kw := range x.Kwargs {
+		if kw.Name == "" {
+			return true
+		}
+	}
+	return false
 }
 
 func (fc *fcomp) store(name string, span func() (Pos, Pos)) {
@@ -868,17 +983,28 @@ func (fc *fcomp) expr(x Expr) {
 		fc.at(x)
 		fc.emit(runtime.ATTR, fc.c.name(x.Name))
 	case *ListExpr:
+		if hasStarred(x.Elems) {
+			fc.starList(x, x.Elems, 0)
+			break
+		}
 		for _, e := range x.Elems {
 			fc.expr(e)
 		}
 		fc.at(x)
 		fc.emit(runtime.LIST, len(x.Elems))
 	case *TupleExpr:
+		if hasStarred(x.Elems) {
+			fc.starList(x, x.Elems, 0)
+			fc.emit0(runtime.LIST_TUPLE)
+			break
+		}
 		for _, e := range x.Elems {
 			fc.expr(e)
 		}
 		fc.at(x)
 		fc.emit(runtime.TUPLE, len(x.Elems))
+	case *Starred:
+		fc.c.fail(x.Start, "can't use starred expression here")
 	case *DictExpr:
 		for i := range x.Keys {
 			fc.expr(x.Keys[i])
@@ -1051,6 +1177,10 @@ func (fc *fcomp) call(x *Call, fresh bool) { fc.callMark(x, fresh, false) }
 // the VM to run the contraction when the operator has its other operand,
 // so that a number folds into the contraction as its scale.
 func (fc *fcomp) callMark(x *Call, fresh, deferScale bool) {
+	if isStarCall(x) {
+		fc.callStar(x)
+		return
+	}
 	recycleRecv := false
 	if a, ok := x.Fn.(*Attr); ok {
 		switch {
@@ -1190,24 +1320,48 @@ func (fc *fcomp) compare(x *Compare) {
 // function value on the stack.
 func (fc *fcomp) function(fd *FuncDef) {
 	inner := fc.c.inner[fd]
+	code := &runtime.Funcode{Prog: fc.c.prog, Pos: fd.Start}
 	nd := 0
+	kwonly := false
 	for _, p := range fd.Params {
-		if p.Default != nil {
-			fc.expr(p.Default)
-			nd++
+		switch {
+		case p.Star == 1:
+			kwonly = true
+			code.VarArgs = p.Name != ""
+		case p.Star == 2:
+			code.VarKw = true
+		case kwonly:
+			code.NumKwOnly++
+			code.KwOnlyDefault = append(code.KwOnlyDefault, p.Default != nil)
+		default:
+			code.NumParams++
+			if p.Default != nil {
+				code.NumDefaults++
+			}
+		}
+	}
+	// the defaults tuple: the positional parameters' defaults, then the
+	// keyword-only parameters'
+	for pass := 0; pass < 2; pass++ {
+		kwonly = false
+		for _, p := range fd.Params {
+			if p.Star == 1 {
+				kwonly = true
+			}
+			if p.Default != nil && kwonly == (pass == 1) {
+				fc.expr(p.Default)
+				nd++
+			}
 		}
 	}
 	fc.at(fd)
 	fc.emit(runtime.TUPLE, nd)
 	fc.captures(inner, fd.Start)
-	name := fd.Name
-	if name == "" {
-		name = "<fn>"
+	code.Name = fd.Name
+	if code.Name == "" {
+		code.Name = "<fn>"
 	}
-	sub := &fcomp{c: fc.c, scope: inner, fn: &runtime.Funcode{
-		Prog: fc.c.prog, Name: name, Pos: fd.Start,
-		NumParams: len(fd.Params), NumDefaults: nd,
-	}}
+	sub := &fcomp{c: fc.c, scope: inner, fn: code}
 	sub.pos = fd.BodyOpen
 	sub.fnBody = fd.Body
 	sub.body(fd.Body, false)

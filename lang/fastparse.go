@@ -221,10 +221,10 @@ func (p *fparser) fnDef() *pFnDef {
 func (p *fparser) params() []*pParam {
 	p.expect("(")
 	var out []*pParam
-	if p.peek().Type == tokIdent {
+	if canStartParam(p.peek()) {
 		out = append(out, p.param())
 		n := 0
-		for p.is(",") && p.peekAt(1).Type == tokIdent {
+		for p.is(",") && canStartParam(p.peekAt(1)) {
 			p.count(&n)
 			p.advance()
 			out = append(out, p.param())
@@ -237,8 +237,23 @@ func (p *fparser) params() []*pParam {
 	return out
 }
 
+// canStartParam reports whether t begins a pParam: a name, * or **.
+func canStartParam(t *token) bool {
+	return t.Type == tokIdent || t.Type != tokEOF && (t.Value == "*" || t.Value == "**")
+}
+
 func (p *fparser) param() *pParam {
-	prm := &pParam{Pos: p.pos(), Name: p.expectType(tokIdent)}
+	prm := &pParam{Pos: p.pos()}
+	if t := p.peek(); t.Type != tokEOF && (t.Value == "*" || t.Value == "**") {
+		prm.Star = t.Value
+		p.i++
+		if p.peek().Type == tokIdent {
+			prm.SName = p.peek().Value
+			p.i++
+		}
+	} else {
+		prm.Name = p.expectType(tokIdent)
+	}
 	if p.is("=") {
 		p.advance()
 		prm.Default = p.expr()
@@ -301,6 +316,10 @@ func (p *fparser) forStmt() *pFor {
 func (p *fparser) target() *pTarget {
 	t := &pTarget{Pos: p.pos()}
 	switch {
+	case p.is("*") && p.peekAt(1).Type == tokIdent:
+		t.Star = true
+		t.Name = p.peekAt(1).Value
+		p.i += 2
 	case p.peek().Type == tokIdent:
 		t.Name = p.peek().Value
 		p.advance()
@@ -308,7 +327,7 @@ func (p *fparser) target() *pTarget {
 		p.advance()
 		t.Sub = append(t.Sub, p.target())
 		n := 0
-		for p.is(",") && (p.peekAt(1).Type == tokIdent || p.peekAt(1).Value == "(") {
+		for p.is(",") && (p.peekAt(1).Type == tokIdent || p.peekAt(1).Value == "(" || p.peekAt(1).Value == "*") {
 			p.count(&n)
 			p.advance()
 			t.Sub = append(t.Sub, p.target())
@@ -353,10 +372,15 @@ func canStartExpr(t *token) bool {
 		return false
 	}
 	switch t.Value {
-	case "not", "-", "+", "~", "true", "false", "none", "fn", "(", "[", "{", "grad", "value_and_grad":
+	case "not", "-", "+", "~", "true", "false", "none", "fn", "(", "[", "{", "grad", "value_and_grad", "*":
 		return true
 	}
 	return false
+}
+
+// canStartArg reports whether t may begin a pArg: an expression or **.
+func canStartArg(t *token) bool {
+	return canStartExpr(t) || t.Type != tokEOF && t.Value == "**"
 }
 
 func (p *fparser) exprList() *pExprList {
@@ -436,6 +460,10 @@ func (p *fparser) chain() (*pUnary, []*pBinary) {
 
 func (p *fparser) expr() *pExpr {
 	e := &pExpr{Pos: p.pos()}
+	if p.is("*") {
+		e.Star = true
+		p.i++
+	}
 	e.Head, e.Tail = p.chain()
 	if p.is("if") {
 		c := &pIfElse{Pos: p.pos()}
@@ -530,8 +558,8 @@ func (p *fparser) postfix() *pPostfix {
 		case p.is("("):
 			s = &pSuffix{Pos: p.pos(), Call: true}
 			p.advance()
-			if canStartExpr(p.peek()) {
-				s.Args, _ = sepList(p, canStartExpr, p.arg)
+			if canStartArg(p.peek()) {
+				s.Args, _ = sepList(p, canStartArg, p.arg)
 			}
 			p.expect(")")
 		case p.is("["):
@@ -557,7 +585,10 @@ func (p *fparser) postfix() *pPostfix {
 
 func (p *fparser) arg() *pArg {
 	a := &pArg{Pos: p.pos()}
-	if p.peek().Type == tokIdent && p.peekAt(1).Value == "=" {
+	if t := p.peek(); t.Type != tokEOF && (t.Value == "*" || t.Value == "**") {
+		a.Star = t.Value
+		p.i++
+	} else if p.peek().Type == tokIdent && p.peekAt(1).Value == "=" {
 		a.Name = p.peek().Value
 		p.i += 2
 	}

@@ -233,6 +233,15 @@ var goldenSnippets = []string{
 	// generator expressions as a call's only argument
 	"sum(x for x in xs)", "f(a * b for a in xs for b in ys if a)", "f(x for x in xs, 1)",
 	"f(1, x for x in xs)", "f(k=x for x in xs)", "f(x for x in)", "f(x for)",
+	// *args, **kwargs, keyword-only parameters, starred displays and targets
+	"fn f(a, *r, k=1, **o) { }", "fn f(*, k) { }", "fn f(*) { }", "fn f(*, **o) { }", "fn f(**) { }",
+	"fn f(**o, a) { }", "fn f(*a, *b) { }", "fn f(*a=1) { }", "fn f(**o=1) { }", "fn f(*a, k, m=1, n) { }",
+	"g = fn(*a, **k) { a }", "fn f(a, *a) { }", "f(*a, b, *c, k=1, **d, m=2)", "f(**d, *x)", "f(**d, x)",
+	"f(k=1, *x)", "f(*)", "f(**)", "f(* *x)", "f(*x for x in y)", "f(***x)",
+	"a, *b = c", "*a, b = c", "*a, *b = c", "*a = c", "[a, *b] = c", "a, *b.c = d", "(*a) = b",
+	"[*a, *b]", "(*a, b)", "(*a)", "*a", "x = *a,", "[*a for a in b]", "x = *a", "return *a, b",
+	"x[*a]", "{*a: 1}", "f(x=*a)", "a, *b += 1", "for *a in b { }", "for a, *b in c { }",
+	"[b for a, *b in c]", "for a, (b, *c) in d { }", "for *a, *b in c { }",
 }
 
 // TestGoldenSnippets compares the trees and errors of goldenSnippets with

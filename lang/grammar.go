@@ -37,9 +37,13 @@ type pFnDef struct {
 	EndPos lexer.Position
 }
 
+// pParam is a parameter: name, name=default, *name (or a bare * before
+// keyword-only parameters) or **name.
 type pParam struct {
 	Pos     lexer.Position
-	Name    string `parser:"@Ident"`
+	Star    string `parser:"( @( \"*\" | \"**\" )"`
+	SName   string `parser:"  @Ident?"`
+	Name    string `parser:"| @Ident )"`
 	Default *pExpr `parser:"( \"=\" @@ )?"`
 }
 
@@ -69,6 +73,7 @@ type pFor struct {
 
 type pTarget struct {
 	Pos    lexer.Position
+	Star   bool       `parser:"@\"*\"?"`
 	Name   string     `parser:"@Ident"`
 	Sub    []*pTarget `parser:"| \"(\" @@ ( \",\" @@ )* \",\"? \")\""`
 	EndPos lexer.Position
@@ -140,8 +145,13 @@ type pExprList struct {
 
 // pExpr is an expression: a chain of operands and binary operators,
 // optionally the X of a conditional expression `X if cond else y`.
+//
+// Star marks a starred expression *x: the grammar takes it wherever an
+// expression may stand, and the lowering accepts it only in a display or
+// an assignment target ("can't use starred expression here", as CPython).
 type pExpr struct {
 	Pos    lexer.Position
+	Star   bool       `parser:"@\"*\"?"`
 	Head   *pUnary    `parser:"@@"`
 	Tail   []*pBinary `parser:"@@*"`
 	If     *pIfElse   `parser:"@@?"`
@@ -212,11 +222,13 @@ type pSuffix struct {
 	EndPos lexer.Position
 }
 
-// pArg is a call argument: an expression, name=expression, or (as the
-// only argument) a generator expression x for x in xs (Comp).
+// pArg is a call argument: an expression, name=expression, *iterable,
+// **mapping, or (as the only argument) a generator expression x for x in
+// xs (Comp).
 type pArg struct {
 	Pos  lexer.Position
-	Name string      `parser:"( @Ident \"=\" )?"`
+	Star string      `parser:"( @( \"*\" | \"**\" )"`
+	Name string      `parser:"| @Ident \"=\" )?"`
 	X    *pExpr      `parser:"@@"`
 	Comp []*pCompFor `parser:"@@*"`
 }

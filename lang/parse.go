@@ -368,16 +368,31 @@ func (lw *lowerer) checkTarget(x Expr) {
 	switch x := x.(type) {
 	case *Ident, *Index, *Attr:
 	case *TupleExpr:
-		for _, e := range x.Elems {
-			lw.checkTarget(e)
-		}
+		lw.checkTargets(x.Elems)
 	case *ListExpr:
-		for _, e := range x.Elems {
-			lw.checkTarget(e)
-		}
+		lw.checkTargets(x.Elems)
+	case *Starred:
+		lw.fail(x.Start, "starred assignment target must be in a list or tuple")
 	default:
 		start, _ := x.Span()
 		lw.fail(start, "cannot assign to this expression")
+	}
+}
+
+// checkTargets checks the elements of a tuple or list target: at most one
+// of them starred (a, *rest = xs).
+func (lw *lowerer) checkTargets(elems []Expr) {
+	starred := false
+	for _, e := range elems {
+		if st, ok := e.(*Starred); ok {
+			if starred {
+				lw.fail(st.Start, "multiple starred expressions in assignment")
+			}
+			starred = true
+			lw.checkTarget(st.X)
+			continue
+		}
+		lw.checkTarget(e)
 	}
 }
 
@@ -385,18 +400,26 @@ func (lw *lowerer) checkTarget(x Expr) {
 // a tuple of several (`for i, v in ...`).
 func (lw *lowerer) targets(ts []*pTarget) Expr {
 	if len(ts) == 1 {
-		return lw.target(ts[0])
+		x := lw.target(ts[0])
+		lw.checkTarget(x)
+		return x
 	}
 	t := &TupleExpr{span: lw.sp(ts[0].Pos, ts[len(ts)-1].EndPos)}
 	for _, x := range ts {
 		t.Elems = append(t.Elems, lw.target(x))
 	}
+	lw.checkTarget(t)
 	return t
 }
 
 func (lw *lowerer) target(t *pTarget) Expr {
 	if t.Name != "" {
-		return &Ident{span: lw.sp(t.Pos, t.EndPos), Name: t.Name}
+		sp := lw.sp(t.Pos, t.EndPos)
+		if t.Star {
+			id := &Ident{span: span{Pos{Line: sp.Start.Line, Col: sp.Start.Col + 1}, sp.End}, Name: t.Name}
+			return &Starred{span: sp, X: id}
+		}
+		return &Ident{span: sp, Name: t.Name}
 	}
 	tup := &TupleExpr{span: lw.sp(t.Pos, t.EndPos)}
 	for _, s := range t.Sub {
@@ -418,17 +441,45 @@ func (lw *lowerer) ifStmt(p *pIf) *IfStmt {
 func (lw *lowerer) funcDef(name string, params []*pParam, body *pBlock, start, end lexer.Position) *FuncDef {
 	fd := &FuncDef{span: lw.sp(start, end), Name: name, Body: lw.block(body), BodyOpen: lw.pos(body.Pos)}
 	seen := map[string]bool{}
-	sawDefault := false
-	for _, p := range params {
-		if seen[p.Name] {
-			lw.fail(lw.pos(p.Pos), "duplicate parameter %q", p.Name)
-		}
-		seen[p.Name] = true
+	sawDefault, sawStar, sawDStar := false, false, false
+	for i, p := range params {
 		prm := &Param{Pos: lw.pos(p.Pos), Name: p.Name}
+		switch p.Star {
+		case "*":
+			prm.Name, prm.Star = p.SName, 1
+			if sawStar {
+				lw.fail(prm.Pos, "* argument may appear only once")
+			}
+			if p.Default != nil {
+				lw.fail(prm.Pos, "var-positional argument cannot have default value")
+			}
+			if prm.Name == "" && (i+1 == len(params) || params[i+1].Star != "") {
+				lw.fail(prm.Pos, "named arguments must follow bare *")
+			}
+			sawStar = true
+		case "**":
+			prm.Name, prm.Star = p.SName, 2
+			if prm.Name == "" {
+				lw.fail(prm.Pos, "expected a parameter name after '**'")
+			}
+			if p.Default != nil {
+				lw.fail(prm.Pos, "var-keyword argument cannot have default value")
+			}
+		}
+		if sawDStar {
+			lw.fail(prm.Pos, "arguments cannot follow var-keyword argument")
+		}
+		sawDStar = prm.Star == 2
+		if prm.Name != "" {
+			if seen[prm.Name] {
+				lw.fail(prm.Pos, "duplicate parameter %q", prm.Name)
+			}
+			seen[prm.Name] = true
+		}
 		if p.Default != nil {
 			prm.Default = lw.expr(p.Default)
 			sawDefault = true
-		} else if sawDefault {
+		} else if sawDefault && prm.Star == 0 && !sawStar {
 			lw.fail(prm.Pos, "parameter %q without a default follows a parameter with a default", p.Name)
 		}
 		fd.Params = append(fd.Params, prm)
@@ -442,9 +493,20 @@ func (lw *lowerer) exprList(p *pExprList) Expr {
 	}
 	t := &TupleExpr{span: lw.sp(p.Pos, p.EndPos)}
 	for _, e := range p.Elems {
-		t.Elems = append(t.Elems, lw.expr(e))
+		t.Elems = append(t.Elems, lw.starExpr(e))
 	}
 	return t
+}
+
+// starExpr lowers an element of a tuple or list display, where *x (a
+// Starred) may stand.
+func (lw *lowerer) starExpr(p *pExpr) Expr {
+	if !p.Star {
+		return lw.expr(p)
+	}
+	x := lw.plainExpr(p)
+	_, end := x.Span()
+	return &Starred{span: span{lw.pos(p.Pos), end}, X: x}
 }
 
 // Binding powers, lowest first (LANGUAGE.md section 4).
@@ -490,6 +552,14 @@ type pratt struct {
 }
 
 func (lw *lowerer) expr(p *pExpr) Expr {
+	if p.Star {
+		lw.fail(lw.pos(p.Pos), "can't use starred expression here")
+	}
+	return lw.plainExpr(p)
+}
+
+// plainExpr lowers p, ignoring a leading * (see starExpr).
+func (lw *lowerer) plainExpr(p *pExpr) Expr {
 	x := lw.chain(p.Head, p.Tail)
 	if c := p.If; c != nil {
 		if c.Else == nil {
@@ -604,25 +674,39 @@ func (lw *lowerer) postfix(p *pPostfix) Expr {
 		case s.Call:
 			c := &Call{span: span{start, end}, Fn: x, LParen: lw.pos(s.Pos)}
 			seen := map[string]bool{}
+			sawDStar := false
 			for _, a := range s.Args {
 				var v Expr
 				if len(a.Comp) > 0 {
 					// f(x for x in xs): Python's generator expression,
 					// evaluated eagerly into a list
-					if len(s.Args) != 1 || a.Name != "" {
+					if len(s.Args) != 1 || a.Name != "" || a.Star != "" {
 						lw.fail(lw.pos(a.Pos), "Generator expression must be parenthesized")
 					}
 					v = &Comprehension{span: span{lw.pos(a.Pos), lw.pos(a.Comp[len(a.Comp)-1].EndPos)}, Elt: lw.expr(a.X), Fors: lw.compFors(a.Comp)}
 				} else {
 					v = lw.expr(a.X)
 				}
-				if a.Name != "" {
+				switch {
+				case a.Star == "**":
+					sawDStar = true
+					c.Kwargs = append(c.Kwargs, &Kwarg{Value: v})
+				case a.Name != "":
 					if seen[a.Name] {
 						lw.fail(lw.pos(a.Pos), "keyword argument %q repeated", a.Name)
 					}
 					seen[a.Name] = true
 					c.Kwargs = append(c.Kwargs, &Kwarg{Name: a.Name, Value: v})
-				} else {
+				case a.Star == "*":
+					if sawDStar {
+						lw.fail(lw.pos(a.Pos), "iterable argument unpacking follows keyword argument unpacking")
+					}
+					_, end := v.Span()
+					c.Args = append(c.Args, &Starred{span: span{lw.pos(a.Pos), end}, X: v})
+				default:
+					if sawDStar {
+						lw.fail(lw.pos(a.Pos), "positional argument follows keyword argument unpacking")
+					}
 					if len(c.Kwargs) > 0 {
 						lw.fail(lw.pos(a.Pos), "positional argument follows keyword argument")
 					}
@@ -763,7 +847,7 @@ func (lw *lowerer) primary(p *pPrimary) Expr {
 		}
 		t := &TupleExpr{span: sp}
 		for _, e := range p.Paren.Elems {
-			t.Elems = append(t.Elems, lw.expr(e))
+			t.Elems = append(t.Elems, lw.starExpr(e))
 		}
 		return t
 	case p.List != nil:
@@ -772,10 +856,10 @@ func (lw *lowerer) primary(p *pPrimary) Expr {
 		}
 		l := &ListExpr{span: sp}
 		if p.List.First != nil {
-			l.Elems = append(l.Elems, lw.expr(p.List.First))
+			l.Elems = append(l.Elems, lw.starExpr(p.List.First))
 		}
 		for _, e := range p.List.More {
-			l.Elems = append(l.Elems, lw.expr(e))
+			l.Elems = append(l.Elems, lw.starExpr(e))
 		}
 		return l
 	case p.Dict != nil:

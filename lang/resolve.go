@@ -159,6 +159,8 @@ func bindTarget(s *scope, x Expr) {
 		for _, e := range x.Elems {
 			bindTarget(s, e)
 		}
+	case *Starred:
+		bindTarget(s, x.X)
 	}
 }
 
@@ -191,7 +193,7 @@ func resolver(s *scope, inner map[Node]*scope) func(Node) bool {
 				parent = nil
 			}
 			child := newScope(parent, false)
-			for _, p := range n.Params {
+			for _, p := range n.slotOrder() {
 				child.addLocal(p.Name)
 			}
 			collectLocals(child, n.Body)
@@ -212,4 +214,30 @@ func resolver(s *scope, inner map[Node]*scope) func(Node) bool {
 		return true
 	}
 	return visit
+}
+
+// slotOrder returns fd's named parameters in the order of their local
+// slots (runtime.Funcode): the positional ones, the keyword-only ones,
+// *args, **kwargs.
+func (fd *FuncDef) slotOrder() []*Param {
+	var pos, kw, star, dstar []*Param
+	kwonly := false
+	for _, p := range fd.Params {
+		switch {
+		case p.Star == 1:
+			kwonly = true
+			if p.Name != "" {
+				star = append(star, p)
+			}
+		case p.Star == 2:
+			dstar = append(dstar, p)
+		case kwonly:
+			kw = append(kw, p)
+		default:
+			pos = append(pos, p)
+		}
+	}
+	out := append(pos, kw...)
+	out = append(out, star...)
+	return append(out, dstar...)
 }

@@ -110,6 +110,8 @@ func walkExpr(x Expr, f func(Node) bool) {
 		walkExpr(x.Step, f)
 	case *Attr:
 		walkExpr(x.X, f)
+	case *Starred:
+		walkExpr(x.X, f)
 	case *ListExpr:
 		for _, e := range x.Elems {
 			walkExpr(e, f)

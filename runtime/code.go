@@ -186,6 +186,13 @@ const (
 	DICT_SET    // dict it1..itn k v -- dict it1..itn ; dict[k] = v, arg = n
 	IS          // x y -- x is y (arg 0) or x is not y (arg 1); see Identical
 
+	// star arguments and displays: f(a, *xs, k=v, **d), [*xs, y], a, *b = xs
+	LIST_EXTEND // list x -- list ; list.extend(x); arg 1: f(*x), the callee below the list (for the error)
+	KW_MERGE    // fn list dict k v -- fn list dict (arg 0) | fn list dict m -- fn list dict (arg 1: **m) ; duplicates are a TypeError
+	CALL_EX     // fn list [dict] -- result ; arg 1 when the keyword dict is there
+	LIST_TUPLE  // list -- tuple
+	UNPACK_EX   // x -- xn..x1 ; a, *b, c = x: arg = before | after<<12, n = before+1+after (x1 on top; the starred one a list)
+
 	numOpcodes
 )
 
@@ -217,6 +224,7 @@ var opcodeNames = [...]string{
 	RAISE: "RAISE", REPR: "REPR", FORMAT_SPEC: "FORMAT_SPEC", ATTN: "ATTN", METHOD: "METHOD",
 	LOAD_LOCAL_B: "LOAD_LOCAL_B", LOAD_GLOBAL_B: "LOAD_GLOBAL_B", STORE_LOCAL_C: "STORE_LOCAL_C", STORE_GLOBAL_C: "STORE_GLOBAL_C",
 	RECYCLE_POP: "RECYCLE_POP", LIST_APPEND: "LIST_APPEND", DICT_SET: "DICT_SET", IS: "IS",
+	LIST_EXTEND: "LIST_EXTEND", KW_MERGE: "KW_MERGE", CALL_EX: "CALL_EX", LIST_TUPLE: "LIST_TUPLE", UNPACK_EX: "UNPACK_EX",
 }
 
 // AttnOperands is the number of stack operands of ATTN.
@@ -313,6 +321,16 @@ type Funcode struct {
 	// NumDefaults of them, at the end, have defaults.
 	NumParams   int
 	NumDefaults int
+	// NumKwOnly keyword-only parameters (those after a *) follow the
+	// positional ones; KwOnlyDefault[i] tells whether the i-th has a
+	// default. Their defaults follow the positional parameters' in the
+	// function's defaults tuple, in order.
+	NumKwOnly     int
+	KwOnlyDefault []bool
+	// VarArgs: the local after the keyword-only parameters receives a
+	// tuple of the extra positional arguments (*args). VarKw: the local
+	// after that receives a dict of the extra keyword arguments (**kwargs).
+	VarArgs, VarKw bool
 	// Locals names every local slot; Cells lists the local slots that are
 	// captured by inner functions (they hold cells).
 	Locals []string
@@ -320,6 +338,16 @@ type Funcode struct {
 	// Freevars names the variables captured from enclosing functions.
 	Freevars []string
 	MaxStack int
+}
+
+// fastArity is the number of positional arguments with which a call
+// binds by copying them into the parameter slots (no keyword arguments),
+// or -1 when the function has keyword-only, *args or **kwargs parameters.
+func (fc *Funcode) fastArity() int {
+	if fc.NumKwOnly > 0 || fc.VarArgs || fc.VarKw {
+		return -1
+	}
+	return fc.NumParams
 }
 
 // Position returns the source position of instruction pc.

@@ -181,6 +181,7 @@ func recycle(old, v Value) {
 // captured cells (a closure).
 type Function struct {
 	code     *Funcode
+	fastN    int // code.fastArity()
 	env      *moduleEnv
 	defaults Tuple
 	freevars []*cell
@@ -319,7 +320,7 @@ func (th *Thread) ExecIn(prog *Program, g *Globals) (Value, error) {
 	for i, name := range prog.Globals {
 		me.globals[i] = g.slot(name)
 	}
-	fn := &Function{code: prog.Toplevel, env: me}
+	fn := &Function{code: prog.Toplevel, env: me, fastN: prog.Toplevel.fastArity()}
 	return th.CallValue(fn, nil, nil)
 }
 
@@ -416,7 +417,7 @@ func (th *Thread) callFunction(fn *Function, args []Value, kwargs []Kwarg) (Valu
 	slab := arena[base : base+need : base+need]
 	vm.sp += need
 	locals := slab[:nlocals:nlocals]
-	if len(args) == fc.NumParams && len(kwargs) == 0 {
+	if len(args) == fn.fastN && len(kwargs) == 0 {
 		copy(locals, args) // the common case of bindArgs
 	} else if err := bindArgs(fn, locals, args, kwargs); err != nil {
 		vm.sp = base
@@ -448,25 +449,32 @@ func (th *Thread) callFunction(fn *Function, args []Value, kwargs []Kwarg) (Valu
 }
 
 // bindArgs assigns positional, keyword and default arguments to the
-// parameter slots.
+// parameter slots, the extra positional arguments to *args and the extra
+// keyword arguments to **kwargs, with CPython's errors.
 func bindArgs(fn *Function, locals []Value, args []Value, kwargs []Kwarg) error {
 	fc := fn.code
-	np := fc.NumParams
-	if len(args) > np {
-		takes := plural(np, "positional argument")
-		if fc.NumDefaults > 0 {
-			takes = fmt.Sprintf("from %d to %d positional arguments", np-fc.NumDefaults, np)
-		}
-		were := "were"
-		if len(args) == 1 {
-			were = "was"
-		}
-		return Errorf("TypeError", "%s() takes %s but %d %s given", fc.Name, takes, len(args), were)
+	np, nk := fc.NumParams, fc.NumKwOnly
+	if len(args) > np && !fc.VarArgs {
+		return tooManyPositional(fc, len(args), kwargs)
 	}
-	copy(locals, args)
+	copy(locals, args[:min(len(args), np)])
+	slot := np + nk
+	if fc.VarArgs {
+		if len(args) > np {
+			locals[slot] = Tuple(append([]Value(nil), args[np:]...))
+		} else {
+			locals[slot] = Tuple{}
+		}
+		slot++
+	}
+	var extra *Dict
+	if fc.VarKw {
+		extra = NewDict(0)
+		locals[slot] = extra
+	}
 	for _, kw := range kwargs {
 		found := false
-		for i := 0; i < np; i++ {
+		for i := 0; i < np+nk; i++ {
 			if fc.Locals[i] == kw.Name {
 				if locals[i] != nil {
 					return Errorf("TypeError", "%s() got multiple values for argument '%s'", fc.Name, kw.Name)
@@ -477,7 +485,15 @@ func bindArgs(fn *Function, locals []Value, args []Value, kwargs []Kwarg) error 
 			}
 		}
 		if !found {
-			return Errorf("TypeError", "%s() got an unexpected keyword argument '%s'", fc.Name, kw.Name)
+			if extra == nil {
+				return Errorf("TypeError", "%s() got an unexpected keyword argument '%s'", fc.Name, kw.Name)
+			}
+			if _, dup, _ := extra.Get(String(kw.Name)); dup {
+				return Errorf("TypeError", "%s() got multiple values for keyword argument '%s'", fc.Name, kw.Name)
+			}
+			if err := extra.SetKey(String(kw.Name), kw.Value); err != nil {
+				return err
+			}
 		}
 	}
 	if len(args) < np {
@@ -497,7 +513,54 @@ func bindArgs(fn *Function, locals []Value, args []Value, kwargs []Kwarg) error 
 			return Errorf("TypeError", "%s() missing %s: %s", fc.Name, plural(len(missing), "required positional argument"), joinNames(missing))
 		}
 	}
+	if nk > 0 {
+		d := fc.NumDefaults
+		var missing []string
+		for i := 0; i < nk; i++ {
+			has := i < len(fc.KwOnlyDefault) && fc.KwOnlyDefault[i]
+			if locals[np+i] == nil {
+				if has {
+					locals[np+i] = fn.defaults[d]
+				} else {
+					missing = append(missing, "'"+fc.Locals[np+i]+"'")
+				}
+			}
+			if has {
+				d++
+			}
+		}
+		if len(missing) > 0 {
+			return Errorf("TypeError", "%s() missing %s: %s", fc.Name, plural(len(missing), "required keyword-only argument"), joinNames(missing))
+		}
+	}
 	return nil
+}
+
+// tooManyPositional is CPython's error for n positional arguments given
+// to fc, which takes fewer and has no *args.
+func tooManyPositional(fc *Funcode, n int, kwargs []Kwarg) error {
+	np := fc.NumParams
+	takes := plural(np, "positional argument")
+	if fc.NumDefaults > 0 {
+		takes = fmt.Sprintf("from %d to %d positional arguments", np-fc.NumDefaults, np)
+	}
+	kwonly := 0
+	for _, kw := range kwargs {
+		for i := np; i < np+fc.NumKwOnly; i++ {
+			if fc.Locals[i] == kw.Name {
+				kwonly++
+			}
+		}
+	}
+	if kwonly > 0 {
+		return Errorf("TypeError", "%s() takes %s but %s (and %s) were given", fc.Name, takes,
+			plural(n, "positional argument"), plural(kwonly, "keyword-only argument"))
+	}
+	were := "were"
+	if n == 1 {
+		were = "was"
+	}
+	return Errorf("TypeError", "%s() takes %s but %d %s given", fc.Name, takes, n, were)
 }
 
 // joinNames lists names as CPython's "missing ... arguments" message does:
@@ -1098,10 +1161,70 @@ loop:
 			clear(stack[sp-npos-1 : sp])
 			sp -= npos
 			stack[sp-1] = z
+		case CALL_EX:
+			var kwargs []Kwarg
+			if insn>>8 != 0 {
+				kwargs = kwargList(stack[sp-1].(*Dict))
+				sp--
+				stack[sp] = nil
+			}
+			args := stack[sp-1].(*List).Elems
+			f := stack[sp-2]
+			fr.pc = pc - 1
+			if g, ok := f.(*Function); ok {
+				z, err = th.callFunction(g, args, kwargs)
+			} else {
+				z, err = th.call(f, args, kwargs)
+				if b, ok := f.(*Builtin); ok && b.pooled {
+					vm.releaseMethod(b)
+				}
+			}
+			if err != nil {
+				goto fail
+			}
+			sp--
+			stack[sp] = nil
+			stack[sp-1] = z
+		case LIST_EXTEND:
+			if err = extendList(stack[sp-2].(*List), stack[sp-1]); err != nil {
+				if insn>>8 != 0 {
+					err = starArgError(stack[sp-3], stack[sp-1], err)
+				}
+				goto fail
+			}
+			sp--
+			stack[sp] = nil
+		case KW_MERGE:
+			if insn>>8 == 0 {
+				err = kwSet(stack[sp-5], stack[sp-3].(*Dict), stack[sp-2], stack[sp-1])
+				sp -= 2
+				stack[sp], stack[sp+1] = nil, nil
+			} else {
+				err = kwMerge(stack[sp-4], stack[sp-2].(*Dict), stack[sp-1])
+				sp--
+				stack[sp] = nil
+			}
+			if err != nil {
+				goto fail
+			}
+		case LIST_TUPLE:
+			stack[sp-1] = Tuple(stack[sp-1].(*List).Elems)
+		case UNPACK_EX:
+			before, after := int(insn>>8)&0xfff, int(insn>>20)
+			var elems []Value
+			if elems, err = unpackStar(stack[sp-1], before, after); err != nil {
+				goto fail
+			}
+			sp--
+			for i := len(elems) - 1; i >= 0; i-- {
+				stack[sp] = elems[i]
+				sp++
+			}
 		case MAKE_FUNC:
 			free := stack[sp-1].(Tuple)
 			defs := stack[sp-2].(Tuple)
-			g := &Function{code: prog.Functions[insn>>8], env: fn.env, defaults: defs}
+			gc := prog.Functions[insn>>8]
+			g := &Function{code: gc, env: fn.env, defaults: defs, fastN: gc.fastArity()}
 			if len(free) > 0 {
 				g.freevars = make([]*cell, len(free))
 				for i, c := range free {
