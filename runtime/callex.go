@@ -39,7 +39,7 @@ func starArgError(fn, x Value, err error) error {
 	if _, ok := x.(*Range); ok {
 		return err
 	}
-	return Errorf("TypeError", "%s() argument after * must be an iterable, not %s", callableName(fn), x.Type())
+	return Errorf("TypeError", "%s() argument after * must be an iterable, not %s", callableName(fn), pyTypeName(x))
 }
 
 // kwSet adds the keyword argument name=v to the call's keyword dict d,
@@ -57,7 +57,7 @@ func kwSet(fn Value, d *Dict, name, v Value) error {
 func kwMerge(fn Value, d *Dict, m Value) error {
 	md, ok := m.(*Dict)
 	if !ok {
-		return Errorf("TypeError", "%s() argument after ** must be a mapping, not %s", callableName(fn), m.Type())
+		return Errorf("TypeError", "%s() argument after ** must be a mapping, not %s", callableName(fn), pyTypeName(m))
 	}
 	for _, kv := range md.Items() {
 		k, ok := kv[0].(String)

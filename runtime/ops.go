@@ -433,6 +433,8 @@ func builtinBinary(op Op, x, y Value) (Value, error) {
 			if n, ok := y.(Int); ok {
 				return repeatString(a, int64(n))
 			}
+		case PERCENT:
+			return percentFormat(string(a), y)
 		case LT, LE, GT, GE:
 			if b, ok := y.(String); ok {
 				return Bool(cmpResult(op, strings.Compare(string(a), string(b)))), nil
