@@ -241,7 +241,10 @@ var goldenSnippets = []string{
 	"a, *b = c", "*a, b = c", "*a, *b = c", "*a = c", "[a, *b] = c", "a, *b.c = d", "(*a) = b",
 	"[*a, *b]", "(*a, b)", "(*a)", "*a", "x = *a,", "[*a for a in b]", "x = *a", "return *a, b",
 	"x[*a]", "{*a: 1}", "f(x=*a)", "a, *b += 1", "for *a in b { }", "for a, *b in c { }",
-	"[b for a, *b in c]", "for a, (b, *c) in d { }", "for *a, *b in c { }",
+	"[b for a, *b in c]",
+	// else after the body of a function literal or gradient block: a conditional expression's
+	"v = 1 if fn(x) { x } else {\"a\": 2}", "v = 1 if grad(w) { w } else {}", "if c { f = fn(x) { x } } else { }",
+	"v = a if fn() { } else {}\nif b { } else { }", "if f(fn(x) { x }) { } else { }", "fn f() { } else { }", "for a, (b, *c) in d { }", "for *a, *b in c { }",
 }
 
 // TestGoldenSnippets compares the trees and errors of goldenSnippets with

@@ -149,14 +149,20 @@ type scanner struct {
 	line  int
 	col   int
 	toks  []token
-	stack []byte // open brackets: '(', '[', '{' (block) or 'd' (dict brace)
+	stack []byte // open brackets: '(', '[', '{' (block), 'F' (a function's or gradient block's body) or 'd' (dict brace)
+	// openTok holds the index in toks of each bracket on stack, and
+	// parenOpen that of the '(' the last ')' closed.
+	openTok   []int
+	parenOpen int
 	// opened holds the source position of each bracket on stack, so that an
 	// unclosed one is reported where it was opened (as Python 3.10+ does).
 	opened []lexer.Position
 	// blockClose is the offset of the last '}' that closed a block (-1
 	// before any): an `else` after it is an if statement's, whose '{'
 	// opens a block; any other `else` is a conditional expression's, whose
-	// '{' opens a dict.
+	// '{' opens a dict. The body of a function or gradient block ('F') is
+	// no such block: in `1 if fn(x) { x } else {}` the `else` is the
+	// conditional expression's.
 	blockClose int
 }
 
@@ -233,7 +239,7 @@ func (s *scanner) last() (token, bool) {
 
 // newlineSignificant reports whether a newline at this point ends a statement.
 func (s *scanner) newlineSignificant() bool {
-	if n := len(s.stack); n > 0 && s.stack[n-1] != '{' {
+	if n := len(s.stack); n > 0 && s.stack[n-1] != '{' && s.stack[n-1] != 'F' {
 		return false
 	}
 	t, ok := s.last()
@@ -388,13 +394,18 @@ func (s *scanner) punct(op string, p lexer.Position) error {
 	case "(", "[":
 		s.stack = append(s.stack, op[0])
 		s.opened = append(s.opened, p)
+		s.openTok = append(s.openTok, len(s.toks))
 	case "{":
 		kind := byte('d')
 		if t, ok := s.last(); ok && endsOperand(t) && (t.Value != "else" || s.elseAfterBlock()) {
 			kind = '{'
+			if t.Type == tokPunct && t.Value == ")" && s.bodyAfterParen() {
+				kind = 'F'
+			}
 		}
 		s.stack = append(s.stack, kind)
 		s.opened = append(s.opened, p)
+		s.openTok = append(s.openTok, len(s.toks))
 	case ")", "]", "}":
 		want := map[string]byte{")": '(', "]": '[', "}": '{'}[op]
 		n := len(s.stack)
@@ -402,14 +413,19 @@ func (s *scanner) punct(op string, p lexer.Position) error {
 			return s.errAt(p, false, "unexpected %q", op)
 		}
 		top := s.stack[n-1]
-		if top == 'd' {
+		if top == 'd' || top == 'F' {
 			top = '{'
 		}
 		if top != want {
 			return s.errAt(p, false, "unexpected %q: unclosed '%c'", op, closerOf(s.stack[n-1]))
 		}
-		if op == "}" && s.stack[n-1] == '{' {
-			s.blockClose = p.Offset
+		if op == ")" {
+			s.parenOpen = s.openTok[n-1]
+		}
+		if op == "}" && (s.stack[n-1] == '{' || s.stack[n-1] == 'F') {
+			if s.stack[n-1] == '{' {
+				s.blockClose = p.Offset
+			}
 			// a block's last statement ends at its closing brace
 			if t, ok := s.last(); ok && t.Type != tokSep && !(t.Type == tokPunct && t.Value == "{") {
 				s.emit(tokSep, "\n", p)
@@ -417,6 +433,7 @@ func (s *scanner) punct(op string, p lexer.Position) error {
 		}
 		s.stack = s.stack[:n-1]
 		s.opened = s.opened[:n-1]
+		s.openTok = s.openTok[:n-1]
 	case ";":
 		s.advance(1)
 		if t, ok := s.last(); ok && t.Type != tokSep {
@@ -427,6 +444,26 @@ func (s *scanner) punct(op string, p lexer.Position) error {
 	s.advance(len(op))
 	s.emit(tokPunct, op, p)
 	return nil
+}
+
+// bodyAfterParen reports whether a '{' after the ')' just closed opens
+// the body of a function (fn(...) {, fn name(...) {) or of a gradient
+// block (grad(...) {, value_and_grad(...) {).
+func (s *scanner) bodyAfterParen() bool {
+	k := s.parenOpen
+	if k < 1 {
+		return false
+	}
+	before := &s.toks[k-1]
+	switch {
+	case before.Type == tokKeyword && before.Value == "fn":
+		return true
+	case before.Type == tokIdent && (before.Value == "grad" || before.Value == "value_and_grad"):
+		return k < 2 || !(s.toks[k-2].Type == tokPunct && s.toks[k-2].Value == ".")
+	case before.Type == tokIdent && k >= 2:
+		return s.toks[k-2].Type == tokKeyword && s.toks[k-2].Value == "fn"
+	}
+	return false
 }
 
 // elseAfterBlock reports whether the last token, an `else` keyword,

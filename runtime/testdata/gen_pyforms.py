@@ -140,6 +140,9 @@ CASES = [
     ("pct_errors", 'for t in [fn() { "%d %d" % (1,) }, fn() { "%d" % (1, 2) }, fn() { "x" % 5 }, fn() { "%d" % "s" }, fn() { "%f" % "s" }, fn() { "%x" % 1.5 }, fn() { "%" % 1 }, fn() { "%z" % 1 }, fn() { "%(a)s" % (1,) }, fn() { "%(a)s" % {"b": 1} }, fn() { "%c" % "ab" }, fn() { "%d" % none }, fn() { "%s %s" % [1, 2] }, fn() { "%(a" % {"a": 1} }, fn() { "abc %" % () }, fn() { "%5" % 1 }] {\n  try { print(t()) } catch e { print(e.kind, e.message) }\n}',
      'for t in [lambda: "%d %d" % (1,), lambda: "%d" % (1, 2), lambda: "x" % 5, lambda: "%d" % "s", lambda: "%f" % "s", lambda: "%x" % 1.5, lambda: "%" % 1, lambda: "%z" % 1, lambda: "%(a)s" % (1,), lambda: "%(a)s" % {"b": 1}, lambda: "%c" % "ab", lambda: "%d" % None, lambda: "%s %s" % [1, 2], lambda: "%(a" % {"a": 1}, lambda: "abc %" % (), lambda: "%5" % 1]:\n  try:\n    print(t())\n  except Exception as e:\n    print(type(e).__name__, e)'),
     ("pct_list_operand", 'print("x" % [1], "%s" % [1, 2], "x" % {})', None),
+    # ---- else after a function literal's body
+    ("else_after_fn_literal", 'v = 1 if fn(x) { x } else {"a": 2}\nc = false\nf = fn(x) { x } if c else fn(x) { -x }\nif c { g = fn(x) { x } } else { g = fn(x) { 2 * x } }\nif (fn(x) { x })(0) { print("t") } else { print(v, f(3), g(4)) }',
+     'v = 1 if (lambda x: x) else {"a": 2}\nc = False\nf = (lambda x: x) if c else (lambda x: -x)\nif c:\n    g = lambda x: x\nelse:\n    g = lambda x: 2 * x\nif (lambda x: x)(0):\n    print("t")\nelse:\n    print(v, f(3), g(4))'),
     # ---- conditional expressions
     ("cond_basic", "print(1 if true else 2, 1 if false else 2)", None),
     ("cond_prec", "print(1 if true else 2 + 10, (1 if false else 2) + 10, 3 + (1 if false else 2))", None),
