@@ -144,6 +144,11 @@ type (
 		span
 		Elems []Expr
 	}
+	// SetExpr is a set display {a, b} (elements may be *x).
+	SetExpr struct {
+		span
+		Elems []Expr
+	}
 	// DictExpr is {k: v, ...}.
 	DictExpr struct {
 		span
@@ -160,9 +165,14 @@ type (
 	// own, as in Python 3: its targets do not leak into the enclosing
 	// scope. The first clause's iterable is evaluated in the enclosing
 	// scope, everything else in the comprehension's.
+	//
+	// With Set, it is a set comprehension {Elt for ...}. A generator
+	// expression (Elt for ...), outside a call or as a call's only
+	// argument, is a list comprehension: tsr evaluates it eagerly.
 	Comprehension struct {
 		span
 		Dict       bool
+		Set        bool
 		Elt        Expr
 		Key, Value Expr
 		Fors       []*CompFor
@@ -217,6 +227,7 @@ func (*FuncExpr) exprNode()      {}
 func (*CondExpr) exprNode()      {}
 func (*Comprehension) exprNode() {}
 func (*Starred) exprNode()       {}
+func (*SetExpr) exprNode()       {}
 func (*GradExpr) exprNode()      {}
 
 // ---- statements ----

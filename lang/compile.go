@@ -192,6 +192,11 @@ func stackEffect(op runtime.Opcode, arg int) int {
 		return -2 + arg
 	case runtime.CALL_EX:
 		return -1 - arg
+	case runtime.SET:
+		if arg == runtime.MaxArg {
+			return 0
+		}
+		return 1 - arg
 	case runtime.UNPACK_EX:
 		return arg&0xfff + arg>>12
 
@@ -1005,6 +1010,17 @@ func (fc *fcomp) expr(x Expr) {
 		fc.emit(runtime.TUPLE, len(x.Elems))
 	case *Starred:
 		fc.c.fail(x.Start, "can't use starred expression here")
+	case *SetExpr:
+		if hasStarred(x.Elems) {
+			fc.starList(x, x.Elems, 0)
+			fc.emit(runtime.SET, runtime.MaxArg)
+			break
+		}
+		for _, e := range x.Elems {
+			fc.expr(e)
+		}
+		fc.at(x)
+		fc.emit(runtime.SET, len(x.Elems))
 	case *DictExpr:
 		for i := range x.Keys {
 			fc.expr(x.Keys[i])
@@ -1427,6 +1443,8 @@ func (fc *fcomp) comprehension(x *Comprehension) {
 	name := "<listcomp>"
 	if x.Dict {
 		name = "<dictcomp>"
+	} else if x.Set {
+		name = "<setcomp>"
 	}
 	sub := &fcomp{c: fc.c, scope: inner, comp: true, fn: &runtime.Funcode{
 		Prog: fc.c.prog, Name: name, Pos: x.Start, NumParams: 1,
@@ -1439,6 +1457,9 @@ func (fc *fcomp) comprehension(x *Comprehension) {
 	fc.expr(x.Fors[0].X)
 	fc.at(x)
 	fc.emit(runtime.CALL, 1)
+	if x.Set {
+		fc.emit(runtime.SET, runtime.MaxArg)
+	}
 }
 
 // compBody compiles a comprehension's function: the result list (dict)

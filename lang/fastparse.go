@@ -693,7 +693,17 @@ func (p *fparser) primary() *pPrimary {
 	case v == "(":
 		pr := &pParen{Pos: p.pos(), Open: true}
 		p.advance()
-		pr.Elems, pr.Comma = p.exprs()
+		if canStartExpr(p.peek()) {
+			pr.First = p.expr()
+			if p.is("for") {
+				pr.Comp = p.compFors()
+			} else {
+				pr.More = moreItems(p, canStartExpr, p.expr)
+				if pr.More == nil && p.toks[p.i-1].Value == "," {
+					pr.Comma = true
+				}
+			}
+		}
 		p.expect(")")
 		pr.EndPos = p.pos()
 		x.Paren = pr
@@ -734,8 +744,10 @@ func (p *fparser) primary() *pPrimary {
 
 func (p *fparser) entry() *pEntry {
 	e := &pEntry{Pos: p.pos(), K: p.expr()}
-	p.expect(":")
-	e.V = p.expr()
+	if p.is(":") {
+		p.advance()
+		e.V = p.expr()
+	}
 	return e
 }
 

@@ -244,7 +244,10 @@ var goldenSnippets = []string{
 	"[b for a, *b in c]",
 	// else after the body of a function literal or gradient block: a conditional expression's
 	"v = 1 if fn(x) { x } else {\"a\": 2}", "v = 1 if grad(w) { w } else {}", "if c { f = fn(x) { x } } else { }",
-	"v = a if fn() { } else {}\nif b { } else { }", "if f(fn(x) { x }) { } else { }", "fn f() { } else { }", "for a, (b, *c) in d { }", "for *a, *b in c { }",
+	"v = a if fn() { } else {}\nif b { } else { }",
+	// sets and generator expressions
+	"{1, 2}", "{1, *a, 2,}", "{x for x in xs if x}", "{1: 2, 3}", "{1, 2: 3}", "{a, b: c for x in y}",
+	"g = (x * x for x in xs)", "(x for x in xs, 1)", "(x, y for x in xs)", "((a, b) for a, b in z)", "(*a for a in b)", "if f(fn(x) { x }) { } else { }", "fn f() { } else { }", "for a, (b, *c) in d { }", "for *a, *b in c { }",
 }
 
 // TestGoldenSnippets compares the trees and errors of goldenSnippets with

@@ -280,11 +280,16 @@ type pGrad struct {
 	EndPos lexer.Position
 }
 
+// pParen is a parenthesised expression, a tuple display (First and More,
+// or First and Comma for a 1-tuple) or a generator expression (x for ...)
+// (First and Comp).
 type pParen struct {
 	Pos    lexer.Position
-	Open   bool     `parser:"@\"(\""`
-	Elems  []*pExpr `parser:"( @@ ( \",\" @@ )*"`
-	Comma  bool     `parser:"@\",\"? )? \")\""`
+	Open   bool        `parser:"@\"(\""`
+	First  *pExpr      `parser:"( @@"`
+	Comp   []*pCompFor `parser:"  ( @@+"`
+	More   []*pExpr    `parser:"  | ( \",\" @@ )+ \",\"?"`
+	Comma  bool        `parser:"  | @\",\" )? )? \")\""`
 	EndPos lexer.Position
 }
 
@@ -300,7 +305,8 @@ type pList struct {
 }
 
 // pDict is a dict display {k: v, ...} (First and More) or a dict
-// comprehension {k: v for ...} (First and Comp).
+// comprehension {k: v for ...} (First and Comp); without the ": v", a
+// set display or comprehension.
 type pDict struct {
 	Pos    lexer.Position
 	Open   bool        `parser:"@\"{\""`
@@ -310,10 +316,12 @@ type pDict struct {
 	EndPos lexer.Position
 }
 
+// pEntry is a dict display's key: value, or (V nil) a set display's
+// element.
 type pEntry struct {
 	Pos lexer.Position
-	K   *pExpr `parser:"@@ \":\""`
-	V   *pExpr `parser:"@@"`
+	K   *pExpr `parser:"@@"`
+	V   *pExpr `parser:"( \":\" @@ )?"`
 }
 
 // pFieldExpr is the grammar of an f-string replacement field's expression.

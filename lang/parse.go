@@ -842,11 +842,19 @@ func (lw *lowerer) primary(p *pPrimary) Expr {
 	case p.Ident != "":
 		return &Ident{span: sp, Name: p.Ident}
 	case p.Paren != nil:
-		if len(p.Paren.Elems) == 1 && !p.Paren.Comma {
-			return lw.expr(p.Paren.Elems[0])
+		pr := p.Paren
+		if pr.Comp != nil {
+			// (x for x in xs): a generator expression, evaluated eagerly
+			return &Comprehension{span: sp, Elt: lw.expr(pr.First), Fors: lw.compFors(pr.Comp)}
+		}
+		if pr.First != nil && len(pr.More) == 0 && !pr.Comma {
+			return lw.expr(pr.First)
 		}
 		t := &TupleExpr{span: sp}
-		for _, e := range p.Paren.Elems {
+		if pr.First != nil {
+			t.Elems = append(t.Elems, lw.starExpr(pr.First))
+		}
+		for _, e := range pr.More {
 			t.Elems = append(t.Elems, lw.starExpr(e))
 		}
 		return t
@@ -862,6 +870,18 @@ func (lw *lowerer) primary(p *pPrimary) Expr {
 			l.Elems = append(l.Elems, lw.starExpr(e))
 		}
 		return l
+	case p.Dict != nil && p.Dict.First != nil && p.Dict.First.V == nil:
+		if p.Dict.Comp != nil {
+			return &Comprehension{span: sp, Set: true, Elt: lw.expr(p.Dict.First.K), Fors: lw.compFors(p.Dict.Comp)}
+		}
+		set := &SetExpr{span: sp, Elems: []Expr{lw.starExpr(p.Dict.First.K)}}
+		for _, e := range p.Dict.More {
+			if e.V != nil {
+				lw.fail(lw.pos(e.V.Pos), "invalid syntax: a set display has no key: value entries")
+			}
+			set.Elems = append(set.Elems, lw.starExpr(e.K))
+		}
+		return set
 	case p.Dict != nil:
 		if p.Dict.Comp != nil {
 			return &Comprehension{span: sp, Dict: true, Key: lw.expr(p.Dict.First.K), Value: lw.expr(p.Dict.First.V),
@@ -873,6 +893,9 @@ func (lw *lowerer) primary(p *pPrimary) Expr {
 			d.Values = append(d.Values, lw.expr(p.Dict.First.V))
 		}
 		for _, e := range p.Dict.More {
+			if e.V == nil {
+				lw.fail(lw.pos(e.Pos), "':' expected after dictionary key")
+			}
 			d.Keys = append(d.Keys, lw.expr(e.K))
 			d.Values = append(d.Values, lw.expr(e.V))
 		}

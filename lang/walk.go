@@ -120,6 +120,10 @@ func walkExpr(x Expr, f func(Node) bool) {
 		for _, e := range x.Elems {
 			walkExpr(e, f)
 		}
+	case *SetExpr:
+		for _, e := range x.Elems {
+			walkExpr(e, f)
+		}
 	case *DictExpr:
 		for i := range x.Keys {
 			walkExpr(x.Keys[i], f)

@@ -48,6 +48,7 @@ func init() {
 		"list":      builtinList,
 		"tuple":     builtinTuple,
 		"dict":      builtinDict,
+		"set":       builtinSet,
 		"any":       builtinAny,
 		"all":       builtinAll,
 	} {

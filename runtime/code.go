@@ -192,6 +192,7 @@ const (
 	CALL_EX     // fn list [dict] -- result ; arg 1 when the keyword dict is there
 	LIST_TUPLE  // list -- tuple
 	UNPACK_EX   // x -- xn..x1 ; a, *b, c = x: arg = before | after<<12, n = before+1+after (x1 on top; the starred one a list)
+	SET         // x1..xn -- set ; arg = n, or MaxArg: list -- set (a set comprehension's or starred display's list)
 
 	numOpcodes
 )
@@ -224,7 +225,7 @@ var opcodeNames = [...]string{
 	RAISE: "RAISE", REPR: "REPR", FORMAT_SPEC: "FORMAT_SPEC", ATTN: "ATTN", METHOD: "METHOD",
 	LOAD_LOCAL_B: "LOAD_LOCAL_B", LOAD_GLOBAL_B: "LOAD_GLOBAL_B", STORE_LOCAL_C: "STORE_LOCAL_C", STORE_GLOBAL_C: "STORE_GLOBAL_C",
 	RECYCLE_POP: "RECYCLE_POP", LIST_APPEND: "LIST_APPEND", DICT_SET: "DICT_SET", IS: "IS",
-	LIST_EXTEND: "LIST_EXTEND", KW_MERGE: "KW_MERGE", CALL_EX: "CALL_EX", LIST_TUPLE: "LIST_TUPLE", UNPACK_EX: "UNPACK_EX",
+	LIST_EXTEND: "LIST_EXTEND", KW_MERGE: "KW_MERGE", CALL_EX: "CALL_EX", LIST_TUPLE: "LIST_TUPLE", UNPACK_EX: "UNPACK_EX", SET: "SET",
 }
 
 // AttnOperands is the number of stack operands of ATTN.

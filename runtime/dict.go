@@ -304,7 +304,7 @@ func hashKeyDepth(v Value, depth int) (any, error) {
 		return tupleKey(b.String()), nil
 	case *NamedTuple:
 		return hashKeyDepth(x.Tuple, depth)
-	case *List, *Dict:
+	case *List, *Dict, *Set:
 		return nil, Errorf("TypeError", "unhashable type: '%s'", v.Type())
 	}
 	if reflect.TypeOf(v).Comparable() {

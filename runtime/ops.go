@@ -682,6 +682,10 @@ func equal(x, y Value, depth int) (bool, error) {
 		if b, ok := y.(*Dict); ok {
 			return equalDict(a, b, depth+1)
 		}
+	case *Set:
+		if b, ok := y.(*Set); ok {
+			return equalSet(a, b)
+		}
 	case *Range:
 		if b, ok := y.(*Range); ok {
 			return a.Len() == b.Len() && (a.Len() == 0 || a.start == b.start && (a.Len() == 1 || a.step == b.step)), nil
@@ -794,6 +798,8 @@ func Contains(c, x Value) (bool, error) {
 	case *Dict:
 		_, found, err := v.Get(x)
 		return found, err
+	case *Set:
+		return v.Has(x)
 	case *Range:
 		switch i, f, k := numeric(x); k {
 		case 'i':

@@ -109,6 +109,8 @@ func (st *reprState) writeRepr(b *strings.Builder, v Value) {
 			b.WriteByte(')')
 			st.leave()
 		}
+	case *Set:
+		st.writeSet(b, x)
 	case *Dict:
 		if st.enter(b, x, "{...}") {
 			b.WriteByte('{')

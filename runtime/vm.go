@@ -1207,6 +1207,25 @@ loop:
 			if err != nil {
 				goto fail
 			}
+		case SET:
+			n := int(insn >> 8)
+			set := NewSet()
+			elems := stack[sp-1 : sp]
+			if n == MaxArg {
+				elems = stack[sp-1].(*List).Elems
+				n = 1
+			} else {
+				elems = stack[sp-n : sp]
+			}
+			for _, e := range elems {
+				if err = set.Add(e); err != nil {
+					goto fail
+				}
+			}
+			clear(stack[sp-n : sp])
+			sp -= n
+			stack[sp] = set
+			sp++
 		case LIST_TUPLE:
 			stack[sp-1] = Tuple(stack[sp-1].(*List).Elems)
 		case UNPACK_EX:

@@ -143,6 +143,20 @@ CASES = [
     # ---- else after a function literal's body
     ("else_after_fn_literal", 'v = 1 if fn(x) { x } else {"a": 2}\nc = false\nf = fn(x) { x } if c else fn(x) { -x }\nif c { g = fn(x) { x } } else { g = fn(x) { 2 * x } }\nif (fn(x) { x })(0) { print("t") } else { print(v, f(3), g(4)) }',
      'v = 1 if (lambda x: x) else {"a": 2}\nc = False\nf = (lambda x: x) if c else (lambda x: -x)\nif c:\n    g = lambda x: x\nelse:\n    g = lambda x: 2 * x\nif (lambda x: x)(0):\n    print("t")\nelse:\n    print(v, f(3), g(4))'),
+    # ---- sets (tsr iterates and prints a set in insertion order: these cases use sorted() or ints inserted in order)
+    ("set_basic", "s = {1, 2, 3}\nt = {x % 3 for x in range(10)}\nprint(s, t, set(), set([1, 3, 3]), len(s), 2 in s, 5 in s, 5 not in s, bool(set()), bool(s))", None),
+    ("set_ops", "s = {1, 2, 3}\nprint(s | {7}, s & {2, 9}, s - {1}, sorted(s ^ {3, 4}), {1, 2} <= s, {1, 2} < s, s < s, s >= {3}, s > s, s == {3, 2, 1}, s != {1})", None),
+    ("set_methods", "s = {1, 2}\ns.add(3)\ns.add(2)\ns.discard(1)\ns.discard(9)\nprint(s, s.union([5], (6,)), s.intersection({3, 4}), s.difference([2]), s.issubset({2, 3, 4}), s.issuperset([3]))\ns.update([4, 5])\nprint(s, s.copy(), s.pop(), s)\ns.clear()\nprint(s, len(s))", None),
+    ("set_iter", "s = {3, 4, 5}\nprint(sorted(s), [x * 2 for x in sorted(s)], sum(s), list(sorted({\"b\", \"a\"})), sorted(set(\"abca\")))", None),
+    ("set_hash_eq", "print({1, 1.0, true}, len({(1, 2), (1, 2)}), {0, false, 0.0}, {1, 2} == {2, 1}, {1} == [1])", None),
+    ("set_display_star", "a = [1, 2]\nprint({*a, 3}, {*range(3), *a}, type({1}) == type(set()), isinstance({1}, set))", None),
+    ("set_comp_scope", "x = 9\nprint({x for x in range(3)}, x, {i * j for i in range(3) for j in range(3) if i <= j})", None),
+    ("set_errors", "for t in [fn() { {[1], 2} }, fn() { {1}.remove(9) }, fn() { set().pop() }, fn() { {{1}} }, fn() { set(1) }, fn() { {1} + {2} }] {\n  try { t() } catch e { print(e.kind, e.message) }\n}",
+     "for t in [lambda: {[1], 2}, lambda: {1}.remove(9), lambda: set().pop(), lambda: {frozenset() if False else {1}}, lambda: set(1), lambda: {1} + {2}]:\n  try:\n    t()\n  except Exception as e:\n    print(type(e).__name__, e)"),
+    # ---- generator expressions outside a call's only argument (tsr: an eager list)
+    ("genexp_paren", "g = (x * x for x in [1, 2, 3])\nprint(list(g), sum(x for x in (y + 1 for y in range(3))), max((len(w) for w in [\"a\", \"bcd\"])), sorted((-v for v in {3: 0, 1: 0}), reverse=true))",
+     "g = (x * x for x in [1, 2, 3])\nprint(list(g), sum(x for x in (y + 1 for y in range(3))), max((len(w) for w in ['a', 'bcd'])), sorted((-v for v in {3: 0, 1: 0}), reverse=True))"),
+    ("genexp_args", "print(\"-\".join(str(i) for i in range(3)), dict((k, k * 2) for k in range(2)), tuple((a, b) for a, b in zip(\"xy\", [1, 2])))", None),
     # ---- conditional expressions
     ("cond_basic", "print(1 if true else 2, 1 if false else 2)", None),
     ("cond_prec", "print(1 if true else 2 + 10, (1 if false else 2) + 10, 3 + (1 if false else 2))", None),
