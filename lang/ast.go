@@ -314,6 +314,12 @@ type (
 		Path string
 		Name string
 	}
+	// DelStmt is del x, d[k], l[i:j]: it unbinds names and deletes
+	// items of dicts and lists.
+	DelStmt struct {
+		span
+		Targets []Expr
+	}
 	// BlockStmt is no_grad { } or detect_anomaly { }.
 	BlockStmt struct {
 		span
@@ -334,3 +340,4 @@ func (*TryStmt) stmtNode()    {}
 func (*AssertStmt) stmtNode() {}
 func (*ImportStmt) stmtNode() {}
 func (*BlockStmt) stmtNode()  {}
+func (*DelStmt) stmtNode()    {}

@@ -222,6 +222,8 @@ func stackEffect(op runtime.Opcode, arg int) int {
 		return -2
 	case runtime.SETINDEX:
 		return -3
+	case runtime.DEL_INDEX:
+		return -2
 	case runtime.SETATTR:
 		return -2
 	case runtime.UNPACK:
@@ -625,6 +627,19 @@ func (fc *fcomp) stmt(st Stmt) {
 	case *ImportStmt:
 		fc.emit(runtime.IMPORT, fc.c.constant(runtime.String(st.Path)))
 		fc.store(st.Name, st.Span)
+	case *DelStmt:
+		for _, x := range st.Targets {
+			fc.at(x)
+			switch x := x.(type) {
+			case *Ident:
+				fc.del(x)
+			case *Index:
+				fc.expr(x.X)
+				fc.subscript(x.Key)
+				fc.at(x)
+				fc.emit0(runtime.DEL_INDEX)
+			}
+		}
 	case *BlockStmt:
 		fc.emit(runtime.BLOCK_ENTER, fc.c.constant(runtime.String(st.Kind)))
 		fc.exits = append(fc.exits, exitBlock)
@@ -846,6 +861,25 @@ func (fc *fcomp) storeClaim(name string, span func() (Pos, Pos), flag int) {
 		return
 	}
 	fc.store(name, span)
+}
+
+// del compiles del name: the name is the function's local (del binds it,
+// as an assignment does) or, at top level, a global.
+func (fc *fcomp) del(id *Ident) {
+	s := fc.scope
+	if s.top {
+		fc.emit(runtime.DEL_GLOBAL, fc.c.global(id.Name))
+		return
+	}
+	i, ok := s.localIdx[id.Name]
+	if !ok {
+		fc.c.fail(id.Start, "internal error: %q is not a local", id.Name)
+	}
+	if s.cells[i] {
+		fc.emit(runtime.DEL_CELL, i)
+	} else {
+		fc.emit(runtime.DEL_LOCAL, i)
+	}
 }
 
 func (fc *fcomp) load(id *Ident) {

@@ -187,6 +187,12 @@ func (p *fparser) stmt() *pStmt {
 		}
 		a.EndPos = p.pos()
 		s.Assert = a
+	case t.Value == "del" && t.Type == tokKeyword:
+		d := &pDel{Pos: p.pos()}
+		p.advance()
+		d.X = p.exprList()
+		d.EndPos = p.pos()
+		s.Del = d
 	case t.Value == "import":
 		im := &pImport{Pos: p.pos()}
 		p.advance()

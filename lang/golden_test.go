@@ -247,6 +247,7 @@ var goldenSnippets = []string{
 	"v = a if fn() { } else {}\nif b { } else { }",
 	// sets and generator expressions
 	"{1, 2}", "{1, *a, 2,}", "{x for x in xs if x}", "{1: 2, 3}", "{1, 2: 3}", "{a, b: c for x in y}",
+	"del x", "del d[k], l[1:2]", "del (a, [b])", "del f()", "del x.y", "del", "del = 1", "del *a",
 	"g = (x * x for x in xs)", "(x for x in xs, 1)", "(x, y for x in xs)", "((a, b) for a, b in z)", "(*a for a in b)", "if f(fn(x) { x }) { } else { }", "fn f() { } else { }", "for a, (b, *c) in d { }", "for *a, *b in c { }",
 }
 

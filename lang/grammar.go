@@ -25,6 +25,7 @@ type pStmt struct {
 	Try    *pTry       `parser:"| @@"`
 	Assert *pAssert    `parser:"| @@"`
 	Import *pImport    `parser:"| @@"`
+	Del    *pDel       `parser:"| @@"`
 	Block  *pBlockStmt `parser:"| @@"`
 	Simple *pSimple    `parser:"| @@"`
 }
@@ -118,6 +119,13 @@ type pImport struct {
 	Pos    lexer.Position
 	Path   string `parser:"\"import\" @String"`
 	Name   string `parser:"\"as\" @Ident"`
+	EndPos lexer.Position
+}
+
+// pDel is del target, ...
+type pDel struct {
+	Pos    lexer.Position
+	X      *pExprList `parser:"\"del\" @@"`
 	EndPos lexer.Position
 }
 

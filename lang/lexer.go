@@ -48,7 +48,7 @@ var keywords = map[string]bool{
 	"fn": true, "if": true, "else": true, "for": true, "in": true, "while": true,
 	"break": true, "continue": true, "return": true, "try": true, "catch": true,
 	"assert": true, "import": true, "as": true, "and": true, "or": true, "not": true, "is": true,
-	"true": true, "false": true, "none": true,
+	"true": true, "false": true, "none": true, "del": true,
 }
 
 // Operators, longest first so that the lexer always takes the longest match.

@@ -340,6 +340,28 @@ func (lw *lowerer) stmt(p *pStmt) Stmt {
 			lw.fail(lw.pos(p.Import.Pos), "invalid import path")
 		}
 		return &ImportStmt{span: lw.sp(p.Import.Pos, p.Import.EndPos), Path: path, Name: p.Import.Name}
+	case p.Del != nil:
+		d := &DelStmt{span: lw.sp(p.Del.Pos, p.Del.EndPos)}
+		var add func(x Expr)
+		add = func(x Expr) {
+			switch x := x.(type) {
+			case *Ident, *Index:
+				d.Targets = append(d.Targets, x)
+			case *TupleExpr:
+				for _, e := range x.Elems {
+					add(e)
+				}
+			case *ListExpr:
+				for _, e := range x.Elems {
+					add(e)
+				}
+			default:
+				start, _ := x.Span()
+				lw.fail(start, "cannot delete this expression (del takes names and subscripts)")
+			}
+		}
+		add(lw.exprList(p.Del.X))
+		return d
 	case p.Block != nil:
 		return &BlockStmt{span: lw.sp(p.Block.Pos, p.Block.EndPos), Kind: p.Block.Kind, Body: lw.block(p.Block.Body)}
 	case p.Simple != nil:

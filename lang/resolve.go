@@ -87,6 +87,11 @@ func collectLocals(s *scope, stmts []Stmt) {
 			s.addLocal(st.Name)
 		case *BlockStmt:
 			collectLocals(s, st.Body)
+		case *DelStmt:
+			for _, x := range st.Targets {
+				collectExpr(s, x)
+				bindTarget(s, x)
+			}
 		case *ReturnStmt:
 			collectExpr(s, st.X)
 		case *AssertStmt:

@@ -49,6 +49,10 @@ func walkStmt(st Stmt, f func(Node) bool) {
 		walkExpr(st.Msg, f)
 	case *BlockStmt:
 		walkStmts(st.Body, f)
+	case *DelStmt:
+		for _, x := range st.Targets {
+			walkExpr(x, f)
+		}
 	case *BranchStmt, *ImportStmt:
 	default:
 		panic("lang: walk of an unknown statement")

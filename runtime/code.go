@@ -194,6 +194,12 @@ const (
 	UNPACK_EX   // x -- xn..x1 ; a, *b, c = x: arg = before | after<<12, n = before+1+after (x1 on top; the starred one a list)
 	SET         // x1..xn -- set ; arg = n, or MaxArg: list -- set (a set comprehension's or starred display's list)
 
+	// del
+	DEL_LOCAL  // -- ; unbind local arg (UnboundLocalError if unbound)
+	DEL_CELL   // -- ; unbind the captured local arg
+	DEL_GLOBAL // -- ; unbind global arg (NameError if unbound)
+	DEL_INDEX  // x key -- ; del x[key]
+
 	numOpcodes
 )
 
@@ -226,6 +232,7 @@ var opcodeNames = [...]string{
 	LOAD_LOCAL_B: "LOAD_LOCAL_B", LOAD_GLOBAL_B: "LOAD_GLOBAL_B", STORE_LOCAL_C: "STORE_LOCAL_C", STORE_GLOBAL_C: "STORE_GLOBAL_C",
 	RECYCLE_POP: "RECYCLE_POP", LIST_APPEND: "LIST_APPEND", DICT_SET: "DICT_SET", IS: "IS",
 	LIST_EXTEND: "LIST_EXTEND", KW_MERGE: "KW_MERGE", CALL_EX: "CALL_EX", LIST_TUPLE: "LIST_TUPLE", UNPACK_EX: "UNPACK_EX", SET: "SET",
+	DEL_LOCAL: "DEL_LOCAL", DEL_CELL: "DEL_CELL", DEL_GLOBAL: "DEL_GLOBAL", DEL_INDEX: "DEL_INDEX",
 }
 
 // AttnOperands is the number of stack operands of ATTN.

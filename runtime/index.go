@@ -350,3 +350,55 @@ func SetAttr(x Value, name string, v Value) error {
 	}
 	return Errorf("AttributeError", "cannot set attribute '%s' of '%s' object", name, x.Type())
 }
+
+// DelIndex performs del x[key]: a dict's key (KeyError if absent), a
+// list's item or slice (extended slices included), as CPython.
+func DelIndex(x, key Value) error {
+	switch c := x.(type) {
+	case *Dict:
+		_, ok, err := c.Delete(key)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return Errorf("KeyError", "%s", Repr(key))
+		}
+		return nil
+	case *List:
+		if s, ok := key.(*Slice); ok {
+			start, stop, step, err := s.Indices(len(c.Elems))
+			if err != nil {
+				return err
+			}
+			drop := make([]bool, len(c.Elems))
+			for i := start; (step > 0 && i < stop) || (step < 0 && i > stop); i += step {
+				drop[i] = true
+			}
+			out := c.Elems[:0]
+			for i, e := range c.Elems {
+				if !drop[i] {
+					out = append(out, e)
+				}
+			}
+			clear(c.Elems[len(out):])
+			c.Elems = out
+			return nil
+		}
+		k, ok := AsInt(key)
+		if !ok {
+			return Errorf("TypeError", "list indices must be integers or slices, not %s", key.Type())
+		}
+		i := k
+		if i < 0 {
+			i += int64(len(c.Elems))
+		}
+		if i < 0 || i >= int64(len(c.Elems)) {
+			return Errorf("IndexError", "list assignment index out of range")
+		}
+		copy(c.Elems[i:], c.Elems[i+1:])
+		c.Elems[len(c.Elems)-1] = nil
+		c.Elems = c.Elems[:len(c.Elems)-1]
+		return nil
+	}
+	return Errorf("TypeError", "'%s' object doesn't support item deletion", x.Type())
+}

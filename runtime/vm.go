@@ -1226,6 +1226,34 @@ loop:
 			sp -= n
 			stack[sp] = set
 			sp++
+		case DEL_LOCAL:
+			if locals[insn>>8] == nil {
+				err = Errorf("UnboundLocalError", "cannot access local variable '%s' where it is not associated with a value", fc.Locals[insn>>8])
+				goto fail
+			}
+			locals[insn>>8] = nil
+			claimed &^= 1 << (insn >> 8)
+		case DEL_CELL:
+			if c := locals[insn>>8].(*cell); c.v == nil {
+				err = Errorf("UnboundLocalError", "cannot access local variable '%s' where it is not associated with a value", fc.Locals[insn>>8])
+				goto fail
+			} else {
+				c.v = nil
+			}
+		case DEL_GLOBAL:
+			g := globals[insn>>8]
+			if g.v == nil {
+				err = nameError(prog.Globals[insn>>8])
+				goto fail
+			}
+			g.v, g.claimed = nil, false
+		case DEL_INDEX:
+			fr.pc = pc - 1
+			if err = DelIndex(stack[sp-2], stack[sp-1]); err != nil {
+				goto fail
+			}
+			sp -= 2
+			stack[sp], stack[sp+1] = nil, nil
 		case LIST_TUPLE:
 			stack[sp-1] = Tuple(stack[sp-1].(*List).Elems)
 		case UNPACK_EX:

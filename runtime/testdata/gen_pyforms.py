@@ -157,6 +157,14 @@ CASES = [
     ("genexp_paren", "g = (x * x for x in [1, 2, 3])\nprint(list(g), sum(x for x in (y + 1 for y in range(3))), max((len(w) for w in [\"a\", \"bcd\"])), sorted((-v for v in {3: 0, 1: 0}), reverse=true))",
      "g = (x * x for x in [1, 2, 3])\nprint(list(g), sum(x for x in (y + 1 for y in range(3))), max((len(w) for w in ['a', 'bcd'])), sorted((-v for v in {3: 0, 1: 0}), reverse=True))"),
     ("genexp_args", "print(\"-\".join(str(i) for i in range(3)), dict((k, k * 2) for k in range(2)), tuple((a, b) for a, b in zip(\"xy\", [1, 2])))", None),
+    # ---- del
+    ("del_items", "d = {\"a\": 1, \"b\": 2, \"c\": 3}\ndel d[\"b\"]\nl = list(range(10))\ndel l[0], l[-1]\ndel l[::2]\nm = [1, 2, 3, 4, 5]\ndel m[1:3]\nn = [0, 1, 2, 3, 4, 5]\ndel n[::-2]\nprint(d, l, m, n)", None),
+    ("del_names", "x = 5\ndel x\ntry { print(x) } catch e { print(e.kind, e.message) }\nfn f() {\n    y = 1\n    del y\n    y\n}\ntry { f() } catch e { print(e.kind) }\nfn g() {\n    z = [1, 2]\n    w = z\n    del z\n    w\n}\nprint(g())",
+     "x = 5\ndel x\ntry:\n    print(x)\nexcept Exception as e:\n    print(type(e).__name__, e)\ndef f():\n    y = 1\n    del y\n    return y\ntry:\n    f()\nexcept Exception as e:\n    print(type(e).__name__)\ndef g():\n    z = [1, 2]\n    w = z\n    del z\n    return w\nprint(g())"),
+    ("del_errors", "d = {}\nl = [1]\nt = (1, 2)\nfor f in [fn() { del d[\"k\"] }, fn() { del l[5] }, fn() { del l[\"a\"] }, fn() { del t[0] }, fn() { del d[[1]] }] {\n  try { f() } catch e { print(e.kind, e.message) }\n}",
+     "d = {}\nl = [1]\nt = (1, 2)\ndef f1():\n    del d['k']\ndef f2():\n    del l[5]\ndef f3():\n    del l['a']\ndef f4():\n    del t[0]\ndef f5():\n    del d[[1]]\nfor f in [f1, f2, f3, f4, f5]:\n  try:\n    f()\n  except Exception as e:\n    print(type(e).__name__, e)"),
+    # ---- everyday forms (chained comparisons, slices with steps, repetition, in, augmented subscripts)
+    ("daily_forms", "x = 5\nprint(0 < x < 10, 1 < 2 > 3, 1 == 1.0 < 2)\nxs = list(range(10))\nprint(xs[::3], xs[8:2:-2], xs[-3:], \"abcdef\"[::-2], (1, 2, 3, 4)[::2], xs[100:], xs[-100:2])\nprint(\"ab\" * 2, 0 * \"ab\", -1 * [1], (1,) * 2, \"bc\" in \"abcd\", \"\" in \"a\", 3 in {3: 1}, \"x\" not in \"abc\")\nd = {\"a\": 1}\nd[\"a\"] += 2\nl = [1, 2]\nl[0] *= 10\nl[-1] -= 1\nprint(d, l, 1 if x > 3 else 2 if x > 1 else 3)", None),
     # ---- conditional expressions
     ("cond_basic", "print(1 if true else 2, 1 if false else 2)", None),
     ("cond_prec", "print(1 if true else 2 + 10, (1 if false else 2) + 10, 3 + (1 if false else 2))", None),
