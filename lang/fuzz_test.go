@@ -19,6 +19,9 @@ var seedSources = []string{
 	"ys = [x * 2 for x in xs if x is not none]\nd = {k: v for k, (v, w) in zip(a, b) for q in w if q}\n",
 	"fs = [fn() { i } for i in range(3)]\nm = [[i * j for j in range(i)] for i in range(4)]\ng = [grad(w) { y = w * w; y.sum() } for w in ws]\n",
 	"s = \"a\" if v == 0 else \"b\" if v == 1 else {\"c\": v}\nprint(x is y, x is not y, not x is y, a < b is c)\nif s is none { }\n",
+	"fn f(a, *rest, k=1, **opts) { g(*rest, a, **opts, k=k) }\nfn h(*, m) { m }\nfirst, *mid, last = [*xs, *ys]\nfor a, *b in rows { }\n",
+	"s = {1, *t}\nu = {x % 3 for x in xs}\ng = (x * x for x in xs)\nmsg = \"%d items, %.3f s %(k)s\" % (n, t)\ndel d[k], l[1:2], x\n",
+	"v = 1 if fn(x) { x } else {\"a\": 2}\nif c { f = fn(x) { x } } else { f = grad(w) { w } }\n",
 	"f\"{{}} {a:{b}} {\"x\"}\"", "f\"{v!r:>{w}.{p}f} {x!s} {y != z} {q!a:{{}}}\"", "f\"{a:{b:{c}}}\"", "x = (1,\n", "\"abc", "ein\"ij,jk\"", "ein\"i...->\"", "a.b[...]", "0x", "1__0", "..",
 }
 
