@@ -781,8 +781,9 @@ func (fc *fcomp) starList(at Expr, elems []Expr, callee int) {
 // callStar compiles a call with *args or **kwargs arguments: the callee,
 // the list of positional arguments, the dict of keyword arguments when
 // there are any, then CALL_EX. As in CPython, all positional arguments
-// (starred or not) are evaluated before the keyword arguments.
-func (fc *fcomp) callStar(x *Call) {
+// (starred or not) are evaluated before the keyword arguments. fresh is
+// callMark's (FRESH_MARK before CALL_EX; never a deferred einsum).
+func (fc *fcomp) callStar(x *Call, fresh bool) {
 	if a, ok := x.Fn.(*Attr); ok {
 		fc.expr(a.X)
 		fc.at(a)
@@ -808,11 +809,14 @@ func (fc *fcomp) callStar(x *Call) {
 		}
 	}
 	fc.at(x)
+	kw := 0
 	if len(x.Kwargs) > 0 {
-		fc.emit(runtime.CALL_EX, 1)
-	} else {
-		fc.emit(runtime.CALL_EX, 0)
+		kw = 1
 	}
+	if fresh {
+		fc.emit(runtime.FRESH_MARK, 1+kw) // the callee is under the list (and the dict)
+	}
+	fc.emit(runtime.CALL_EX, kw)
 }
 
 // isStarCall reports whether x has a *args or **kwargs argument.
@@ -1228,7 +1232,7 @@ func (fc *fcomp) call(x *Call, fresh bool) { fc.callMark(x, fresh, false) }
 // so that a number folds into the contraction as its scale.
 func (fc *fcomp) callMark(x *Call, fresh, deferScale bool) {
 	if isStarCall(x) {
-		fc.callStar(x)
+		fc.callStar(x, fresh)
 		return
 	}
 	recycleRecv := false
