@@ -24,7 +24,7 @@ func FuzzRun(f *testing.F) {
 		"xs = [i * i for i in range(5) if i is not 3]\nd = {k: v for k, v in zip(xs, \"abcde\")}\nprint(xs, d, [[a, b] for a in xs for b in d if a < b], 1 if xs else 2)",
 		"fs = [fn() { i } for i in range(3)]\nprint([f() for f in fs], [x for x in [] if x is none], \"y\" if none is none else \"n\")",
 		"fn f(a, *r, k=1, **o) { [a, r, k, o] }\nprint(f(*[1, 2], **{\"k\": 3, \"z\": 4}), f(1, *\"ab\"))\na, *b = range(4)\nprint({*b, 9} | {a}, \"%5.2f|%-3d|%s\" % (1.5, 2, b))\ndel b[0]\nprint(sum(x for x in (y * 2 for y in b)))",
-"fn f(q, k, v) {\n s = ein\"ij,kj->ik\"(q, k) * 2\n p = softmax(s, -1)\n ein\"ik,kl->il\"(p, v)\n}\nprint(f(1, 2, 3))",
+		"fn f(q, k, v) {\n s = ein\"ij,kj->ik\"(q, k) * 2\n p = softmax(s, -1)\n ein\"ik,kl->il\"(p, v)\n}\nprint(f(1, 2, 3))",
 	} {
 		f.Add(s)
 	}
