@@ -366,6 +366,9 @@ func (lw *lowerer) stmt(p *pStmt) Stmt {
 		return &BlockStmt{span: lw.sp(p.Block.Pos, p.Block.EndPos), Kind: p.Block.Kind, Body: lw.block(p.Block.Body)}
 	case p.Simple != nil:
 		s := p.Simple
+		if l := s.LHS; s.Op != "" && len(l.Elems) == 1 && !l.Trailing && l.Elems[0].Star {
+			lw.fail(lw.pos(l.Pos), "starred assignment target must be in a list or tuple")
+		}
 		lhs := lw.exprList(s.LHS)
 		if s.Op == "" {
 			return &ExprStmt{span: lw.sp(s.Pos, s.EndPos), X: lhs}
