@@ -782,7 +782,7 @@ func transposeOutputPadding(l *layer, x *T, size runtime.Value, nd int) (runtime
 	for d := range nd {
 		if s[d] < minS[d] || s[d] > maxS[d] {
 			return nil, runtime.Errorf("ValueError", "requested an output size of %s, but valid sizes range from %s to %s (for an input of %s)",
-				intList(s), intList(minS), intList(maxS), intList(xs))
+				intList(s), intList(minS), intList(maxS), torchSize(xs))
 		}
 		out[d] = runtime.MakeInt(int64(s[d] - minS[d]))
 	}

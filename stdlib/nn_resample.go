@@ -239,8 +239,17 @@ func nnPadMode(th *runtime.Thread, x *T, p []int, mode string, valueGiven bool) 
 			return nil, runtime.Errorf("RuntimeError", "input tensor size along dim %d is %d, which is too small for padding (%d, %d)", d, n, before, after)
 		}
 		idx := make([]int, on)
-		for j := range idx {
-			idx[j] = padIndex(mode, j, before, n)
+		if mode == "circular" {
+			// torch's _pad_circular crops negative amounts first, then
+			// wraps around what is left
+			cs, m := max(-before, 0), n-max(-before, 0)-max(-after, 0)
+			for j := range idx {
+				idx[j] = cs + padIndex(mode, j, max(before, 0), m)
+			}
+		} else {
+			for j := range idx {
+				idx[j] = padIndex(mode, j, before, n)
+			}
 		}
 		maps = append(maps, axisMap{dim: d, idx0: idx})
 	}

@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""Generate stdlib/testdata/widen_nn.json for stdlib/widen_nn_test.go.
+
+Golden values from PyTorch 1.13 for nn.interpolate (nearest,
+nearest-exact, linear, bilinear, trilinear, area; align_corners both
+ways; size and scale_factor), nn.pad's reflect/replicate/circular modes,
+Conv1d/Conv2d padding_mode and padding="same", ConvTranspose1d/2d
+(initialisation after manual_seed and forward, output_size), Upsample,
+Unflatten, the containers' parameters, and optimizers (AdamW, RMSprop,
+SGD/Adam with param groups, lr schedulers, clip_grad_norm_ /
+clip_grad_value_, state_dict round trips): values, gradients, grad_fn
+names and errors. Each case is written once in tsr; to_torch() spells it
+for PyTorch.
+
+Run with /usr/bin/python3 (torch installed):
+
+    /usr/bin/python3 stdlib/testdata/gen_widen_nn.py
+"""
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from gen_ops_more_torch import to_torch as base_to_torch  # noqa: E402
+from gen_ops_more_torch import write_golden  # noqa: E402
+
+EXTRA = ["manual_seed", "randn", "rand", "stack", "cat", "linspace", "binomial", "full", "tensordot"]
+
+
+def to_torch(src):
+    s = re.sub(r"\bnn\.utils\.", "TNN_utils.", src)
+    s = re.sub(r"\bnn\.([A-Z])", r"TNN_\1", s)
+    s = re.sub(r"\boptim\.", "torch.optim.", s)
+    s = re.sub(r"\blinalg\.", "torch.linalg.", s)
+    s = base_to_torch(s, EXTRA)
+    s = s.replace("TNN_", "torch.nn.")
+    # tsr's anonymous functions fn(e) { expr } are lambdas
+    return re.sub(r"fn\((\w+)\) \{ (.*?) \}", r"lambda \1: \2", s)
+
+
+X4 = "x = (arange(24.).reshape(1, 2, 3, 4) * 0.37 - 2.1).sin()"
+X3 = "x = (arange(15.).reshape(1, 3, 5) * 0.53 - 1.7).cos()"
+X5 = "x = (arange(24.).reshape(1, 1, 2, 3, 4) * 0.41).sin()"
+W4 = "w_ = (arange(1., 200.) * 0.731).sin()"
+
+
+def grad(name, setup, expr, leaf="x"):
+    """Gradient of sum(expr * weights) wrt a leaf made from setup's x."""
+    return (f"{name}_grad", f"{setup}\n{leaf} = {leaf}.requires_grad_()\ny = {expr}\n"
+            f"(y * (arange(1., y.numel() + 1.) * 0.731).sin().reshape(y.shape)).sum().backward()\nr = {leaf}.grad")
+
+
+INTERP = [
+    ("nearest_2x", f"{X4}\nr = nn.interpolate(x, scale_factor=2)"),
+    ("nearest_size", f"{X4}\nr = nn.interpolate(x, size=(5, 7))"),
+    ("nearest_down", f"{X4}\nr = nn.interpolate(x, size=(2, 3))"),
+    ("nearest_scale_frac", f"{X4}\nr = nn.interpolate(x, scale_factor=1.7)"),
+    ("nearest_scale_pair", f"{X4}\nr = nn.interpolate(x, scale_factor=(0.7, 2.6))"),
+    ("nearest_recompute", f"{X4}\nr = nn.interpolate(x, scale_factor=1.7, recompute_scale_factor=true)"),
+    ("nearest_1d", f"{X3}\nr = nn.interpolate(x, size=8)"),
+    ("nearest_3d", f"{X5}\nr = nn.interpolate(x, size=(3, 4, 5))"),
+    ("nearest_exact", f"{X4}\nr = nn.interpolate(x, size=(5, 7), mode=\"nearest-exact\")"),
+    ("nearest_exact_scale", f"{X3}\nr = nn.interpolate(x, scale_factor=1.6, mode=\"nearest-exact\")"),
+    ("bilinear", f"{X4}\nr = nn.interpolate(x, size=(5, 7), mode=\"bilinear\")"),
+    ("bilinear_align", f"{X4}\nr = nn.interpolate(x, size=(5, 7), mode=\"bilinear\", align_corners=true)"),
+    ("bilinear_down", f"{X4}\nr = nn.interpolate(x, size=(2, 3), mode=\"bilinear\")"),
+    ("bilinear_down_align", f"{X4}\nr = nn.interpolate(x, size=(2, 3), mode=\"bilinear\", align_corners=true)"),
+    ("bilinear_scale", f"{X4}\nr = nn.interpolate(x, scale_factor=2.5, mode=\"bilinear\")"),
+    ("bilinear_scale_align", f"{X4}\nr = nn.interpolate(x, scale_factor=(1.5, 2), mode=\"bilinear\", align_corners=true)"),
+    ("bilinear_same_h", f"{X4}\nr = nn.interpolate(x, size=(3, 9), mode=\"bilinear\")"),
+    ("bilinear_to_1", f"{X4}\nr = nn.interpolate(x, size=(1, 1), mode=\"bilinear\", align_corners=true)"),
+    ("bilinear_f64", f"{X4}\nr = nn.interpolate(x.double(), size=(5, 7), mode=\"bilinear\")"),
+    ("bilinear_transposed", f"{X4}\nr = nn.interpolate(x.transpose(2, 3), size=(5, 4), mode=\"bilinear\")"),
+    ("linear", f"{X3}\nr = nn.interpolate(x, size=9, mode=\"linear\")"),
+    ("linear_align", f"{X3}\nr = nn.interpolate(x, size=9, mode=\"linear\", align_corners=true)"),
+    ("linear_scale", f"{X3}\nr = nn.interpolate(x, scale_factor=0.6, mode=\"linear\")"),
+    ("trilinear", f"{X5}\nr = nn.interpolate(x, size=(3, 4, 6), mode=\"trilinear\")"),
+    ("area", f"{X4}\nr = nn.interpolate(x, size=(2, 3), mode=\"area\")"),
+    ("upsample_bilinear_alias", f"{X4}\nr = nn.upsample_bilinear(x, scale_factor=2)"),
+    ("upsample_nearest_alias", f"{X4}\nr = nn.upsample_nearest(x, size=5)"),
+    ("upsample_layer", f"{X4}\nr = nn.Upsample(scale_factor=2, mode=\"bilinear\")(x)"),
+    ("upsample_layer_align", f"{X4}\nr = nn.Upsample(size=(4, 6), mode=\"bilinear\", align_corners=true)(x)"),
+    ("upsampling_bilinear2d", f"{X4}\nr = nn.UpsamplingBilinear2d(size=(4, 6))(x)"),
+    ("upsampling_nearest2d", f"{X4}\nr = nn.UpsamplingNearest2d(scale_factor=3)(x)"),
+    grad("nearest", X4, "nn.interpolate(x, size=(5, 7))"),
+    grad("nearest_down", X4, "nn.interpolate(x, size=(2, 3))"),
+    grad("nearest_exact", X3, "nn.interpolate(x, size=8, mode=\"nearest-exact\")"),
+    grad("bilinear", X4, "nn.interpolate(x, size=(5, 7), mode=\"bilinear\")"),
+    grad("bilinear_align", X4, "nn.interpolate(x, size=(5, 7), mode=\"bilinear\", align_corners=true)"),
+    grad("bilinear_down", X4, "nn.interpolate(x, scale_factor=0.5, mode=\"bilinear\")"),
+    grad("linear", X3, "nn.interpolate(x, size=9, mode=\"linear\")"),
+    grad("trilinear", X5, "nn.interpolate(x, size=(3, 4, 6), mode=\"trilinear\", align_corners=true)"),
+]
+
+PAD = [
+    ("pad_reflect_1d", f"{X3}\nr = nn.pad(x, (2, 3), mode=\"reflect\")"),
+    ("pad_reflect_2d", f"{X4}\nr = nn.pad(x, (1, 3, 2, 1), mode=\"reflect\")"),
+    ("pad_reflect_unbatched", f"{X4}\nr = nn.pad(x[0], [1, 2], mode=\"reflect\")"),
+    ("pad_reflect_neg", f"{X4}\nr = nn.pad(x, (-1, 2, 1, -1), mode=\"reflect\")"),
+    ("pad_reflect_3d", f"{X5}\nr = nn.pad(x, (1, 1, 2, 1, 1, 0), mode=\"reflect\")"),
+    ("pad_replicate_1d", f"{X3}\nr = nn.pad(x, (4, 7), mode=\"replicate\")"),
+    ("pad_replicate_2d", f"{X4}\nr = nn.pad(x, (3, 1, 0, 4), mode=\"replicate\")"),
+    ("pad_replicate_f64", f"{X4}\nr = nn.pad(x.double(), (1, 1, 1, 1), mode=\"replicate\")"),
+    ("pad_circular_1d", f"{X3}\nr = nn.pad(x, (2, 5), mode=\"circular\")"),
+    ("pad_circular_2d", f"{X4}\nr = nn.pad(x, (1, 4, 3, 2), mode=\"circular\")"),
+    ("pad_circular_int", "r = nn.pad(arange(6).reshape(1, 2, 3), (1, 2), mode=\"circular\")"),
+    ("pad_circular_neg", f"{X4}\nr = nn.pad(x, (-1, 2, 0, 1), mode=\"circular\")"),
+    ("pad_constant_still", f"{X4}\nr = nn.pad(x, (1, 1), value=2.5)"),
+    grad("pad_reflect", X4, "nn.pad(x, (1, 3, 2, 1), mode=\"reflect\")"),
+    grad("pad_replicate", X3, "nn.pad(x, (4, 7), mode=\"replicate\")"),
+    grad("pad_circular", X4, "nn.pad(x, (1, 4, 3, 2), mode=\"circular\")"),
+]
+
+CONV = [
+    ("conv2d_reflect", f"{X4}\nmanual_seed(0)\nc = nn.Conv2d(2, 3, 3, padding=1, padding_mode=\"reflect\")\nr = c(x)"),
+    ("conv2d_replicate_pair", f"{X4}\nmanual_seed(0)\nc = nn.Conv2d(2, 3, (3, 2), padding=(2, 1), padding_mode=\"replicate\")\nr = c(x)"),
+    ("conv2d_circular_stride", f"{X4}\nmanual_seed(0)\nc = nn.Conv2d(2, 3, 3, stride=2, padding=1, padding_mode=\"circular\")\nr = c(x)"),
+    ("conv2d_same", f"{X4}\nmanual_seed(0)\nc = nn.Conv2d(2, 3, (3, 4), padding=\"same\")\nr = c(x)"),
+    ("conv2d_same_reflect", f"{X4}\nmanual_seed(0)\nc = nn.Conv2d(2, 3, (3, 2), padding=\"same\", padding_mode=\"reflect\", dilation=(1, 2))\nr = c(x)"),
+    ("conv2d_valid", f"{X4}\nmanual_seed(0)\nc = nn.Conv2d(2, 3, 2, padding=\"valid\")\nr = c(x)"),
+    ("conv1d_circular", f"{X3}\nmanual_seed(0)\nc = nn.Conv1d(3, 2, 3, padding=2, padding_mode=\"circular\")\nr = c(x)"),
+    ("conv1d_reflect_same", f"{X3}\nmanual_seed(0)\nc = nn.Conv1d(3, 2, 4, padding=\"same\", padding_mode=\"reflect\")\nr = c(x)"),
+    ("convt2d_init_w", "manual_seed(0)\nc = nn.ConvTranspose2d(2, 4, 3, groups=2)\nr = c.weight"),
+    ("convt2d_init_b", "manual_seed(0)\nc = nn.ConvTranspose2d(2, 4, 3, groups=2)\nr = c.bias"),
+    ("convt2d", f"{X4}\nmanual_seed(0)\nc = nn.ConvTranspose2d(2, 3, 3, stride=2, padding=1, output_padding=1)\nr = c(x)"),
+    ("convt2d_output_size", f"{X4}\nmanual_seed(0)\nc = nn.ConvTranspose2d(2, 3, 3, stride=2, padding=1)\nr = c(x, output_size=[6, 8])"),
+    ("convt2d_dil_nobias", f"{X4}\nmanual_seed(0)\nc = nn.ConvTranspose2d(2, 2, (2, 3), dilation=2, bias=false, groups=2)\nr = c(x)"),
+    ("convt1d", f"{X3}\nmanual_seed(0)\nc = nn.ConvTranspose1d(3, 2, 4, stride=3)\nr = c(x)"),
+    ("convt1d_unbatched", f"{X3}\nmanual_seed(0)\nc = nn.ConvTranspose1d(3, 2, 2)\nr = c(x[0])"),
+    grad("conv2d_reflect", f"{X4}\nmanual_seed(0)\nc = nn.Conv2d(2, 3, 3, padding=1, padding_mode=\"reflect\")", "c(x)"),
+    grad("convt2d", f"{X4}\nmanual_seed(0)\nc = nn.ConvTranspose2d(2, 3, 3, stride=2, padding=1, output_padding=1)", "c(x)"),
+    ("convt2d_weight_grad", f"{X4}\nmanual_seed(0)\nc = nn.ConvTranspose2d(2, 3, 3, stride=2)\n"
+     "y = c(x)\n(y * (arange(1., y.numel() + 1.) * 0.731).sin().reshape(y.shape)).sum().backward()\nr = c.weight.grad"),
+    ("unflatten_layer", "r = nn.Unflatten(1, (2, 3))(arange(12.).reshape(2, 6))"),
+    ("unflatten_layer_neg", "r = nn.Unflatten(-1, [2, -1])(arange(12.).reshape(3, 4))"),
+    ("identity_layer", "r = nn.Identity(3, k=4)(arange(3.))"),
+]
+
+GRADFN = [
+    ("interp_nearest_2d", f"{X4}\nr = nn.interpolate(x.requires_grad_(), scale_factor=2)"),
+    ("interp_nearest_1d", f"{X3}\nr = nn.interpolate(x.requires_grad_(), size=7)"),
+    ("interp_nearest_exact", f"{X4}\nr = nn.interpolate(x.requires_grad_(), size=7, mode=\"nearest-exact\")"),
+    ("interp_bilinear", f"{X4}\nr = nn.interpolate(x.requires_grad_(), size=7, mode=\"bilinear\")"),
+    ("interp_linear", f"{X3}\nr = nn.interpolate(x.requires_grad_(), size=7, mode=\"linear\")"),
+    ("interp_trilinear", f"{X5}\nr = nn.interpolate(x.requires_grad_(), size=7, mode=\"trilinear\")"),
+    ("pad_reflect_1d", f"{X3}\nr = nn.pad(x.requires_grad_(), (1, 1), mode=\"reflect\")"),
+    ("pad_reflect_2d", f"{X4}\nr = nn.pad(x.requires_grad_(), (1, 1, 1, 1), mode=\"reflect\")"),
+    ("pad_replicate_1d", f"{X3}\nr = nn.pad(x.requires_grad_(), (1, 1), mode=\"replicate\")"),
+    ("pad_replicate_2d", f"{X4}\nr = nn.pad(x.requires_grad_(), (1, 1, 1, 1), mode=\"replicate\")"),
+    ("pad_circular", f"{X4}\nr = nn.pad(x.requires_grad_(), (1, 1, 1, 1), mode=\"circular\")"),
+    ("pad_constant", f"{X4}\nr = nn.pad(x.requires_grad_(), (1, 1, 1, 1))"),
+]
+
+ERRORS = [
+    ("interp_both", f"{X4}\nnn.interpolate(x, size=3, scale_factor=2)", True),
+    ("interp_neither", f"{X4}\nnn.interpolate(x)", True),
+    ("interp_size_len", f"{X4}\nnn.interpolate(x, size=(5, 6, 7))", True),
+    ("interp_scale_len", f"{X4}\nnn.interpolate(x, scale_factor=(2, 3, 4))", True),
+    ("interp_align_nearest", f"{X4}\nnn.interpolate(x, size=5, align_corners=true)", True),
+    ("interp_recompute_size", f"{X4}\nnn.interpolate(x, size=5, mode=\"bilinear\", recompute_scale_factor=true)", True),
+    ("interp_linear_4d", f"{X4}\nnn.interpolate(x, size=5, mode=\"linear\")", True),
+    ("interp_bilinear_3d", f"{X3}\nnn.interpolate(x, size=5, mode=\"bilinear\")", True),
+    ("interp_2d_input", f"{X4}\nnn.interpolate(x[0, 0], size=5)", True),
+    ("interp_bad_mode", f"{X4}\nnn.interpolate(x, size=5, mode=\"foo\")", True),
+    ("interp_zero_size", f"{X4}\nnn.interpolate(x, size=(2, 0))", True),
+    ("interp_small_scale", f"{X4}\nnn.interpolate(x, scale_factor=0.3)", True),
+    ("interp_long", "nn.interpolate(ones(1, 1, 2, dtype=i64), size=5)", True),
+    ("interp_long_linear", "nn.interpolate(ones(1, 1, 2, dtype=i64), size=5, mode=\"linear\")", True),
+    ("interp_half", "nn.interpolate(ones(1, 1, 2, dtype=f16), size=5)", True),
+    ("pad_reflect_too_big_1d", f"{X3}\nnn.pad(x, (5, 1), mode=\"reflect\")", True),
+    ("pad_reflect_too_big_2d_h", f"{X4}\nnn.pad(x, (1, 1, 3, 1), mode=\"reflect\")", True),
+    ("pad_reflect_too_big_2d_w", f"{X4}\nnn.pad(x, (4, 1, 1, 1), mode=\"reflect\")", True),
+    ("pad_circular_wrap", f"{X4}\nnn.pad(x, (5, 1, 1, 1), mode=\"circular\")", True),
+    ("pad_circular_unbatched", f"{X4}\nnn.pad(x[0, 0], (1, 1), mode=\"circular\")", True),
+    ("pad_mode_dims", f"{X4}\nnn.pad(x[0, 0, 0], (1, 1), mode=\"reflect\")", True),
+    ("pad_mode_odd", f"{X4}\nnn.pad(x, (1,), mode=\"replicate\")", True),
+    ("pad_mode_value", f"{X4}\nnn.pad(x, (1, 1), mode=\"reflect\", value=1.)", True),
+    ("pad_mode_unknown", f"{X4}\nnn.pad(x, (1, 1), mode=\"foo\")", True),
+    ("pad_reflect_long", "nn.pad(ones(1, 2, 3, dtype=i64), (1, 1), mode=\"reflect\")", True),
+    ("pad_replicate_half", "nn.pad(ones(1, 2, 3, dtype=f16), (1, 1), mode=\"replicate\")", True),
+    ("conv_bad_padding_mode", "nn.Conv2d(1, 1, 3, padding_mode=\"foo\")", False),
+    ("convt_padding_mode", "nn.ConvTranspose2d(1, 1, 3, padding_mode=\"reflect\")", True),
+    ("convt_output_size", f"{X4}\nnn.ConvTranspose2d(2, 3, 3, stride=2)(x, output_size=[4, 4])", True),
+    ("modulelist_call", "nn.ModuleList([nn.ReLU()])(1)", True),
+    ("modulelist_index", "nn.ModuleList([nn.ReLU()])[3]", True),
+    ("modulelist_append", "nn.ModuleList().append(3)", True),
+    ("moduledict_key", "nn.ModuleDict()[\"x\"]", True),
+    ("moduledict_int_key", "d = nn.ModuleDict()\nd[1] = nn.ReLU()", True),
+    ("moduledict_dot_key", "d = nn.ModuleDict()\nd[\"a.b\"] = nn.ReLU()", False),
+    ("parameter_long", "nn.Parameter(ones(2, dtype=i64))", True),
+]
+
+
+def main():
+    write_golden("widen_nn.json", "gen_widen_nn.py", INTERP + PAD + CONV, GRADFN, ERRORS, to_torch=to_torch)
+
+
+if __name__ == "__main__":
+    main()
