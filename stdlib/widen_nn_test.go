@@ -11,7 +11,7 @@ import "testing"
 
 func loadWidenNN(t *testing.T) *opsMoreTorchGolden {
 	t.Helper()
-	return loadTorchGolden(t, "testdata/widen_nn.json", 76, 12, 36)
+	return loadTorchGolden(t, "testdata/widen_nn.json", 109, 12, 44)
 }
 
 func TestWidenNNGolden(t *testing.T) { checkTorchCases(t, loadWidenNN(t)) }
@@ -31,5 +31,82 @@ func TestWidenNNFiniteDifference(t *testing.T) {
 		{`nn.pad(x, (2, 1, 1, 0), mode="reflect")`, []fdLeaf{x}},
 		{`nn.pad(v, (3, 2), mode="replicate")`, []fdLeaf{v}},
 		{`nn.pad(x, (3, 1, 1, 2), mode="circular")`, []fdLeaf{x}},
+	})
+}
+
+// TestWidenNNProgram runs the containers, nn.Parameter, the new layers'
+// reprs and a scheduled training loop as a user writes them (reprs as
+// PyTorch 1.13's, with tsr's true/false).
+func TestWidenNNProgram(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`ml = nn.ModuleList([nn.Linear(2, 3), nn.ReLU()])
+ml.append(nn.Linear(3, 1))
+ml.insert(0, nn.Tanh())
+print(ml)
+print(len(ml), [n for n, p in ml.named_parameters()], type(ml[1:]), len(ml[1:]))
+try { ml(1) } catch e { print(e.kind + ": " + e.message) }
+try { ml[7] } catch e { print(e.kind + ": " + e.message) }`, `ModuleList(
+  (0): Tanh()
+  (1): Linear(in_features=2, out_features=3, bias=true)
+  (2): ReLU()
+  (3): Linear(in_features=3, out_features=1, bias=true)
+)
+4 ['1.weight', '1.bias', '3.weight', '3.bias'] ModuleList 3
+NotImplementedError: Module [ModuleList] is missing the required "forward" function
+IndexError: index 7 is out of range`},
+		{`md = nn.ModuleDict({"enc": nn.Linear(2, 2), "act": nn.Tanh()})
+md["out"] = nn.Linear(2, 1, bias=false)
+print(md)
+print("enc" in md, "zz" in md, md.keys(), [k for k in md], md.act, list(md.state_dict().keys()))
+md.pop("enc")
+print(len(md), md.items()[0][0])
+try { md["zz"] } catch e { print(e.kind + ": " + e.message) }`, `ModuleDict(
+  (enc): Linear(in_features=2, out_features=2, bias=true)
+  (act): Tanh()
+  (out): Linear(in_features=2, out_features=1, bias=false)
+)
+true false ['enc', 'act', 'out'] ['enc', 'act', 'out'] Tanh() ['enc.weight', 'enc.bias', 'out.weight']
+2 act
+KeyError: 'zz'`},
+		{`p = nn.Parameter(tensor([1., 2.]))
+print(p)
+print(p.requires_grad, p.is_leaf, p * 2)
+print(nn.Parameter(tensor([1, 2]), requires_grad=false).requires_grad, nn.Parameter().shape)
+m = nn.Linear(2, 2)
+m.scale = nn.Parameter(ones(2))
+m.head = nn.Linear(2, 1)
+print([n for n, q in m.named_parameters()], m.head)
+pl = nn.ParameterList([ones(2), zeros(2, 3, dtype=f64)])
+print(pl)
+print(len(pl), pl[1].requires_grad)`, `Parameter containing:
+tensor([1., 2.], requires_grad=true)
+true true tensor([2., 4.], grad_fn=<MulBackward0>)
+false [0]
+['weight', 'bias', 'scale', 'head.weight', 'head.bias'] Linear(in_features=2, out_features=1, bias=true)
+ParameterList(
+    (0): Parameter containing: [f32 of size 2]
+    (1): Parameter containing: [f64 of size 2x3]
+)
+2 true`},
+		{`print(nn.ConvTranspose2d(2, 3, 3, stride=2, padding=1, output_padding=1))
+print(nn.ConvTranspose1d(2, 4, 3, groups=2, bias=false, dilation=2))
+print(nn.Conv2d(2, 3, 3, padding="same", padding_mode="reflect"))
+print(nn.Upsample(scale_factor=2, mode="bilinear"), nn.Upsample(size=(3, 4)), nn.Upsample(scale_factor=(2, 3)))
+print(nn.UpsamplingBilinear2d(scale_factor=2), nn.UpsamplingNearest2d(size=3), nn.Unflatten(1, (2, 3)))`,
+			`ConvTranspose2d(2, 3, kernel_size=(3, 3), stride=(2, 2), padding=(1, 1), output_padding=(1, 1))
+ConvTranspose1d(2, 4, kernel_size=(3,), stride=(1,), dilation=(2,), groups=2, bias=false)
+Conv2d(2, 3, kernel_size=(3, 3), stride=(1, 1), padding=same, padding_mode=reflect)
+Upsample(scale_factor=2.0, mode=bilinear) Upsample(size=(3, 4), mode=nearest) Upsample(scale_factor=(2.0, 3.0), mode=nearest)
+UpsamplingBilinear2d(scale_factor=2.0, mode=bilinear) UpsamplingNearest2d(size=3, mode=nearest) Unflatten(dim=1, unflattened_size=(2, 3))`},
+		{`p = tensor([1., 2.], requires_grad=true)
+opt = optim.SGD([p], lr=1.0)
+sch = optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
+lrs = []
+for i in range(5) {
+    opt.step()
+    sch.step()
+    lrs.append(sch.get_last_lr()[0])
+}
+print(lrs, sch.last_epoch, opt.param_groups[0]["initial_lr"])`, "[1.0, 0.5, 0.5, 0.25, 0.25] 5 1.0"},
 	})
 }

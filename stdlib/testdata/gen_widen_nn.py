@@ -137,6 +137,72 @@ CONV = [
     ("identity_layer", "r = nn.Identity(3, k=4)(arange(3.))"),
 ]
 
+
+MODEL = ("manual_seed(0)\nm = nn.Linear(3, 2)\nx = randn(5, 3)\ny = randn(5, 2)\n")
+STEP = "opt.zero_grad()\nnn.mse_loss(m(x), y).backward()\nopt.step()\n"
+PARAMS = "r = cat([m.weight.flatten(), m.bias])"
+
+
+def train(name, ctor, steps=4, extra=""):
+    return (name, f"{MODEL}opt = {ctor}\n{STEP * steps}{extra}{PARAMS}")
+
+
+def sched(name, ctor, steps=9):
+    body = "opt.step()\nsch.step()\nl.append(sch.get_last_lr()[0])\n" * steps
+    return (name, f"{MODEL}opt = optim.SGD(m.parameters(), lr=0.5)\nsch = {ctor}\nl = [sch.get_last_lr()[0]]\n{body}"
+                  "r = tensor(l, dtype=f64)")
+
+
+OPTIM = [
+    train("adamw", "optim.AdamW(m.parameters(), lr=0.1)"),
+    train("adamw_wd_amsgrad", "optim.AdamW(m.parameters(), lr=0.05, betas=(0.8, 0.99), weight_decay=0.3, amsgrad=true)", 5),
+    train("adamw_maximize", "optim.AdamW(m.parameters(), lr=0.01, maximize=true)"),
+    train("rmsprop", "optim.RMSprop(m.parameters())", 5),
+    train("rmsprop_momentum", "optim.RMSprop(m.parameters(), lr=0.02, momentum=0.9)", 5),
+    train("rmsprop_centered_wd", "optim.RMSprop(m.parameters(), lr=0.01, alpha=0.9, centered=true, weight_decay=0.1, eps=1e-6)", 5),
+    train("rmsprop_all", "optim.RMSprop(m.parameters(), lr=0.01, momentum=0.5, centered=true, maximize=true)", 5),
+    train("sgd_groups", "optim.SGD([{\"params\": [m.weight]}, {\"params\": [m.bias], \"lr\": 0.5}], lr=0.1, momentum=0.9)", 5),
+    train("adam_groups", "optim.Adam([{\"params\": [m.weight], \"weight_decay\": 0.1}, {\"params\": [m.bias], \"lr\": 0.2}], lr=0.05)", 5),
+    train("adam_state_roundtrip", "optim.Adam(m.parameters(), lr=0.1)", 2,
+          "sd = opt.state_dict()\nopt = optim.Adam(m.parameters(), lr=0.7)\nopt.load_state_dict(sd)\n" + STEP * 3),
+    train("sgd_state_roundtrip", "optim.SGD(m.parameters(), lr=0.1, momentum=0.9, nesterov=true)", 2,
+          "sd = opt.state_dict()\nopt = optim.SGD(m.parameters(), lr=0.1, momentum=0.9, nesterov=true)\nopt.load_state_dict(sd)\n" + STEP * 3),
+    train("rmsprop_state_roundtrip", "optim.RMSprop(m.parameters(), lr=0.01, momentum=0.5, centered=true)", 2,
+          "sd = opt.state_dict()\nopt = optim.RMSprop(m.parameters(), lr=0.3)\nopt.load_state_dict(sd)\n" + STEP * 3),
+    ("adam_state_exp_avg", f"{MODEL}opt = optim.Adam(m.parameters(), lr=0.1)\n{STEP * 3}r = opt.state_dict()[\"state\"][0][\"exp_avg_sq\"]"),
+    ("adam_state_step", f"{MODEL}opt = optim.Adam(m.parameters(), lr=0.1)\n{STEP * 3}r = opt.state_dict()[\"state\"][1][\"step\"]"),
+    ("sgd_state_buf", f"{MODEL}opt = optim.SGD(m.parameters(), lr=0.1, momentum=0.9)\n{STEP * 3}r = opt.state_dict()[\"state\"][1][\"momentum_buffer\"]"),
+    ("state_dict_group_params", f"{MODEL}opt = optim.SGD([{{\"params\": [m.weight]}}, {{\"params\": [m.bias]}}], lr=0.1)\n"
+     "r = tensor(opt.state_dict()[\"param_groups\"][1][\"params\"])"),
+    sched("steplr", "optim.lr_scheduler.StepLR(opt, step_size=3, gamma=0.5)"),
+    sched("multisteplr", "optim.lr_scheduler.MultiStepLR(opt, milestones=[2, 5, 5], gamma=0.1)"),
+    sched("exponentiallr", "optim.lr_scheduler.ExponentialLR(opt, gamma=0.9)"),
+    sched("cosine", "optim.lr_scheduler.CosineAnnealingLR(opt, T_max=3, eta_min=0.01)", 14),
+    sched("cosine_long", "optim.lr_scheduler.CosineAnnealingLR(opt, 10)", 12),
+    sched("lambdalr", "optim.lr_scheduler.LambdaLR(opt, fn(e) { 0.95 ** e })"),
+    train("steplr_training", "optim.SGD(m.parameters(), lr=0.3, momentum=0.5)", 0,
+          "sch = optim.lr_scheduler.StepLR(opt, 2, gamma=0.1)\n" + (STEP + "sch.step()\n") * 5),
+    (f"clip_grad_norm", f"{MODEL}nn.mse_loss(m(x), y).backward()\nt = nn.utils.clip_grad_norm_(m.parameters(), 0.5)\n"
+     "r = cat([t.reshape(1), m.weight.grad.flatten(), m.bias.grad])"),
+    (f"clip_grad_norm_noop", f"{MODEL}nn.mse_loss(m(x), y).backward()\nt = nn.utils.clip_grad_norm_(m.parameters(), 100.)\n"
+     "r = cat([t.reshape(1), m.weight.grad.flatten(), m.bias.grad])"),
+    (f"clip_grad_norm_inf", f"{MODEL}nn.mse_loss(m(x), y).backward()\nt = nn.utils.clip_grad_norm_(m.parameters(), 0.5, norm_type=inf)\n"
+     "r = cat([t.reshape(1), m.weight.grad.flatten(), m.bias.grad])"),
+    (f"clip_grad_norm_l1", f"{MODEL}nn.mse_loss(m(x), y).backward()\nt = nn.utils.clip_grad_norm_(m.weight, 0.25, 1)\n"
+     "r = cat([t.reshape(1), m.weight.grad.flatten(), m.bias.grad])"),
+    (f"clip_grad_value", f"{MODEL}nn.mse_loss(m(x), y).backward()\nnn.utils.clip_grad_value_(m.parameters(), 0.3)\n"
+     "r = cat([m.weight.grad.flatten(), m.bias.grad])"),
+    train("clip_then_step", "optim.Adam(m.parameters(), lr=0.1)", 0,
+          "opt.zero_grad()\nnn.mse_loss(m(x), y).backward()\nnn.utils.clip_grad_norm_(m.parameters(), 0.1)\nopt.step()\n" * 3),
+    ("parameter_shares", "d = tensor([1., 2.])\np = nn.Parameter(d)\nd.add_(1)\nr = p.detach()"),
+    ("parameter_in_module", "manual_seed(0)\nm = nn.Linear(2, 2)\nm.scale = nn.Parameter(tensor([2., 3.]))\n"
+     "r = tensor([len(m.state_dict()), len(list(m.parameters()))])"),
+    ("modulelist_params", "manual_seed(0)\nml = nn.ModuleList([nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1)])\n"
+     "r = cat([p.detach().flatten() for p in ml.parameters()])"),
+    ("moduledict_params", "manual_seed(0)\nmd = nn.ModuleDict({\"b\": nn.Linear(2, 1), \"a\": nn.Linear(1, 2)})\n"
+     "r = cat([p.detach().flatten() for p in md.parameters()])"),
+]
+
 GRADFN = [
     ("interp_nearest_2d", f"{X4}\nr = nn.interpolate(x.requires_grad_(), scale_factor=2)"),
     ("interp_nearest_1d", f"{X3}\nr = nn.interpolate(x.requires_grad_(), size=7)"),
@@ -189,11 +255,21 @@ ERRORS = [
     ("moduledict_int_key", "d = nn.ModuleDict()\nd[1] = nn.ReLU()", True),
     ("moduledict_dot_key", "d = nn.ModuleDict()\nd[\"a.b\"] = nn.ReLU()", False),
     ("parameter_long", "nn.Parameter(ones(2, dtype=i64))", True),
+    ("rmsprop_alpha", "optim.RMSprop([ones(1, requires_grad=true)], alpha=-1.0)", True),
+    ("rmsprop_momentum", "optim.RMSprop([ones(1, requires_grad=true)], momentum=-0.5)", True),
+    ("adamw_beta", "optim.AdamW([ones(1, requires_grad=true)], betas=(0.9, 1.0))", True),
+    ("load_groups", "p = ones(1, requires_grad=true)\nq = ones(1, requires_grad=true)\nsd = optim.SGD([p], lr=0.1).state_dict()\n"
+     "optim.SGD([{\"params\": [p]}, {\"params\": [q]}], lr=0.1).load_state_dict(sd)", True),
+    ("load_group_size", "p = ones(1, requires_grad=true)\nq = ones(1, requires_grad=true)\nsd = optim.SGD([p], lr=0.1).state_dict()\n"
+     "optim.SGD([p, q], lr=0.1).load_state_dict(sd)", True),
+    ("lambdalr_count", "opt = optim.SGD([ones(1, requires_grad=true)], lr=0.1)\noptim.lr_scheduler.LambdaLR(opt, [fn(e) { 1 }, fn(e) { 2 }])", True),
+    ("scheduler_resume", "opt = optim.SGD([ones(1, requires_grad=true)], lr=0.1)\noptim.lr_scheduler.StepLR(opt, 2, last_epoch=3)", True),
+    ("clip_nonfinite", "p = ones(2, requires_grad=true)\n(p * inf).sum().backward()\nnn.utils.clip_grad_norm_([p], 1., error_if_nonfinite=true)", True),
 ]
 
 
 def main():
-    write_golden("widen_nn.json", "gen_widen_nn.py", INTERP + PAD + CONV, GRADFN, ERRORS, to_torch=to_torch)
+    write_golden("widen_nn.json", "gen_widen_nn.py", INTERP + PAD + CONV + OPTIM, GRADFN, ERRORS, to_torch=to_torch)
 
 
 if __name__ == "__main__":
