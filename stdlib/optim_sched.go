@@ -560,7 +560,7 @@ func init() {
 		panic("stdlib: optim_sched.go initialised before nn.go")
 	}
 	u := map[string]runtime.Value{
-		"clip_grad_norm_": moduleFunc("nn.utils", "clip_grad_norm_", "clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=false): scale the .grad of the parameters (a tensor or an iterable; those without grad skipped) in place by min(1, max_norm / (total_norm + 1e-6)), total_norm the norm_type norm of the per-parameter grad norms (inf: the largest |g|); returns total_norm (a 0-d tensor; tensor(0.) without grads). error_if_nonfinite raises RuntimeError for a NaN/inf total.", clipGradNorm),
+		"clip_grad_norm_":  moduleFunc("nn.utils", "clip_grad_norm_", "clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=false): scale the .grad of the parameters (a tensor or an iterable; those without grad skipped) in place by min(1, max_norm / (total_norm + 1e-6)), total_norm the norm_type norm of the per-parameter grad norms (inf: the largest |g|); returns total_norm (a 0-d tensor; tensor(0.) without grads). error_if_nonfinite raises RuntimeError for a NaN/inf total.", clipGradNorm),
 		"clip_grad_value_": moduleFunc("nn.utils", "clip_grad_value_", "clip_grad_value_(parameters, clip_value): clamp the .grad of the parameters in place to [-clip_value, clip_value]; returns none.", clipGradValue),
 	}
 	m.Members["utils"] = &runtime.Module{ModName: "nn.utils", Members: u, Doc: "torch.nn.utils: clip_grad_norm_, clip_grad_value_."}
