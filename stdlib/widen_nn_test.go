@@ -11,18 +11,21 @@ import "testing"
 
 func loadWidenNN(t *testing.T) *opsMoreTorchGolden {
 	t.Helper()
-	return loadTorchGolden(t, "testdata/widen_nn.json", 109, 12, 44)
+	return loadTorchGolden(t, "testdata/widen_nn.json", 132, 12, 52)
 }
 
 func TestWidenNNGolden(t *testing.T) { checkTorchCases(t, loadWidenNN(t)) }
 func TestWidenNNGradFn(t *testing.T) { checkTorchGradFns(t, loadWidenNN(t)) }
 func TestWidenNNErrors(t *testing.T) { checkTorchErrors(t, loadWidenNN(t)) }
 
-// TestWidenNNFiniteDifference checks the resampling backwards against
+// TestWidenNNFiniteDifference checks the resampling backwards, and
+// solve_triangular(unitriangular=true) and vector_norm(dtype=), against
 // central differences (f64).
 func TestWidenNNFiniteDifference(t *testing.T) {
 	x := fdLeaf{"x", "1, 1, 2, 3", []float64{0.3, -0.7, 1.2, -1.6, 0.9, 0.1}}
 	v := fdLeaf{"v", "1, 2, 3", []float64{0.5, -1.5, 2, 0.25, 1.1, -0.4}}
+	a := fdLeaf{"a", "3, 3", []float64{2, 0.5, -1, 3, -4, 0.25, 1.5, 2, 0.7}}
+	b := fdLeaf{"b", "3, 2", []float64{1, -2, 2, 0.5, -1, 3}}
 	checkFiniteDifferences(t, []fdCase{
 		{`nn.interpolate(x, size=(3, 5), mode="bilinear")`, []fdLeaf{x}},
 		{`nn.interpolate(x, scale_factor=1.5, mode="bilinear", align_corners=true)`, []fdLeaf{x}},
@@ -31,6 +34,9 @@ func TestWidenNNFiniteDifference(t *testing.T) {
 		{`nn.pad(x, (2, 1, 1, 0), mode="reflect")`, []fdLeaf{x}},
 		{`nn.pad(v, (3, 2), mode="replicate")`, []fdLeaf{v}},
 		{`nn.pad(x, (3, 1, 1, 2), mode="circular")`, []fdLeaf{x}},
+		{`linalg.solve_triangular(a, b, upper=false, unitriangular=true)`, []fdLeaf{a, b}},
+		{`linalg.solve_triangular(a, b.t(), upper=true, left=false, unitriangular=true)`, []fdLeaf{a, b}},
+		{`linalg.vector_norm(v, ord=3, dim=1, dtype=f64)`, []fdLeaf{v}},
 	})
 }
 

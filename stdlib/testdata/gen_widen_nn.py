@@ -35,6 +35,7 @@ def to_torch(src):
     s = re.sub(r"\blinalg\.", "torch.linalg.", s)
     s = base_to_torch(s, EXTRA)
     s = s.replace("TNN_", "torch.nn.")
+    s = re.sub(r"(?<![\w.])(contiguous_format|preserve_format|channels_last_3d|channels_last)\b", r"torch.\1", s)
     # tsr's anonymous functions fn(e) { expr } are lambdas
     return re.sub(r"fn\((\w+)\) \{ (.*?) \}", r"lambda \1: \2", s)
 
@@ -203,6 +204,38 @@ OPTIM = [
      "r = cat([p.detach().flatten() for p in md.parameters()])"),
 ]
 
+
+TRI = "A = tensor([[2., 0.5, -1.], [3., -4., 0.25], [1.5, 2., 0.7]])\nB = tensor([[1., -2.], [2., 0.5], [-1., 3.]])"
+FNS = [
+    ("clone_contiguous_format", "r = arange(6.).reshape(2, 3).t().clone(memory_format=contiguous_format)"),
+    ("clone_preserve_format", "r = arange(6.).reshape(2, 3).t().clone(memory_format=preserve_format)"),
+    ("clone_channels_last", "r = arange(120.).reshape(2, 3, 4, 5).clone(memory_format=channels_last)"),
+    ("clone_channels_last_3d", "r = arange(48.).reshape(2, 3, 2, 2, 2).clone(memory_format=channels_last_3d)"),
+    ("contiguous_channels_last", "r = arange(24.).reshape(1, 2, 3, 4).contiguous(memory_format=channels_last)"),
+    ("contiguous_format_kw", "r = arange(6.).reshape(2, 3).t().contiguous(memory_format=contiguous_format)"),
+    ("clone_channels_last_grad", "x = arange(24.).reshape(1, 2, 3, 4).requires_grad_()\n"
+     "y = x.clone(memory_format=channels_last)\n(y * arange(24.).reshape(1, 2, 3, 4)).sum().backward()\nr = x.grad"),
+    ("vector_norm_dtype", "r = linalg.vector_norm(tensor([[0.1, 0.2, 0.3], [1e-3, 7., -2.5]]), dtype=f64)"),
+    ("vector_norm_dtype_dim_ord", "r = linalg.vector_norm(tensor([[0.1, 0.2, 0.3], [1e-3, 7., -2.5]]), ord=3, dim=1, dtype=f64)"),
+    ("vector_norm_dtype_same", "r = linalg.vector_norm(tensor([0.1, 0.2, 0.3]), ord=inf, dtype=f32)"),
+    ("vector_norm_dtype_grad", "x = tensor([[0.1, 0.2, 0.3], [1e-3, 7., -2.5]], requires_grad=true)\n"
+     "linalg.vector_norm(x, dim=0, dtype=f64).sum().backward()\nr = x.grad"),
+    ("solve_triangular_unit_lower", f"{TRI}\nr = linalg.solve_triangular(A, B, upper=false, unitriangular=true).contiguous()"),
+    ("solve_triangular_unit_upper", f"{TRI}\nr = linalg.solve_triangular(A, B, upper=true, unitriangular=true).contiguous()"),
+    ("solve_triangular_unit_right", f"{TRI}\nr = linalg.solve_triangular(A, B.t(), upper=true, left=false, unitriangular=true).contiguous()"),
+    ("solve_triangular_unit_batch", f"{TRI}\nr = linalg.solve_triangular(stack([A, A * 2]), B, upper=false, unitriangular=true).contiguous()"),
+    ("solve_triangular_unit_grad_A", f"{TRI}\nA.requires_grad_()\n"
+     "y = linalg.solve_triangular(A, B, upper=false, unitriangular=true)\n(y * tensor([[1., 2.], [3., 4.], [5., 6.]])).sum().backward()\nr = A.grad + 0.  # tsr's solve_triangular backward leaves -0. above the diagonal"),
+    ("solve_triangular_unit_grad_B", f"{TRI}\nB.requires_grad_()\n"
+     "y = linalg.solve_triangular(A, B, upper=true, unitriangular=true)\n(y * tensor([[1., 2.], [3., 4.], [5., 6.]])).sum().backward()\nr = B.grad"),
+    ("binomial_small", "manual_seed(0)\nr = binomial(tensor([10., 5., 3., 0., 8.]), tensor([0.5, 0.2, 0.3, 0.4, 0.]))"),
+    ("binomial_btrs", "manual_seed(1)\nr = binomial(full([20], 100.), full([20], 0.3))"),
+    ("binomial_high_p", "manual_seed(2)\nr = binomial(tensor([1000., 20., 7., 50.]), tensor([0.9, 0.95, 0.999, 1.]))"),
+    ("binomial_f64", "manual_seed(3)\nr = binomial(tensor([[40., 3.], [1e4, 12.]], dtype=f64), tensor([[0.25, 0.5], [0.01, 0.75]], dtype=f64))"),
+    ("binomial_bcast", "manual_seed(4)\nr = binomial(full([3, 4], 30.), tensor([0.1, 0.4, 0.6, 0.9]))"),
+    ("binomial_stream", "manual_seed(5)\nbinomial(full([50], 25.), full([50], 0.45))\nr = rand(3)"),
+]
+
 GRADFN = [
     ("interp_nearest_2d", f"{X4}\nr = nn.interpolate(x.requires_grad_(), scale_factor=2)"),
     ("interp_nearest_1d", f"{X3}\nr = nn.interpolate(x.requires_grad_(), size=7)"),
@@ -264,12 +297,20 @@ ERRORS = [
      "optim.SGD([p, q], lr=0.1).load_state_dict(sd)", True),
     ("lambdalr_count", "opt = optim.SGD([ones(1, requires_grad=true)], lr=0.1)\noptim.lr_scheduler.LambdaLR(opt, [fn(e) { 1 }, fn(e) { 2 }])", True),
     ("scheduler_resume", "opt = optim.SGD([ones(1, requires_grad=true)], lr=0.1)\noptim.lr_scheduler.StepLR(opt, 2, last_epoch=3)", True),
+    ("vector_norm_int_dtype", "linalg.vector_norm(ones(3), dtype=i64)", True),
+    ("vector_norm_int_input", "linalg.vector_norm(ones(3, dtype=i64), dtype=f32)", True),
+    ("vector_norm_narrowing", "linalg.vector_norm(ones(3, dtype=f64), dtype=f32)", True),
+    ("binomial_long", "binomial(ones(2, dtype=i64), ones(2, dtype=i64))", True),
+    ("binomial_dtypes", "binomial(ones(2), ones(2, dtype=f64))", True),
+    ("binomial_shapes", "binomial(ones(2), ones(3))", True),
+    ("clone_channels_last_rank", "ones(2, 3).clone(memory_format=channels_last)", True),
+    ("contiguous_preserve", "ones(2, 3).t().contiguous(memory_format=preserve_format)", True),
     ("clip_nonfinite", "p = ones(2, requires_grad=true)\n(p * inf).sum().backward()\nnn.utils.clip_grad_norm_([p], 1., error_if_nonfinite=true)", True),
 ]
 
 
 def main():
-    write_golden("widen_nn.json", "gen_widen_nn.py", INTERP + PAD + CONV + OPTIM, GRADFN, ERRORS, to_torch=to_torch)
+    write_golden("widen_nn.json", "gen_widen_nn.py", INTERP + PAD + CONV + OPTIM + FNS, GRADFN, ERRORS, to_torch=to_torch)
 
 
 if __name__ == "__main__":
