@@ -1,10 +1,10 @@
 package stdlib
 
 import (
-	"slices"
 	"github.com/tsrlang/tsr/runtime"
 	"github.com/tsrlang/tsr/tensor"
 	"github.com/tsrlang/tsr/tensor/autograd"
+	"slices"
 )
 
 // View methods (no copy; they share storage and version counter) and
