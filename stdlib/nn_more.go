@@ -908,11 +908,11 @@ func layerMethod(l *layer, name string) (runtime.Value, bool) {
 			return l.value(), nil
 		}), true
 	}
-	return nil, false
+	return moduleTreeMethod(l, name)
 }
 
 // layerMethodNames lists the names layerMethod serves.
-var layerMethodNames = []string{"bfloat16", "cpu", "double", "eval", "float", "half", "load_state_dict", "named_parameters", "requires_grad_", "state_dict", "to", "train", "training"}
+var layerMethodNames = append([]string{"bfloat16", "cpu", "double", "eval", "float", "half", "load_state_dict", "named_parameters", "requires_grad_", "state_dict", "to", "train", "training"}, moduleTreeMethodNames...)
 
 // loadStateDict is Module.load_state_dict: every entry of sd whose name
 // l.namedState() has and whose shape matches is copied into that tensor

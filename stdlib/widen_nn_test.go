@@ -11,7 +11,7 @@ import "testing"
 
 func loadWidenNN(t *testing.T) *opsMoreTorchGolden {
 	t.Helper()
-	return loadTorchGolden(t, "testdata/widen_nn.json", 197, 12, 59)
+	return loadTorchGolden(t, "testdata/widen_nn.json", 217, 12, 63)
 }
 
 func TestWidenNNGolden(t *testing.T) { checkTorchCases(t, loadWidenNN(t)) }
@@ -160,6 +160,23 @@ ConvTranspose1d(2, 4, kernel_size=(3,), stride=(1,), dilation=(2,), groups=2, bi
 Conv2d(2, 3, kernel_size=(3, 3), stride=(1, 1), padding=same, padding_mode=reflect)
 Upsample(scale_factor=2.0, mode=bilinear) Upsample(size=(3, 4), mode=nearest) Upsample(scale_factor=(2.0, 3.0), mode=nearest)
 UpsamplingBilinear2d(scale_factor=2.0, mode=bilinear) UpsamplingNearest2d(size=3, mode=nearest) Unflatten(dim=1, unflattened_size=(2, 3))`},
+		{`m = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Sequential(nn.Linear(4, 2), nn.BatchNorm1d(2)))
+print([n for n, c in m.named_children()], len(m.children()), len(m.modules()), [n for n, c in m.named_modules()])
+print([n for n, b in m.named_buffers()], len(m.buffers()))
+seen = []
+m.apply(fn(mod) { seen.append(type(mod)) })
+print(seen)
+m[0].register_buffer("mask", ones(2))
+m[0].add_module("extra", nn.Tanh())
+print(list(m.state_dict().keys()))
+print(m[0].mask, m[0].extra)
+try { m[0].register_buffer("a.b", ones(1)) } catch e { print(e.kind + ": " + e.message) }`,
+			`['0', '1', '2'] 3 6 ['', '0', '1', '2', '2.0', '2.1']
+['2.1.running_mean', '2.1.running_var', '2.1.num_batches_tracked'] 3
+[Linear, ReLU, Linear, BatchNorm1d, Sequential, Sequential]
+['0.weight', '0.bias', '0.mask', '2.0.weight', '2.0.bias', '2.1.weight', '2.1.bias', '2.1.running_mean', '2.1.running_var', '2.1.num_batches_tracked']
+tensor([1., 1.]) Tanh()
+KeyError: "buffer name can't contain \".\", got: a.b"`},
 		{`p = tensor([1., 2.], requires_grad=true)
 opt = optim.SGD([p], lr=1.0)
 sch = optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)

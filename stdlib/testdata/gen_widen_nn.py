@@ -30,6 +30,7 @@ EXTRA = ["manual_seed", "randn", "rand", "stack", "cat", "linspace", "binomial",
 
 def to_torch(src):
     s = re.sub(r"\bnn\.utils\.", "TNN_utils.", src)
+    s = re.sub(r"\bnn\.init\.", "TNN_init.", s)
     s = re.sub(r"\bnn\.([A-Z])", r"TNN_\1", s)
     s = re.sub(r"\boptim\.", "torch.optim.", s)
     s = re.sub(r"\blinalg\.", "torch.linalg.", s)
@@ -279,6 +280,27 @@ LAYERS = [
     ("dropout2d_eval", f"{XA}\nm = nn.Dropout2d()\nm.eval()\nr = m(x.reshape(2, 3, 2, 2))"),
 ]
 
+
+INIT = [
+    (f"init_{n}", f"manual_seed(0)\nw = zeros(4, 3, 2)\nnn.init.{c}\nr = w") for n, c in [
+        ("uniform", "uniform_(w, -0.5, 2.)"), ("normal", "normal_(w, 1., 0.1)"), ("normal_default", "normal_(w)"),
+        ("trunc_normal", "trunc_normal_(w, mean=0.2, std=0.5, a=-0.3, b=0.9)"), ("trunc_normal_default", "trunc_normal_(w)"),
+        ("constant", "constant_(w, 0.3)"), ("ones", "ones_(w)"), ("zeros", "zeros_(w)"),
+        ("xavier_uniform", "xavier_uniform_(w)"), ("xavier_uniform_gain", "xavier_uniform_(w, gain=nn.init.calculate_gain(\"tanh\"))"),
+        ("xavier_normal", "xavier_normal_(w, 0.5)"), ("kaiming_uniform", "kaiming_uniform_(w)"),
+        ("kaiming_uniform_a", "kaiming_uniform_(w, a=5 ** 0.5)"), ("kaiming_uniform_relu_out", "kaiming_uniform_(w, mode=\"fan_out\", nonlinearity=\"relu\")"),
+        ("kaiming_normal", "kaiming_normal_(w, nonlinearity=\"selu\")"), ("kaiming_normal_leaky", "kaiming_normal_(w, a=0.2, mode=\"fan_out\")"),
+    ]
+] + [
+    ("init_eye", "w = zeros(3, 5)\nnn.init.eye_(w)\nr = w"),
+    ("init_param_stays_leaf", "manual_seed(0)\nm = nn.Linear(3, 2)\nnn.init.normal_(m.weight)\ny = m(ones(1, 3)).sum()\ny.backward()\nr = m.weight.grad"),
+    ("init_gains", "r = tensor([nn.init.calculate_gain(n) for n in [\"linear\", \"conv2d\", \"sigmoid\", \"tanh\", \"relu\", \"leaky_relu\", \"selu\"]] + "
+     "[nn.init.calculate_gain(\"leaky_relu\", 0.3)], dtype=f64)"),
+    ("apply_init", "manual_seed(0)\nm = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Sequential(nn.Linear(4, 2), nn.Tanh()))\n"
+     "m.apply(fn(mod) { nn.init.xavier_normal_(mod.weight) if isinstance(mod, nn.Linear) else none })\n"
+     "r = cat([p.detach().flatten() for p in m.parameters()])"),
+]
+
 GRADFN = [
     ("interp_nearest_2d", f"{X4}\nr = nn.interpolate(x.requires_grad_(), scale_factor=2)"),
     ("interp_nearest_1d", f"{X3}\nr = nn.interpolate(x.requires_grad_(), size=7)"),
@@ -355,12 +377,16 @@ ERRORS = [
     ("groupnorm_divisible", "nn.GroupNorm(3, 4)", True),
     ("instancenorm_dims", "nn.InstanceNorm2d(3)(ones(3, 2))", True),
     ("dropout1d_dims", "nn.dropout1d(ones(2, 3, 4, 5))", True),
+    ("init_fan_1d", "nn.init.xavier_uniform_(ones(3))", True),
+    ("init_mode", "nn.init.kaiming_uniform_(ones(3, 3), mode=\"fan\")", True),
+    ("init_gain", "nn.init.calculate_gain(\"gelu\")", True),
+    ("init_eye_3d", "nn.init.eye_(ones(3, 3, 3))", True),
     ("clip_nonfinite", "p = ones(2, requires_grad=true)\n(p * inf).sum().backward()\nnn.utils.clip_grad_norm_([p], 1., error_if_nonfinite=true)", True),
 ]
 
 
 def main():
-    write_golden("widen_nn.json", "gen_widen_nn.py", INTERP + PAD + CONV + OPTIM + FNS + LAYERS, GRADFN, ERRORS, to_torch=to_torch)
+    write_golden("widen_nn.json", "gen_widen_nn.py", INTERP + PAD + CONV + OPTIM + FNS + LAYERS + INIT, GRADFN, ERRORS, to_torch=to_torch)
 
 
 if __name__ == "__main__":
