@@ -29,7 +29,7 @@ func init() {
 	m["AdamW"] = &optimClass{name: "AdamW", doc: "AdamW(params, lr=0.001, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01, amsgrad=false, maximize=false): Adam with decoupled weight decay (Loshchilov & Hutter 2019; torch.optim.AdamW): p *= 1 - lr * weight_decay, then Adam's update without the gradient's weight decay term."}
 	m["RMSprop"] = &optimClass{name: "RMSprop", doc: "RMSprop(params, lr=0.01, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=false, maximize=false): RMSprop (Hinton's lecture 6e; torch.optim.RMSprop): g += weight_decay * p; v = alpha*v + (1-alpha)*g*g; centered: a = alpha*a + (1-alpha)*g and avg = sqrt(v - a*a), else sqrt(v); avg += eps; with momentum, buf = momentum*buf + g/avg and p -= lr * buf, else p -= lr * g/avg."}
 	m["lr_scheduler"] = lrSchedulerModule()
-	registerModule("optim", "Optimizers (torch.optim): SGD, Adam, AdamW and RMSprop, stepping the parameters in place from their .grad, with state_dict()/load_state_dict(); optim.lr_scheduler: StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, LambdaLR.", m)
+	registerModule("optim", "Optimizers (torch.optim): SGD, Adam, AdamW and RMSprop, stepping the parameters in place from their .grad, with state_dict()/load_state_dict(); optim.lr_scheduler: StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, CosineAnnealingWarmRestarts, LambdaLR, LinearLR, ConstantLR, ReduceLROnPlateau.", m)
 }
 
 // optimClass is an optimizer constructor value (optim.SGD, optim.Adam).

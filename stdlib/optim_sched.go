@@ -269,9 +269,13 @@ func lrSchedulerModule() *runtime.Module {
 		{"ExponentialLR", "ExponentialLR(optimizer, gamma, last_epoch=-1): multiply each group's lr by gamma at every step()."},
 		{"CosineAnnealingLR", "CosineAnnealingLR(optimizer, T_max, eta_min=0, last_epoch=-1): lr follows eta_min + (base_lr - eta_min)(1 + cos(pi t/T_max))/2 (SGDR, Loshchilov & Hutter 2017), computed recursively from the current lr as torch's chainable form."},
 		{"LambdaLR", "LambdaLR(optimizer, lr_lambda, last_epoch=-1): lr = base_lr * lr_lambda(epoch); lr_lambda a function or a list of one per group."},
+		{"LinearLR", "LinearLR(optimizer, start_factor=1/3, end_factor=1.0, total_iters=5, last_epoch=-1): the lr factor goes linearly from start_factor to end_factor over total_iters steps (warm-up), then stays."},
+		{"ConstantLR", "ConstantLR(optimizer, factor=1/3, total_iters=5, last_epoch=-1): lr * factor until total_iters steps, then the lr."},
+		{"CosineAnnealingWarmRestarts", "CosineAnnealingWarmRestarts(optimizer, T_0, T_mult=1, eta_min=0, last_epoch=-1): cosine annealing from base_lr to eta_min over T_i steps, restarting with T_i *= T_mult (SGDR, Loshchilov & Hutter 2017)."},
 	} {
 		m[c.name] = &schedClass{name: c.name, doc: c.doc}
 	}
+	m["ReduceLROnPlateau"] = &plateauClass{}
 	return &runtime.Module{ModName: "optim.lr_scheduler", Members: m, Doc: "Learning-rate schedulers (torch.optim.lr_scheduler, PyTorch 1.13): constructing one records each group's initial_lr and takes the first step; step() advances the epoch and writes the new lr into the optimizer's param_groups; get_last_lr() returns them."}
 }
 
@@ -305,6 +309,11 @@ type scheduler struct {
 	etaMin     float64
 	lambdas    []runtime.Value
 	th         *runtime.Thread
+	// LinearLR, ConstantLR
+	startFactor, endFactor float64
+	totalIters             int
+	// CosineAnnealingWarmRestarts
+	t0, tMult, tI, tCur int
 }
 
 // Call builds the scheduler and takes its first step, as torch's
@@ -326,6 +335,15 @@ func (c *schedClass) Call(th *runtime.Thread, args []runtime.Value, kwargs []run
 		extra = []any{"T_max", &s.tMax, "eta_min?", &s.etaMin}
 	case "LambdaLR":
 		extra = []any{"lr_lambda", &lam}
+	case "LinearLR":
+		s.startFactor, s.endFactor, s.totalIters = 1.0/3, 1.0, 5
+		extra = []any{"start_factor?", &s.startFactor, "end_factor?", &s.endFactor, "total_iters?", &s.totalIters}
+	case "ConstantLR":
+		s.startFactor, s.totalIters = 1.0/3, 5
+		extra = []any{"factor?", &s.startFactor, "total_iters?", &s.totalIters}
+	case "CosineAnnealingWarmRestarts":
+		s.tMult = 1
+		extra = []any{"T_0", &s.t0, "T_mult?", &s.tMult, "eta_min?", &s.etaMin}
 	}
 	names := append(append([]any{"optimizer", &ov}, extra...), "last_epoch?", &last)
 	if err := runtime.UnpackArgs(c.name, args, kwargs, names...); err != nil {
@@ -345,6 +363,18 @@ func (c *schedClass) Call(th *runtime.Thread, args []runtime.Value, kwargs []run
 		for _, x := range xs {
 			s.milestones[x]++
 		}
+	}
+	switch {
+	case c.name == "LinearLR" && (s.startFactor > 1 || s.startFactor < 0):
+		return nil, runtime.Errorf("ValueError", "Starting multiplicative factor expected to be between 0 and 1.")
+	case c.name == "LinearLR" && (s.endFactor > 1 || s.endFactor < 0):
+		return nil, runtime.Errorf("ValueError", "Ending multiplicative factor expected to be between 0 and 1.")
+	case c.name == "ConstantLR" && (s.startFactor > 1 || s.startFactor < 0):
+		return nil, runtime.Errorf("ValueError", "Constant multiplicative factor expected to be between 0 and 1.")
+	case c.name == "CosineAnnealingWarmRestarts" && s.t0 <= 0:
+		return nil, runtime.Errorf("ValueError", "Expected positive integer T_0, but got %d", s.t0)
+	case c.name == "CosineAnnealingWarmRestarts" && s.tMult < 1:
+		return nil, runtime.Errorf("ValueError", "Expected integer T_mult >= 1, but got %d", s.tMult)
 	}
 	if c.name == "StepLR" && s.stepSize == 0 {
 		return nil, runtime.Errorf("ZeroDivisionError", "integer division or modulo by zero")
@@ -435,6 +465,18 @@ func pyMod(a, b int) int {
 // chainable form: from the group's current lr).
 func (s *scheduler) step() error {
 	s.stepCount++
+	if s.kind == "CosineAnnealingWarmRestarts" {
+		// its own step(): the first call (last_epoch -1) starts the cycle
+		if s.lastEpoch < 0 {
+			s.tI, s.tCur = s.t0, 0
+		} else {
+			s.tCur++
+			if s.tCur >= s.tI {
+				s.tCur -= s.tI
+				s.tI *= s.tMult
+			}
+		}
+	}
 	s.lastEpoch++
 	e := s.lastEpoch
 	groups := s.opt.groups.Elems
@@ -472,6 +514,26 @@ func (s *scheduler) step() error {
 			default:
 				lr = (1+math.Cos(math.Pi*float64(e)/T))/(1+math.Cos(math.Pi*float64(e-1)/T))*(lr-s.etaMin) + s.etaMin
 			}
+		case "LinearLR":
+			switch {
+			case e == 0:
+				lr *= s.startFactor
+			case e <= s.totalIters:
+				den := float64(s.totalIters)*s.startFactor + float64(e-1)*(s.endFactor-s.startFactor)
+				if den == 0 {
+					return runtime.Errorf("ZeroDivisionError", "float division by zero")
+				}
+				lr *= 1 + (s.endFactor-s.startFactor)/den
+			}
+		case "ConstantLR":
+			switch {
+			case e == 0:
+				lr *= s.startFactor
+			case e == s.totalIters:
+				lr *= 1 / s.startFactor
+			}
+		case "CosineAnnealingWarmRestarts":
+			lr = s.etaMin + (base-s.etaMin)*(1+math.Cos(math.Pi*float64(s.tCur)/float64(s.tI)))/2
 		case "LambdaLR":
 			v, err := s.th.Call(s.lambdas[i], []runtime.Value{runtime.MakeInt(int64(e))}, nil)
 			if err != nil {
@@ -550,6 +612,226 @@ func (s *scheduler) Attr(name string) (runtime.Value, error) {
 // AttrNames lists the attributes.
 func (s *scheduler) AttrNames() []string {
 	return []string{"base_lrs", "get_last_lr", "last_epoch", "optimizer", "step"}
+}
+
+// ---- ReduceLROnPlateau ----
+
+// plateauClass is optim.lr_scheduler.ReduceLROnPlateau.
+type plateauClass struct{}
+
+// String prints the class.
+func (c *plateauClass) String() string { return "<class optim.lr_scheduler.ReduceLROnPlateau>" }
+
+// Type is "class".
+func (c *plateauClass) Type() string { return "class" }
+
+// Truth is true.
+func (c *plateauClass) Truth() bool { return true }
+
+// Name is the qualified name.
+func (c *plateauClass) Name() string { return "optim.lr_scheduler.ReduceLROnPlateau" }
+
+// Attr exposes nothing.
+func (c *plateauClass) Attr(name string) (runtime.Value, error) { return nil, nil }
+
+// AttrNames lists nothing.
+func (c *plateauClass) AttrNames() []string { return nil }
+
+// plateau is a ReduceLROnPlateau instance (torch 1.13's logic: no
+// initial_lr, last_epoch starts at 0).
+type plateau struct {
+	opt                                *optimizer
+	maximize, absolute                 bool
+	factor, threshold, eps             float64
+	patience, cooldown                 int
+	minLRs                             []float64
+	best                               float64
+	badEpochs, cooldownCounter, lastEp int
+	lastLR                             []float64
+}
+
+// Call builds the scheduler: ReduceLROnPlateau(optimizer, mode="min",
+// factor=0.1, patience=10, threshold=1e-4, threshold_mode="rel",
+// cooldown=0, min_lr=0, eps=1e-8).
+func (c *plateauClass) Call(th *runtime.Thread, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+	var ov runtime.Value
+	mode, tmode := "min", "rel"
+	p := &plateau{factor: 0.1, patience: 10, threshold: 1e-4, eps: 1e-8}
+	var minLR runtime.Value = runtime.MakeInt(0)
+	verbose := false
+	if err := runtime.UnpackArgs("ReduceLROnPlateau", args, kwargs, "optimizer", &ov, "mode?", &mode, "factor?", &p.factor,
+		"patience?", &p.patience, "threshold?", &p.threshold, "threshold_mode?", &tmode, "cooldown?", &p.cooldown,
+		"min_lr?", &minLR, "eps?", &p.eps, "verbose?", &verbose); err != nil {
+		return nil, err
+	}
+	o, ok := ov.(*optimizer)
+	if !ok {
+		return nil, runtime.Errorf("TypeError", "%s is not an Optimizer", ov.Type())
+	}
+	p.opt = o
+	if p.factor >= 1 {
+		return nil, runtime.Errorf("ValueError", "Factor should be < 1.0.")
+	}
+	n := len(o.groups.Elems)
+	if xs, isSeq := minLR.(*runtime.List); isSeq {
+		if len(xs.Elems) != n {
+			return nil, runtime.Errorf("ValueError", "expected %d min_lrs, got %d", n, len(xs.Elems))
+		}
+		for _, x := range xs.Elems {
+			f, ok := runtime.AsFloat(x)
+			if !ok {
+				return nil, runtime.Errorf("TypeError", "min_lr must be numbers, not %s", x.Type())
+			}
+			p.minLRs = append(p.minLRs, f)
+		}
+	} else {
+		f, ok := runtime.AsFloat(minLR)
+		if !ok || isBool(minLR) {
+			return nil, runtime.Errorf("TypeError", "min_lr must be a number or a list, not %s", minLR.Type())
+		}
+		for range n {
+			p.minLRs = append(p.minLRs, f)
+		}
+	}
+	switch mode {
+	case "min":
+		p.best = math.Inf(1)
+	case "max":
+		p.maximize, p.best = true, math.Inf(-1)
+	default:
+		return nil, runtime.Errorf("ValueError", "mode %s is unknown!", mode)
+	}
+	switch tmode {
+	case "rel":
+	case "abs":
+		p.absolute = true
+	default:
+		return nil, runtime.Errorf("ValueError", "threshold mode %s is unknown!", tmode)
+	}
+	return p, nil
+}
+
+// better is torch's is_better.
+func (p *plateau) better(a float64) bool {
+	switch {
+	case !p.maximize && !p.absolute:
+		return a < p.best*(1-p.threshold)
+	case !p.maximize:
+		return a < p.best-p.threshold
+	case !p.absolute:
+		return a > p.best*(p.threshold+1)
+	}
+	return a > p.best+p.threshold
+}
+
+// step is ReduceLROnPlateau.step(metrics).
+func (p *plateau) step(metric float64) error {
+	p.lastEp++
+	if p.better(metric) {
+		p.best, p.badEpochs = metric, 0
+	} else {
+		p.badEpochs++
+	}
+	if p.cooldownCounter > 0 {
+		p.cooldownCounter--
+		p.badEpochs = 0
+	}
+	groups := p.opt.groups.Elems
+	if p.badEpochs > p.patience {
+		for i, gv := range groups {
+			g := gv.(*runtime.Dict)
+			v, _, err := g.Get(runtime.String("lr"))
+			if err != nil {
+				return err
+			}
+			old, ok := runtime.AsFloat(v)
+			if !ok {
+				return runtime.Errorf("TypeError", "param group lr must be a number, not %s", v.Type())
+			}
+			minLR := 0.0
+			if i < len(p.minLRs) {
+				minLR = p.minLRs[i]
+			}
+			nl := math.Max(old*p.factor, minLR)
+			if old-nl > p.eps {
+				if err := g.SetKey(runtime.String("lr"), runtime.Float(nl)); err != nil {
+					return err
+				}
+			}
+		}
+		p.cooldownCounter, p.badEpochs = p.cooldown, 0
+	}
+	p.lastLR = p.lastLR[:0]
+	for _, gv := range groups {
+		v, _, _ := gv.(*runtime.Dict).Get(runtime.String("lr"))
+		f, _ := runtime.AsFloat(v)
+		p.lastLR = append(p.lastLR, f)
+	}
+	return nil
+}
+
+// Type is ReduceLROnPlateau.
+func (p *plateau) Type() string { return "ReduceLROnPlateau" }
+
+// Truth is true.
+func (p *plateau) Truth() bool { return true }
+
+// String names the scheduler and its state.
+func (p *plateau) String() string {
+	return fmt.Sprintf("<optim.lr_scheduler.ReduceLROnPlateau best=%s num_bad_epochs=%d>", runtime.Repr(runtime.Float(p.best)), p.badEpochs)
+}
+
+// Attr returns step(metrics), get_last_lr, best, num_bad_epochs,
+// cooldown_counter, last_epoch.
+func (p *plateau) Attr(name string) (runtime.Value, error) {
+	switch name {
+	case "step":
+		b := runtime.NewBuiltin("ReduceLROnPlateau.step", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+			var m runtime.Value
+			if err := runtime.UnpackArgs("step", args, kwargs, "metrics", &m); err != nil {
+				return nil, err
+			}
+			f, ok := runtime.AsFloat(m)
+			if t, isT := m.(*TensorValue); isT && t.t.Numel() == 1 {
+				f, ok = t.t.FlatFloat64(0), true
+			}
+			if !ok {
+				return nil, runtime.Errorf("TypeError", "float() argument must be a string or a number, not '%s'", m.Type())
+			}
+			return runtime.None, p.step(f)
+		})
+		b.Doc = "step(metrics): record the epoch's metric (a number or a one-element tensor); after more than patience epochs without improvement, multiply each group's lr by factor (not below min_lr), then wait cooldown epochs."
+		return b, nil
+	case "get_last_lr":
+		b := runtime.NewBuiltin("ReduceLROnPlateau.get_last_lr", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+			if err := noArgs("get_last_lr", args, kwargs); err != nil {
+				return nil, err
+			}
+			out := make([]runtime.Value, len(p.lastLR))
+			for i, x := range p.lastLR {
+				out[i] = runtime.Float(x)
+			}
+			return runtime.NewList(out), nil
+		})
+		b.Doc = "get_last_lr(): each group's lr after the last step."
+		return b, nil
+	case "best":
+		return runtime.Float(p.best), nil
+	case "num_bad_epochs":
+		return runtime.MakeInt(int64(p.badEpochs)), nil
+	case "cooldown_counter":
+		return runtime.MakeInt(int64(p.cooldownCounter)), nil
+	case "last_epoch":
+		return runtime.MakeInt(int64(p.lastEp)), nil
+	case "optimizer":
+		return p.opt, nil
+	}
+	return nil, nil
+}
+
+// AttrNames lists the attributes.
+func (p *plateau) AttrNames() []string {
+	return []string{"best", "cooldown_counter", "get_last_lr", "last_epoch", "num_bad_epochs", "optimizer", "step"}
 }
 
 // ---- nn.utils ----

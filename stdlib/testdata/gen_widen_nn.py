@@ -184,6 +184,19 @@ OPTIM = [
     sched("cosine", "optim.lr_scheduler.CosineAnnealingLR(opt, T_max=3, eta_min=0.01)", 14),
     sched("cosine_long", "optim.lr_scheduler.CosineAnnealingLR(opt, 10)", 12),
     sched("lambdalr", "optim.lr_scheduler.LambdaLR(opt, fn(e) { 0.95 ** e })"),
+    sched("linearlr", "optim.lr_scheduler.LinearLR(opt)", 8),
+    sched("linearlr_args", "optim.lr_scheduler.LinearLR(opt, start_factor=0.1, end_factor=0.6, total_iters=4)", 7),
+    sched("constantlr", "optim.lr_scheduler.ConstantLR(opt, factor=0.25, total_iters=3)", 6),
+    sched("cosine_warm_restarts", "optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, 3, eta_min=0.05)", 10),
+    sched("cosine_warm_restarts_mult", "optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=2, T_mult=2)", 16),
+    ("plateau", f"{MODEL}opt = optim.SGD(m.parameters(), lr=1.0)\n"
+     "sch = optim.lr_scheduler.ReduceLROnPlateau(opt, patience=1, factor=0.5, cooldown=1, min_lr=0.1)\nl = []\n"
+     + "".join(f"sch.step({v})\nl.append(opt.param_groups[0][\"lr\"])\n" for v in [5, 4, 4, 4, 4, 3.9999, 3, 3, 3, 3, 3, 3, 3, 3])
+     + "r = tensor(l, dtype=f64)"),
+    ("plateau_max_abs", f"{MODEL}opt = optim.SGD(m.parameters(), lr=1.0)\n"
+     "sch = optim.lr_scheduler.ReduceLROnPlateau(opt, mode=\"max\", patience=0, threshold=0.5, threshold_mode=\"abs\")\nl = []\n"
+     + "".join(f"sch.step(tensor({v}))\nl.append(opt.param_groups[0][\"lr\"])\n" for v in [1., 2., 2.4, 3., 3.1, 0.])
+     + "r = tensor(l + [sch.num_bad_epochs, sch.best], dtype=f64)"),
     train("steplr_training", "optim.SGD(m.parameters(), lr=0.3, momentum=0.5)", 0,
           "sch = optim.lr_scheduler.StepLR(opt, 2, gamma=0.1)\n" + (STEP + "sch.step()\n") * 5),
     (f"clip_grad_norm", f"{MODEL}nn.mse_loss(m(x), y).backward()\nt = nn.utils.clip_grad_norm_(m.parameters(), 0.5)\n"
@@ -381,6 +394,10 @@ ERRORS = [
     ("init_mode", "nn.init.kaiming_uniform_(ones(3, 3), mode=\"fan\")", True),
     ("init_gain", "nn.init.calculate_gain(\"gelu\")", True),
     ("init_eye_3d", "nn.init.eye_(ones(3, 3, 3))", True),
+    ("linearlr_factor", "opt = optim.SGD([ones(1, requires_grad=true)], lr=0.1)\noptim.lr_scheduler.LinearLR(opt, start_factor=1.5)", True),
+    ("warm_restarts_t0", "opt = optim.SGD([ones(1, requires_grad=true)], lr=0.1)\noptim.lr_scheduler.CosineAnnealingWarmRestarts(opt, 0)", True),
+    ("plateau_factor", "opt = optim.SGD([ones(1, requires_grad=true)], lr=0.1)\noptim.lr_scheduler.ReduceLROnPlateau(opt, factor=1.5)", True),
+    ("plateau_mode", "opt = optim.SGD([ones(1, requires_grad=true)], lr=0.1)\noptim.lr_scheduler.ReduceLROnPlateau(opt, mode=\"up\")", True),
     ("clip_nonfinite", "p = ones(2, requires_grad=true)\n(p * inf).sum().backward()\nnn.utils.clip_grad_norm_([p], 1., error_if_nonfinite=true)", True),
 ]
 
