@@ -28,11 +28,13 @@ func init() {
 	}
 	m["AdamW"] = &optimClass{name: "AdamW", doc: "AdamW(params, lr=0.001, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01, amsgrad=false, maximize=false): Adam with decoupled weight decay (Loshchilov & Hutter 2019; torch.optim.AdamW): p *= 1 - lr * weight_decay, then Adam's update without the gradient's weight decay term."}
 	m["RMSprop"] = &optimClass{name: "RMSprop", doc: "RMSprop(params, lr=0.01, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=false, maximize=false): RMSprop (Hinton's lecture 6e; torch.optim.RMSprop): g += weight_decay * p; v = alpha*v + (1-alpha)*g*g; centered: a = alpha*a + (1-alpha)*g and avg = sqrt(v - a*a), else sqrt(v); avg += eps; with momentum, buf = momentum*buf + g/avg and p -= lr * buf, else p -= lr * g/avg."}
+	m["Adagrad"] = &optimClass{name: "Adagrad", doc: "Adagrad(params, lr=0.01, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10, maximize=false): Adagrad (Duchi et al. 2011; torch.optim.Adagrad): g += weight_decay * p; sum += g*g; p -= lr / (1 + (step-1) * lr_decay) * g / (sqrt(sum) + eps). The state (step 0, sum initial_accumulator_value) exists from construction, as torch's."}
 	m["lr_scheduler"] = lrSchedulerModule()
-	registerModule("optim", "Optimizers (torch.optim): SGD, Adam, AdamW and RMSprop, stepping the parameters in place from their .grad, with state_dict()/load_state_dict(); optim.lr_scheduler: StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, CosineAnnealingWarmRestarts, LambdaLR, LinearLR, ConstantLR, ReduceLROnPlateau.", m)
+	registerModule("optim", "Optimizers (torch.optim): SGD, Adam, AdamW, RMSprop and Adagrad, stepping the parameters in place from their .grad, with state_dict()/load_state_dict(); optim.lr_scheduler: StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, CosineAnnealingWarmRestarts, LambdaLR, LinearLR, ConstantLR, ReduceLROnPlateau.", m)
 }
 
-// optimClass is an optimizer constructor value (optim.SGD, optim.Adam).
+// optimClass is an optimizer constructor value (optim.SGD, optim.Adam,
+// optim.AdamW, optim.RMSprop, optim.Adagrad).
 type optimClass struct {
 	name string
 	doc  string
@@ -120,6 +122,36 @@ func (c *optimClass) Call(th *runtime.Thread, args []runtime.Value, kwargs []run
 		set("centered", runtime.Bool(centered))
 		set("weight_decay", runtime.Float(wd))
 		set("maximize", runtime.Bool(maximize))
+	case "Adagrad":
+		var lr runtime.Value = runtime.Float(1e-2)
+		lrDecay, wd, initAcc, eps := 0.0, 0.0, 0.0, 1e-10
+		maximize := false
+		if err = runtime.UnpackArgs("Adagrad", args, kwargs, "params", &params, "lr?", &lr, "lr_decay?", &lrDecay,
+			"weight_decay?", &wd, "initial_accumulator_value?", &initAcc, "eps?", &eps, "maximize?", &maximize); err != nil {
+			return nil, err
+		}
+		lrf, ok := runtime.AsFloat(lr)
+		if !ok || isBool(lr) {
+			return nil, runtime.Errorf("TypeError", "Adagrad(): lr must be a number, not %s", lr.Type())
+		}
+		switch {
+		case lrf < 0:
+			return nil, runtime.Errorf("ValueError", "Invalid learning rate: %s", runtime.Repr(lr))
+		case lrDecay < 0:
+			return nil, runtime.Errorf("ValueError", "Invalid lr_decay value: %s", runtime.Repr(runtime.Float(lrDecay)))
+		case wd < 0:
+			return nil, runtime.Errorf("ValueError", "Invalid weight_decay value: %s", runtime.Repr(runtime.Float(wd)))
+		case initAcc < 0:
+			return nil, runtime.Errorf("ValueError", "Invalid initial_accumulator_value value: %s", runtime.Repr(runtime.Float(initAcc)))
+		case eps < 0:
+			return nil, runtime.Errorf("ValueError", "Invalid epsilon value: %s", runtime.Repr(runtime.Float(eps)))
+		}
+		set("lr", lr)
+		set("lr_decay", runtime.Float(lrDecay))
+		set("eps", runtime.Float(eps))
+		set("weight_decay", runtime.Float(wd))
+		set("initial_accumulator_value", runtime.Float(initAcc))
+		set("maximize", runtime.Bool(maximize))
 	case "Adam", "AdamW":
 		var lr runtime.Value = runtime.Float(1e-3)
 		var betas runtime.Value = runtime.Tuple{runtime.Float(0.9), runtime.Float(0.999)}
@@ -170,6 +202,24 @@ func (c *optimClass) Call(th *runtime.Thread, args []runtime.Value, kwargs []run
 	for _, g := range groups {
 		if err := o.addGroup(g); err != nil {
 			return nil, err
+		}
+	}
+	if c.name == "Adagrad" {
+		// torch's Adagrad makes each parameter's state at construction
+		for _, gv := range o.groups.Elems {
+			g := gv.(*runtime.Dict)
+			h, err := o.hyper(g)
+			if err != nil {
+				return nil, err
+			}
+			for _, p := range groupParams(g) {
+				sum := make([]float64, p.t.Numel())
+				v := tensor.RoundToDType(h.initAcc, p.t.DType())
+				for i := range sum {
+					sum[i] = v
+				}
+				o.state[p.t] = &paramState{squareAvg: sum}
+			}
 		}
 	}
 	return o, nil
@@ -481,6 +531,7 @@ func (o *optimizer) stepBuiltin(th *runtime.Thread, b *runtime.Builtin, args []r
 type hyper struct {
 	lr, momentum, dampening, weightDecay, eps float64
 	beta1, beta2, alpha                       float64
+	lrDecay, initAcc                          float64
 	nesterov, amsgrad, maximize, centered     bool
 }
 
@@ -518,6 +569,8 @@ func (o *optimizer) hyper(g *runtime.Dict) (hyper, error) {
 	case "RMSprop":
 		names["momentum"], names["alpha"], names["eps"] = &h.momentum, &h.alpha, &h.eps
 		flags["centered"] = &h.centered
+	case "Adagrad":
+		names["lr_decay"], names["eps"], names["initial_accumulator_value"] = &h.lrDecay, &h.eps, &h.initAcc
 	default:
 		names["eps"] = &h.eps
 		flags["amsgrad"] = &h.amsgrad
@@ -640,6 +693,26 @@ func (o *optimizer) stepParam(p *T, h hyper) error {
 			} else {
 				pv[i] = r(pv[i] + r(r(neg*d)/avg)) // addcdiv_(g, avg, value=-lr)
 			}
+		}
+	case "Adagrad":
+		if st.squareAvg == nil {
+			st.squareAvg = make([]float64, n)
+		}
+		st.step++
+		clr := h.lr / (1 + (st.step-1)*h.lrDecay)
+		wd, eps, neg := s(h.weightDecay), s(h.eps), s(-clr)
+		for i := range pv {
+			d := gv[i]
+			if h.maximize {
+				d = -d
+			}
+			if h.weightDecay != 0 {
+				d = fma(d, wd, pv[i])
+			}
+			v := r(st.squareAvg[i] + r(d*d)) // addcmul_(g, g, value=1)
+			st.squareAvg[i] = v
+			std := r(r(math.Sqrt(v)) + eps)
+			pv[i] = r(pv[i] + r(r(neg*d)/std)) // addcdiv_(g, std, value=-clr)
 		}
 	case "Adam", "AdamW":
 		if o.kind == "AdamW" {

@@ -28,6 +28,8 @@ func (o *optimizer) stateEntries(st *paramState, g hyper) []struct {
 	switch o.kind {
 	case "SGD":
 		return []e{{"momentum_buffer", &st.buf}}
+	case "Adagrad":
+		return []e{{"step", nil}, {"sum", &st.squareAvg}}
 	case "RMSprop":
 		out := []e{{"step", nil}, {"square_avg", &st.squareAvg}}
 		if g.momentum > 0 {
@@ -228,7 +230,7 @@ func (o *optimizer) loadStateDict(v runtime.Value) error {
 				dst = &st.expAvgSq
 			case "max_exp_avg_sq":
 				dst = &st.maxExpAvgSq
-			case "square_avg":
+			case "square_avg", "sum":
 				dst = &st.squareAvg
 			case "grad_avg":
 				dst = &st.gradAvg

@@ -11,7 +11,7 @@ import "testing"
 
 func loadWidenNN(t *testing.T) *opsMoreTorchGolden {
 	t.Helper()
-	return loadTorchGolden(t, "testdata/widen_nn.json", 224, 12, 67)
+	return loadTorchGolden(t, "testdata/widen_nn.json", 229, 12, 69)
 }
 
 func TestWidenNNGolden(t *testing.T) { checkTorchCases(t, loadWidenNN(t)) }

@@ -165,6 +165,12 @@ OPTIM = [
     train("rmsprop_momentum", "optim.RMSprop(m.parameters(), lr=0.02, momentum=0.9)", 5),
     train("rmsprop_centered_wd", "optim.RMSprop(m.parameters(), lr=0.01, alpha=0.9, centered=true, weight_decay=0.1, eps=1e-6)", 5),
     train("rmsprop_all", "optim.RMSprop(m.parameters(), lr=0.01, momentum=0.5, centered=true, maximize=true)", 5),
+    train("adagrad", "optim.Adagrad(m.parameters(), lr=0.1)", 5),
+    train("adagrad_all", "optim.Adagrad(m.parameters(), lr=0.2, lr_decay=0.1, weight_decay=0.05, initial_accumulator_value=0.3, eps=1e-6)", 5),
+    train("adagrad_maximize", "optim.Adagrad(m.parameters(), lr=0.01, maximize=true)", 3),
+    train("adagrad_state_roundtrip", "optim.Adagrad(m.parameters(), lr=0.1, lr_decay=0.01)", 2,
+          "sd = opt.state_dict()\nopt = optim.Adagrad(m.parameters(), lr=0.5)\nopt.load_state_dict(sd)\n" + STEP * 3),
+    ("adagrad_state_initial", f"{MODEL}opt = optim.Adagrad(m.parameters(), initial_accumulator_value=0.25)\nr = opt.state_dict()[\"state\"][1][\"sum\"]"),
     train("sgd_groups", "optim.SGD([{\"params\": [m.weight]}, {\"params\": [m.bias], \"lr\": 0.5}], lr=0.1, momentum=0.9)", 5),
     train("adam_groups", "optim.Adam([{\"params\": [m.weight], \"weight_decay\": 0.1}, {\"params\": [m.bias], \"lr\": 0.2}], lr=0.05)", 5),
     train("adam_state_roundtrip", "optim.Adam(m.parameters(), lr=0.1)", 2,
@@ -398,6 +404,8 @@ ERRORS = [
     ("warm_restarts_t0", "opt = optim.SGD([ones(1, requires_grad=true)], lr=0.1)\noptim.lr_scheduler.CosineAnnealingWarmRestarts(opt, 0)", True),
     ("plateau_factor", "opt = optim.SGD([ones(1, requires_grad=true)], lr=0.1)\noptim.lr_scheduler.ReduceLROnPlateau(opt, factor=1.5)", True),
     ("plateau_mode", "opt = optim.SGD([ones(1, requires_grad=true)], lr=0.1)\noptim.lr_scheduler.ReduceLROnPlateau(opt, mode=\"up\")", True),
+    ("adagrad_lr_decay", "optim.Adagrad([ones(1, requires_grad=true)], lr_decay=-1.0)", True),
+    ("adagrad_init_acc", "optim.Adagrad([ones(1, requires_grad=true)], initial_accumulator_value=-0.5)", True),
     ("clip_nonfinite", "p = ones(2, requires_grad=true)\n(p * inf).sum().backward()\nnn.utils.clip_grad_norm_([p], 1., error_if_nonfinite=true)", True),
 ]
 
