@@ -114,19 +114,96 @@ func transposeAxisMaps(g []float64, outShape []int, inShape []int, maps []axisMa
 	return g
 }
 
+// applyAxisMapsTyped is applyAxisMaps in the dtype's own arithmetic
+// (float32 or float64; each product converted explicitly, so no fused
+// multiply-add): the same results without the float64 round trips. The
+// last map writes into dst.
+func applyAxisMapsTyped[F float32 | float64](vals []F, shape []int, maps []axisMap, dst []F) {
+	shape = append([]int(nil), shape...)
+	for mi, m := range maps {
+		outer, inner := 1, 1
+		for _, s := range shape[:m.dim] {
+			outer *= s
+		}
+		for _, s := range shape[m.dim+1:] {
+			inner *= s
+		}
+		n, on := shape[m.dim], len(m.idx0)
+		var out []F
+		if mi == len(maps)-1 {
+			out = dst
+		} else {
+			out = make([]F, outer*on*inner)
+		}
+		for o := 0; o < outer; o++ {
+			src := vals[o*n*inner : (o+1)*n*inner]
+			dsto := out[o*on*inner : (o+1)*on*inner]
+			if inner == 1 && m.w0 == nil { // a gather along the last dim
+				for j, i := range m.idx0 {
+					dsto[j] = src[i]
+				}
+				continue
+			}
+			if inner == 1 { // linear along the last dim
+				for j := range dsto {
+					dsto[j] = F(src[m.idx0[j]]*F(m.w0[j])) + F(src[m.idx1[j]]*F(m.w1[j]))
+				}
+				continue
+			}
+			for j := 0; j < on; j++ {
+				d := dsto[j*inner : (j+1)*inner]
+				a := src[m.idx0[j]*inner : (m.idx0[j]+1)*inner]
+				if m.w0 == nil {
+					copy(d, a)
+					continue
+				}
+				b := src[m.idx1[j]*inner : (m.idx1[j]+1)*inner]
+				w0, w1 := F(m.w0[j]), F(m.w1[j])
+				if inner == 1 {
+					d[0] = F(a[0]*w0) + F(b[0]*w1)
+					continue
+				}
+				b = b[:len(a)]
+				d = d[:len(a)]
+				for k := range a {
+					d[k] = F(a[k]*w0) + F(b[k]*w1)
+				}
+			}
+		}
+		vals = out
+		shape[m.dim] = on
+	}
+}
+
 // axisMapOp records the maps as one node named name (PyTorch's grad_fn
 // name) whose backward is transposeAxisMaps.
 func axisMapOp(e *Engine, name string, x *T, maps []axisMap) (*T, error) {
 	dt := x.DType()
 	rd := func(v float64) float64 { return tensor.RoundToDType(v, dt) }
 	inShape := append([]int(nil), x.Shape()...)
-	var outShape []int
+	outShape := append([]int(nil), inShape...)
+	for _, m := range maps {
+		outShape[m.dim] = len(m.idx0)
+	}
 	forward := func() (*T, error) {
-		vals, shape := applyAxisMaps(x.ToFloat64s(), inShape, maps, rd)
-		outShape = shape
-		if err := checkElems(shape); err != nil {
+		if err := checkElems(outShape); err != nil {
 			return nil, err
 		}
+		if dt == tensor.F32 || dt == tensor.F64 {
+			out, err := tensor.Empty(outShape, dt)
+			if err != nil {
+				return nil, err
+			}
+			c := x.Contiguous()
+			off, n := c.StorageOffset(), c.Numel()
+			if dt == tensor.F32 {
+				applyAxisMapsTyped(c.Storage().F32()[off:off+n], inShape, maps, out.Storage().F32()[:out.Numel()])
+			} else {
+				applyAxisMapsTyped(c.Storage().F64()[off:off+n], inShape, maps, out.Storage().F64()[:out.Numel()])
+			}
+			return out, nil
+		}
+		vals, shape := applyAxisMaps(x.ToFloat64s(), inShape, maps, rd)
 		return tensor.FromFloat64s(vals, shape, dt)
 	}
 	backward := func(g *T) ([]*T, error) {
