@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/tsrlang/tsr/runtime"
+	"github.com/tsrlang/tsr/tensor"
 	"github.com/tsrlang/tsr/tensor/autograd"
 	"github.com/tsrlang/tsr/tensor/linalg"
 )
@@ -28,12 +29,12 @@ func init() {
 	fn("eigvals", "eigvals(A): eigenvalues [..., n, 2] as (real, imag) pairs. Not differentiable.", linalgEigvals)
 	fn("qr", "qr(A, mode=\"reduced\") -> (Q, R); mode \"reduced\", \"complete\" or \"r\". Differentiable for reduced mode with m >= n.", linalgQR)
 	fn("solve", "solve(A, B, left=true): X with A @ X = B (or X @ A = B); B may be a batch of vectors. LinAlgError for singular A. Differentiable.", linalgSolve)
-	fn("solve_triangular", "solve_triangular(A, B, upper, left=true, unitriangular=false): triangular solve. Differentiable.", linalgSolveTriangular)
+	fn("solve_triangular", "solve_triangular(A, B, upper, left=true, unitriangular=false): triangular solve (LAPACK trtrs); unitriangular takes A's diagonal as ones without reading it. Differentiable.", linalgSolveTriangular)
 	fn("inv", "inv(A): inverse; LinAlgError for singular A. Differentiable.", linalgUnary(linalg.Inv))
 	fn("det", "det(A): determinant (LU). Differentiable (cofactor matrix at singular A).", linalgUnary(linalg.Det))
 	fn("slogdet", "slogdet(A) -> (sign, logabsdet) with det = sign * exp(logabsdet). Differentiable in logabsdet.", linalgSlogdet)
 	fn("norm", "norm(A, ord=none, dim=none, keepdim=false): vector or matrix norm as torch.linalg.norm. Differentiable.", linalgNorm)
-	fn("vector_norm", "vector_norm(x, ord=2, dim=none, keepdim=false): vector p-norm over dim (all dims by default). Differentiable.", linalgVectorNorm)
+	fn("vector_norm", "vector_norm(x, ord=2, dim=none, keepdim=false, dtype=none): vector p-norm over dim (all dims by default), computed in dtype when given (a float dtype the input widens to). Differentiable.", linalgVectorNorm)
 	fn("matrix_norm", "matrix_norm(A, ord=\"fro\", dim=[-2, -1], keepdim=false): ord \"fro\", \"nuc\", 2, -2, 1, -1, inf, -inf. Differentiable.", linalgMatrixNorm)
 	fn("cond", "cond(A, p=none): condition number; p none/2/-2 via singular values, else norm(A, p) * norm(inv(A), p) (inf for singular A).", linalgCond)
 	fn("matrix_rank", "matrix_rank(A, atol=none, rtol=none, hermitian=false, tol=none): number of singular values > max(atol, rtol * smax); rtol defaults to eps * max(m, n). Returns i64.", linalgMatrixRank)
@@ -181,10 +182,16 @@ func linalgSolveTriangular(th *runtime.Thread, b *runtime.Builtin, args []runtim
 	if err := runtime.UnpackArgs("linalg.solve_triangular", args, kwargs, "A", &A, "B", &B, "upper", &upper, "left?", &left, "unitriangular?", &unit); err != nil {
 		return nil, err
 	}
+	a := A.t
 	if unit {
-		return nil, runtime.Errorf("RuntimeError", "linalg.solve_triangular: unitriangular=true is not supported in tsr")
+		// the diagonal is taken as ones and never read (its gradient is
+		// zero): A * (1 - I) + I, recorded
+		var err error
+		if a, err = unitDiagonal(engineOf(th), a); err != nil {
+			return nil, err
+		}
 	}
-	r, err := linalg.SolveTriangular(engineOf(th), A.t, B.t, upper, left)
+	r, err := linalg.SolveTriangular(engineOf(th), a, B.t, upper, left)
 	return tensorResult(th, r, err)
 }
 
@@ -246,14 +253,32 @@ func linalgVectorNorm(th *runtime.Thread, b *runtime.Builtin, args []runtime.Val
 	ord := 2.0
 	var dim dimsOpt
 	keep := false
-	if err := runtime.UnpackArgs("linalg.vector_norm", args, kwargs, "x", &x, "ord?", &ord, "dim?", &dim, "keepdim?", &keep); err != nil {
+	var dt dtypeOpt
+	if err := runtime.UnpackArgs("linalg.vector_norm", args, kwargs, "x", &x, "ord?", &ord, "dim?", &dim, "keepdim?", &keep, "dtype?", &dt); err != nil {
 		return nil, err
 	}
 	var dims []int
 	if dim.ok {
 		dims = dim.dims
 	}
-	r, err := linalg.VectorNorm(engineOf(th), x.t, ord, dims, keep)
+	in := x.t
+	if dt.ok {
+		// PyTorch 1.13: a float dtype the input converts to without
+		// narrowing; the norm is computed in it
+		switch {
+		case !dt.dt.IsFloat():
+			return nil, runtime.Errorf("RuntimeError", "linalg.vector_norm: dtype should be floating point or complex, but got %s", dt.dt.TorchName())
+		case !in.DType().IsFloat():
+			return nil, runtime.Errorf("RuntimeError", "linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s", in.DType().TorchName())
+		case tensor.Promote(in.DType(), dt.dt) != dt.dt:
+			return nil, runtime.Errorf("RuntimeError", "linalg.vector_norm: the dtype of the input (%s) should be convertible without narrowing to the specified dtype (%s)", in.DType().TorchName(), dt.dt.TorchName())
+		}
+		var err error
+		if in, err = toOp(engineOf(th), in, dt.dt); err != nil {
+			return nil, err
+		}
+	}
+	r, err := linalg.VectorNorm(engineOf(th), in, ord, dims, keep)
 	return tensorResult(th, r, err)
 }
 

@@ -4,6 +4,7 @@ import (
 	"github.com/tsrlang/tsr/runtime"
 	"github.com/tsrlang/tsr/tensor"
 	"github.com/tsrlang/tsr/tensor/autograd"
+	"slices"
 )
 
 // View methods (no copy; they share storage and version counter) and
@@ -199,20 +200,37 @@ func init() {
 		}
 		return x.result(asStridedOp(engineOf(th), x.t, size.shape, stride.shape, o))
 	})
-	defMethodFunc("contiguous", "contiguous(): the tensor itself when C-contiguous, else a contiguous copy.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
-		if err := noArgs("contiguous", args, kwargs); err != nil {
+	defMethodFunc("contiguous", "contiguous(memory_format=contiguous_format): the tensor itself when already in that layout (row-major; channels_last: dim 1 innermost, 4-d), else a copy in it.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+		var mf memoryFormatArg
+		if err := runtime.UnpackArgs("contiguous", args, kwargs, "memory_format?", &mf); err != nil {
 			return nil, err
+		}
+		switch mf.name {
+		case "preserve_format":
+			if !x.t.IsContiguous() {
+				return nil, runtime.Errorf("RuntimeError", "preserve memory format is unsupported by the contiguous operator")
+			}
+		case "channels_last", "channels_last_3d":
+			st, err := channelsLastStrides(mf.name, x.t.Shape())
+			if err != nil {
+				return nil, err
+			}
+			if slices.Equal(st, x.t.Strides()) {
+				return x, nil
+			}
+			return x.result(cloneFormat(engineOf(th), x.t, mf.name))
 		}
 		if x.t.IsContiguous() {
 			return x, nil
 		}
 		return x.result(contiguousOp(engineOf(th), x.t))
 	})
-	defMethodFunc("clone", "clone(): a copy (differentiable) with the same strides when the tensor is dense (a transposed view stays transposed), else row-major, as PyTorch's preserve_format.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
-		if err := noArgs("clone", args, kwargs); err != nil {
+	defMethodFunc("clone", "clone(*, memory_format=preserve_format): a copy (differentiable); preserve_format keeps a dense tensor's strides (a transposed view stays transposed), else row-major; contiguous_format is row-major; channels_last / channels_last_3d put dim 1 innermost (4-d / 5-d only).", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+		var mf memoryFormatArg
+		if err := kwOnly("clone", args, kwargs, "memory_format?", &mf); err != nil {
 			return nil, err
 		}
-		return x.result(clonePreserveOp(engineOf(th), x.t))
+		return x.result(cloneFormat(engineOf(th), x.t, mf.name))
 	})
 	defMethodFunc("split", "split(split_size_or_sections, dim=0): a tuple of views of split_size elements (or the listed sizes) along dim.", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		var spec runtime.Value

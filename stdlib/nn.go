@@ -735,6 +735,11 @@ func (l *layer) Attr(name string) (runtime.Value, error) {
 	if v, ok := l.fields[name]; ok {
 		return v, nil
 	}
+	for i, n := range l.subNames {
+		if n == name {
+			return l.subs[i].value(), nil
+		}
+	}
 	switch name {
 	case "parameters":
 		return runtime.NewBuiltin("parameters", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
@@ -789,6 +794,26 @@ func (l *layer) SetAttr(name string, v runtime.Value) error {
 				return runtime.Errorf("TypeError", "cannot assign %s as parameter '%s' (tensor or none expected)", v.Type(), name)
 			}
 			l.fields[name] = v
+			return nil
+		}
+	}
+	if _, ok := l.fields[name]; !ok {
+		// torch's Module.__setattr__: a new nn.Parameter is registered as a
+		// parameter, a module as a child (replacing one of that name)
+		if t, ok := v.(*TensorValue); ok && t.param {
+			l.params = append(l.params, name)
+			l.fields[name] = v
+			return nil
+		}
+		if m, ok := asLayer(v); ok {
+			for i, n := range l.subNames {
+				if n == name {
+					l.subs[i] = m
+					return nil
+				}
+			}
+			l.subs = append(l.subs, m)
+			l.subNames = append(l.subNames, name)
 			return nil
 		}
 	}

@@ -151,6 +151,12 @@ func asLayer(v runtime.Value) (*layer, bool) {
 		return m, true
 	case *seqModule:
 		return m.layer, true
+	case *moduleList:
+		return m.layer, true
+	case *moduleDict:
+		return m.layer, true
+	case *paramList:
+		return m.layer, true
 	}
 	return nil, false
 }
@@ -323,10 +329,7 @@ func convClass(nd int) func(th *runtime.Thread, args []runtime.Value, kwargs []r
 		if out%groups != 0 {
 			return nil, runtime.Errorf("ValueError", "out_channels must be divisible by groups")
 		}
-		if mode != "zeros" {
-			if mode == "reflect" || mode == "replicate" || mode == "circular" {
-				return nil, runtime.Errorf("NotImplementedError", "%s: padding_mode '%s' is not supported yet (only 'zeros')", kind, mode)
-			}
+		if mode != "zeros" && mode != "reflect" && mode != "replicate" && mode != "circular" {
 			return nil, runtime.Errorf("ValueError", "padding_mode must be one of ['zeros', 'reflect', 'replicate', 'circular'], but got padding_mode='%s'", mode)
 		}
 		ks, err := layerInts(kind, "kernel_size", k, nd)
@@ -389,11 +392,44 @@ func convClass(nd int) func(th *runtime.Thread, args []runtime.Value, kwargs []r
 			if err != nil {
 				return nil, err
 			}
+			pad := l.fields["padding"]
+			if m := l.fields["padding_mode"].String(); m != "zeros" {
+				// torch's _ConvNd: F.pad(input, _reversed_padding_repeated_twice,
+				// mode=padding_mode), then the convolution with padding 0
+				padded, err := callNN(th, "pad", []runtime.Value{x, reversedPadding(l), runtime.String(m)}, nil)
+				if err != nil {
+					return nil, err
+				}
+				x, pad = padded, runtime.MakeInt(0)
+			}
 			return callNN(th, fname, []runtime.Value{x, l.fields["weight"], l.fieldOrNone("bias"),
-				l.fields["stride"], l.fields["padding"], l.fields["dilation"], l.fields["groups"]}, nil)
+				l.fields["stride"], pad, l.fields["dilation"], l.fields["groups"]}, nil)
 		}
 		return l, nil
 	}
+}
+
+// reversedPadding is torch's _ConvNd._reversed_padding_repeated_twice:
+// each dim's (before, after) padding, last dim first; "same" puts
+// d*(k-1)/2 before and the rest after, "valid" none.
+func reversedPadding(l *layer) *runtime.List {
+	ks, dl := tupleInts(l.fields["kernel_size"].(runtime.Tuple)), tupleInts(l.fields["dilation"].(runtime.Tuple))
+	var out []runtime.Value
+	for i := len(ks) - 1; i >= 0; i-- {
+		before, after := 0, 0
+		switch p := l.fields["padding"].(type) {
+		case runtime.String:
+			if p == "same" {
+				total := dl[i] * (ks[i] - 1)
+				before, after = total/2, total-total/2
+			}
+		case runtime.Tuple:
+			before = tupleInts(p)[i]
+			after = before
+		}
+		out = append(out, runtime.MakeInt(int64(before)), runtime.MakeInt(int64(after)))
+	}
+	return runtime.NewList(out)
 }
 
 // convExtraRepr is torch's _ConvNd.extra_repr.
@@ -417,6 +453,9 @@ func convExtraRepr(l *layer) string {
 	}
 	if !allEq(f["dilation"], 1) {
 		s += ", dilation=" + runtime.Repr(f["dilation"])
+	}
+	if op, ok := f["output_padding"]; ok && !allEq(op, 0) {
+		s += ", output_padding=" + runtime.Repr(op)
 	}
 	if g, _ := runtime.AsInt(f["groups"]); g != 1 {
 		s += fmt.Sprintf(", groups=%d", g)

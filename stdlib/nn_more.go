@@ -39,7 +39,7 @@ func init() {
 	fn("binary_cross_entropy", "binary_cross_entropy(input, target, weight=none, reduction=\"mean\"): -w * (t * log(x) + (1 - t) * log(1 - x)) for probabilities x in [0, 1], each log clamped to >= -100 (PyTorch's rule).", nnBCE)
 	fn("binary_cross_entropy_with_logits", "binary_cross_entropy_with_logits(input, target, weight=none, reduction=\"mean\", pos_weight=none): binary cross entropy of sigmoid(input), computed stably from the logits: (1 - t) * x + l * (m + log(exp(-m) + exp(-x - m))) with m = max(-x, 0) and l = 1 + (pos_weight - 1) * t.", builtinNamed("BinaryCrossEntropyWithLogitsBackward0", nnBCEWithLogits))
 	fn("embedding", "embedding(input, weight, padding_idx=none): the rows of weight [V, D] at the i64/i32 indices input, shape input.shape + [D]; the row padding_idx gets no gradient.", nnEmbedding)
-	fn("pad", "pad(input, pad, mode=\"constant\", value=0): pad (or crop, for negative amounts) the last len(pad)/2 dims; pad lists (before, after) pairs starting from the last dim. Only constant mode.", builtinNamed("ConstantPadNdBackward0", nnPad))
+	// pad is registered by nn_resample.go (nnPadDispatch), which calls nnPad for constant mode
 }
 
 // torchSize renders a shape as torch.Size([2, 3]) for PyTorch's messages.
@@ -689,7 +689,7 @@ func nnPad(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs 
 		return nil, err
 	}
 	if mode != "constant" {
-		return nil, runtime.Errorf("NotImplementedError", "pad(): only mode=\"constant\" is supported, got \"%s\"", mode)
+		return nil, runtime.Errorf("NotImplementedError", "Unrecognised padding mode %s", mode)
 	}
 	p := pads.shape
 	if len(p)%2 != 0 {
@@ -908,11 +908,11 @@ func layerMethod(l *layer, name string) (runtime.Value, bool) {
 			return l.value(), nil
 		}), true
 	}
-	return nil, false
+	return moduleTreeMethod(l, name)
 }
 
 // layerMethodNames lists the names layerMethod serves.
-var layerMethodNames = []string{"bfloat16", "cpu", "double", "eval", "float", "half", "load_state_dict", "named_parameters", "requires_grad_", "state_dict", "to", "train", "training"}
+var layerMethodNames = append([]string{"bfloat16", "cpu", "double", "eval", "float", "half", "load_state_dict", "named_parameters", "requires_grad_", "state_dict", "to", "train", "training"}, moduleTreeMethodNames...)
 
 // loadStateDict is Module.load_state_dict: every entry of sd whose name
 // l.namedState() has and whose shape matches is copied into that tensor

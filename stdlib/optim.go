@@ -26,10 +26,15 @@ func init() {
 		"SGD":  &optimClass{name: "SGD", doc: "SGD(params, lr, momentum=0, dampening=0, weight_decay=0, nesterov=false, maximize=false): stochastic gradient descent (torch.optim.SGD): g += weight_decay * p; with momentum, buf = g at the first step, then buf = momentum * buf + (1 - dampening) * g, and g = g + momentum * buf (nesterov) or buf; p -= lr * g."},
 		"Adam": &optimClass{name: "Adam", doc: "Adam(params, lr=0.001, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=false, maximize=false): Adam (Kingma & Ba 2015; torch.optim.Adam, AMSGrad of Reddi et al. 2018): g += weight_decay * p; m = b1*m + (1-b1)*g; v = b2*v + (1-b2)*g*g; p -= lr/(1-b1^t) * m / (sqrt(v)/sqrt(1-b2^t) + eps), with v the running max of v for amsgrad."},
 	}
-	registerModule("optim", "Optimizers (torch.optim): SGD and Adam, stepping the parameters in place from their .grad.", m)
+	m["AdamW"] = &optimClass{name: "AdamW", doc: "AdamW(params, lr=0.001, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01, amsgrad=false, maximize=false): Adam with decoupled weight decay (Loshchilov & Hutter 2019; torch.optim.AdamW): p *= 1 - lr * weight_decay, then Adam's update without the gradient's weight decay term."}
+	m["RMSprop"] = &optimClass{name: "RMSprop", doc: "RMSprop(params, lr=0.01, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=false, maximize=false): RMSprop (Hinton's lecture 6e; torch.optim.RMSprop): g += weight_decay * p; v = alpha*v + (1-alpha)*g*g; centered: a = alpha*a + (1-alpha)*g and avg = sqrt(v - a*a), else sqrt(v); avg += eps; with momentum, buf = momentum*buf + g/avg and p -= lr * buf, else p -= lr * g/avg."}
+	m["Adagrad"] = &optimClass{name: "Adagrad", doc: "Adagrad(params, lr=0.01, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10, maximize=false): Adagrad (Duchi et al. 2011; torch.optim.Adagrad): g += weight_decay * p; sum += g*g; p -= lr / (1 + (step-1) * lr_decay) * g / (sqrt(sum) + eps). The state (step 0, sum initial_accumulator_value) exists from construction, as torch's."}
+	m["lr_scheduler"] = lrSchedulerModule()
+	registerModule("optim", "Optimizers (torch.optim): SGD, Adam, AdamW, RMSprop and Adagrad, stepping the parameters in place from their .grad, with state_dict()/load_state_dict(); optim.lr_scheduler: StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, CosineAnnealingWarmRestarts, LambdaLR, LinearLR, ConstantLR, ReduceLROnPlateau.", m)
 }
 
-// optimClass is an optimizer constructor value (optim.SGD, optim.Adam).
+// optimClass is an optimizer constructor value (optim.SGD, optim.Adam,
+// optim.AdamW, optim.RMSprop, optim.Adagrad).
 type optimClass struct {
 	name string
 	doc  string
@@ -86,18 +91,82 @@ func (c *optimClass) Call(th *runtime.Thread, args []runtime.Value, kwargs []run
 		set("weight_decay", runtime.Float(wd))
 		set("nesterov", runtime.Bool(nesterov))
 		set("maximize", runtime.Bool(maximize))
-	case "Adam":
+	case "RMSprop":
+		var lr runtime.Value = runtime.Float(1e-2)
+		alpha, eps, wd, momentum := 0.99, 1e-8, 0.0, 0.0
+		centered, maximize := false, false
+		if err = runtime.UnpackArgs("RMSprop", args, kwargs, "params", &params, "lr?", &lr, "alpha?", &alpha, "eps?", &eps,
+			"weight_decay?", &wd, "momentum?", &momentum, "centered?", &centered, "maximize?", &maximize); err != nil {
+			return nil, err
+		}
+		lrf, ok := runtime.AsFloat(lr)
+		if !ok || isBool(lr) {
+			return nil, runtime.Errorf("TypeError", "RMSprop(): lr must be a number, not %s", lr.Type())
+		}
+		switch {
+		case lrf < 0:
+			return nil, runtime.Errorf("ValueError", "Invalid learning rate: %s", runtime.Repr(lr))
+		case eps < 0:
+			return nil, runtime.Errorf("ValueError", "Invalid epsilon value: %s", runtime.Repr(runtime.Float(eps)))
+		case momentum < 0:
+			return nil, runtime.Errorf("ValueError", "Invalid momentum value: %s", runtime.Repr(runtime.Float(momentum)))
+		case wd < 0:
+			return nil, runtime.Errorf("ValueError", "Invalid weight_decay value: %s", runtime.Repr(runtime.Float(wd)))
+		case alpha < 0:
+			return nil, runtime.Errorf("ValueError", "Invalid alpha value: %s", runtime.Repr(runtime.Float(alpha)))
+		}
+		set("lr", lr)
+		set("momentum", runtime.Float(momentum))
+		set("alpha", runtime.Float(alpha))
+		set("eps", runtime.Float(eps))
+		set("centered", runtime.Bool(centered))
+		set("weight_decay", runtime.Float(wd))
+		set("maximize", runtime.Bool(maximize))
+	case "Adagrad":
+		var lr runtime.Value = runtime.Float(1e-2)
+		lrDecay, wd, initAcc, eps := 0.0, 0.0, 0.0, 1e-10
+		maximize := false
+		if err = runtime.UnpackArgs("Adagrad", args, kwargs, "params", &params, "lr?", &lr, "lr_decay?", &lrDecay,
+			"weight_decay?", &wd, "initial_accumulator_value?", &initAcc, "eps?", &eps, "maximize?", &maximize); err != nil {
+			return nil, err
+		}
+		lrf, ok := runtime.AsFloat(lr)
+		if !ok || isBool(lr) {
+			return nil, runtime.Errorf("TypeError", "Adagrad(): lr must be a number, not %s", lr.Type())
+		}
+		switch {
+		case lrf < 0:
+			return nil, runtime.Errorf("ValueError", "Invalid learning rate: %s", runtime.Repr(lr))
+		case lrDecay < 0:
+			return nil, runtime.Errorf("ValueError", "Invalid lr_decay value: %s", runtime.Repr(runtime.Float(lrDecay)))
+		case wd < 0:
+			return nil, runtime.Errorf("ValueError", "Invalid weight_decay value: %s", runtime.Repr(runtime.Float(wd)))
+		case initAcc < 0:
+			return nil, runtime.Errorf("ValueError", "Invalid initial_accumulator_value value: %s", runtime.Repr(runtime.Float(initAcc)))
+		case eps < 0:
+			return nil, runtime.Errorf("ValueError", "Invalid epsilon value: %s", runtime.Repr(runtime.Float(eps)))
+		}
+		set("lr", lr)
+		set("lr_decay", runtime.Float(lrDecay))
+		set("eps", runtime.Float(eps))
+		set("weight_decay", runtime.Float(wd))
+		set("initial_accumulator_value", runtime.Float(initAcc))
+		set("maximize", runtime.Bool(maximize))
+	case "Adam", "AdamW":
 		var lr runtime.Value = runtime.Float(1e-3)
 		var betas runtime.Value = runtime.Tuple{runtime.Float(0.9), runtime.Float(0.999)}
 		eps, wd := 1e-8, 0.0
+		if c.name == "AdamW" {
+			wd = 1e-2
+		}
 		amsgrad, maximize := false, false
-		if err = runtime.UnpackArgs("Adam", args, kwargs, "params", &params, "lr?", &lr, "betas?", &betas, "eps?", &eps,
+		if err = runtime.UnpackArgs(c.name, args, kwargs, "params", &params, "lr?", &lr, "betas?", &betas, "eps?", &eps,
 			"weight_decay?", &wd, "amsgrad?", &amsgrad, "maximize?", &maximize); err != nil {
 			return nil, err
 		}
 		lrf, ok := runtime.AsFloat(lr)
 		if !ok || isBool(lr) {
-			return nil, runtime.Errorf("TypeError", "Adam(): lr must be a number, not %s", lr.Type())
+			return nil, runtime.Errorf("TypeError", "%s(): lr must be a number, not %s", c.name, lr.Type())
 		}
 		b, err := betaPair(betas)
 		if err != nil {
@@ -133,6 +202,24 @@ func (c *optimClass) Call(th *runtime.Thread, args []runtime.Value, kwargs []run
 	for _, g := range groups {
 		if err := o.addGroup(g); err != nil {
 			return nil, err
+		}
+	}
+	if c.name == "Adagrad" {
+		// torch's Adagrad makes each parameter's state at construction
+		for _, gv := range o.groups.Elems {
+			g := gv.(*runtime.Dict)
+			h, err := o.hyper(g)
+			if err != nil {
+				return nil, err
+			}
+			for _, p := range groupParams(g) {
+				sum := make([]float64, p.t.Numel())
+				v := tensor.RoundToDType(h.initAcc, p.t.DType())
+				for i := range sum {
+					sum[i] = v
+				}
+				o.state[p.t] = &paramState{squareAvg: sum}
+			}
 		}
 	}
 	return o, nil
@@ -217,6 +304,7 @@ type optimizer struct {
 type paramState struct {
 	step                               float64
 	buf, expAvg, expAvgSq, maxExpAvgSq []float64
+	squareAvg, gradAvg                 []float64 // RMSprop
 }
 
 // Type is the optimizer's class name, SGD or Adam.
@@ -366,6 +454,21 @@ func (o *optimizer) Attr(name string) (runtime.Value, error) {
 			}
 			return runtime.None, nil
 		}), nil
+	case "state_dict":
+		return method("state_dict(): {\"state\": {index: {name: value}}, \"param_groups\": [group with \"params\" as indices]} as torch's Optimizer.state_dict (parameters numbered in group order; state tensors are copies).", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+			if err := noArgs("state_dict", args, kwargs); err != nil {
+				return nil, err
+			}
+			return o.stateDict(th)
+		}), nil
+	case "load_state_dict":
+		return method("load_state_dict(state_dict): restore the state and the groups' options saved by state_dict() (the optimizer keeps its parameters; groups must match in number and size).", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+			var sd runtime.Value
+			if err := runtime.UnpackArgs("load_state_dict", args, kwargs, "state_dict", &sd); err != nil {
+				return nil, err
+			}
+			return runtime.None, o.loadStateDict(sd)
+		}), nil
 	case "add_param_group":
 		return method("add_param_group(param_group): add a dict with \"params\" (and options overriding the defaults).", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 			var g runtime.Value
@@ -384,7 +487,7 @@ func (o *optimizer) Attr(name string) (runtime.Value, error) {
 
 // AttrNames lists the attributes.
 func (o *optimizer) AttrNames() []string {
-	return []string{"add_param_group", "defaults", "param_groups", "step", "zero_grad"}
+	return []string{"add_param_group", "defaults", "load_state_dict", "param_groups", "state_dict", "step", "zero_grad"}
 }
 
 func (o *optimizer) stepBuiltin(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
@@ -427,8 +530,9 @@ func (o *optimizer) stepBuiltin(th *runtime.Thread, b *runtime.Builtin, args []r
 // hyper holds one group's options, read at each step.
 type hyper struct {
 	lr, momentum, dampening, weightDecay, eps float64
-	beta1, beta2                              float64
-	nesterov, amsgrad, maximize               bool
+	beta1, beta2, alpha                       float64
+	lrDecay, initAcc                          float64
+	nesterov, amsgrad, maximize, centered     bool
 }
 
 func (o *optimizer) hyper(g *runtime.Dict) (hyper, error) {
@@ -458,10 +562,16 @@ func (o *optimizer) hyper(g *runtime.Dict) (hyper, error) {
 	}
 	names := map[string]*float64{"lr": &h.lr, "weight_decay": &h.weightDecay}
 	flags := map[string]*bool{"maximize": &h.maximize}
-	if o.kind == "SGD" {
+	switch o.kind {
+	case "SGD":
 		names["momentum"], names["dampening"] = &h.momentum, &h.dampening
 		flags["nesterov"] = &h.nesterov
-	} else {
+	case "RMSprop":
+		names["momentum"], names["alpha"], names["eps"] = &h.momentum, &h.alpha, &h.eps
+		flags["centered"] = &h.centered
+	case "Adagrad":
+		names["lr_decay"], names["eps"], names["initial_accumulator_value"] = &h.lrDecay, &h.eps, &h.initAcc
+	default:
 		names["eps"] = &h.eps
 		flags["amsgrad"] = &h.amsgrad
 		bv, ok, err := g.Get(runtime.String("betas"))
@@ -546,7 +656,71 @@ func (o *optimizer) stepParam(p *T, h hyper) error {
 			}
 			pv[i] = fma(pv[i], lr, d)
 		}
-	case "Adam":
+	case "RMSprop":
+		if st.squareAvg == nil {
+			st.squareAvg = make([]float64, n)
+		}
+		if h.momentum > 0 && st.buf == nil {
+			st.buf = make([]float64, n)
+		}
+		if h.centered && st.gradAvg == nil {
+			st.gradAvg = make([]float64, n)
+		}
+		st.step++
+		wd, al, c, mom, eps, neg := s(h.weightDecay), s(h.alpha), s(1-h.alpha), s(h.momentum), s(h.eps), s(-h.lr)
+		for i := range pv {
+			d := gv[i]
+			if h.maximize {
+				d = -d
+			}
+			if h.weightDecay != 0 {
+				d = fma(d, wd, pv[i])
+			}
+			v := r(r(st.squareAvg[i]*al) + r(r(c*d)*d)) // mul_(alpha).addcmul_(g, g, value=1-alpha)
+			st.squareAvg[i] = v
+			var avg float64
+			if h.centered {
+				a := fma(r(st.gradAvg[i]*al), c, d)
+				st.gradAvg[i] = a
+				avg = r(math.Sqrt(r(v + r(-a*a))))
+			} else {
+				avg = r(math.Sqrt(v))
+			}
+			avg = r(avg + eps)
+			if h.momentum > 0 {
+				st.buf[i] = r(r(st.buf[i]*mom) + r(d/avg)) // mul_(momentum).addcdiv_(g, avg)
+				pv[i] = fma(pv[i], neg, st.buf[i])
+			} else {
+				pv[i] = r(pv[i] + r(r(neg*d)/avg)) // addcdiv_(g, avg, value=-lr)
+			}
+		}
+	case "Adagrad":
+		if st.squareAvg == nil {
+			st.squareAvg = make([]float64, n)
+		}
+		st.step++
+		clr := h.lr / (1 + (st.step-1)*h.lrDecay)
+		wd, eps, neg := s(h.weightDecay), s(h.eps), s(-clr)
+		for i := range pv {
+			d := gv[i]
+			if h.maximize {
+				d = -d
+			}
+			if h.weightDecay != 0 {
+				d = fma(d, wd, pv[i])
+			}
+			v := r(st.squareAvg[i] + r(d*d)) // addcmul_(g, g, value=1)
+			st.squareAvg[i] = v
+			std := r(r(math.Sqrt(v)) + eps)
+			pv[i] = r(pv[i] + r(r(neg*d)/std)) // addcdiv_(g, std, value=-clr)
+		}
+	case "Adam", "AdamW":
+		if o.kind == "AdamW" {
+			decay := s(1 - h.lr*h.weightDecay) // param.mul_(1 - lr * weight_decay)
+			for i := range pv {
+				pv[i] = r(pv[i] * decay)
+			}
+		}
 		if st.expAvg == nil {
 			st.expAvg, st.expAvgSq = make([]float64, n), make([]float64, n)
 			if h.amsgrad {
@@ -568,7 +742,7 @@ func (o *optimizer) stepParam(p *T, h hyper) error {
 			if h.maximize {
 				d = -d
 			}
-			if h.weightDecay != 0 {
+			if h.weightDecay != 0 && o.kind == "Adam" {
 				d = fma(d, wd, pv[i])
 			}
 			m := fma(r(st.expAvg[i]*b1), c1, d)
