@@ -23,3 +23,22 @@ func TestLstsqDriverFields(t *testing.T) {
 			"LinAlgError: torch.linalg.lstsq: The least squares solution could not be computed because the input matrix does not have full rank (error code: 2)."},
 	})
 }
+
+// Indexing errors carry PyTorch's kinds and texts: x.select out of range
+// is at::select's message, one int or slice on a 0-dim tensor takes
+// PyTorch's single-index paths, and a string index is a TypeError.
+func TestIndexErrorTexts(t *testing.T) {
+	const a = "a = arange(6).reshape(2, 3)\n"
+	checkPrints(t, []printCase{
+		{a + catchOf(`a.select(1, 5)`), "IndexError: select(): index 5 out of range for tensor of size [2, 3] at dimension 1"},
+		{a + catchOf(`a.select(-3, 0)`), "IndexError: Dimension out of range (expected to be in range of [-2, 1], but got -3)"},
+		{catchOf(`tensor(5)[0]`), "IndexError: invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"},
+		{catchOf(`tensor(5)[-1]`), "IndexError: index -1 is out of bounds for dimension 0 with size 0"},
+		{catchOf(`tensor(5)[:]`), "IndexError: slice() cannot be applied to a 0-dim tensor."},
+		{catchOf(`tensor(5)[0, 0]`), "IndexError: too many indices for tensor of dimension 0"},
+		{catchOf(`x = tensor(5); x[0] = 1`), "IndexError: invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"},
+		{`x = tensor(5); x[...] = 3; print(x, x[none], tensor(5)[...])`, "tensor(3) tensor([3]) tensor(5)"},
+		{a + catchOf(`a["x"]`), "TypeError: new(): invalid data type 'str'"},
+		{a + catchOf(`a[1.5]`), "IndexError: only integers, slices (`:`), ellipsis (`...`), none and long or bool tensors are valid indices (got float)"},
+	})
+}

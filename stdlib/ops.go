@@ -306,7 +306,7 @@ func selectOp(e *Engine, x *T, d, i int) (*T, error) {
 	}
 	size := x.Shape()[n]
 	if i < -size || i >= size {
-		return nil, runtime.Errorf("IndexError", "index %d is out of bounds for dimension %d with size %d", i, n, size)
+		return nil, runtime.Errorf("IndexError", "select(): index %d out of range for tensor of size %s at dimension %d", i, fmtInts(x.Shape()), n)
 	}
 	if i < 0 {
 		i += size
