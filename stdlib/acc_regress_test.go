@@ -42,3 +42,23 @@ func TestIndexErrorTexts(t *testing.T) {
 		{a + catchOf(`a[1.5]`), "IndexError: only integers, slices (`:`), ellipsis (`...`), none and long or bool tensors are valid indices (got float)"},
 	})
 }
+
+// matmul's shape errors are PyTorch 1.13's, which depend on how ATen
+// dispatches: mv for 2-D @ 1-D, an N-D operand folded against a 1-D/2-D
+// one (mv or mm with the folded sizes), bmm or the batch broadcast for two
+// N-D operands.
+func TestMatmulShapeErrors(t *testing.T) {
+	checkPrints(t, []printCase{
+		{catchOf(`ones(2, 3) @ ones(4)`), "RuntimeError: size mismatch, got 2, 2x3,4"},
+		{catchOf(`ones(2, 3).matmul(ones(4))`), "RuntimeError: size mismatch, got 2, 2x3,4"},
+		{catchOf(`ones(4) @ ones(2, 3)`), "RuntimeError: mat1 and mat2 shapes cannot be multiplied (1x4 and 2x3)"},
+		{catchOf(`ones(5, 2, 3) @ ones(4)`), "RuntimeError: size mismatch, got 10, 10x3,4"},
+		{catchOf(`ones(4) @ ones(5, 2, 3)`), "RuntimeError: size mismatch, got 15, 15x2,4"},
+		{catchOf(`ones(5, 2, 3) @ ones(4, 2)`), "RuntimeError: mat1 and mat2 shapes cannot be multiplied (10x3 and 4x2)"},
+		{catchOf(`ones(3, 3) @ ones(2, 4, 5)`), "RuntimeError: mat1 and mat2 shapes cannot be multiplied (10x4 and 3x3)"},
+		{catchOf(`ones(5, 2, 3) @ ones(4, 3, 2)`), "RuntimeError: The size of tensor a (5) must match the size of tensor b (4) at non-singleton dimension 0"},
+		{catchOf(`ones(2, 5, 2, 3) @ ones(5, 4, 2)`), "RuntimeError: Expected size for first two dimensions of batch2 tensor to be: [10, 3] but got: [10, 4]."},
+		{catchOf(`ones(5, 3, 2).permute(0, 2, 1) @ ones(4, 2)`), "RuntimeError: Expected size for first two dimensions of batch2 tensor to be: [5, 3] but got: [5, 4]."},
+		{`print((ones(2, 3) @ ones(5, 2, 3).permute(0, 2, 1)).shape)`, "[5, 2, 2]"},
+	})
+}
