@@ -62,3 +62,12 @@ func TestMatmulShapeErrors(t *testing.T) {
 		{`print((ones(2, 3) @ ones(5, 2, 3).permute(0, 2, 1)).shape)`, "[5, 2, 2]"},
 	})
 }
+
+// linalg.solve's singular-matrix error has PyTorch 1.13's "torch." prefix.
+func TestSolveSingularText(t *testing.T) {
+	const a = "A = tensor([[1.0, 2.0], [2.0, 4.0]])\n"
+	checkPrints(t, []printCase{
+		{a + catchOf(`linalg.solve(A, tensor([1.0, 2.0]))`), "LinAlgError: torch.linalg.solve: The solver failed because the input matrix is singular."},
+		{a + catchOf(`linalg.solve(stack([A, A]), ones(2, 2))`), "LinAlgError: torch.linalg.solve: (Batch element 0): The solver failed because the input matrix is singular."},
+	})
+}
