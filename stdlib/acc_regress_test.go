@@ -71,3 +71,13 @@ func TestSolveSingularText(t *testing.T) {
 		{a + catchOf(`linalg.solve(stack([A, A]), ones(2, 2))`), "LinAlgError: torch.linalg.solve: (Batch element 0): The solver failed because the input matrix is singular."},
 	})
 }
+
+// f32 log is SLEEF's logf_u10 as torch.log's, so exp().log() of small
+// integers prints PyTorch's digits (1 is 0.99999994 there).
+func TestLogF32Sleef(t *testing.T) {
+	const x = "x = tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])\n"
+	checkPrints(t, []printCase{
+		{x + `print(x.exp().log())`, "tensor([[1.0000, 2.0000, 3.0000],\n        [4.0000, 5.0000, 6.0000]])"},
+		{x + `print(x.exp().t().log()[0], x.exp().log().tolist()[0], log(tensor(2.7182817459106445)).item())`, "tensor([1.0000, 4.0000]) [0.9999999403953552, 2.0, 3.0] 0.9999999403953552"},
+	})
+}
