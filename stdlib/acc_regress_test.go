@@ -81,3 +81,19 @@ func TestLogF32Sleef(t *testing.T) {
 		{x + `print(x.exp().t().log()[0], x.exp().log().tolist()[0], log(tensor(2.7182817459106445)).item())`, "tensor([1.0000, 4.0000]) [0.9999999403953552, 2.0, 3.0] 0.9999999403953552"},
 	})
 }
+
+// Dtype names in PyTorch-mirrored error texts are its ScalarType names
+// (Long, Float, Int), and cross_entropy decides between class indices and
+// probabilities by the target's shape, as PyTorch 1.13 does.
+func TestTorchDTypeNamesInErrors(t *testing.T) {
+	checkPrints(t, []printCase{
+		{catchOf(`tensor([3, 1, 2]).mean()`), "RuntimeError: mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Long"},
+		{catchOf(`tensor([1, 2]).norm()`), "RuntimeError: norm(): input dtype should be either floating point or complex. Got Long instead."},
+		{catchOf(`x = tensor([1.0, 2.0]); where(x, x, x)`), "RuntimeError: where expected condition to be a boolean tensor, but got a tensor with dtype Float"},
+		{catchOf(`nn.cross_entropy(tensor([[1, 2]]), tensor([0]))`), "RuntimeError: \"log_softmax_lastdim_kernel_impl\" not implemented for 'Long'"},
+		{catchOf(`nn.cross_entropy(ones(1, 2), tensor([0.5]))`), "RuntimeError: expected scalar type Long but found Float"},
+		{catchOf(`nn.cross_entropy(ones(2, 3), tensor([0, 1], dtype=i32))`), "RuntimeError: expected scalar type Long but found Int"},
+		{catchOf(`nn.cross_entropy(ones(2, 3), tensor([[0.0, 1.0]]))`), "ValueError: Expected input batch_size (2) to match target batch_size (1)."},
+		{`print(nn.cross_entropy(tensor([[1.0, 2.0]]), tensor([[0.25, 0.75]])))`, "tensor(0.5633)"},
+	})
+}
