@@ -42,7 +42,7 @@ func TestReductionIntegerDType(t *testing.T) {
 		{`print(sum(tensor([100, 100], dtype=i8), dtype=i8), prod(tensor([100, 3], dtype=i8), dtype=i8))`, "tensor(-56, dtype=i8) tensor(44, dtype=i8)"},
 		{catchOf(`tensor([1, 2, 0, 3]).cumsum(0, dtype=bool)`), `RuntimeError: "cumsum_out_cpu" not implemented for 'Bool'`},
 		{catchOf(`tensor([1, 2, 0, 3]).cumprod(0, dtype=bool)`), `RuntimeError: "cumprod_out_cpu" not implemented for 'Bool'`},
-		{catchOf(`tensor([1.0, 2.0]).mean(dtype=i32)`), "RuntimeError: mean(): could not infer output dtype. Optional dtype must be either a floating point or complex dtype. Got: i32"},
+		{catchOf(`tensor([1.0, 2.0]).mean(dtype=i32)`), "RuntimeError: mean(): could not infer output dtype. Optional dtype must be either a floating point or complex dtype. Got: Int"},
 	})
 }
 

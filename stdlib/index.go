@@ -78,6 +78,9 @@ func indexItem(k runtime.Value) (tensor.Index, bool, error) {
 		}
 		return tensor.Adv(t), true, nil
 	}
+	if _, ok := k.(runtime.String); ok { // PyTorch tries to make a tensor of it
+		return tensor.Index{}, false, runtime.Errorf("TypeError", "new(): invalid data type 'str'")
+	}
 	return tensor.Index{}, false, runtime.Errorf("IndexError", "only integers, slices (`:`), ellipsis (`...`), none and long or bool tensors are valid indices (got %s)", k.Type())
 }
 

@@ -369,9 +369,11 @@ func linalgLstsq(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, k
 			return nil, runtime.Errorf("TypeError", "linalg.lstsq(): argument 'driver' must be str, not %s", driver.Type())
 		case d != "gelsd" && d != "gelsy" && d != "gelss" && d != "gels":
 			return nil, runtime.Errorf("RuntimeError", "torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
-		case d != "gelsd":
-			return nil, runtime.Errorf("RuntimeError", "torch.linalg.lstsq: tsr implements only driver='gelsd', got '%s'", string(d))
 		}
+	}
+	drv := "gelsy" // PyTorch's default on the CPU
+	if d, ok := driver.(runtime.String); ok {
+		drv = string(d)
 	}
 	rc := math.NaN()
 	if rcond.ok {
@@ -384,8 +386,39 @@ func linalgLstsq(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, k
 	if r.Solution != A.t && r.Solution != B.t {
 		autograd.SetGradFnName(r.Solution, "LinalgLstsqBackward0")
 	}
+	if err := lstsqDriverFields(r, drv); err != nil {
+		return nil, err
+	}
 	return namedTuple(th, "linalg_lstsq", []string{"solution", "residuals", "rank", "singular_values"},
 		r.Solution, r.Residuals, r.Rank, r.SingularValues), nil
+}
+
+// lstsqDriverFields shapes the gelsd result r as PyTorch 1.13's CPU driver
+// drv reports it (the solution is the same minimum-norm one): gelsy, the
+// default, computes neither residuals nor singular values (both [0]); gels
+// computes no rank (an empty i64 [0]) nor singular values, and refuses a
+// rank-deficient matrix with a LinAlgError; gelsd and gelss report all four.
+func lstsqDriverFields(r *linalg.LstsqResult, drv string) error {
+	empty := func(dt tensor.DType) *T {
+		e, _ := tensor.Empty([]int{0}, dt)
+		return e
+	}
+	switch drv {
+	case "gelsy":
+		r.Residuals = empty(r.Solution.DType())
+		r.SingularValues = empty(r.SingularValues.DType())
+	case "gels":
+		full := r.SingularValues.Shape()
+		k := int64(full[len(full)-1])
+		for i, n := 0, r.Rank.Numel(); i < n; i++ {
+			if rk := int64(r.Rank.FlatFloat64(i)); rk < k {
+				return runtime.Errorf("LinAlgError", "torch.linalg.lstsq: The least squares solution could not be computed because the input matrix does not have full rank (error code: %d).", rk+1)
+			}
+		}
+		r.Rank = empty(tensor.I64)
+		r.SingularValues = empty(r.SingularValues.DType())
+	}
+	return nil
 }
 
 // lowRankValue is the result of linalg.lowrank: it unpacks and indexes

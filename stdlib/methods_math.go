@@ -539,7 +539,7 @@ func reduceMethod(name string) methodFn {
 		var err error
 		if dt.ok {
 			if name == "mean" && !dt.dt.IsFloat() {
-				return nil, runtime.Errorf("RuntimeError", "mean(): could not infer output dtype. Optional dtype must be either a floating point or complex dtype. Got: %s", dt.dt)
+				return nil, runtime.Errorf("RuntimeError", "mean(): could not infer output dtype. Optional dtype must be either a floating point or complex dtype. Got: %s", dt.dt.TorchName())
 			}
 			if t, err = toOp(e, t, dt.dt); err != nil {
 				return nil, err
@@ -745,7 +745,7 @@ func methodNorm(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs
 		}
 	}
 	if !t.DType().IsFloat() {
-		return nil, runtime.Errorf("RuntimeError", "norm(): input dtype should be either floating point or complex. Got %s instead.", t.DType())
+		return nil, runtime.Errorf("RuntimeError", "norm(): input dtype should be either floating point or complex. Got %s instead.", t.DType().TorchName())
 	}
 	dims, err := reduceDims(t, d)
 	if err != nil {

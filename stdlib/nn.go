@@ -177,7 +177,7 @@ func nnCrossEntropy(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value
 // against class probabilities.
 func crossEntropy(e *Engine, x, y, weight *T, ignore int, reduction string, smoothing float64) (*T, error) {
 	if !x.DType().IsFloat() {
-		return nil, runtime.Errorf("RuntimeError", "cross_entropy: expected a floating-point input, got %s", x.DType())
+		return nil, runtime.Errorf("RuntimeError", "\"log_softmax_lastdim_kernel_impl\" not implemented for '%s'", x.DType().TorchName())
 	}
 	if x.Dim() == 0 {
 		return nil, runtime.Errorf("RuntimeError", "cross_entropy: input must have at least 1 dimension")
@@ -209,11 +209,8 @@ func crossEntropy(e *Engine, x, y, weight *T, ignore int, reduction string, smoo
 			return nil, err
 		}
 	}
-	if y.DType().IsFloat() {
-		// class probabilities
-		if !sameShape(y.Shape(), x.Shape()) {
-			return nil, runtime.Errorf("RuntimeError", "cross_entropy: target of class probabilities must have the input's shape %s, got %s", intList(x.Shape()), intList(y.Shape()))
-		}
+	if y.DType().IsFloat() && sameShape(y.Shape(), x.Shape()) {
+		// class probabilities (PyTorch: a target of the input's shape)
 		tgt := y
 		if smoothing > 0 {
 			if tgt, err = smooth(e, tgt, smoothing, C); err != nil {
@@ -246,9 +243,6 @@ func crossEntropy(e *Engine, x, y, weight *T, ignore int, reduction string, smoo
 		}
 		return reduce(e, l, reduction)
 	}
-	if y.DType() == tensor.Bool || !y.DType().IsInt() {
-		return nil, runtime.Errorf("RuntimeError", "cross_entropy: expected target of class indices (integer dtype) or class probabilities (float dtype), got %s", y.DType())
-	}
 	// class indices: target shape is input shape without the class dim
 	want := append(append([]int(nil), x.Shape()[:cdim]...), x.Shape()[cdim+1:]...)
 	if !sameShape(y.Shape(), want) {
@@ -256,6 +250,9 @@ func crossEntropy(e *Engine, x, y, weight *T, ignore int, reduction string, smoo
 			return nil, runtime.Errorf("ValueError", "Expected input batch_size (%d) to match target batch_size (%d).", x.Shape()[0], y.Shape()[0])
 		}
 		return nil, runtime.Errorf("RuntimeError", "cross_entropy: expected target of shape %s for input of shape %s, got %s", intList(want), intList(x.Shape()), intList(y.Shape()))
+	}
+	if y.DType() != tensor.I64 { // nll_loss takes Long class indices only
+		return nil, runtime.Errorf("RuntimeError", "expected scalar type Long but found %s", y.DType().TorchName())
 	}
 	labels := y.ToInt64s()
 	if x.Dim() <= 2 && smoothing == 0 {

@@ -306,7 +306,7 @@ func selectOp(e *Engine, x *T, d, i int) (*T, error) {
 	}
 	size := x.Shape()[n]
 	if i < -size || i >= size {
-		return nil, runtime.Errorf("IndexError", "index %d is out of bounds for dimension %d with size %d", i, n, size)
+		return nil, runtime.Errorf("IndexError", "select(): index %d out of range for tensor of size %s at dimension %d", i, fmtInts(x.Shape()), n)
 	}
 	if i < 0 {
 		i += size
@@ -454,7 +454,7 @@ func sumOp(e *Engine, x *T, dims []int, keepdim bool) (*T, error) {
 
 func meanOp(e *Engine, x *T, dims []int, keepdim bool) (*T, error) {
 	if !x.DType().IsFloat() {
-		return nil, runtime.Errorf("RuntimeError", "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s", x.DType())
+		return nil, runtime.Errorf("RuntimeError", "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s", x.DType().TorchName())
 	}
 	return e.Apply("mean", []*T{x}, reduceAttrs(dims, keepdim), func() (*T, error) { return tensor.Mean(x, dims, keepdim) })
 }
@@ -493,7 +493,7 @@ func softmaxOp(e *Engine, name string, x *T, dim int) (*T, error) {
 
 func whereOp(e *Engine, cond, a, b *T) (*T, error) {
 	if cond.DType() != tensor.Bool {
-		return nil, runtime.Errorf("RuntimeError", "where expected condition to be a boolean tensor, but got a tensor with dtype %s", cond.DType())
+		return nil, runtime.Errorf("RuntimeError", "where expected condition to be a boolean tensor, but got a tensor with dtype %s", cond.DType().TorchName())
 	}
 	// a Python number converts to the result dtype with PyTorch's overflow
 	// check: where(m, i8_tensor, 1000) and where(m, f16_tensor, 70000.) are

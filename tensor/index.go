@@ -59,6 +59,17 @@ type advInfo struct {
 
 // applyBasic applies items to t; tensor items are recorded, not applied.
 func (t *Tensor) applyBasic(items []Index) (*advInfo, error) {
+	if len(t.shape) == 0 && len(items) == 1 {
+		// PyTorch's single-index paths (applySelect, applySlice) on a 0-dim tensor
+		switch it := items[0]; {
+		case it.Kind == IdxInt && it.I == 0:
+			return nil, errorf(IndexError, "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+		case it.Kind == IdxInt:
+			return nil, errorf(IndexError, "index %d is out of bounds for dimension 0 with size 0", it.I)
+		case it.Kind == IdxSlice:
+			return nil, errorf(IndexError, "slice() cannot be applied to a 0-dim tensor.")
+		}
+	}
 	consumed := 0
 	ell := 0
 	for _, it := range items {

@@ -136,17 +136,68 @@ func matmulOperands(a, b *Tensor) (x, y *Tensor, batch []int, n, k, m int, err e
 	n, k = x.shape[len(x.shape)-2], x.shape[len(x.shape)-1]
 	k2 := y.shape[len(y.shape)-2]
 	m = y.shape[len(y.shape)-1]
-	if k != k2 {
-		if da <= 2 && db <= 2 {
-			return nil, nil, nil, 0, 0, 0, errorf(RuntimeError, "mat1 and mat2 shapes cannot be multiplied (%dx%d and %dx%d)", n, k, k2, m)
-		}
-		return nil, nil, nil, 0, 0, 0, errorf(RuntimeError, "matmul: shapes %s and %s cannot be multiplied (%d != %d)", fmtList(a.shape), fmtList(b.shape), k, k2)
-	}
 	batch, err = BroadcastShapes(x.shape[:len(x.shape)-2], y.shape[:len(y.shape)-2])
-	if err != nil {
-		return nil, nil, nil, 0, 0, 0, errorf(RuntimeError, "matmul: batch dimensions of shapes %s and %s do not broadcast: %s", fmtList(a.shape), fmtList(b.shape), err.Error())
+	if k != k2 || err != nil {
+		return nil, nil, nil, 0, 0, 0, matmulShapeError(a, b, err)
 	}
 	return x, y, batch, n, k, m, nil
+}
+
+// matmulShapeError is the error of torch.matmul(a, b) (1.13) when the
+// inner sizes differ or the batch dims do not broadcast (berr): as ATen's
+// matmul, an N-D operand (N >= 3) against a 1-D or 2-D one is folded to a
+// matrix and fails in mv or mm, with the folded sizes; both N-D fail in
+// the batch broadcast or in bmm, with the broadcast batch size.
+func matmulShapeError(a, b *Tensor, berr error) error {
+	da, db := len(a.shape), len(b.shape)
+	mm := func(r1, c1, r2, c2 int) error {
+		return errorf(RuntimeError, "mat1 and mat2 shapes cannot be multiplied (%dx%d and %dx%d)", r1, c1, r2, c2)
+	}
+	mv := func(r, c, n int) error {
+		return errorf(RuntimeError, "size mismatch, got %d, %dx%d,%d", r, r, c, n)
+	}
+	rows := func(s []int) int { // product of all but the last dim
+		p := 1
+		for _, v := range s[:len(s)-1] {
+			p *= v
+		}
+		return p
+	}
+	permuted := da == 3 && db == 2 && a.strides[2] != 1 && a.strides[0] == a.shape[1]*a.shape[2]
+	switch {
+	case da == 2 && db == 1:
+		return mv(a.shape[0], a.shape[1], b.shape[0])
+	case da <= 2 && db <= 2:
+		r1, c1 := 1, a.shape[0]
+		if da == 2 {
+			r1, c1 = a.shape[0], a.shape[1]
+		}
+		return mm(r1, c1, b.shape[0], b.shape[1])
+	case da >= 3 && db <= 2 && !permuted:
+		if db == 1 {
+			return mv(rows(a.shape), a.shape[da-1], b.shape[0])
+		}
+		return mm(rows(a.shape), a.shape[da-1], b.shape[0], b.shape[1])
+	case db >= 3 && da <= 2: // b.mT folded against a (or a.t())
+		r := rows(b.shape) / b.shape[db-2] * b.shape[db-1]
+		if da == 1 {
+			return mv(r, b.shape[db-2], a.shape[0])
+		}
+		return mm(r, b.shape[db-2], a.shape[1], a.shape[0])
+	}
+	if berr != nil {
+		return errorf(RuntimeError, "%s", berr.Error())
+	}
+	batch, _ := BroadcastShapes(a.shape[:da-2], b.shape[:max(db-2, 0)])
+	bs := 1
+	for _, v := range batch {
+		bs *= v
+	}
+	k2 := b.shape[0]
+	if db >= 2 {
+		k2 = b.shape[db-2]
+	}
+	return errorf(RuntimeError, "Expected size for first two dimensions of batch2 tensor to be: [%d, %d] but got: [%d, %d].", bs, a.shape[da-1], bs, k2)
 }
 
 // bmmCore computes expand(x)[batch, n, k] @ expand(y)[batch, k, m] into a

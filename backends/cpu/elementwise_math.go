@@ -139,6 +139,10 @@ func GeluF64(dst, x []float64) {
 }
 
 func goLog[T float](dst, x []T) {
+	if d, ok := any(dst).([]float32); ok { // PyTorch's f32 log is SLEEF's
+		LogSleefSliceF32(d, any(x).([]float32))
+		return
+	}
 	x = x[:len(dst)]
 	for i := range dst {
 		dst[i] = T(log64(float64(x[i])))
@@ -245,12 +249,11 @@ func SigmoidF32(dst, x []float32) {
 	kF32.sigmoid(dst, x)
 }
 
-// LogF32 sets dst[i] = ln x[i] for i < len(dst), within 1 ulp of
-// float32(math.Log(x)); log(±0) = -Inf, log(x<0) = NaN, log(+Inf) = +Inf,
-// subnormal inputs are exact. The AVX-512 kernel is Cephes logf: x = m·2^e
-// by VGETMANT/VGETEXP with m in [√2/2, √2), log(m) = f - f²/2 + f³·P(f)
-// (f = m - 1, P of degree 8), plus e·ln2 in two parts; special inputs are
-// fixed up with VFIXUPIMMPS. Panics if x is shorter than dst.
+// LogF32 sets dst[i] = ln x[i] for i < len(dst) as SLEEF's logf_u10
+// computes it (LogSleefF32: what torch.log runs for f32, so the results
+// are PyTorch's bit for bit); log(±0) = -Inf, log(x<0) = NaN, log(+Inf) =
+// +Inf. The AVX-512 kernel is the same algorithm, step for step, with
+// special inputs fixed up by VFIXUPIMMPS. Panics if x is shorter than dst.
 func LogF32(dst, x []float32) {
 	checkBin("LogF32", len(dst), len(x), len(x))
 	kF32.log(dst, x)

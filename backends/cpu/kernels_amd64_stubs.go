@@ -289,7 +289,7 @@ func tanhF32AVX512(dst *float32, x *float32, n int)
 //go:noescape
 func sigmoidF32AVX512(dst *float32, x *float32, n int)
 
-// logF32AVX512 sets dst[i] = log(x[i]) (log(±0) = -Inf, log(x<0) = NaN) for i < n.
+// logF32AVX512 sets dst[i] = log(x[i]) as SLEEF's logf_u10 (PyTorch's f32 log; log(±0) = -Inf, log(x<0) = NaN) for i < n.
 //
 //go:noescape
 func logF32AVX512(dst *float32, x *float32, n int)

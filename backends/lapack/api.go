@@ -285,8 +285,8 @@ func LU[T Float](n int, a []T) (lu []T, piv []int, err error) {
 //
 // Algorithm: LAPACK xGETRF + xGETRS (LU with partial pivoting), or gonum's
 // Dgetrf + Dgetrs. Errors: ValueError for bad shapes; LinAlgError when an
-// exactly-zero pivot appears ("linalg.solve: The solver failed because the
-// input matrix is singular."; PyTorch 1.13 writes "torch.linalg.solve"). A
+// exactly-zero pivot appears ("torch.linalg.solve: The solver failed
+// because the input matrix is singular.", PyTorch 1.13's text). A
 // nearly singular matrix gives a large, inaccurate x and no error, as in
 // LAPACK and PyTorch.
 func Solve[T Float](n, nrhs int, a, b []T) (x []T, err error) {
@@ -309,7 +309,7 @@ func Solve[T Float](n, nrhs int, a, b []T) (x []T, err error) {
 		x, info = k.gesv(n, nrhs, a, b)
 	}
 	if info != 0 {
-		return nil, infoErr(opSolve, info, errSingularSolve)
+		return nil, infoErr("torch."+opSolve, info, errSingularSolve)
 	}
 	return x, nil
 }

@@ -608,6 +608,110 @@ func sigmoidZero(t vt) float64 {
 // value (0: keep the destination).
 const logFixup = 0x0_3_5_3_8_4_2_2
 
+// logSleefF32Kernel emits logF32AVX512 as SLEEF's xlogf_u1 (sleefsimdsp.c,
+// the FMA build that torch.log runs for f32 on AVX2 CPUs), step for step,
+// so that it matches cpu.LogSleefF32 and PyTorch bit for bit: inputs below
+// FLT_MIN are scaled by 2^64; e = ilogb(d·(1/0.75)) from the exponent bits
+// and m = d·2^-e in [0.75, 1.5) by integer arithmetic; x = (m-1)/(m+1) as
+// a double-float; ln d = e·ln2 + 2x + x³·(c0·x⁴ + c1·x² + c2) summed as a
+// float pair. Zero, negative, infinite and NaN inputs are fixed up with
+// VFIXUPIMM (logFixup, as the Cephes kernel).
+func logSleefF32Kernel(t vt) {
+	mathUnary(t, "log", "log(x[i]) as SLEEF's logf_u10 (PyTorch's f32 log; log(±0) = -Inf, log(x<0) = NaN)", func() func(x reg.VecVirtual) reg.VecVirtual {
+		fltMin := constVec(t, 1.1754943508222875e-38)
+		two64 := constVec(t, 18446744073709551616.0)
+		inv075 := constVec(t, 1.0/0.75)
+		expMask, bias, sixtyFour := constBits(t, 0xff), constBits(t, 0x7f), constBits(t, 64)
+		ln2hi, ln2lo := constVec(t, 0.69314718246459960938), constVec(t, -1.904654323148236017e-09)
+		one, two := constVec(t, 1), constVec(t, 2)
+		c0, c1, c2 := constVec(t, 0.3027294874), constVec(t, 0.3996108174), constVec(t, 0.6666694880)
+		table := constBits(t, logFixup)
+		return func(x reg.VecVirtual) reg.VecVirtual {
+			o := K()
+			VCMPPS(Imm(cmpLT), fltMin, x, o) // x < FLT_MIN
+			d := t.vec()
+			VMOVAPS(x, d)
+			VMULPS(two64, x, o, d)
+			e := t.vec()
+			VMULPS(inv075, d, e)
+			VPSRLD(Imm(23), e, e)
+			VPANDD(expMask, e, e)
+			VPSUBD(bias, e, e)
+			m, sh := t.vec(), t.vec()
+			VPSLLD(Imm(23), e, sh)
+			VPSUBD(sh, d, m) // d·2^-e
+			VPSUBD(sixtyFour, e, o, e)
+			ef := t.vec()
+			VCVTDQ2PS(e, ef)
+			// s = (ln2hi, ln2lo)·e (dfmul_vf2_vf2_vf)
+			sx, sy := t.vec(), t.vec()
+			VMULPS(ef, ln2hi, sx)
+			VMOVAPS(ln2hi, sy)
+			VFMSUB213PS(sx, ef, sy)    // ln2hi·e - sx
+			VFMADD231PS(ln2lo, ef, sy) // + ln2lo·e
+			// (nx, ny) = -1 + m, (dx, dy) = 1 + m (dfadd2_vf2_vf_vf)
+			nx, ny := t.vec(), t.vec()
+			{
+				v, w := t.vec(), t.vec()
+				VSUBPS(one, m, nx) // -1 + m
+				VADDPS(one, nx, v) // nx - (-1)
+				VSUBPS(v, nx, w)   // nx - v
+				VADDPS(one, w, w)  // 1 + (nx - v)
+				VSUBPS(v, m, ny)   // m - v
+				VSUBPS(w, ny, ny)  // (-1 - (nx - v)) + (m - v)
+			}
+			dx, dy := t.vec(), t.vec()
+			{
+				v, w := t.vec(), t.vec()
+				VADDPS(one, m, dx) // 1 + m
+				VSUBPS(one, dx, v) // dx - 1
+				VSUBPS(v, dx, w)   // dx - v
+				VSUBPS(w, one, w)  // 1 - (dx - v)
+				VSUBPS(v, m, dy)   // m - v
+				VADDPS(dy, w, dy)  // (1 - (dx - v)) + (m - v)
+			}
+			// (xx, xy) = (nx, ny) / (dx, dy) (dfdiv_vf2_vf2_vf2 with FMA)
+			r, xx, u, w, xy := t.vec(), t.vec(), t.vec(), t.vec(), t.vec()
+			VDIVPS(dx, one, r) // 1/dx
+			VMULPS(r, nx, xx)
+			VMOVAPS(r, u)
+			VFMSUB213PS(xx, nx, u) // r·nx - xx
+			VMOVAPS(one, w)
+			VFNMADD231PS(dx, r, w) // 1 - r·dx
+			VFNMADD231PS(dy, r, w) // - r·dy
+			VMOVAPS(u, xy)
+			VFMADD231PS(ny, r, xy) // r·ny + u
+			VFMADD231PS(xx, w, xy) // w·xx + ...
+			x2 := t.vec()
+			VMULPS(xx, xx, x2)
+			p := t.vec()
+			VMOVAPS(c0, p)
+			VFMADD213PS(c1, x2, p)
+			VFMADD213PS(c2, x2, p)
+			// s += 2x (dfadd_vf2_vf2_vf2: lo = (((sx - S) + ax) + sy) + ay)
+			ax, ay, sum, lo := t.vec(), t.vec(), t.vec(), t.vec()
+			VMULPS(two, xx, ax)
+			VMULPS(two, xy, ay)
+			VADDPS(ax, sx, sum)
+			VSUBPS(sum, sx, lo)
+			VADDPS(ax, lo, lo)
+			VADDPS(sy, lo, lo)
+			VADDPS(ay, lo, lo)
+			// s += x²·x·t (dfadd_vf2_vf2_vf: lo = ((S - S2) + v) + lo)
+			v, sum2 := t.vec(), t.vec()
+			VMULPS(xx, x2, v)
+			VMULPS(p, v, v)
+			VADDPS(v, sum, sum2)
+			VSUBPS(sum2, sum, sum)
+			VADDPS(v, sum, sum)
+			VADDPS(lo, sum, sum)
+			VADDPS(sum, sum2, sum2)
+			VFIXUPIMMPS(Imm(0), table, x, sum2)
+			return sum2
+		}
+	})
+}
+
 // logKernel emits logF32AVX512 / logF64AVX512. Reduction: x = m·2^e with m
 // from VGETMANT in [1, 2) and e from VGETEXP (subnormals are normalised by
 // both), then m >= √2 is halved and e incremented so that f = m - 1 lies in
@@ -725,7 +829,11 @@ func mathKernels(t vt) {
 	sqrtKernel(t)
 	tanhKernel(t)
 	sigmoidKernel(t)
-	logKernel(t)
+	if t.f64 {
+		logKernel(t)
+	} else {
+		logSleefF32Kernel(t)
+	}
 }
 
 // lowLanes returns an opmask with the low n bits set (n < 16: the live
