@@ -448,19 +448,19 @@ func Uniform(g *Generator, shape []int, dt DType, from, to float64) (*Tensor, er
 	if err := checkShape(shape); err != nil {
 		return nil, err
 	}
+	if dt == F32 { // g.uniform with the bounds converted once
+		t := empty(shape, F32)
+		d := t.storage.F32()[:t.Numel()]
+		g.mt.uniformF32(d) // uniform01(F32), a 624-word block at a time
+		if f, w := float32(from), float32(to)-float32(from); f != 0 || w != 1 { // x·1 + 0 is x
+			for i, x := range d {
+				d[i] = cpu.FMA32(x, w, f)
+			}
+		}
+		return t, nil
+	}
 	t := empty(shape, F64)
 	d := t.storage.F64()[:t.Numel()]
-	if dt == F32 { // g.uniform with the bounds converted once
-		f, w := float32(from), float32(to)-float32(from)
-		for i := range d {
-			x := float32(g.uniform01(F32))
-			if f != 0 || w != 1 { // x·1 + 0 is x
-				x = cpu.FMA32(x, w, f)
-			}
-			d[i] = float64(x)
-		}
-		return t.toDType(dt), nil
-	}
 	for i := range d {
 		d[i] = g.uniform(dt, from, to)
 	}

@@ -123,3 +123,38 @@ func TestRandnF32Threads(t *testing.T) {
 		}
 	}
 }
+
+// TestRandF32StreamMatchesTorch: f32 uniforms are drawn a twist block at a
+// time (Uniform's fast path), so runs that start mid-block and cross block
+// boundaries, with and without bounds, and the draw after them are
+// PyTorch's (CRC-32 of the little-endian f32 bytes after
+// torch.manual_seed(5): torch.rand(7), torch.rand(1300),
+// torch.empty(700).uniform_(-2, 3), torch.rand(1000), then
+// torch.randint(0, 2**30, [1])).
+func TestRandF32StreamMatchesTorch(t *testing.T) {
+	g := NewGenerator(5)
+	for _, c := range []struct {
+		n        int
+		from, to float64
+		crc      uint32
+	}{{7, 0, 1, 3137513552}, {1300, 0, 1, 3159759325}, {700, -2, 3, 338469692}, {1000, 0, 1, 3661070271}} {
+		x, err := Uniform(g, []int{c.n}, F32, c.from, c.to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 0, 4*c.n)
+		for _, v := range x.ToFloat64s() {
+			buf = bin.LittleEndian.AppendUint32(buf, math.Float32bits(float32(v)))
+		}
+		if got := crc32.ChecksumIEEE(buf); got != c.crc {
+			t.Errorf("uniform_(%g, %g) on %d: crc32 %d, want %d", c.from, c.to, c.n, got, c.crc)
+		}
+	}
+	r, err := Randint(g, 0, 1<<30, []int{1}, I64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.ToFloat64s()[0]; got != 1026557189 {
+		t.Errorf("randint after the uniforms = %v, want 1026557189", got)
+	}
+}
