@@ -451,7 +451,8 @@ func Uniform(g *Generator, shape []int, dt DType, from, to float64) (*Tensor, er
 	if dt == F32 { // g.uniform with the bounds converted once
 		t := empty(shape, F32)
 		d := t.storage.F32()[:t.Numel()]
-		g.mt.uniformF32(d) // uniform01(F32), a 624-word block at a time
+		// uniform01(F32), a 624-word twist block at a time
+		g.mt.uniformF32(d)
 		if f, w := float32(from), float32(to)-float32(from); f != 0 || w != 1 { // x·1 + 0 is x
 			for i, x := range d {
 				d[i] = cpu.FMA32(x, w, f)
