@@ -66,3 +66,11 @@ func BenchmarkGapMatVec(b *testing.B) {
 		r.Release()
 	}
 }
+
+func BenchmarkGapClone(b *testing.B) {
+	x, _ := gapsOperands(b)
+	for b.Loop() {
+		r := x.Contiguous().Clone()
+		r.Release()
+	}
+}

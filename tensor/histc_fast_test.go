@@ -1,0 +1,78 @@
+package tensor
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// Histc's typed f32/f64 path (histcCount, MinMaxFloat) counts exactly as
+// the generic float64 loop: odd sizes, strided input, NaN (bin 0), ±Inf
+// and values on the edges, default and explicit ranges.
+func TestHistcFastMatchesGeneric(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, dt := range []DType{F32, F64} {
+		for _, n := range []int{1, 2, 3, 7, 16, 17, 31, 64, 127, 255, 257} {
+			d := make([]float64, 2*n)
+			for i := range d {
+				switch r.IntN(10) {
+				case 0:
+					d[i] = math.Inf(1 - 2*r.IntN(2))
+				case 1:
+					d[i] = float64(r.IntN(3)) - 1 // -1, 0, 1: the edges of [-1, 1]
+				case 2:
+					if n > 100 {
+						d[i] = math.NaN()
+					}
+				default:
+					d[i] = r.NormFloat64()
+				}
+			}
+			x, _ := FromFloat64s(d, []int{n, 2}, dt)
+			xt, _ := x.T() // strided
+			finite := make([]float64, 0, len(d))
+			for _, v := range d {
+				if !math.IsInf(v, 0) && !math.IsNaN(v) {
+					finite = append(finite, v)
+				}
+			}
+			xf, _ := FromFloat64s(finite, []int{len(finite)}, dt)
+			for _, c := range []struct {
+				x       *Tensor
+				bins    int
+				lo, hi  float64
+				wantErr bool
+			}{{xt, 7, -1, 1, false}, {xt, 1, -1, 1, false}, {x, 100, -0.5, 2.5, false}, {xf, 13, 0, 0, false}, {x, 5, 0, 0, true}} {
+				if c.x.Numel() == 0 {
+					continue
+				}
+				ctx := fmt.Sprintf("%s n=%d bins=%d [%g, %g]", dt, n, c.bins, c.lo, c.hi)
+				fastPathsOff.Store(true)
+				gen, errG := Histc(c.x, c.bins, c.lo, c.hi)
+				fastPathsOff.Store(false)
+				fast, errF := Histc(c.x, c.bins, c.lo, c.hi)
+				if (errF != nil) != (errG != nil) || errF != nil && errF.Error() != errG.Error() {
+					t.Fatalf("%s: errors differ: fast %v, generic %v", ctx, errF, errG)
+				}
+				if errF != nil {
+					continue
+				}
+				if fast.dtype != dt || !slices.Equal(fast.ToFloat64s(), gen.ToFloat64s()) {
+					t.Fatalf("%s: fast %v, generic %v", ctx, fast.ToFloat64s(), gen.ToFloat64s())
+				}
+			}
+		}
+	}
+	// hand-counted: bins of width 0.5 over [0, 2]; 2 goes in the last bin,
+	// NaN in bin 0, -1 and 3 nowhere
+	x, _ := FromFloat64s([]float64{0, 0.49, 0.5, 1.99, 2, math.NaN(), -1, 3}, []int{8}, F32)
+	h, err := Histc(x, 4, 0, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := h.ToFloat64s(), []float64{3, 1, 0, 2}; !slices.Equal(got, want) {
+		t.Errorf("histc = %v, want %v", got, want)
+	}
+}
