@@ -26,6 +26,10 @@ func Histc(t *Tensor, bins int, min, max float64) (*Tensor, error) {
 		if lo == hi && t.Numel() > 0 {
 			lo, hi = MinMaxFloat(t)
 		}
+		if lo == hi {
+			lo--
+			hi++
+		}
 		if err := histcRange(lo, hi); err != nil {
 			return nil, err
 		}

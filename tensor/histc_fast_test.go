@@ -65,6 +65,24 @@ func TestHistcFastMatchesGeneric(t *testing.T) {
 			}
 		}
 	}
+	// a constant input, an empty one, a 0-d one: the range is widened by 1
+	// on each side
+	for _, c := range []struct {
+		d     []float64
+		shape []int
+		want  []float64
+	}{{[]float64{2, 2}, []int{2}, []float64{0, 0, 2, 0}}, {nil, []int{0}, []float64{0, 0, 0, 0}}, {[]float64{3}, nil, []float64{0, 0, 1, 0}}} {
+		for _, dt := range []DType{F32, F64} {
+			x, _ := FromFloat64s(c.d, c.shape, dt)
+			h, err := Histc(x, 4, 0, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := h.ToFloat64s(); !slices.Equal(got, c.want) {
+				t.Errorf("histc(%v, 4) = %v, want %v", c.d, got, c.want)
+			}
+		}
+	}
 	// hand-counted: bins of width 0.5 over [0, 2]; 2 goes in the last bin,
 	// NaN in bin 0, -1 and 3 nowhere
 	x, _ := FromFloat64s([]float64{0, 0.49, 0.5, 1.99, 2, math.NaN(), -1, 3}, []int{8}, F32)
