@@ -94,3 +94,104 @@ func TestHistcFastMatchesGeneric(t *testing.T) {
 		t.Errorf("histc = %v, want %v", got, want)
 	}
 }
+
+// histogramRef is HistogramCounts' loop over float64s with each
+// accumulation rounded to the dtype (the implementation it replaced).
+func histogramRef(vals, ws, ev []float64, uniform bool, dt DType) []float64 {
+	r := func(v float64) float64 { return RoundToDType(v, dt) }
+	nb := len(ev) - 1
+	hist := make([]float64, nb)
+	left, right := ev[0], ev[nb]
+	ub := func(lo, hi int, v float64) int {
+		for lo < hi {
+			mid := (lo + hi) / 2
+			if !(v < ev[mid]) {
+				lo = mid + 1
+			} else {
+				hi = mid
+			}
+		}
+		return lo
+	}
+	for i, v := range vals {
+		if v < left || v > right {
+			continue
+		}
+		var pos int
+		switch {
+		case math.IsNaN(v):
+			pos = nb
+			if uniform {
+				pos = 1
+			}
+		case !uniform:
+			pos = ub(0, len(ev), v) - 1
+		default:
+			var p float64
+			if dt == F32 {
+				p = float64((float32(v) - float32(left)) * float32(nb) / (float32(right) - float32(left)))
+			} else {
+				p = (v - left) * float64(nb) / (right - left)
+			}
+			pi := int(p)
+			pos = ub(max(0, pi-1), min(pi+2, len(ev)), v) - 1
+		}
+		if pos == nb {
+			pos--
+		}
+		w := 1.0
+		if ws != nil {
+			w = ws[i]
+		}
+		hist[pos] = r(hist[pos] + w)
+	}
+	return hist
+}
+
+// HistogramCounts (typed, in the dtype) counts as the float64 reference:
+// uniform (linspace) and explicit edges, weights, NaN, ±Inf, values on
+// edges, odd sizes, strided input.
+func TestHistogramCountsMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, dt := range []DType{F32, F64} {
+		for _, n := range []int{1, 2, 3, 7, 17, 31, 64, 127, 257} {
+			d := make([]float64, 2*n)
+			ws := make([]float64, 2*n)
+			for i := range d {
+				switch r.IntN(10) {
+				case 0:
+					d[i] = math.Inf(1 - 2*r.IntN(2))
+				case 1:
+					d[i] = float64(r.IntN(5))/2 - 1
+				case 2:
+					d[i] = math.NaN()
+				default:
+					d[i] = RoundToDType(r.NormFloat64(), dt)
+				}
+				ws[i] = RoundToDType(r.Float64()*3, dt)
+			}
+			x, _ := FromFloat64s(d, []int{2, n}, dt)
+			xt, _ := x.Contiguous().T() // (n, 2), strided
+			w, _ := FromFloat64s(ws, []int{2, n}, dt)
+			wt, _ := w.Contiguous().T()
+			for _, bins := range []int{1, 2, 5, 100} {
+				lin, _ := Linspace(-1, 1.5, bins+1, dt)
+				ev := lin.ToFloat64s()
+				for _, c := range []struct {
+					x, w    *Tensor
+					uniform bool
+				}{{x, nil, true}, {xt, nil, true}, {x, w, true}, {xt, wt, false}, {x, nil, false}} {
+					var wv []float64
+					if c.w != nil {
+						wv = c.w.ToFloat64s()
+					}
+					got := HistogramCounts(c.x, c.w, ev, c.uniform)
+					want := histogramRef(c.x.ToFloat64s(), wv, ev, c.uniform, dt)
+					if !slices.Equal(got, want) {
+						t.Fatalf("%s n=%d bins=%d uniform=%v weighted=%v: got %v, want %v", dt, n, bins, c.uniform, c.w != nil, got, want)
+					}
+				}
+			}
+		}
+	}
+}
