@@ -142,16 +142,25 @@ func methodFillH5(name string) methodFn {
 		}
 		g := stateOf(th).gen
 		out := make([]float64, x.t.Numel())
-		for i := range out {
+		if name == "log_normal_" {
+			for i := range out {
+				out[i] = math.Exp(g.NormalFloat64(a, b))
+			}
+		} else {
+			g.Float64s(out) // one f64 uniform per element, in order
 			switch name {
 			case "exponential_":
-				out[i] = -1 / a * math.Log(1-g.Float64())
+				for i, u := range out {
+					out[i] = -1 / a * math.Log(1-u)
+				}
 			case "cauchy_":
-				out[i] = a + b*math.Tan(math.Pi*(g.Float64()-0.5))
-			case "log_normal_":
-				out[i] = math.Exp(g.NormalFloat64(a, b))
+				for i, u := range out {
+					out[i] = a + b*math.Tan(math.Pi*(u-0.5))
+				}
 			case "geometric_":
-				out[i] = math.Ceil(math.Log(g.Float64()) / math.Log1p(-a))
+				for i, u := range out {
+					out[i] = math.Ceil(math.Log(u) / math.Log1p(-a))
+				}
 			}
 		}
 		r, err := tensor.FromFloat64s(out, x.t.Shape(), dt)

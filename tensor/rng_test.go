@@ -158,3 +158,27 @@ func TestRandF32StreamMatchesTorch(t *testing.T) {
 		t.Errorf("randint after the uniforms = %v, want 1026557189", got)
 	}
 }
+
+// Float64s draws what as many Float64 calls draw, across twist
+// boundaries at either word of a pair, and leaves the same state.
+func TestFloat64sMatchesFloat64(t *testing.T) {
+	for _, skip := range []int{0, 1, 5, 623} {
+		g1, g2 := NewGenerator(11), NewGenerator(11)
+		for range skip {
+			g1.Uint32()
+			g2.Uint32()
+		}
+		for _, n := range []int{1, 3, 311, 312, 313, 1000} {
+			got := make([]float64, n)
+			g1.Float64s(got)
+			for i, v := range got {
+				if w := g2.Float64(); v != w {
+					t.Fatalf("skip %d n %d: draw %d = %v, want %v", skip, n, i, v, w)
+				}
+			}
+		}
+		if a, b := g1.Uint32(), g2.Uint32(); a != b {
+			t.Fatalf("skip %d: next draw %d, want %d", skip, a, b)
+		}
+	}
+}
