@@ -455,7 +455,11 @@ func Uniform(g *Generator, shape []int, dt DType, from, to float64) (*Tensor, er
 		g.mt.uniformF32(d)
 		if f, w := float32(from), float32(to)-float32(from); f != 0 || w != 1 { // x·1 + 0 is x
 			for i, x := range d {
-				d[i] = cpu.FMA32(x, w, f)
+				r, ok := cpu.FMA32Quick(x, w, f)
+				if !ok {
+					r = cpu.FMA32(x, w, f)
+				}
+				d[i] = r
 			}
 		}
 		return t, nil

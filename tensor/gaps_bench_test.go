@@ -74,3 +74,12 @@ func BenchmarkGapClone(b *testing.B) {
 		r.Release()
 	}
 }
+
+func BenchmarkGapSumI64(b *testing.B) {
+	gapsOperands(b)
+	x, _ := Randint(NewGenerator(0), 0, 1000, []int{100000}, I64)
+	for b.Loop() {
+		r, _ := Sum(x, nil, false)
+		r.Release()
+	}
+}
