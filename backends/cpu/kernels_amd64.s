@@ -13333,3 +13333,79 @@ L83_one:
 L83_end:
 	VZEROUPPER
 	RET
+
+// func sumI64AVX512(x *int64, n int, out *int64)
+// Requires: AVX, AVX512F
+TEXT ·sumI64AVX512(SB), NOSPLIT, $0-24
+	MOVQ   x+0(FP), AX
+	MOVQ   n+8(FP), CX
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+
+L84_big:
+	CMPQ   CX, $0x00000020
+	JL     L84_one
+	VPADDQ (AX), Z0, Z0
+	VPADDQ 64(AX), Z1, Z1
+	VPADDQ 128(AX), Z2, Z2
+	VPADDQ 192(AX), Z3, Z3
+	ADDQ   $0x00000100, AX
+	SUBQ   $0x00000020, CX
+	JMP    L84_big
+
+L84_one:
+	CMPQ   CX, $0x00000008
+	JL     L84_end
+	VPADDQ (AX), Z0, Z0
+	ADDQ   $0x00000040, AX
+	SUBQ   $0x00000008, CX
+	JMP    L84_one
+
+L84_end:
+	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z3, Z2, Z2
+	VPADDQ    Z2, Z0, Z0
+	MOVQ      out+16(FP), AX
+	VMOVDQU64 Z0, (AX)
+	VZEROUPPER
+	RET
+
+// func sumI64AVX2(x *int64, n int, out *int64)
+// Requires: AVX, AVX2
+TEXT ·sumI64AVX2(SB), NOSPLIT, $0-24
+	MOVQ  x+0(FP), AX
+	MOVQ  n+8(FP), CX
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+
+L85_big:
+	CMPQ   CX, $0x00000010
+	JL     L85_one
+	VPADDQ (AX), Y0, Y0
+	VPADDQ 32(AX), Y1, Y1
+	VPADDQ 64(AX), Y2, Y2
+	VPADDQ 96(AX), Y3, Y3
+	ADDQ   $0x00000080, AX
+	SUBQ   $0x00000010, CX
+	JMP    L85_big
+
+L85_one:
+	CMPQ   CX, $0x00000004
+	JL     L85_end
+	VPADDQ (AX), Y0, Y0
+	ADDQ   $0x00000020, AX
+	SUBQ   $0x00000004, CX
+	JMP    L85_one
+
+L85_end:
+	VPADDQ  Y1, Y0, Y0
+	VPADDQ  Y3, Y2, Y2
+	VPADDQ  Y2, Y0, Y0
+	MOVQ    out+16(FP), AX
+	VMOVDQU Y0, (AX)
+	VZEROUPPER
+	RET

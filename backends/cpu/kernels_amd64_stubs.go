@@ -623,3 +623,13 @@ func ceilF64AVX2(dst *float64, x *float64, n int)
 //
 //go:noescape
 func truncF64AVX2(dst *float64, x *float64, n int)
+
+// sumI64AVX512 stores 8 per-lane wrapping partial sums of x[:n] (n a multiple of 8, > 0) to out.
+//
+//go:noescape
+func sumI64AVX512(x *int64, n int, out *int64)
+
+// sumI64AVX2 stores 4 per-lane wrapping partial sums of x[:n] (n a multiple of 4, > 0) to out.
+//
+//go:noescape
+func sumI64AVX2(x *int64, n int, out *int64)
