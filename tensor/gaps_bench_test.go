@@ -83,3 +83,19 @@ func BenchmarkGapSumI64(b *testing.B) {
 		r.Release()
 	}
 }
+
+func BenchmarkGapAmin1(b *testing.B) {
+	x, _ := gapsOperands(b)
+	for b.Loop() {
+		r, _ := Amin(x, []int{1}, false)
+		r.Release()
+	}
+}
+
+func BenchmarkGapAmax1(b *testing.B) {
+	x, _ := gapsOperands(b)
+	for b.Loop() {
+		r, _ := Amax(x, []int{1}, false)
+		r.Release()
+	}
+}

@@ -633,3 +633,23 @@ func sumI64AVX512(x *int64, n int, out *int64)
 //
 //go:noescape
 func sumI64AVX2(x *int64, n int, out *int64)
+
+// minF32AVX512 stores 16 per-lane partial mins of x[:n] (n a multiple of 16, > 0) to out.
+//
+//go:noescape
+func minF32AVX512(x *float32, n int, out *float32, nan *float32)
+
+// minF64AVX512 stores 8 per-lane partial mins of x[:n] (n a multiple of 8, > 0) to out.
+//
+//go:noescape
+func minF64AVX512(x *float64, n int, out *float64, nan *float64)
+
+// minF32AVX2 stores 8 per-lane partial mins of x[:n] (n a multiple of 8, > 0) to out.
+//
+//go:noescape
+func minF32AVX2(x *float32, n int, out *float32, nan *float32)
+
+// minF64AVX2 stores 4 per-lane partial mins of x[:n] (n a multiple of 4, > 0) to out.
+//
+//go:noescape
+func minF64AVX2(x *float64, n int, out *float64, nan *float64)

@@ -50,8 +50,14 @@ func sumI64Kernel(avx2 bool) {
 	RET()
 }
 
-// intKernels emits the integer reductions.
-func intKernels() {
+// moreReductions emits the int64 sums and the float min reductions (the
+// "min" kind of reduce: VMINPS/PD lanes with reduce's NaN detector).
+func moreReductions() {
 	sumI64Kernel(false)
 	sumI64Kernel(true)
+	for _, avx2 := range []bool{false, true} {
+		for _, f64 := range []bool{false, true} {
+			reduce(newVT(f64, avx2), "min")
+		}
+	}
 }
