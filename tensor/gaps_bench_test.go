@@ -99,3 +99,21 @@ func BenchmarkGapAmax1(b *testing.B) {
 		r.Release()
 	}
 }
+
+func BenchmarkGapStack(b *testing.B) {
+	gapsOperands(b)
+	v, _ := Randn(NewGenerator(1), []int{1000}, F32)
+	vs := []*Tensor{v, v, v, v}
+	for b.Loop() {
+		r, _ := Stack(vs, 0)
+		r.Release()
+	}
+}
+
+func BenchmarkGapStd(b *testing.B) {
+	x, _ := gapsOperands(b)
+	for b.Loop() {
+		r, _ := Std(x, nil, 1, false)
+		r.Release()
+	}
+}

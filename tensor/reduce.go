@@ -359,8 +359,12 @@ func trailingReduction(t *Tensor, pl *reducePlan) bool {
 }
 
 // sqDev returns Σ (row[i] - mean)² in float64, mean = Σ row[i] / n (n > 0),
-// both sums over four interleaved partial sums.
+// both sums over four interleaved partial sums (f32 rows: the widening
+// vector kernels of cpu.SqDevF32, the same two float64 passes).
 func sqDev[T vfloat](row []T) float64 {
+	if r, ok := any(row).([]float32); ok {
+		return cpu.SqDevF32(r)
+	}
 	var s0, s1, s2, s3 float64
 	i := 0
 	for ; i+4 <= len(row); i += 4 {

@@ -13637,3 +13637,187 @@ L89_end:
 	VMOVUPD Y4, (AX)
 	VZEROUPPER
 	RET
+
+// func widenSumF32AVX512(x *float32, n int, mean float64, out *float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·widenSumF32AVX512(SB), NOSPLIT, $0-32
+	MOVQ   x+0(FP), AX
+	MOVQ   n+8(FP), CX
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+
+widenSumF32AVX512_big:
+	CMPQ      CX, $0x00000020
+	JL        widenSumF32AVX512_one
+	VCVTPS2PD (AX), Z4
+	VADDPD    Z4, Z0, Z0
+	VCVTPS2PD 32(AX), Z4
+	VADDPD    Z4, Z1, Z1
+	VCVTPS2PD 64(AX), Z4
+	VADDPD    Z4, Z2, Z2
+	VCVTPS2PD 96(AX), Z4
+	VADDPD    Z4, Z3, Z3
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, CX
+	JMP       widenSumF32AVX512_big
+
+widenSumF32AVX512_one:
+	CMPQ      CX, $0x00000008
+	JL        widenSumF32AVX512_end
+	VCVTPS2PD (AX), Z4
+	VADDPD    Z4, Z0, Z0
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, CX
+	JMP       widenSumF32AVX512_one
+
+widenSumF32AVX512_end:
+	VADDPD  Z1, Z0, Z0
+	VADDPD  Z3, Z2, Z2
+	VADDPD  Z2, Z0, Z0
+	MOVQ    out+24(FP), AX
+	VMOVUPD Z0, (AX)
+	VZEROUPPER
+	RET
+
+// func widenSqDevF32AVX512(x *float32, n int, mean float64, out *float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·widenSqDevF32AVX512(SB), NOSPLIT, $0-32
+	MOVQ         x+0(FP), AX
+	MOVQ         n+8(FP), CX
+	VBROADCASTSD mean+16(FP), Z0
+	VXORPD       Z1, Z1, Z1
+	VXORPD       Z2, Z2, Z2
+	VXORPD       Z3, Z3, Z3
+	VXORPD       Z4, Z4, Z4
+
+widenSqDevF32AVX512_big:
+	CMPQ        CX, $0x00000020
+	JL          widenSqDevF32AVX512_one
+	VCVTPS2PD   (AX), Z5
+	VSUBPD      Z0, Z5, Z5
+	VFMADD231PD Z5, Z5, Z1
+	VCVTPS2PD   32(AX), Z5
+	VSUBPD      Z0, Z5, Z5
+	VFMADD231PD Z5, Z5, Z2
+	VCVTPS2PD   64(AX), Z5
+	VSUBPD      Z0, Z5, Z5
+	VFMADD231PD Z5, Z5, Z3
+	VCVTPS2PD   96(AX), Z5
+	VSUBPD      Z0, Z5, Z5
+	VFMADD231PD Z5, Z5, Z4
+	ADDQ        $0x00000080, AX
+	SUBQ        $0x00000020, CX
+	JMP         widenSqDevF32AVX512_big
+
+widenSqDevF32AVX512_one:
+	CMPQ        CX, $0x00000008
+	JL          widenSqDevF32AVX512_end
+	VCVTPS2PD   (AX), Z5
+	VSUBPD      Z0, Z5, Z5
+	VFMADD231PD Z5, Z5, Z1
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000008, CX
+	JMP         widenSqDevF32AVX512_one
+
+widenSqDevF32AVX512_end:
+	VADDPD  Z2, Z1, Z1
+	VADDPD  Z4, Z3, Z3
+	VADDPD  Z3, Z1, Z1
+	MOVQ    out+24(FP), AX
+	VMOVUPD Z1, (AX)
+	VZEROUPPER
+	RET
+
+// func widenSumF32AVX2(x *float32, n int, mean float64, out *float64)
+// Requires: AVX
+TEXT ·widenSumF32AVX2(SB), NOSPLIT, $0-32
+	MOVQ   x+0(FP), AX
+	MOVQ   n+8(FP), CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+
+widenSumF32AVX2_big:
+	CMPQ      CX, $0x00000010
+	JL        widenSumF32AVX2_one
+	VCVTPS2PD (AX), Y4
+	VADDPD    Y4, Y0, Y0
+	VCVTPS2PD 16(AX), Y4
+	VADDPD    Y4, Y1, Y1
+	VCVTPS2PD 32(AX), Y4
+	VADDPD    Y4, Y2, Y2
+	VCVTPS2PD 48(AX), Y4
+	VADDPD    Y4, Y3, Y3
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	JMP       widenSumF32AVX2_big
+
+widenSumF32AVX2_one:
+	CMPQ      CX, $0x00000004
+	JL        widenSumF32AVX2_end
+	VCVTPS2PD (AX), Y4
+	VADDPD    Y4, Y0, Y0
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000004, CX
+	JMP       widenSumF32AVX2_one
+
+widenSumF32AVX2_end:
+	VADDPD  Y1, Y0, Y0
+	VADDPD  Y3, Y2, Y2
+	VADDPD  Y2, Y0, Y0
+	MOVQ    out+24(FP), AX
+	VMOVUPD Y0, (AX)
+	VZEROUPPER
+	RET
+
+// func widenSqDevF32AVX2(x *float32, n int, mean float64, out *float64)
+// Requires: AVX, FMA3
+TEXT ·widenSqDevF32AVX2(SB), NOSPLIT, $0-32
+	MOVQ         x+0(FP), AX
+	MOVQ         n+8(FP), CX
+	VBROADCASTSD mean+16(FP), Y0
+	VXORPD       Y1, Y1, Y1
+	VXORPD       Y2, Y2, Y2
+	VXORPD       Y3, Y3, Y3
+	VXORPD       Y4, Y4, Y4
+
+widenSqDevF32AVX2_big:
+	CMPQ        CX, $0x00000010
+	JL          widenSqDevF32AVX2_one
+	VCVTPS2PD   (AX), Y5
+	VSUBPD      Y0, Y5, Y5
+	VFMADD231PD Y5, Y5, Y1
+	VCVTPS2PD   16(AX), Y5
+	VSUBPD      Y0, Y5, Y5
+	VFMADD231PD Y5, Y5, Y2
+	VCVTPS2PD   32(AX), Y5
+	VSUBPD      Y0, Y5, Y5
+	VFMADD231PD Y5, Y5, Y3
+	VCVTPS2PD   48(AX), Y5
+	VSUBPD      Y0, Y5, Y5
+	VFMADD231PD Y5, Y5, Y4
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000010, CX
+	JMP         widenSqDevF32AVX2_big
+
+widenSqDevF32AVX2_one:
+	CMPQ        CX, $0x00000004
+	JL          widenSqDevF32AVX2_end
+	VCVTPS2PD   (AX), Y5
+	VSUBPD      Y0, Y5, Y5
+	VFMADD231PD Y5, Y5, Y1
+	ADDQ        $0x00000010, AX
+	SUBQ        $0x00000004, CX
+	JMP         widenSqDevF32AVX2_one
+
+widenSqDevF32AVX2_end:
+	VADDPD  Y2, Y1, Y1
+	VADDPD  Y4, Y3, Y3
+	VADDPD  Y3, Y1, Y1
+	MOVQ    out+24(FP), AX
+	VMOVUPD Y1, (AX)
+	VZEROUPPER
+	RET

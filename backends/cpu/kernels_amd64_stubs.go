@@ -653,3 +653,23 @@ func minF32AVX2(x *float32, n int, out *float32, nan *float32)
 //
 //go:noescape
 func minF64AVX2(x *float64, n int, out *float64, nan *float64)
+
+// widenSumF32AVX512 stores 8 per-lane float64 partial sums of float64(x[i]) over x[:n] (n a multiple of 8, > 0) to out.
+//
+//go:noescape
+func widenSumF32AVX512(x *float32, n int, mean float64, out *float64)
+
+// widenSqDevF32AVX512 stores 8 per-lane float64 partial sums of (float64(x[i]) - mean)² over x[:n] (n a multiple of 8, > 0) to out.
+//
+//go:noescape
+func widenSqDevF32AVX512(x *float32, n int, mean float64, out *float64)
+
+// widenSumF32AVX2 stores 4 per-lane float64 partial sums of float64(x[i]) over x[:n] (n a multiple of 4, > 0) to out.
+//
+//go:noescape
+func widenSumF32AVX2(x *float32, n int, mean float64, out *float64)
+
+// widenSqDevF32AVX2 stores 4 per-lane float64 partial sums of (float64(x[i]) - mean)² over x[:n] (n a multiple of 4, > 0) to out.
+//
+//go:noescape
+func widenSqDevF32AVX2(x *float32, n int, mean float64, out *float64)
