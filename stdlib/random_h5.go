@@ -141,31 +141,29 @@ func methodFillH5(name string) methodFn {
 			return nil, notImplementedFor(kernel, dt)
 		}
 		g := stateOf(th).gen
-		out := make([]float64, x.t.Numel())
+		var r *T
 		if name == "log_normal_" {
+			out := make([]float64, x.t.Numel())
 			for i := range out {
 				out[i] = math.Exp(g.NormalFloat64(a, b))
 			}
+			if r, err = tensor.FromFloat64s(out, x.t.Shape(), dt); err != nil {
+				return nil, err
+			}
 		} else {
-			g.Float64s(out) // one f64 uniform per element, in order
+			// one f64 uniform per element, in order
+			var f func(u float64) float64
 			switch name {
 			case "exponential_":
-				for i, u := range out {
-					out[i] = -1 / a * math.Log(1-u)
-				}
+				f = func(u float64) float64 { return -1 / a * math.Log(1-u) }
 			case "cauchy_":
-				for i, u := range out {
-					out[i] = a + b*math.Tan(math.Pi*(u-0.5))
-				}
-			case "geometric_":
-				for i, u := range out {
-					out[i] = math.Ceil(math.Log(u) / math.Log1p(-a))
-				}
+				f = func(u float64) float64 { return a + b*math.Tan(math.Pi*(u-0.5)) }
+			default: // geometric_
+				f = func(u float64) float64 { return math.Ceil(math.Log(u) / math.Log1p(-a)) }
 			}
-		}
-		r, err := tensor.FromFloat64s(out, x.t.Shape(), dt)
-		if err != nil {
-			return nil, err
+			if r, err = tensor.FromUniforms(g, x.t.Shape(), dt, f); err != nil {
+				return nil, err
+			}
 		}
 		return writeFill(engineOf(th), x, r)
 	}

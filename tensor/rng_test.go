@@ -182,3 +182,30 @@ func TestFloat64sMatchesFloat64(t *testing.T) {
 		}
 	}
 }
+
+// FromUniforms gives FromFloat64s of f over as many Float64 draws, for
+// f32, f64, bf16 and i64, sizes around its block, and leaves the same
+// generator state.
+func TestFromUniformsMatchesPerElement(t *testing.T) {
+	f := func(u float64) float64 { return -1 / 1.5 * math.Log(1-u) * 1000 }
+	for _, dt := range []DType{F32, F64, BF16, I64} {
+		for _, n := range []int{0, 1, 1023, 1024, 1025, 3000} {
+			g1, g2 := NewGenerator(21), NewGenerator(21)
+			got, err := FromUniforms(g1, []int{n}, dt, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref := make([]float64, n)
+			for i := range ref {
+				ref[i] = f(g2.Float64())
+			}
+			want, _ := FromFloat64s(ref, []int{n}, dt)
+			if got.dtype != dt || !slices.Equal(got.ToFloat64s(), want.ToFloat64s()) {
+				t.Fatalf("%s n=%d: differs from per-element draws", dt, n)
+			}
+			if a, b := g1.Uint32(), g2.Uint32(); a != b {
+				t.Fatalf("%s n=%d: generator state differs", dt, n)
+			}
+		}
+	}
+}
