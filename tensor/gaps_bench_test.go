@@ -117,3 +117,12 @@ func BenchmarkGapStd(b *testing.B) {
 		r.Release()
 	}
 }
+
+func BenchmarkGapArgsort(b *testing.B) {
+	gapsOperands(b)
+	v, _ := Randn(NewGenerator(1), []int{1000}, F32)
+	for b.Loop() {
+		r, _ := Argsort(v, -1, false)
+		r.Release()
+	}
+}
