@@ -633,31 +633,17 @@ func linspaceF32(buf []float32, start, end float32) {
 	for j := range lane {
 		lane[j] = step * float32(j)
 	}
-	// the lanes in registers, one store each (no array copy per block)
-	l0, l1, l2, l3, l4, l5, l6, l7 := lane[0], lane[1], lane[2], lane[3], lane[4], lane[5], lane[6], lane[7]
-	fill := func(i int, base float32) {
-		blk := (*[V]float32)(buf[i : i+V])
-		blk[0], blk[1], blk[2], blk[3] = base+l0, base+l1, base+l2, base+l3
-		blk[4], blk[5], blk[6], blk[7] = base+l4, base+l5, base+l6, base+l7
-	}
 	// whole pairs of vectors: the blocks starting in the first half count
-	// up from start, the others down from end (elem, with its branch
-	// hoisted)
-	i, m := 0, n/(2*V)*(2*V)
-	for ; i < min(m, n/2); i += V {
-		base, ok := cpu.FMA32Quick(step, float32(i), start)
-		if !ok {
-			base = cpu.FMA32(step, float32(i), start)
-		}
-		fill(i, base)
+	// up from start (k = i), the others down from end (k = n-1-i)
+	// (block indices are int32 in the kernel: past that, elementwise)
+	m := n / (2 * V) * (2 * V)
+	if n > math.MaxInt32 {
+		m = 0
 	}
-	for ; i < m; i += V {
-		base, ok := cpu.FMA32Quick(-step, float32(n-1-i), end)
-		if !ok {
-			base = cpu.FMA32(-step, float32(n-1-i), end)
-		}
-		fill(i, base)
-	}
+	h := min(m, (n/2+V-1)/V*V)
+	cpu.ArangeBlocksF32(buf[:h], 0, V, step, start, &lane)
+	cpu.ArangeBlocksF32(buf[h:m], n-1-h, -V, -step, end, &lane)
+	i := m
 	for ; i < n; i++ {
 		buf[i] = elem(i)
 	}

@@ -13821,3 +13821,33 @@ widenSqDevF32AVX2_end:
 	VMOVUPD Y1, (AX)
 	VZEROUPPER
 	RET
+
+// func arangeBlocksF32AVX512(dst *float32, groups int, idx *int32, inc int32, a float32, c float32, lane *float32)
+// Requires: AVX, AVX512F
+TEXT ·arangeBlocksF32AVX512(SB), NOSPLIT, $0-48
+	MOVQ         dst+0(FP), AX
+	MOVQ         groups+8(FP), CX
+	MOVQ         idx+16(FP), DX
+	MOVQ         lane+40(FP), BX
+	VMOVDQU32    (DX), Z0
+	VMOVUPS      (BX), Z1
+	MOVL         inc+24(FP), DX
+	VPBROADCASTD DX, Z2
+	VBROADCASTSS a+28(FP), Z3
+	VBROADCASTSS c+32(FP), Z4
+
+arange_loop:
+	CMPQ        CX, $0x00
+	JE          arange_end
+	VCVTDQ2PS   Z0, Z5
+	VFMADD213PS Z4, Z3, Z5
+	VADDPS      Z1, Z5, Z5
+	VMOVUPS     Z5, (AX)
+	VPADDD      Z2, Z0, Z0
+	ADDQ        $0x40, AX
+	DECQ        CX
+	JMP         arange_loop
+
+arange_end:
+	VZEROUPPER
+	RET

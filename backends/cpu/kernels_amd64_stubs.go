@@ -673,3 +673,8 @@ func widenSumF32AVX2(x *float32, n int, mean float64, out *float64)
 //
 //go:noescape
 func widenSqDevF32AVX2(x *float32, n int, mean float64, out *float64)
+
+// arangeBlocksF32AVX512 writes groups×16 linspace elements: pairs of 8-lane blocks fma(a, float32(k), c) + lane[j], the block indices k starting at idx and advancing by inc per group.
+//
+//go:noescape
+func arangeBlocksF32AVX512(dst *float32, groups int, idx *int32, inc int32, a float32, c float32, lane *float32)

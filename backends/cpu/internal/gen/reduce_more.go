@@ -65,6 +65,7 @@ func moreReductions() {
 		widenSumKernel(avx2, false)
 		widenSumKernel(avx2, true)
 	}
+	arangeBlocksKernel()
 }
 
 // widenSumKernel emits func NAME(x *float32, n int, mean float64, out
