@@ -39,12 +39,28 @@ func binTransposed[T vfloat](k *vecOps[T], op binOp, o, x, y []T, cs []int, cst 
 		tsrc, rsrc, ti, ri = x, y, 1, 2
 	}
 	st, sr := cst[ti][nd-1], cst[ri][nd-2]
+	lead := numel(cs[:nd-2])
+	if bop, ok := cpuBinOp(op); ok && sr >= 0 {
+		if o32, ok := any(o).([]float32); ok {
+			// f32 + - * /: the fused kernel (16x16 register transposes
+			// combined with the row operand straight away)
+			t32, r32 := any(tsrc).([]float32), any(rsrc).([]float32)
+			parallelTasksAligned(lead*R, 16, C, grainMem, func(r0, r1 int) {
+				for r := r0; r < r1; {
+					nr := min(R-r%R, r1-r)
+					p := rowOffsets(cs, cst, offs, r)
+					cpu.BinTransposedF32(bop, ta, o32[p[0]:], so, r32[p[ri]:], sr, t32[p[ti]:], st, nr, C)
+					r += nr
+				}
+			})
+			return true
+		}
+	}
 	var z T
 	w := cpu.TransposePanelWidthF32
 	if unsafe.Sizeof(z) == 8 {
 		w = cpu.TransposePanelWidthF64
 	}
-	lead := numel(cs[:nd-2])
 	parallelTasks(lead*R, C, grainMem, func(r0, r1 int) {
 		buf := make([]T, transposedRowBlock*w)
 		for r := r0; r < r1; {
@@ -80,4 +96,19 @@ func transposePanel[T vfloat](dst, src []T, ld, rows, cols int) {
 	case []float64:
 		cpu.TransposePanelF64(d, any(src).([]float64), ld, rows, cols)
 	}
+}
+
+// cpuBinOp maps + - * / to the operations of cpu.BinTransposedF32.
+func cpuBinOp(op binOp) (cpu.BinOp, bool) {
+	switch op {
+	case opAdd:
+		return cpu.BinAdd, true
+	case opSub:
+		return cpu.BinSub, true
+	case opMul:
+		return cpu.BinMul, true
+	case opDiv:
+		return cpu.BinDiv, true
+	}
+	return 0, false
 }

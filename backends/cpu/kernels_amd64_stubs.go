@@ -678,3 +678,43 @@ func widenSqDevF32AVX2(x *float32, n int, mean float64, out *float64)
 //
 //go:noescape
 func arangeBlocksF32AVX512(dst *float32, groups int, idx *int32, inc int32, a float32, c float32, lane *float32)
+
+// addTF32AVX512 sets o[i*os+j] = a[i*as+j] add b[j*bs+i] for i < 16, j < cols (a multiple of 16).
+//
+//go:noescape
+func addTF32AVX512(o *float32, os int, a *float32, as int, b *float32, bs int, cols int)
+
+// addTRevF32AVX512 sets o[i*os+j] = b[j*bs+i] add a[i*as+j] for i < 16, j < cols (a multiple of 16).
+//
+//go:noescape
+func addTRevF32AVX512(o *float32, os int, a *float32, as int, b *float32, bs int, cols int)
+
+// subTF32AVX512 sets o[i*os+j] = a[i*as+j] sub b[j*bs+i] for i < 16, j < cols (a multiple of 16).
+//
+//go:noescape
+func subTF32AVX512(o *float32, os int, a *float32, as int, b *float32, bs int, cols int)
+
+// subTRevF32AVX512 sets o[i*os+j] = b[j*bs+i] sub a[i*as+j] for i < 16, j < cols (a multiple of 16).
+//
+//go:noescape
+func subTRevF32AVX512(o *float32, os int, a *float32, as int, b *float32, bs int, cols int)
+
+// mulTF32AVX512 sets o[i*os+j] = a[i*as+j] mul b[j*bs+i] for i < 16, j < cols (a multiple of 16).
+//
+//go:noescape
+func mulTF32AVX512(o *float32, os int, a *float32, as int, b *float32, bs int, cols int)
+
+// mulTRevF32AVX512 sets o[i*os+j] = b[j*bs+i] mul a[i*as+j] for i < 16, j < cols (a multiple of 16).
+//
+//go:noescape
+func mulTRevF32AVX512(o *float32, os int, a *float32, as int, b *float32, bs int, cols int)
+
+// divTF32AVX512 sets o[i*os+j] = a[i*as+j] div b[j*bs+i] for i < 16, j < cols (a multiple of 16).
+//
+//go:noescape
+func divTF32AVX512(o *float32, os int, a *float32, as int, b *float32, bs int, cols int)
+
+// divTRevF32AVX512 sets o[i*os+j] = b[j*bs+i] div a[i*as+j] for i < 16, j < cols (a multiple of 16).
+//
+//go:noescape
+func divTRevF32AVX512(o *float32, os int, a *float32, as int, b *float32, bs int, cols int)

@@ -1011,7 +1011,7 @@ func main() {
 		}
 	}
 	roundKernels()
-	moreReductions()
+	moreKernels()
 	Generate()
 }
 

@@ -50,10 +50,11 @@ func sumI64Kernel(avx2 bool) {
 	RET()
 }
 
-// moreReductions emits the int64 sums, the float min reductions (the
-// "min" kind of reduce: VMINPS/PD lanes with reduce's NaN detector) and
-// the widening f32 -> f64 sums of var/std.
-func moreReductions() {
+// moreKernels emits the int64 sums, the float min reductions (the "min"
+// kind of reduce: VMINPS/PD lanes with reduce's NaN detector), the
+// widening f32 -> f64 sums of var/std, linspace's arange blocks and the
+// binary ops with a transposed operand (bint.go).
+func moreKernels() {
 	sumI64Kernel(false)
 	sumI64Kernel(true)
 	for _, avx2 := range []bool{false, true} {
@@ -66,6 +67,7 @@ func moreReductions() {
 		widenSumKernel(avx2, true)
 	}
 	arangeBlocksKernel()
+	binTKernels()
 }
 
 // widenSumKernel emits func NAME(x *float32, n int, mean float64, out
