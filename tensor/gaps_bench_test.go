@@ -126,3 +126,11 @@ func BenchmarkGapArgsort(b *testing.B) {
 		r.Release()
 	}
 }
+
+func BenchmarkGapNorm1(b *testing.B) {
+	x, _ := gapsOperands(b)
+	for b.Loop() {
+		r, _ := Norm(x, 2, []int{1}, false)
+		r.Release()
+	}
+}

@@ -18,7 +18,9 @@ type binTFn func(op BinOp, rev bool, o []float32, os int, a []float32, as int, b
 
 var binT binTFn
 
-func binTKey() backends.Key { return backends.Key{Op: "bin_transposed", DType: "float32", Device: "cpu"} }
+func binTKey() backends.Key {
+	return backends.Key{Op: "bin_transposed", DType: "float32", Device: "cpu"}
+}
 
 func init() {
 	backends.Register(binTKey(), backends.Candidate{Name: "go", Impl: binTFn(goBinT), Requires: backends.TierGeneric})
