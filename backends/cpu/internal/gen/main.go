@@ -19,6 +19,10 @@
 //     sqrt, and fused AVX-512 tanh, sigmoid and log.
 //   - PyTorch's f32 Box-Muller normal_fill_16 (normal.go), bit for bit,
 //     and its MT19937 generator's twist and float32 uniforms (mt.go).
+//   - moreKernels (reduce_more.go, arange.go, bint.go): wrapping int64
+//     sums, float min reductions, var/std's widening f32 -> f64 sums,
+//     linspace's arange blocks, and f32 + - * / with a transposed operand
+//     (16×16 register transposes).
 package main
 
 import (
