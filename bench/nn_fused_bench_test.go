@@ -25,6 +25,7 @@ tgt = randint(0, 1000, [512])
 		{"ln_fwd", "y = nn.layer_norm(xg.detach(), [1000])"},
 		{"ce_train512", "l = nn.cross_entropy(lg, tgt); l.backward()"},
 		{"ce_fwd512", "l = nn.cross_entropy(lg.detach(), tgt)"},
+		{"ce_fwd100", "l = nn.cross_entropy(lg.detach()[:100], tgt[:100])"},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			in := tsr.New(tsr.Options{Stdout: io.Discard})

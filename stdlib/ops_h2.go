@@ -398,7 +398,6 @@ func methodHistogram(th *runtime.Thread, x *TensorValue, args []runtime.Value, k
 			return nil, runtime.Errorf("RuntimeError", "torch.histogramdd: if weight tensor is provided, input tensor and weight tensor should have the same dtype, but got input(%s), and weight(%s)", c10TypeName(dt), c10TypeName(weight.t.DType()))
 		}
 	}
-	vals := x.t.ToFloat64s()
 	var edges *T
 	var err error
 	if isTensor {
@@ -411,15 +410,8 @@ func methodHistogram(th *runtime.Thread, x *TensorValue, args []runtime.Value, k
 				return nil, runtime.Errorf("TypeError", "histogram(): argument 'range' must be tuple of floats, not %s", rng.Type())
 			}
 			lo, hi = r[0], r[1]
-		} else if len(vals) > 0 {
-			lo, hi = math.Inf(1), math.Inf(-1)
-			for _, v := range vals {
-				if math.IsNaN(v) {
-					lo, hi = v, v
-					break
-				}
-				lo, hi = math.Min(lo, v), math.Max(hi, v)
-			}
+		} else if x.t.Numel() > 0 {
+			lo, hi = tensor.MinMaxFloat(x.t)
 		}
 		if math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(lo) || math.IsNaN(hi) {
 			return nil, runtime.Errorf("RuntimeError", "torch.histogramdd: dimension 0's range [%s, %s] is not finite", tensor.CppDouble(lo), tensor.CppDouble(hi))
@@ -436,51 +428,9 @@ func methodHistogram(th *runtime.Thread, x *TensorValue, args []runtime.Value, k
 	}
 	ev := edges.ToFloat64s()
 	nb := len(ev) - 1
-	var ws []float64
-	if weight.t != nil {
-		ws = weight.t.ToFloat64s()
-	}
 	// r rounds an f32 accumulation; f64 is exact already
 	r := func(v float64) float64 { return tensor.RoundToDType(v, dt) }
-	hist := make([]float64, nb)
-	left, right := ev[0], ev[nb]
-	for i, v := range vals {
-		if v < left || v > right {
-			continue
-		}
-		var pos int
-		switch {
-		case math.IsNaN(v):
-			// PyTorch 1.13's x86 kernel counts NaN (only reached with a
-			// range): a binary search ends past the last edge (the last
-			// bin); the interpolated bin is int64(NaN) = INT64_MIN,
-			// whose local search (its bounds wrapping around) ends at
-			// edge 2 (bin 1, bin 0 when there is one bin)
-			pos = nb
-			if !isTensor {
-				pos = 1
-			}
-		case isTensor:
-			pos = upperBound(ev, 0, len(ev), v) - 1
-		default:
-			var p float64
-			if dt == tensor.F32 {
-				p = float64((float32(v) - float32(left)) * float32(nb) / (float32(right) - float32(left)))
-			} else {
-				p = (v - left) * float64(nb) / (right - left)
-			}
-			pi := int(p)
-			pos = upperBound(ev, max(0, pi-1), min(pi+2, len(ev)), v) - 1
-		}
-		if pos == nb { // the last bin includes its right edge
-			pos--
-		}
-		w := 1.0
-		if ws != nil {
-			w = ws[i]
-		}
-		hist[pos] = r(hist[pos] + w)
-	}
+	hist := tensor.HistogramCounts(x.t, weight.t, ev, !isTensor)
 	if density {
 		var sum float64
 		for _, h := range hist {
@@ -497,20 +447,6 @@ func methodHistogram(th *runtime.Thread, x *TensorValue, args []runtime.Value, k
 	}
 	return &runtime.NamedTuple{TypeName: "histogram", Fields: []string{"hist", "bin_edges"},
 		Tuple: runtime.Tuple{wrap(x.eng, ht), wrap(x.eng, edges)}}, nil
-}
-
-// upperBound is std::upper_bound on the sorted a[lo:hi]: the first index
-// i in [lo, hi) with a[i] > v, or hi.
-func upperBound(a []float64, lo, hi int, v float64) int {
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if !(v < a[mid]) {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	return lo
 }
 
 // floatPair reads range=(min, max): a tuple or list of two numbers.

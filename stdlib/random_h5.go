@@ -141,22 +141,29 @@ func methodFillH5(name string) methodFn {
 			return nil, notImplementedFor(kernel, dt)
 		}
 		g := stateOf(th).gen
-		out := make([]float64, x.t.Numel())
-		for i := range out {
+		var r *T
+		if name == "log_normal_" {
+			out := make([]float64, x.t.Numel())
+			for i := range out {
+				out[i] = math.Exp(g.NormalFloat64(a, b))
+			}
+			if r, err = tensor.FromFloat64s(out, x.t.Shape(), dt); err != nil {
+				return nil, err
+			}
+		} else {
+			// one f64 uniform per element, in order
+			var f func(u float64) float64
 			switch name {
 			case "exponential_":
-				out[i] = -1 / a * math.Log(1-g.Float64())
+				f = func(u float64) float64 { return -1 / a * math.Log(1-u) }
 			case "cauchy_":
-				out[i] = a + b*math.Tan(math.Pi*(g.Float64()-0.5))
-			case "log_normal_":
-				out[i] = math.Exp(g.NormalFloat64(a, b))
-			case "geometric_":
-				out[i] = math.Ceil(math.Log(g.Float64()) / math.Log1p(-a))
+				f = func(u float64) float64 { return a + b*math.Tan(math.Pi*(u-0.5)) }
+			default: // geometric_
+				f = func(u float64) float64 { return math.Ceil(math.Log(u) / math.Log1p(-a)) }
 			}
-		}
-		r, err := tensor.FromFloat64s(out, x.t.Shape(), dt)
-		if err != nil {
-			return nil, err
+			if r, err = tensor.FromUniforms(g, x.t.Shape(), dt, f); err != nil {
+				return nil, err
+			}
 		}
 		return writeFill(engineOf(th), x, r)
 	}

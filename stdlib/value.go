@@ -250,9 +250,11 @@ func tolist(t *tensor.Tensor) runtime.Value {
 	shape := t.Shape()
 	n := t.Numel()
 	var elem func(i int) runtime.Value
+	var floats []float64 // a float tensor's values: rows are boxed at once
 	switch dt := t.DType(); {
 	case dt.IsFloat():
 		vals := t.ToFloat64s()
+		floats = vals
 		elem = func(i int) runtime.Value { return runtime.Float(vals[i]) }
 	case dt == tensor.Bool:
 		vals := t.ToBools()
@@ -268,6 +270,10 @@ func tolist(t *tensor.Tensor) runtime.Value {
 	var build func(d, base int) runtime.Value
 	build = func(d, base int) runtime.Value {
 		size := shape[d]
+		if floats != nil && d == len(shape)-1 {
+			// one allocation for the row's payloads (runtime.BoxFloats)
+			return runtime.NewList(runtime.BoxFloats(floats[base : base+size]))
+		}
 		inner := 1
 		for _, s := range shape[d+1:] {
 			inner *= s

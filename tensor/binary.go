@@ -307,7 +307,7 @@ func isFloatT[T num]() bool {
 
 func binT[T num](op binOp, out, a, b *Tensor, x, y []T) error {
 	if op.isCmp() {
-		if fastCmpScalar(op, out, a, b, x, y) {
+		if fastCmpScalar(op, out, a, b, x, y) || fastCmp(op, out, a, b, x, y) {
 			return nil
 		}
 		o := out.storage.Bools()

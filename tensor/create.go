@@ -448,19 +448,24 @@ func Uniform(g *Generator, shape []int, dt DType, from, to float64) (*Tensor, er
 	if err := checkShape(shape); err != nil {
 		return nil, err
 	}
+	if dt == F32 { // g.uniform with the bounds converted once
+		t := empty(shape, F32)
+		d := t.storage.F32()[:t.Numel()]
+		// uniform01(F32), a 624-word twist block at a time
+		g.mt.uniformF32(d)
+		if f, w := float32(from), float32(to)-float32(from); f != 0 || w != 1 { // x·1 + 0 is x
+			for i, x := range d {
+				r, ok := cpu.FMA32Quick(x, w, f)
+				if !ok {
+					r = cpu.FMA32(x, w, f)
+				}
+				d[i] = r
+			}
+		}
+		return t, nil
+	}
 	t := empty(shape, F64)
 	d := t.storage.F64()[:t.Numel()]
-	if dt == F32 { // g.uniform with the bounds converted once
-		f, w := float32(from), float32(to)-float32(from)
-		for i := range d {
-			x := float32(g.uniform01(F32))
-			if f != 0 || w != 1 { // x·1 + 0 is x
-				x = cpu.FMA32(x, w, f)
-			}
-			d[i] = float64(x)
-		}
-		return t.toDType(dt), nil
-	}
 	for i := range d {
 		d[i] = g.uniform(dt, from, to)
 	}
@@ -615,23 +620,30 @@ func linspaceF32(buf []float32, start, end float32) {
 	n := len(buf)
 	step := (end - start) / float32(n-1)
 	elem := func(i int) float32 {
-		if i < n/2 {
-			return cpu.FMA32(step, float32(i), start)
+		a, b, c := step, float32(i), start
+		if i >= n/2 {
+			a, b, c = -step, float32(n-1-i), end
 		}
-		return cpu.FMA32(-step, float32(n-1-i), end)
+		if r, ok := cpu.FMA32Quick(a, b, c); ok { // inlined: the common case
+			return r
+		}
+		return cpu.FMA32(a, b, c)
 	}
 	var lane [V]float32 // step*j, as Vectorized::arange's lanes
 	for j := range lane {
 		lane[j] = step * float32(j)
 	}
-	i := 0
-	for ; i < n/(2*V)*(2*V); i += V { // whole pairs of vectors
-		base := elem(i)
-		blk := (*[V]float32)(buf[i : i+V])
-		for j, l := range lane {
-			blk[j] = base + l
-		}
+	// whole pairs of vectors: the blocks starting in the first half count
+	// up from start (k = i), the others down from end (k = n-1-i)
+	// (block indices are int32 in the kernel: past that, elementwise)
+	m := n / (2 * V) * (2 * V)
+	if n > math.MaxInt32 {
+		m = 0
 	}
+	h := min(m, (n/2+V-1)/V*V)
+	cpu.ArangeBlocksF32(buf[:h], 0, V, step, start, &lane)
+	cpu.ArangeBlocksF32(buf[h:m], n-1-h, -V, -step, end, &lane)
+	i := m
 	for ; i < n; i++ {
 		buf[i] = elem(i)
 	}

@@ -342,9 +342,10 @@ func fastBin[T vfloat](k *vecOps[T], op binOp, o, x, y []T, out, a, b *Tensor) b
 	rows := numel(cs[:nd-1])
 	cols := cs[nd-1]
 	if cst[1][nd-1] > 1 && cst[1][nd-2] == 1 || cst[2][nd-1] > 1 && cst[2][nd-2] == 1 {
-		// A transposed operand: the generic kernel's cache-tiled walk is
-		// faster than packing tiles for the vector kernel (measured).
-		return false
+		// A transposed operand: register-transposed panels for the vector
+		// kernel (x - x.t()); other such layouts (both operands
+		// transposed) take the generic kernel's cache-tiled walk.
+		return binTransposed(k, op, o, x, y, cs, cst, offs)
 	}
 	parallelTasks(rows, cols, grainMem, func(r0, r1 int) {
 		binRows(k, op, o, x, y, cs, cst, offs, r0, r1)

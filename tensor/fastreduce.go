@@ -405,24 +405,19 @@ func fastArgReduce(t *Tensor, p *reducePlan, isMax, wantIdx bool) (vals, idx *Te
 	return vals, idx, true
 }
 
-// rowExtreme returns the max (or min) of row, NaN when row holds a NaN.
-// The min is -max(-row), negated in L1-sized chunks.
+// rowExtreme returns the max (or min) of row, NaN when row holds a NaN:
+// the vector max kernel, or the min kernel (cpu.MinF32/MinF64).
 func rowExtreme[T vfloat](k *vecOps[T], row []T, isMax bool) T {
 	if isMax {
 		return k.max(row)
 	}
-	var buf [scalarBufLen]T
-	m := T(math.Inf(-1))
-	for c := 0; c < len(row); c += scalarBufLen {
-		b := buf[:min(scalarBufLen, len(row)-c)]
-		k.mulScalar(b, row[c:c+len(b)], -1)
-		v := k.max(b)
-		if v != v {
-			return v
-		}
-		m = max(m, v)
+	switch r := any(row).(type) {
+	case []float32:
+		return T(cpu.MinF32(r))
+	case []float64:
+		return T(cpu.MinF64(r))
 	}
-	return -m
+	panic("unreachable")
 }
 
 // firstIndex returns the index of the first element of row equal to m (or

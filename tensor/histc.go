@@ -22,6 +22,26 @@ func Histc(t *Tensor, bins int, min, max float64) (*Tensor, error) {
 		return nil, errorf(RuntimeError, "torch.histogram(): bins must be > 0, but got %d for dimension 0", bins)
 	}
 	lo, hi := min, max
+	if (t.dtype == F32 || t.dtype == F64) && fastPathsOn() {
+		if lo == hi && t.Numel() > 0 {
+			lo, hi = MinMaxFloat(t)
+		}
+		if lo == hi {
+			lo--
+			hi++
+		}
+		if err := histcRange(lo, hi); err != nil {
+			return nil, err
+		}
+		c := t.Contiguous()
+		out := zeros([]int{bins}, t.dtype)
+		if t.dtype == F32 {
+			histcCount(out.storage.F32()[:bins], c.storage.F32()[c.offset:c.offset+c.Numel()], float32(lo), float32(hi))
+		} else {
+			histcCount(out.storage.F64()[:bins], c.storage.F64()[c.offset:c.offset+c.Numel()], lo, hi)
+		}
+		return out, nil
+	}
 	vals := t.ToFloat64s()
 	if lo == hi && len(vals) > 0 {
 		lo, hi = math.Inf(1), math.Inf(-1)
@@ -37,11 +57,8 @@ func Histc(t *Tensor, bins int, min, max float64) (*Tensor, error) {
 		lo--
 		hi++
 	}
-	if math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(lo) || math.IsNaN(hi) {
-		return nil, errorf(RuntimeError, "torch.histc: range of [%s, %s] is not finite", CppDouble(lo), CppDouble(hi))
-	}
-	if !(lo < hi) {
-		return nil, errorf(RuntimeError, "torch.histc: max must be larger than min")
+	if err := histcRange(lo, hi); err != nil {
+		return nil, err
 	}
 	dt := t.dtype
 	if dt != F32 && dt != F64 && dt != BF16 {
@@ -91,4 +108,57 @@ func CppDouble(v float64) string {
 		return "-inf"
 	}
 	return strconv.FormatFloat(v, 'g', 6, 64)
+}
+
+// histcRange is Histc's check of the range [lo, hi] once lo == hi has
+// been widened: finite, and lo < hi (PyTorch's messages).
+func histcRange(lo, hi float64) error {
+	if math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(lo) || math.IsNaN(hi) {
+		return errorf(RuntimeError, "torch.histc: range of [%s, %s] is not finite", CppDouble(lo), CppDouble(hi))
+	}
+	if !(lo < hi) {
+		return errorf(RuntimeError, "torch.histc: max must be larger than min")
+	}
+	return nil
+}
+
+// MinMaxFloat returns the minimum and maximum of a non-empty f32 or f64
+// tensor as float64s (NaN, NaN when it holds a NaN): Histc's default
+// range, and histogram's. Two vector passes (rowExtreme) over a
+// contiguous copy of t.
+func MinMaxFloat(t *Tensor) (lo, hi float64) {
+	c := t.Contiguous()
+	n := c.Numel()
+	if t.dtype == F32 {
+		return minMaxF(opsF32, c.storage.F32()[c.offset:c.offset+n])
+	}
+	return minMaxF(opsF64, c.storage.F64()[c.offset:c.offset+n])
+}
+
+func minMaxF[T vfloat](k *vecOps[T], x []T) (float64, float64) {
+	hi := rowExtreme(k, x, true)
+	if hi != hi {
+		return float64(hi), float64(hi)
+	}
+	return float64(rowExtreme(k, x, false)), float64(hi)
+}
+
+// histcCount adds to counts (bins of equal width over [left, right], in
+// the dtype) one for each x inside: the bin (x - left) * bins / (right -
+// left) truncated, all in T as PyTorch's kernel, the last bin including
+// right; a NaN counts in bin 0 (see Histc). A count in T stops growing at
+// 2^24 (f32) as PyTorch's.
+func histcCount[T float32 | float64](counts, x []T, left, right T) {
+	nb, w := T(len(counts)), right-left
+	last := len(counts) - 1
+	for _, v := range x {
+		if v < left || v > right {
+			continue
+		}
+		pos := 0
+		if v == v {
+			pos = min(int((v-left)*nb/w), last)
+		}
+		counts[pos]++
+	}
 }

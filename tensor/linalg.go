@@ -72,8 +72,11 @@ func matmul(a, b *Tensor, scale *float64) (*Tensor, error) {
 // then checks and reports errors).
 func fastMatVec(a, b *Tensor, scale *float64) *Tensor {
 	if !fastPathsOn() || scale != nil || len(a.shape) != 2 || len(b.shape) != 1 || a.dtype != b.dtype ||
-		a.dtype != F32 && a.dtype != F64 || a.shape[1] != b.shape[0] || a.shape[1] == 0 || !a.IsContiguous() {
+		a.dtype != F32 && a.dtype != F64 || a.shape[1] != b.shape[0] || a.shape[1] == 0 {
 		return nil
+	}
+	if !a.IsContiguous() {
+		return fastVecMat(a, b)
 	}
 	n, k := a.shape[0], a.shape[1]
 	v := b
@@ -87,6 +90,52 @@ func fastMatVec(a, b *Tensor, scale *float64) *Tensor {
 		matVecRows(a.storage.F64()[a.offset:a.offset+n*k], v.storage.F64()[v.offset:v.offset+k], out.storage.F64(), k, cpu.DotF64)
 	}
 	return out
+}
+
+// fastVecMat is fastMatVec for a transposed matrix a [n, k] (strides (1,
+// ld), ld >= n: a.t() is row-major, x.t() @ v) times b [k] (BLAS gemv
+// 'T' on a.t()): out = sum over j of b[j] * column j of a, each column a
+// contiguous row of a.t(), accumulated with the axpy kernel (fused
+// multiply-adds in j order) over column blocks of out that stay in L1.
+// nil for other layouts.
+func fastVecMat(a, b *Tensor) *Tensor {
+	n, k := a.shape[0], a.shape[1]
+	ld := a.strides[1]
+	if a.strides[0] != 1 || ld < n || n == 0 {
+		return nil
+	}
+	v := b
+	if !v.IsContiguous() {
+		v = v.Contiguous()
+	}
+	out := zeros([]int{n}, a.dtype)
+	span := (k-1)*ld + n
+	if a.dtype == F32 {
+		vecMatCols(a.storage.F32()[a.offset:a.offset+span], v.storage.F32()[v.offset:v.offset+k], out.storage.F32()[:n], ld, cpu.AxpyF32)
+	} else {
+		vecMatCols(a.storage.F64()[a.offset:a.offset+span], v.storage.F64()[v.offset:v.offset+k], out.storage.F64()[:n], ld, cpu.AxpyF64)
+	}
+	return out
+}
+
+// vecMatBlock is the number of outputs vecMatCols accumulates at a time
+// (8 KiB of f32, 16 KiB of f64: L1-resident while the rows stream by).
+const vecMatBlock = 2048
+
+// vecMatCols sets o (zeroed) += y[j] * x[j*ld : j*ld+len(o)] for each j <
+// len(y), in j order, over column blocks of o split over threads (values
+// independent of their number).
+func vecMatCols[T vfloat](x, y, o []T, ld int, axpy func(dst []T, alpha T, x []T)) {
+	n, k := len(o), len(y)
+	blocks := (n + vecMatBlock - 1) / vecMatBlock
+	parallelTasks(blocks, vecMatBlock*k, grainMem, func(b0, b1 int) {
+		for c0 := b0 * vecMatBlock; c0 < min(b1*vecMatBlock, n); c0 += vecMatBlock {
+			c1 := min(c0+vecMatBlock, n)
+			for j, yj := range y {
+				axpy(o[c0:c1], yj, x[j*ld+c0:j*ld+c1])
+			}
+		}
+	})
 }
 
 // matVecRows sets o[i] = dot(row i of x, y) for the len(o) rows of k

@@ -359,8 +359,12 @@ func trailingReduction(t *Tensor, pl *reducePlan) bool {
 }
 
 // sqDev returns Σ (row[i] - mean)² in float64, mean = Σ row[i] / n (n > 0),
-// both sums over four interleaved partial sums.
+// both sums over four interleaved partial sums (f32 rows: the widening
+// vector kernels of cpu.SqDevF32, the same two float64 passes).
 func sqDev[T vfloat](row []T) float64 {
+	if r, ok := any(row).([]float32); ok {
+		return cpu.SqDevF32(r)
+	}
 	var s0, s1, s2, s3 float64
 	i := 0
 	for ; i+4 <= len(row); i += 4 {
@@ -1002,7 +1006,14 @@ func intRowsReduce(t *Tensor, p *reducePlan, d []int64, prod bool) bool {
 	off := t.offset
 	switch t.dtype {
 	case I64:
-		intRows(t.storage.I64()[off:off+n*p.outer], n, d, prod)
+		x := t.storage.I64()[off : off+n*p.outer]
+		if !prod { // the vector kernel: wrapping sums are order-free
+			for o := range d {
+				d[o] = cpu.SumI64(x[o*n : o*n+n])
+			}
+			break
+		}
+		intRows(x, n, d, prod)
 	case I32:
 		intRows(t.storage.I32()[off:off+n*p.outer], n, d, prod)
 	case I16:

@@ -123,3 +123,89 @@ func TestRandnF32Threads(t *testing.T) {
 		}
 	}
 }
+
+// TestRandF32StreamMatchesTorch: f32 uniforms are drawn a twist block at a
+// time (Uniform's fast path), so runs that start mid-block and cross block
+// boundaries, with and without bounds, and the draw after them are
+// PyTorch's (CRC-32 of the little-endian f32 bytes after
+// torch.manual_seed(5): torch.rand(7), torch.rand(1300),
+// torch.empty(700).uniform_(-2, 3), torch.rand(1000), then
+// torch.randint(0, 2**30, [1])).
+func TestRandF32StreamMatchesTorch(t *testing.T) {
+	g := NewGenerator(5)
+	for _, c := range []struct {
+		n        int
+		from, to float64
+		crc      uint32
+	}{{7, 0, 1, 3137513552}, {1300, 0, 1, 3159759325}, {700, -2, 3, 338469692}, {1000, 0, 1, 3661070271}} {
+		x, err := Uniform(g, []int{c.n}, F32, c.from, c.to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 0, 4*c.n)
+		for _, v := range x.ToFloat64s() {
+			buf = bin.LittleEndian.AppendUint32(buf, math.Float32bits(float32(v)))
+		}
+		if got := crc32.ChecksumIEEE(buf); got != c.crc {
+			t.Errorf("uniform_(%g, %g) on %d: crc32 %d, want %d", c.from, c.to, c.n, got, c.crc)
+		}
+	}
+	r, err := Randint(g, 0, 1<<30, []int{1}, I64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.ToFloat64s()[0]; got != 1026557189 {
+		t.Errorf("randint after the uniforms = %v, want 1026557189", got)
+	}
+}
+
+// Float64s draws what as many Float64 calls draw, across twist
+// boundaries at either word of a pair, and leaves the same state.
+func TestFloat64sMatchesFloat64(t *testing.T) {
+	for _, skip := range []int{0, 1, 5, 623} {
+		g1, g2 := NewGenerator(11), NewGenerator(11)
+		for range skip {
+			g1.Uint32()
+			g2.Uint32()
+		}
+		for _, n := range []int{1, 3, 311, 312, 313, 1000} {
+			got := make([]float64, n)
+			g1.Float64s(got)
+			for i, v := range got {
+				if w := g2.Float64(); v != w {
+					t.Fatalf("skip %d n %d: draw %d = %v, want %v", skip, n, i, v, w)
+				}
+			}
+		}
+		if a, b := g1.Uint32(), g2.Uint32(); a != b {
+			t.Fatalf("skip %d: next draw %d, want %d", skip, a, b)
+		}
+	}
+}
+
+// FromUniforms gives FromFloat64s of f over as many Float64 draws, for
+// f32, f64, bf16 and i64, sizes around its block, and leaves the same
+// generator state.
+func TestFromUniformsMatchesPerElement(t *testing.T) {
+	f := func(u float64) float64 { return -1 / 1.5 * math.Log(1-u) * 1000 }
+	for _, dt := range []DType{F32, F64, BF16, I64} {
+		for _, n := range []int{0, 1, 1023, 1024, 1025, 3000} {
+			g1, g2 := NewGenerator(21), NewGenerator(21)
+			got, err := FromUniforms(g1, []int{n}, dt, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref := make([]float64, n)
+			for i := range ref {
+				ref[i] = f(g2.Float64())
+			}
+			want, _ := FromFloat64s(ref, []int{n}, dt)
+			if got.dtype != dt || !slices.Equal(got.ToFloat64s(), want.ToFloat64s()) {
+				t.Fatalf("%s n=%d: differs from per-element draws", dt, n)
+			}
+			if a, b := g1.Uint32(), g2.Uint32(); a != b {
+				t.Fatalf("%s n=%d: generator state differs", dt, n)
+			}
+		}
+	}
+}

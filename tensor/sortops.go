@@ -1,6 +1,9 @@
 package tensor
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // Row drivers of Sort, Argsort, Topk (join.go) and Median, Kthvalue: every
 // row along dim is handled by the kernels of sortkeys.go, rows in parallel
@@ -56,12 +59,21 @@ func rowJobs(t *Tensor, d int, outShape []int) []sortRowJob {
 func forEachRow(t *Tensor, d int, outShape []int, cost int, fn func(sc *sortScratch, j sortRowJob)) {
 	jobs := rowJobs(t, d, outShape)
 	parallelTasks(len(jobs), cost, parallelGrain, func(j0, j1 int) {
-		sc := &sortScratch{}
+		sc := sortScratchPool.Get().(*sortScratch)
 		for _, j := range jobs[j0:j1] {
 			fn(sc, j)
 		}
+		if cap(sc.a)+cap(sc.b) <= sortScratchKeep && cap(sc.full) <= sortScratchKeep {
+			sortScratchPool.Put(sc) // short rows: reuse the buffers (argsort in a loop)
+		}
 	})
 }
+
+// sortScratchPool recycles the row buffers of sorts over short rows;
+// sortScratchKeep (elements) bounds what a pooled scratch may hold.
+var sortScratchPool = sync.Pool{New: func() any { return &sortScratch{} }}
+
+const sortScratchKeep = 1 << 16
 
 // takeRow copies the elements idx of the input row at storage offset in
 // (stride st) to the output row at offset out (stride ost): raw bits,

@@ -623,3 +623,98 @@ func ceilF64AVX2(dst *float64, x *float64, n int)
 //
 //go:noescape
 func truncF64AVX2(dst *float64, x *float64, n int)
+
+// sumI64AVX512 stores 8 per-lane wrapping partial sums of x[:n] (n a multiple of 8, > 0) to out.
+//
+//go:noescape
+func sumI64AVX512(x *int64, n int, out *int64)
+
+// sumI64AVX2 stores 4 per-lane wrapping partial sums of x[:n] (n a multiple of 4, > 0) to out.
+//
+//go:noescape
+func sumI64AVX2(x *int64, n int, out *int64)
+
+// minF32AVX512 stores 16 per-lane partial mins of x[:n] (n a multiple of 16, > 0) to out.
+//
+//go:noescape
+func minF32AVX512(x *float32, n int, out *float32, nan *float32)
+
+// minF64AVX512 stores 8 per-lane partial mins of x[:n] (n a multiple of 8, > 0) to out.
+//
+//go:noescape
+func minF64AVX512(x *float64, n int, out *float64, nan *float64)
+
+// minF32AVX2 stores 8 per-lane partial mins of x[:n] (n a multiple of 8, > 0) to out.
+//
+//go:noescape
+func minF32AVX2(x *float32, n int, out *float32, nan *float32)
+
+// minF64AVX2 stores 4 per-lane partial mins of x[:n] (n a multiple of 4, > 0) to out.
+//
+//go:noescape
+func minF64AVX2(x *float64, n int, out *float64, nan *float64)
+
+// widenSumF32AVX512 stores 8 per-lane float64 partial sums of float64(x[i]) over x[:n] (n a multiple of 8, > 0) to out.
+//
+//go:noescape
+func widenSumF32AVX512(x *float32, n int, mean float64, out *float64)
+
+// widenSqDevF32AVX512 stores 8 per-lane float64 partial sums of (float64(x[i]) - mean)² over x[:n] (n a multiple of 8, > 0) to out.
+//
+//go:noescape
+func widenSqDevF32AVX512(x *float32, n int, mean float64, out *float64)
+
+// widenSumF32AVX2 stores 4 per-lane float64 partial sums of float64(x[i]) over x[:n] (n a multiple of 4, > 0) to out.
+//
+//go:noescape
+func widenSumF32AVX2(x *float32, n int, mean float64, out *float64)
+
+// widenSqDevF32AVX2 stores 4 per-lane float64 partial sums of (float64(x[i]) - mean)² over x[:n] (n a multiple of 4, > 0) to out.
+//
+//go:noescape
+func widenSqDevF32AVX2(x *float32, n int, mean float64, out *float64)
+
+// arangeBlocksF32AVX512 writes groups×16 linspace elements: pairs of 8-lane blocks fma(a, float32(k), c) + lane[j], the block indices k starting at idx and advancing by inc per group.
+//
+//go:noescape
+func arangeBlocksF32AVX512(dst *float32, groups int, idx *int32, inc int32, a float32, c float32, lane *float32)
+
+// addTF32AVX512 sets o[i*os+j] = a[i*as+j] add b[j*bs+i] for i < 16, j < cols (a multiple of 16).
+//
+//go:noescape
+func addTF32AVX512(o *float32, os int, a *float32, as int, b *float32, bs int, cols int)
+
+// addTRevF32AVX512 sets o[i*os+j] = b[j*bs+i] add a[i*as+j] for i < 16, j < cols (a multiple of 16).
+//
+//go:noescape
+func addTRevF32AVX512(o *float32, os int, a *float32, as int, b *float32, bs int, cols int)
+
+// subTF32AVX512 sets o[i*os+j] = a[i*as+j] sub b[j*bs+i] for i < 16, j < cols (a multiple of 16).
+//
+//go:noescape
+func subTF32AVX512(o *float32, os int, a *float32, as int, b *float32, bs int, cols int)
+
+// subTRevF32AVX512 sets o[i*os+j] = b[j*bs+i] sub a[i*as+j] for i < 16, j < cols (a multiple of 16).
+//
+//go:noescape
+func subTRevF32AVX512(o *float32, os int, a *float32, as int, b *float32, bs int, cols int)
+
+// mulTF32AVX512 sets o[i*os+j] = a[i*as+j] mul b[j*bs+i] for i < 16, j < cols (a multiple of 16).
+//
+//go:noescape
+func mulTF32AVX512(o *float32, os int, a *float32, as int, b *float32, bs int, cols int)
+
+// mulTRevF32AVX512 sets o[i*os+j] = b[j*bs+i] mul a[i*as+j] for i < 16, j < cols (a multiple of 16).
+//
+//go:noescape
+func mulTRevF32AVX512(o *float32, os int, a *float32, as int, b *float32, bs int, cols int)
+
+// divTF32AVX512 sets o[i*os+j] = a[i*as+j] div b[j*bs+i] for i < 16, j < cols (a multiple of 16).
+//
+//go:noescape
+func divTF32AVX512(o *float32, os int, a *float32, as int, b *float32, bs int, cols int)
+
+// divTRevF32AVX512 sets o[i*os+j] = b[j*bs+i] div a[i*as+j] for i < 16, j < cols (a multiple of 16).
+//
+//go:noescape
+func divTRevF32AVX512(o *float32, os int, a *float32, as int, b *float32, bs int, cols int)

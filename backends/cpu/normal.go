@@ -86,6 +86,16 @@ func FMA32(a, b, c float32) float32 {
 	return float32(s)
 }
 
+// FMA32Quick is FMA32's common case, small enough to be inlined into a
+// caller's loop: a*b + c rounded through float64, with ok reporting that
+// this is FMA32's result (the float64 sum is not on a float32 halfway
+// point nor in the float32 subnormal range). When ok is false, call FMA32.
+func FMA32Quick(a, b, c float32) (r float32, ok bool) {
+	s := float64(a)*float64(b) + float64(c)
+	bits := math.Float64bits(s)
+	return float32(s), bits&(1<<29-1) != 1<<28 && bits<<1 >= 897<<53
+}
+
 // cephesLogf is avx_mathfun's log256_ps for one lane: NaN for x <= 0.
 func cephesLogf(x float32) float32 {
 	invalid := x <= 0

@@ -19,6 +19,10 @@
 //     sqrt, and fused AVX-512 tanh, sigmoid and log.
 //   - PyTorch's f32 Box-Muller normal_fill_16 (normal.go), bit for bit,
 //     and its MT19937 generator's twist and float32 uniforms (mt.go).
+//   - moreKernels (reduce_more.go, arange.go, bint.go): wrapping int64
+//     sums, float min reductions, var/std's widening f32 -> f64 sums,
+//     linspace's arange blocks, and f32 + - * / with a transposed operand
+//     (16×16 register transposes).
 package main
 
 import (
@@ -719,9 +723,9 @@ func axpy(t vt) {
 	RET()
 }
 
-// reduce emits sum/dot/max kernels that store their per-lane partial result
-// (and for max a NaN detector: a lane is NaN iff some x in it is NaN) to
-// out; the Go wrapper reduces the lanes.
+// reduce emits sum/dot/max/min kernels that store their per-lane partial
+// result (and for max and min a NaN detector: a lane is NaN iff some x in
+// it is NaN) to out; the Go wrapper reduces the lanes.
 func reduce(t vt, kind string) {
 	name := kind + t.sfx
 	var sig string
@@ -730,7 +734,7 @@ func reduce(t vt, kind string) {
 		sig = fmt.Sprintf("func(x *%s, n int, out *%s)", t.goT, t.goT)
 	case "dot":
 		sig = fmt.Sprintf("func(x, y *%s, n int, out *%s)", t.goT, t.goT)
-	case "max":
+	case "max", "min":
 		sig = fmt.Sprintf("func(x *%s, n int, out, nan *%s)", t.goT, t.goT)
 	}
 	TEXT(name, NOSPLIT, sig)
@@ -749,7 +753,7 @@ func reduce(t vt, kind string) {
 	var nanacc, ones reg.VecVirtual
 	for i := range acc {
 		acc[i] = t.vec()
-		if kind == "max" {
+		if kind == "max" || kind == "min" {
 			t.load(Mem{Base: x}, acc[i]) // n > 0: seed with the first vector
 		} else if kind == "prod" {
 			if i == 0 {
@@ -761,7 +765,7 @@ func reduce(t vt, kind string) {
 			t.zero(acc[i])
 		}
 	}
-	if kind == "max" {
+	if kind == "max" || kind == "min" {
 		nanacc, ones = t.vec(), t.vec()
 		t.zero(nanacc)
 		if t.avx2 {
@@ -780,8 +784,8 @@ func reduce(t vt, kind string) {
 			t.bin("mul", xv, acc[u], acc[u])
 		case "dot":
 			t.fma(Mem{Base: y, Disp: off}, xv, acc[u])
-		case "max":
-			t.bin("max", xv, acc[u], acc[u])
+		case "max", "min":
+			t.bin(kind, xv, acc[u], acc[u])
 			// NaN lanes of x set the lane of nanacc to all-ones bits
 			// (a NaN); ±Inf does not (x*0 would, sending rows with a
 			// masked -Inf down the wrapper's slow scan).
@@ -802,8 +806,8 @@ func reduce(t vt, kind string) {
 	}, ptrs...)
 	op := "add"
 	switch kind {
-	case "max":
-		op = "max"
+	case "max", "min":
+		op = kind
 	case "prod":
 		op = "mul"
 	}
@@ -812,7 +816,7 @@ func reduce(t vt, kind string) {
 	t.bin(op, acc[2], acc[0], acc[0])
 	out := Load(Param("out"), GP64())
 	t.store(acc[0], Mem{Base: out})
-	if kind == "max" {
+	if kind == "max" || kind == "min" {
 		np := Load(Param("nan"), GP64())
 		t.store(nanacc, Mem{Base: np})
 	}
@@ -1011,6 +1015,7 @@ func main() {
 		}
 	}
 	roundKernels()
+	moreKernels()
 	Generate()
 }
 
