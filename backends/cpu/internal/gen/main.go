@@ -1011,6 +1011,7 @@ func main() {
 		}
 	}
 	roundKernels()
+	trigKernels()
 	Generate()
 }
 

@@ -1,0 +1,624 @@
+package main
+
+// AVX-512 sin, cos, tan, atan2 and pow with a scalar exponent.
+//
+// sin, cos, tan (f64) vectorise Go's math.Sin/Cos/Tan (Cephes sin.c,
+// tan.c) operation for operation, without FMA, so they return the same
+// bits as the math package built for GOAMD64=v1 (the default): j =
+// trunc(|x|·4/π) made even, z = ((|x| - j·PI4A) - j·PI4B) - j·PI4C
+// (Cody–Waite with π/4 in three parts), the degree-6 sin or cos
+// polynomial in z² (tan: Cephes' rational P/Q) chosen by the octant, and
+// the sign from the octant and x. The reduction is accurate for |x| <
+// 2^29 (math's reduceThreshold); a vector holding a finite lane at or above
+// 2^29 is not computed: the kernel returns the number of elements done
+// before it, and the Go wrapper computes that vector with the scalar math
+// function (Payne–Hanek) and calls the kernel again. NaN and ±Inf give
+// NaN; sin(±0) = tan(±0) = ±0.
+//
+// The f32 kernels widen each half of a vector to float64, run the f64
+// code and round once: the result is float32(math.Sin(float64(x))), the
+// correctly rounded sine but for double-rounding ties (at most 1 ulp).
+//
+// atan2 (f64) vectorises math.Atan2 / math.Atan (Cephes atan.c): with R =
+// |y|/|x|, S = satan(R) (reduction to [0, 0.66] by R, 1/R or
+// (R-1)/(R+1), rational P/Q, one division for the argument and one for
+// the rational), the result is ±S or ±(π - S) with y's sign; y = 0, x =
+// 0 and infinite operands follow from R = 0, +Inf and 1 (both infinite).
+// f32 runs it in float64 and rounds once.
+//
+// powScalarF32 computes |x|^y = exp(y·log|x|) in float64 (FreeBSD log as
+// math.Log, SLEEF's exp) and rounds once, then applies C pow's sign rules
+// for the given scalar y (see PowScalarF32 in the package).
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// trigTable holds 64-byte rows of splatted constants, read as memory
+// operands (the kernels need more constants than there are registers).
+var trigTable struct {
+	mem Mem
+	off map[string]int
+}
+
+type tconstDef struct {
+	name string
+	bits uint64
+	f32  bool
+}
+
+func d64(name string, v float64) tconstDef { return tconstDef{name, math.Float64bits(v), false} }
+
+// trigConstDefs lists the rows of trigTable.
+func trigConstDefs() []tconstDef {
+	defs := []tconstDef{
+		{"abs", 1<<63 - 1, false}, {"sign", 1 << 63, false},
+		{"absS", 1<<31 - 1, true}, {"signS", 1 << 31, true},
+		{"thrS", uint64(math.Float32bits(1 << 29)), true}, {"infS", uint64(math.Float32bits(float32(math.Inf(1)))), true},
+		d64("thr", 1<<29), d64("inf", math.Inf(1)),
+		{"i1", 1, false}, {"i2", 2, false}, {"i4", 4, false},
+		d64("4/pi", 4/math.Pi),
+		d64("pa", 7.85398125648498535156e-1), d64("pb", 3.77489470793079817668e-8), d64("pc", 2.69515142907905952645e-15),
+		d64("one", 1), d64("half", 0.5), d64("m1", -1), d64("tanEps", 1e-14),
+		d64("pi", math.Pi), d64("pi2", math.Pi/2), d64("pi4", math.Pi/4), d64("3pi4", 3*math.Pi/4),
+		d64("mb", 6.123233995736765886130e-17), d64("mb2", 0.5*6.123233995736765886130e-17),
+		d64("t3p8", 2.41421356237309504880), d64("p66", 0.66),
+		// pow: log (FreeBSD e_log.c) and exp (SLEEF xexp)
+		d64("sqrt2", 1.41421356237309504880), d64("two", 2),
+		d64("lnHi", 6.93147180369123816490e-01), d64("lnLo", 1.90821492927058770002e-10),
+		{"logFix", logFixup, false},
+		d64("expHi", 200), d64("expLo", -200),
+		d64("log2e", sleefF64.log2e), d64("l2u", sleefF64.l2u), d64("l2l", sleefF64.l2l),
+	}
+	for i, v := range []float64{1.58962301576546568060e-10, -2.50507477628578072866e-8, 2.75573136213857245213e-6,
+		-1.98412698295895385996e-4, 8.33333333332211858878e-3, -1.66666666666666307295e-1} {
+		defs = append(defs, d64(fmt.Sprint("sin", i), v))
+	}
+	for i, v := range []float64{-1.13585365213876817300e-11, 2.08757008419747316778e-9, -2.75573141792967388112e-7,
+		2.48015872888517045348e-5, -1.38888888888730564116e-3, 4.16666666666665929218e-2} {
+		defs = append(defs, d64(fmt.Sprint("cos", i), v))
+	}
+	for i, v := range []float64{-1.30936939181383777646e4, 1.15351664838587416140e6, -1.79565251976484877988e7} {
+		defs = append(defs, d64(fmt.Sprint("tanP", i), v))
+	}
+	for i, v := range []float64{1.36812963470692954678e4, -1.32089234440210967447e6, 2.50083801823357915839e7, -5.38695755929454629881e7} {
+		defs = append(defs, d64(fmt.Sprint("tanQ", i+1), v))
+	}
+	for i, v := range []float64{-8.750608600031904122785e-01, -1.615753718733365076637e+01, -7.500855792314704667340e+01,
+		-1.228866684490136173410e+02, -6.485021904942025371773e+01} {
+		defs = append(defs, d64(fmt.Sprint("atP", i), v))
+	}
+	for i, v := range []float64{+2.485846490142306297962e+01, +1.650270098316988542046e+02, +4.328810604912902668951e+02,
+		+4.853903996359136964868e+02, +1.945506571482613964425e+02} {
+		defs = append(defs, d64(fmt.Sprint("atQ", i), v))
+	}
+	// log: L7, L5, L3, L1 then L6, L4, L2
+	for i, v := range []float64{1.479819860511658591e-01, 1.818357216161805012e-01, 2.857142874366239149e-01, 6.666666666666735130e-01,
+		1.531383769920937332e-01, 2.222219843214978396e-01, 3.999999999940941908e-01} {
+		defs = append(defs, d64(fmt.Sprint("lg", i), v))
+	}
+	for i, v := range sleefF64.c {
+		defs = append(defs, d64(fmt.Sprint("ec", i), v))
+	}
+	return defs
+}
+
+// emitTrigTable emits trigTable (call once, before the kernels).
+func emitTrigTable() {
+	m := GLOBL("trigConsts", RODATA|NOPTR)
+	trigTable.mem = m
+	trigTable.off = map[string]int{}
+	for i, d := range trigConstDefs() {
+		trigTable.off[d.name] = 64 * i
+		if d.f32 {
+			for l := 0; l < 16; l++ {
+				DATA(64*i+4*l, U32(uint32(d.bits)))
+			}
+		} else {
+			for l := 0; l < 8; l++ {
+				DATA(64*i+8*l, U64(d.bits))
+			}
+		}
+	}
+}
+
+// tc is the memory operand of constant row name.
+func tc(name string) Mem {
+	o, ok := trigTable.off[name]
+	if !ok {
+		panic("trig constant " + name)
+	}
+	return trigTable.mem.Offset(o)
+}
+
+// tcReg loads constant row name into a new ZMM register.
+func tcReg(name string) reg.VecVirtual {
+	r := ZMM()
+	VMOVUPD(tc(name), r)
+	return r
+}
+
+// hornerNoFMA returns ((c0·z + c1)·z + ...)·z + c_{n-1} with separate
+// multiplies and adds (Go's rounding on amd64).
+func hornerNoFMA(z reg.VecVirtual, prefix string, n int) reg.VecVirtual {
+	p := ZMM()
+	VMULPD(tc(prefix+"0"), z, p)
+	for i := 1; i < n; i++ {
+		VADDPD(tc(fmt.Sprint(prefix, i)), p, p)
+		if i < n-1 {
+			VMULPD(z, p, p)
+		}
+	}
+	return p
+}
+
+// trigF64 returns sin, cos or tan of 8 f64 lanes x (lanes with |x| >= 2^29
+// are garbage; the caller keeps them out), as Go's math package.
+func trigF64(kind string, x reg.VecVirtual) reg.VecVirtual {
+	a := ZMM()
+	VANDPD(tc("abs"), x, a)
+	j := ZMM()
+	VMULPD(tc("4/pi"), a, j)
+	VCVTTPD2QQ(j, j)
+	odd := ZMM()
+	VPANDQ(tc("i1"), j, odd)
+	VPADDQ(odd, j, j) // j += j&1
+	y := ZMM()
+	VCVTQQ2PD(j, y)
+	z, t := ZMM(), ZMM()
+	VMULPD(tc("pa"), y, t)
+	VSUBPD(t, a, z)
+	VMULPD(tc("pb"), y, t)
+	VSUBPD(t, z, z)
+	VMULPD(tc("pc"), y, t)
+	VSUBPD(t, z, z)
+	zz := ZMM()
+	VMULPD(z, z, zz)
+	k2 := K()
+	VPTESTMQ(tc("i2"), j, k2)
+	var r reg.VecVirtual
+	sg := ZMM()
+	switch kind {
+	case "sin", "cos":
+		sp := hornerNoFMA(zz, "sin", 6)
+		s := ZMM()
+		VMULPD(zz, z, s)
+		VMULPD(sp, s, s)
+		VADDPD(s, z, s) // z + z·zz·P
+		cp := hornerNoFMA(zz, "cos", 6)
+		c, h := ZMM(), ZMM()
+		VMULPD(tc("half"), zz, h)
+		VMOVUPD(tc("one"), c)
+		VSUBPD(h, c, c) // 1 - zz/2
+		VMULPD(zz, zz, h)
+		VMULPD(cp, h, h)
+		VADDPD(h, c, c)
+		k4 := K()
+		VPTESTMQ(tc("i4"), j, k4)
+		if kind == "sin" {
+			r = s
+			VMOVAPD(c, k2, r)
+			VANDPD(tc("sign"), x, sg)
+		} else {
+			r = c
+			VMOVAPD(s, k2, r)
+			VPXORQ(sg, sg, sg)
+			VXORPD(tc("sign"), sg, k2, sg)
+		}
+		VXORPD(tc("sign"), sg, k4, sg)
+	case "tan":
+		p := hornerNoFMA(zz, "tanP", 3)
+		q := ZMM()
+		VADDPD(tc("tanQ1"), zz, q)
+		for i := 2; i <= 4; i++ {
+			VMULPD(zz, q, q)
+			VADDPD(tc(fmt.Sprint("tanQ", i)), q, q)
+		}
+		VMULPD(p, zz, p)
+		VDIVPD(q, p, p)
+		VMULPD(p, z, p)
+		VADDPD(p, z, p) // z + z·(zz·P/Q)
+		big := K()
+		VCMPPD(Imm(14), tc("tanEps"), zz, big) // zz > 1e-14 (GT_OS)
+		r = z
+		VMOVAPD(p, big, r)
+		m1 := tcReg("m1")
+		VDIVPD(r, m1, k2, r) // -1/y in the odd quadrants
+		VANDPD(tc("sign"), x, sg)
+	}
+	VXORPD(sg, r, r)
+	// NaN and ±Inf: NaN (x - x)
+	d := ZMM()
+	VSUBPD(x, x, d)
+	kn := K()
+	VCMPPD(Imm(cmpUnord), d, d, kn)
+	VMOVAPD(d, kn, r)
+	return r
+}
+
+// splitF32 widens the two halves of 16 f32 lanes to f64.
+func splitF32(v reg.VecVirtual) (lo, hi reg.VecVirtual) {
+	lo, hi = ZMM(), ZMM()
+	VCVTPS2PD(v.AsY(), lo)
+	VEXTRACTF32X8(Imm(1), v, hi.AsY())
+	VCVTPS2PD(hi.AsY(), hi)
+	return lo, hi
+}
+
+// joinF32 rounds two f64 halves to 16 f32 lanes.
+func joinF32(lo, hi reg.VecVirtual) reg.VecVirtual {
+	r, h := ZMM(), ZMM()
+	VCVTPD2PS(lo, r.AsY())
+	VCVTPD2PS(hi, h.AsY())
+	VINSERTF32X8(Imm(1), h.AsY(), r, r)
+	return r
+}
+
+// bigLanes sets k to the finite lanes of v with |v| >= 2^29 (within the
+// mask live, if not nil).
+func bigLanes(f64 bool, v reg.VecVirtual, live reg.Register) reg.Register {
+	a := ZMM()
+	k := K()
+	if f64 {
+		VANDPD(tc("abs"), v, a)
+		if live != nil {
+			VCMPPD(Imm(cmpGE), tc("thr"), a, live, k)
+		} else {
+			VCMPPD(Imm(cmpGE), tc("thr"), a, k)
+		}
+		VCMPPD(Imm(cmpLT), tc("inf"), a, k, k)
+	} else {
+		VANDPS(tc("absS"), v, a)
+		if live != nil {
+			VCMPPS(Imm(cmpGE), tc("thrS"), a, live, k)
+		} else {
+			VCMPPS(Imm(cmpGE), tc("thrS"), a, k)
+		}
+		VCMPPS(Imm(cmpLT), tc("infS"), a, k, k)
+	}
+	return k
+}
+
+// trigKernel emits func KIND{F32,F64}AVX512(dst, x *T, n int) int: dst[i]
+// = KIND(x[i]) for i < the returned count, which is n, or the index of
+// the first vector holding a finite |x| >= 2^29 (not written).
+func trigKernel(f64 bool, kind string) {
+	t := newVT(f64, false)
+	name := kind + t.sfx
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, x *%s, n int) int", t.goT))
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s sets dst[i] = %s(x[i]) as Go's math.%s%s, stopping before the first vector with a finite |x| >= 2^29; it returns the number of elements done.",
+		name, kind, strings.ToUpper(kind[:1])+kind[1:], map[bool]string{false: " (in float64, rounded once)", true: ""}[f64]))
+	d := Load(Param("dst"), GP64())
+	xp := Load(Param("x"), GP64())
+	n := Load(Param("n"), GP64())
+	done := GP64()
+	XORQ(done, done)
+	loop, tail, exit := name+"_loop", name+"_tail", name+"_exit"
+	compute := func(v reg.VecVirtual) reg.VecVirtual {
+		if f64 {
+			return trigF64(kind, v)
+		}
+		lo, hi := splitF32(v)
+		return joinF32(trigF64(kind, lo), trigF64(kind, hi))
+	}
+	rem := GP64()
+	Label(loop)
+	MOVQ(n, rem)
+	SUBQ(done, rem)
+	CMPQ(rem, U32(t.lanes))
+	JL(LabelRef(tail))
+	v := t.vec()
+	t.load(Mem{Base: xp}, v)
+	kb := bigLanes(f64, v, nil)
+	if f64 {
+		KORTESTB(kb, kb)
+	} else {
+		KORTESTW(kb, kb)
+	}
+	JNZ(LabelRef(exit))
+	t.store(compute(v), Mem{Base: d})
+	ADDQ(U32(t.vbytes()), xp)
+	ADDQ(U32(t.vbytes()), d)
+	ADDQ(U32(t.lanes), done)
+	JMP(LabelRef(loop))
+	Label(tail)
+	TESTQ(rem, rem)
+	JE(LabelRef(exit))
+	k := lowLanes(rem)
+	w := t.vec()
+	if f64 {
+		VMOVUPD_Z(Mem{Base: xp}, k, w)
+	} else {
+		VMOVUPS_Z(Mem{Base: xp}, k, w)
+	}
+	kb2 := bigLanes(f64, w, k)
+	if f64 {
+		KORTESTB(kb2, kb2)
+	} else {
+		KORTESTW(kb2, kb2)
+	}
+	JNZ(LabelRef(exit))
+	storeMasked(t, compute(w), k, Mem{Base: d})
+	MOVQ(n, done)
+	Label(exit)
+	Store(done, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// satanF64 is math's satan(R) for R >= 0 (or NaN) in 8 f64 lanes.
+func satanF64(r reg.VecVirtual) reg.VecVirtual {
+	small, big, mid := K(), K(), K()
+	VCMPPD(Imm(2), tc("p66"), r, small) // R <= 0.66 (LE_OS)
+	VCMPPD(Imm(14), tc("t3p8"), r, big) // R > tan(3π/8) (GT_OS)
+	KORB(small, big, mid)
+	KNOTB(mid, mid)
+	num, den := ZMM(), ZMM()
+	VSUBPD(tc("one"), r, num) // R - 1
+	VADDPD(tc("one"), r, den) // R + 1
+	VMOVAPD(r, small, num)
+	VMOVUPD(tc("one"), small, den)
+	VMOVUPD(tc("one"), big, num)
+	VMOVAPD(r, big, den)
+	arg := ZMM()
+	VDIVPD(den, num, arg)
+	// xatan(arg)
+	z := ZMM()
+	VMULPD(arg, arg, z)
+	p := hornerNoFMA(z, "atP", 5)
+	q := ZMM()
+	VADDPD(tc("atQ0"), z, q)
+	for i := 1; i <= 4; i++ {
+		VMULPD(z, q, q)
+		VADDPD(tc(fmt.Sprint("atQ", i)), q, q)
+	}
+	VMULPD(p, z, p)
+	VDIVPD(q, p, p)
+	VMULPD(p, arg, p)
+	VADDPD(arg, p, p) // arg·z + arg
+	// (C ± xatan) + M
+	VXORPD(tc("sign"), p, big, p)
+	c, m := ZMM(), ZMM()
+	VPXORQ(c, c, c)
+	VPXORQ(m, m, m)
+	VMOVUPD(tc("pi4"), mid, c)
+	VMOVUPD(tc("pi2"), big, c)
+	VMOVUPD(tc("mb2"), mid, m)
+	VMOVUPD(tc("mb"), big, m)
+	VADDPD(p, c, c)
+	VADDPD(m, c, c)
+	return c
+}
+
+// atan2F64 returns atan2(y, x) for 8 f64 lanes (see the file comment).
+func atan2F64(y, x reg.VecVirtual) reg.VecVirtual {
+	ay, ax := ZMM(), ZMM()
+	VANDPD(tc("abs"), y, ay)
+	VANDPD(tc("abs"), x, ax)
+	r := ZMM()
+	VDIVPD(ax, ay, r)
+	ky0, kyi, kxi := K(), K(), K()
+	zero := ZMM()
+	VPXORQ(zero, zero, zero)
+	VCMPPD(Imm(0), zero, y, ky0) // y == 0 (EQ_OQ)
+	VMOVAPD(zero, ky0, r)
+	VCMPPD(Imm(0), tc("inf"), ay, kyi)
+	VCMPPD(Imm(0), tc("inf"), ax, kyi, kxi) // both infinite
+	VMOVUPD(tc("one"), kxi, r)
+	s := satanF64(r)
+	neg := K()
+	VPMOVQ2M(x, neg) // sign bit of x
+	pi := tcReg("pi")
+	VSUBPD(s, pi, neg, s) // π - S for x < 0 (or -0)
+	KANDB(kxi, neg, kxi)
+	VMOVUPD(tc("3pi4"), kxi, s) // (-Inf, ±Inf): 3π/4 exactly as math.Atan2
+	sg := ZMM()
+	VANDPD(tc("sign"), y, sg)
+	VORPD(sg, s, s)
+	kn := K()
+	VCMPPD(Imm(cmpUnord), x, y, kn)
+	VADDPD(x, y, kn, s) // NaN
+	return s
+}
+
+// atan2Kernel emits atan2{F32,F64}AVX512(dst, y, x *T, n int) for any n.
+func atan2Kernel(f64 bool) {
+	t := newVT(f64, false)
+	name := "atan2" + t.sfx
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, y, x *%s, n int)", t.goT))
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s sets dst[i] = atan2(y[i], x[i]) for i < n (math.Atan2's algorithm%s).", name,
+		map[bool]string{false: ", in float64, rounded once", true: ""}[f64]))
+	d := Load(Param("dst"), GP64())
+	yp := Load(Param("y"), GP64())
+	xp := Load(Param("x"), GP64())
+	n := Load(Param("n"), GP64())
+	compute := func(y, x reg.VecVirtual) reg.VecVirtual {
+		if f64 {
+			return atan2F64(y, x)
+		}
+		ylo, yhi := splitF32(y)
+		xlo, xhi := splitF32(x)
+		return joinF32(atan2F64(ylo, xlo), atan2F64(yhi, xhi))
+	}
+	loop, tail, done := name+"_loop", name+"_tail", name+"_done"
+	Label(loop)
+	CMPQ(n, U32(t.lanes))
+	JL(LabelRef(tail))
+	y, x := t.vec(), t.vec()
+	t.load(Mem{Base: yp}, y)
+	t.load(Mem{Base: xp}, x)
+	t.store(compute(y, x), Mem{Base: d})
+	for _, p := range []reg.Register{d, yp, xp} {
+		ADDQ(U32(t.vbytes()), p)
+	}
+	SUBQ(U32(t.lanes), n)
+	JMP(LabelRef(loop))
+	Label(tail)
+	TESTQ(n, n)
+	JE(LabelRef(done))
+	k := lowLanes(n)
+	y2, x2 := t.vec(), t.vec()
+	if f64 {
+		VMOVUPD_Z(Mem{Base: yp}, k, y2)
+		VMOVUPD_Z(Mem{Base: xp}, k, x2)
+	} else {
+		VMOVUPS_Z(Mem{Base: yp}, k, y2)
+		VMOVUPS_Z(Mem{Base: xp}, k, x2)
+	}
+	storeMasked(t, compute(y2, x2), k, Mem{Base: d})
+	Label(done)
+	VZEROUPPER()
+	RET()
+}
+
+// logF64Mem is math.Log (FreeBSD e_log.c) for 8 f64 lanes x, as logKernel's
+// f64 branch with memory constants.
+func logF64Mem(x reg.VecVirtual) reg.VecVirtual {
+	m, e := ZMM(), ZMM()
+	big := K()
+	VGETMANTPD(Imm(0), x, m)
+	VGETEXPPD(x, e)
+	VCMPPD(Imm(cmpGE), tc("sqrt2"), m, big)
+	VMULPD(tc("half"), m, big, m)
+	VADDPD(tc("one"), e, big, e)
+	f := m
+	VSUBPD(tc("one"), m, f)
+	z := ZMM()
+	VMULPD(f, f, z)
+	s, s2, s4 := ZMM(), ZMM(), ZMM()
+	VADDPD(tc("two"), f, s)
+	VDIVPD(s, f, s)
+	VMULPD(s, s, s2)
+	VMULPD(s2, s2, s4)
+	t1 := ZMM()
+	VMOVUPD(tc("lg0"), t1)
+	for i := 1; i < 4; i++ {
+		VFMADD213PD(tc(fmt.Sprint("lg", i)), s4, t1)
+	}
+	VMULPD(s2, t1, t1)
+	t2 := ZMM()
+	VMOVUPD(tc("lg4"), t2)
+	for i := 5; i < 7; i++ {
+		VFMADD213PD(tc(fmt.Sprint("lg", i)), s4, t2)
+	}
+	VMULPD(s4, t2, t2)
+	VADDPD(t2, t1, t1)
+	hf := ZMM()
+	VMULPD(tc("half"), z, hf)
+	VADDPD(hf, t1, t1)
+	lo := ZMM()
+	VMULPD(tc("lnLo"), e, lo)
+	VFMADD231PD(t1, s, lo)
+	VSUBPD(lo, hf, hf)
+	VSUBPD(f, hf, hf)
+	r := ZMM()
+	VMULPD(tc("lnHi"), e, r)
+	VSUBPD(hf, r, r)
+	VFIXUPIMMPD(Imm(0), tc("logFix"), x, r)
+	return r
+}
+
+// expF64Mem is SLEEF's xexp for 8 f64 lanes v, clamped to [-200, 200]
+// (enough for float32 results; NaN kept).
+func expF64Mem(v reg.VecVirtual) reg.VecVirtual {
+	VMINPD(v, tcReg("expHi"), v) // Intel: the second source (v) when NaN
+	VMAXPD(v, tcReg("expLo"), v)
+	kk := ZMM()
+	VMULPD(tc("log2e"), v, kk)
+	VRNDSCALEPD(Imm(0), kk, kk)
+	VFNMADD231PD(tc("l2u"), kk, v)
+	VFNMADD231PD(tc("l2l"), kk, v)
+	c := make([]reg.VecVirtual, 0, 10)
+	for i := 0; i < 10; i++ {
+		c = append(c, tcReg(fmt.Sprint("ec", i)))
+	}
+	p := sleefExpF64Poly(c, tcReg("half"), tcReg("one"), v)
+	VSCALEFPD(kk, p, p)
+	return p
+}
+
+// powScalarKernel emits powScalarF32AVX512(dst, x *float32, n int, y
+// float64, lo float32, smask uint32): dst[i] = |x[i]|^y (float64
+// exp(y·log|x|), rounded once), with the sign bit of x[i] & smask copied
+// on, and NaN where lo < x[i] < 0.
+func powScalarKernel() {
+	t := newVT(false, false)
+	name := "powScalarF32AVX512"
+	TEXT(name, NOSPLIT, "func(dst, x *float32, n int, y float64, lo float32, smask uint32)")
+	Pragma("noescape")
+	Doc(name + " sets dst[i] = |x[i]|^y (float64 exp(y·log|x|), rounded once) with x[i]'s sign bit & smask copied on, NaN where lo < x[i] < 0, for i < n.")
+	d := Load(Param("dst"), GP64())
+	xp := Load(Param("x"), GP64())
+	n := Load(Param("n"), GP64())
+	yv := ZMM()
+	VBROADCASTSD(paramAddr("y"), yv)
+	lov := ZMM()
+	VBROADCASTSS(paramAddr("lo"), lov)
+	sm := ZMM()
+	smg := Load(Param("smask"), GP32())
+	VPBROADCASTD(smg, sm)
+	zero := ZMM()
+	VPXORD(zero, zero, zero)
+	half := func(a reg.VecVirtual) reg.VecVirtual {
+		l := logF64Mem(a)
+		VMULPD(yv, l, l)
+		return expF64Mem(l)
+	}
+	compute := func(v reg.VecVirtual) reg.VecVirtual {
+		a := ZMM()
+		VANDPS(tc("absS"), v, a)
+		lo, hi := splitF32(a)
+		r := joinF32(half(lo), half(hi))
+		sg := ZMM()
+		VPANDD(sm, v, sg)
+		VPORD(sg, r, r)
+		kn := K()
+		VCMPPS(Imm(cmpLT), zero, v, kn)    // x < 0
+		VCMPPS(Imm(cmpLT), v, lov, kn, kn) // lo < x
+		nan := ZMM()
+		VMULPS(tc("infS"), zero, nan) // 0·Inf = NaN
+		VMOVAPS(nan, kn, r)
+		return r
+	}
+	loop, tail, done := name+"_loop", name+"_tail", name+"_done"
+	Label(loop)
+	CMPQ(n, U32(t.lanes))
+	JL(LabelRef(tail))
+	v := ZMM()
+	VMOVUPS(Mem{Base: xp}, v)
+	VMOVUPS(compute(v), Mem{Base: d})
+	ADDQ(U32(64), xp)
+	ADDQ(U32(64), d)
+	SUBQ(U32(16), n)
+	JMP(LabelRef(loop))
+	Label(tail)
+	TESTQ(n, n)
+	JE(LabelRef(done))
+	k := lowLanes(n)
+	w := ZMM()
+	VMOVUPS_Z(Mem{Base: xp}, k, w)
+	storeMasked(t, compute(w), k, Mem{Base: d})
+	Label(done)
+	VZEROUPPER()
+	RET()
+}
+
+// trigKernels emits the kernels of this file.
+func trigKernels() {
+	emitTrigTable()
+	for _, f64 := range []bool{false, true} {
+		for _, kind := range []string{"sin", "cos", "tan"} {
+			trigKernel(f64, kind)
+		}
+		atan2Kernel(f64)
+	}
+	powScalarKernel()
+}
