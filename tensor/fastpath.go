@@ -57,6 +57,7 @@ type vecOps[T vfloat] struct {
 	erf, gelu  func(dst, x []T) // nil for f64 (the scalar kernels are the same math.Erf)
 	sin, cos   func(dst, x []T)
 	tan        func(dst, x []T)
+	geluTanh   func(dst, x []T)      // gelu(approximate="tanh")
 	powScalar  func(dst, x []T, y T) // x ** y for a number y (not 0.5, -0.5, -1, 2, 3, -2: powScalarSpecial)
 	abs        func(dst, x []T)
 	round      [4]func(dst, x []T)        // by cpu.RoundMode: round (half even), floor, ceil, trunc
@@ -74,7 +75,7 @@ var opsF32 = &vecOps[float32]{
 	addScalar: cpu.AddScalarF32, mulScalar: cpu.MulScalarF32,
 	exp: cpu.ExpF32, tanh: cpu.TanhF32, sigmoid: cpu.SigmoidF32, log: cpu.LogF32, sqrt: cpu.SqrtF32,
 	abs: cpu.AbsF32, clamp: cpu.ClampF32, erf: cpu.ErfF32, gelu: cpu.GeluF32,
-	sin: cpu.SinF32, cos: cpu.CosF32, tan: cpu.TanF32, powScalar: cpu.PowScalarF32,
+	sin: cpu.SinF32, cos: cpu.CosF32, tan: cpu.TanF32, powScalar: cpu.PowScalarF32, geluTanh: cpu.GeluTanhF32,
 	round: roundKernels(cpu.RoundF32),
 	sum:   cpu.SumF32, max: cpu.MaxF32, prod: cpu.ProdF32,
 	softmax: cpu.SoftmaxRowsF32, logSoftmax: cpu.LogSoftmaxRowsF32, logSumExp: cpu.LogSumExpRowsF32,
@@ -86,7 +87,7 @@ var opsF64 = &vecOps[float64]{
 	addScalar: cpu.AddScalarF64, mulScalar: cpu.MulScalarF64,
 	exp: cpu.ExpF64, tanh: cpu.TanhF64, sigmoid: cpu.SigmoidF64, log: cpu.LogF64, sqrt: cpu.SqrtF64,
 	abs: cpu.AbsF64, clamp: cpu.ClampF64,
-	sin: cpu.SinF64, cos: cpu.CosF64, tan: cpu.TanF64, powScalar: cpu.PowScalarF64,
+	sin: cpu.SinF64, cos: cpu.CosF64, tan: cpu.TanF64, powScalar: cpu.PowScalarF64, geluTanh: cpu.GeluTanhF64,
 	round: roundKernels(cpu.RoundF64),
 	sum:   cpu.SumF64, max: cpu.MaxF64, prod: cpu.ProdF64,
 	softmax: cpu.SoftmaxRowsF64, logSoftmax: cpu.LogSoftmaxRowsF64, logSumExp: cpu.LogSumExpRowsF64,
@@ -461,7 +462,8 @@ func fastUnary(u *unaryDef, out, src *Tensor) bool {
 // cpu.ErfF32); relu, abs, neg and square exact (relu is PyTorch's
 // clamp_min(x, 0): -0.0 and NaN pass through; neg flips the sign bit);
 // sin, cos and tan the scalar kernels' bits (math.Sin/Cos/Tan, rounded
-// once for f32: backends/cpu trig.go).
+// once for f32: backends/cpu trig.go); gelu(approximate="tanh") the scalar
+// steps around a tanh within 1 ulp (f32) / 2 ulp (f64) of math.Tanh.
 func unaryVec[T vfloat](u *unaryDef, k *vecOps[T]) func(dst, x []T) {
 	switch u {
 	case uRelu:
@@ -501,6 +503,8 @@ func unaryVec[T vfloat](u *unaryDef, k *vecOps[T]) func(dst, x []T) {
 		return k.cos
 	case uTan:
 		return k.tan
+	case uGeluTanh:
+		return k.geluTanh
 	}
 	return nil
 }

@@ -47,6 +47,7 @@ type kernels[T float] struct {
 	abs                  unFn[T]    // |x|: the sign bit cleared
 	clamp                clampFn[T] // x86 MIN(hi, MAX(lo, x)): see goClamp
 	sin, cos, tan        unFn[T]    // trig.go
+	geluTanh             unFn[T]    // gelu(approximate="tanh"): see GeluTanhF32
 	atan2                binFn[T]   // atan2(a, b): a the y coordinate
 	powScalar            powScalarFn[T]
 	// softmaxRows is a fused row softmax; registerKernels replaces a nil
@@ -116,6 +117,7 @@ func goKernels[T float]() kernels[T] {
 		gelu:        goGelu[T],
 		abs:         goAbs[T],
 		clamp:       goClamp[T],
+		geluTanh:    goGeluTanh[T],
 		sin:         goSin[T],
 		cos:         goCos[T],
 		tan:         goTan[T],
@@ -354,7 +356,7 @@ func registerKernels[T float](dtype, name string, tier backends.Tier, prio int, 
 		op string
 		f  unFn[T]
 	}{{"sqrt", k.sqrt}, {"tanh", k.tanh}, {"sigmoid", k.sigmoid}, {"log", k.log}, {"erf", k.erf}, {"gelu", k.gelu},
-		{"sin", k.sin}, {"cos", k.cos}, {"tan", k.tan}} {
+		{"sin", k.sin}, {"cos", k.cos}, {"tan", k.tan}, {"gelu_tanh", k.geluTanh}} {
 		if u.f != nil {
 			reg(u.op, u.f)
 		}
@@ -451,6 +453,7 @@ func resolveKernels[T float](dtype string) kernels[T] {
 		gelu:         get("gelu").(unFn[T]),
 		abs:          get("abs").(unFn[T]),
 		clamp:        get("clamp").(clampFn[T]),
+		geluTanh:     get("gelu_tanh").(unFn[T]),
 		sin:          get("sin").(unFn[T]),
 		cos:          get("cos").(unFn[T]),
 		tan:          get("tan").(unFn[T]),

@@ -56,7 +56,7 @@ func registerKernelsAsm() {
 		sigmoid: masked(sigmoidF32AVX512), log: masked(logF32AVX512),
 		erf: masked(erfF32AVX512), gelu: masked(geluF32AVX512),
 		sin: trigVec(16, sinF32AVX512, g32.sin), cos: trigVec(16, cosF32AVX512, g32.cos), tan: trigVec(16, tanF32AVX512, g32.tan),
-		atan2: maskedBin(atan2F32AVX512), powScalar: powScalarAVX512,
+		atan2: maskedBin(atan2F32AVX512), powScalar: powScalarAVX512, geluTanh: masked(geluTanhF32AVX512),
 		softmaxRows: fusedRows(softmaxRowsF32AVX512), expShiftRows: fusedRowsInv(expShiftRowsF32AVX512),
 	})
 	registerKernels("float64", "avx512", backends.TierAVX512, 20, kernels[float64]{
@@ -71,7 +71,7 @@ func registerKernelsAsm() {
 		abs: vecAbs(8, andMaskF64AVX512, g64.abs), clamp: vecClamp(8, clampF64AVX512, g64.clamp),
 		sigmoid: masked(sigmoidF64AVX512), log: masked(logF64AVX512),
 		sin: trigVec(8, sinF64AVX512, g64.sin), cos: trigVec(8, cosF64AVX512, g64.cos), tan: trigVec(8, tanF64AVX512, g64.tan),
-		atan2:       maskedBin(atan2F64AVX512),
+		atan2: maskedBin(atan2F64AVX512), geluTanh: masked(geluTanhF64AVX512),
 		softmaxRows: fusedRows(softmaxRowsF64AVX512), expShiftRows: fusedRowsInv(expShiftRowsF64AVX512),
 	})
 }

@@ -13582,455 +13582,535 @@ DATA trigConsts<>+1696(SB)/8, $0x3fe51eb851eb851f
 DATA trigConsts<>+1704(SB)/8, $0x3fe51eb851eb851f
 DATA trigConsts<>+1712(SB)/8, $0x3fe51eb851eb851f
 DATA trigConsts<>+1720(SB)/8, $0x3fe51eb851eb851f
-DATA trigConsts<>+1728(SB)/8, $0x3ff6a09e667f3bcd
-DATA trigConsts<>+1736(SB)/8, $0x3ff6a09e667f3bcd
-DATA trigConsts<>+1744(SB)/8, $0x3ff6a09e667f3bcd
-DATA trigConsts<>+1752(SB)/8, $0x3ff6a09e667f3bcd
-DATA trigConsts<>+1760(SB)/8, $0x3ff6a09e667f3bcd
-DATA trigConsts<>+1768(SB)/8, $0x3ff6a09e667f3bcd
-DATA trigConsts<>+1776(SB)/8, $0x3ff6a09e667f3bcd
-DATA trigConsts<>+1784(SB)/8, $0x3ff6a09e667f3bcd
-DATA trigConsts<>+1792(SB)/8, $0x4000000000000000
-DATA trigConsts<>+1800(SB)/8, $0x4000000000000000
-DATA trigConsts<>+1808(SB)/8, $0x4000000000000000
-DATA trigConsts<>+1816(SB)/8, $0x4000000000000000
-DATA trigConsts<>+1824(SB)/8, $0x4000000000000000
-DATA trigConsts<>+1832(SB)/8, $0x4000000000000000
-DATA trigConsts<>+1840(SB)/8, $0x4000000000000000
-DATA trigConsts<>+1848(SB)/8, $0x4000000000000000
-DATA trigConsts<>+1856(SB)/8, $0x3fe62e42fee00000
-DATA trigConsts<>+1864(SB)/8, $0x3fe62e42fee00000
-DATA trigConsts<>+1872(SB)/8, $0x3fe62e42fee00000
-DATA trigConsts<>+1880(SB)/8, $0x3fe62e42fee00000
-DATA trigConsts<>+1888(SB)/8, $0x3fe62e42fee00000
-DATA trigConsts<>+1896(SB)/8, $0x3fe62e42fee00000
-DATA trigConsts<>+1904(SB)/8, $0x3fe62e42fee00000
-DATA trigConsts<>+1912(SB)/8, $0x3fe62e42fee00000
-DATA trigConsts<>+1920(SB)/8, $0x3dea39ef35793c76
-DATA trigConsts<>+1928(SB)/8, $0x3dea39ef35793c76
-DATA trigConsts<>+1936(SB)/8, $0x3dea39ef35793c76
-DATA trigConsts<>+1944(SB)/8, $0x3dea39ef35793c76
-DATA trigConsts<>+1952(SB)/8, $0x3dea39ef35793c76
-DATA trigConsts<>+1960(SB)/8, $0x3dea39ef35793c76
-DATA trigConsts<>+1968(SB)/8, $0x3dea39ef35793c76
-DATA trigConsts<>+1976(SB)/8, $0x3dea39ef35793c76
-DATA trigConsts<>+1984(SB)/8, $0x0000000003538422
-DATA trigConsts<>+1992(SB)/8, $0x0000000003538422
-DATA trigConsts<>+2000(SB)/8, $0x0000000003538422
-DATA trigConsts<>+2008(SB)/8, $0x0000000003538422
-DATA trigConsts<>+2016(SB)/8, $0x0000000003538422
-DATA trigConsts<>+2024(SB)/8, $0x0000000003538422
-DATA trigConsts<>+2032(SB)/8, $0x0000000003538422
-DATA trigConsts<>+2040(SB)/8, $0x0000000003538422
-DATA trigConsts<>+2048(SB)/8, $0x4069000000000000
-DATA trigConsts<>+2056(SB)/8, $0x4069000000000000
-DATA trigConsts<>+2064(SB)/8, $0x4069000000000000
-DATA trigConsts<>+2072(SB)/8, $0x4069000000000000
-DATA trigConsts<>+2080(SB)/8, $0x4069000000000000
-DATA trigConsts<>+2088(SB)/8, $0x4069000000000000
-DATA trigConsts<>+2096(SB)/8, $0x4069000000000000
-DATA trigConsts<>+2104(SB)/8, $0x4069000000000000
-DATA trigConsts<>+2112(SB)/8, $0xc069000000000000
-DATA trigConsts<>+2120(SB)/8, $0xc069000000000000
-DATA trigConsts<>+2128(SB)/8, $0xc069000000000000
-DATA trigConsts<>+2136(SB)/8, $0xc069000000000000
-DATA trigConsts<>+2144(SB)/8, $0xc069000000000000
-DATA trigConsts<>+2152(SB)/8, $0xc069000000000000
-DATA trigConsts<>+2160(SB)/8, $0xc069000000000000
-DATA trigConsts<>+2168(SB)/8, $0xc069000000000000
-DATA trigConsts<>+2176(SB)/8, $0x3ff71547652b82fe
-DATA trigConsts<>+2184(SB)/8, $0x3ff71547652b82fe
-DATA trigConsts<>+2192(SB)/8, $0x3ff71547652b82fe
-DATA trigConsts<>+2200(SB)/8, $0x3ff71547652b82fe
-DATA trigConsts<>+2208(SB)/8, $0x3ff71547652b82fe
-DATA trigConsts<>+2216(SB)/8, $0x3ff71547652b82fe
-DATA trigConsts<>+2224(SB)/8, $0x3ff71547652b82fe
-DATA trigConsts<>+2232(SB)/8, $0x3ff71547652b82fe
-DATA trigConsts<>+2240(SB)/8, $0x3fe62e42fefa3000
-DATA trigConsts<>+2248(SB)/8, $0x3fe62e42fefa3000
-DATA trigConsts<>+2256(SB)/8, $0x3fe62e42fefa3000
-DATA trigConsts<>+2264(SB)/8, $0x3fe62e42fefa3000
-DATA trigConsts<>+2272(SB)/8, $0x3fe62e42fefa3000
-DATA trigConsts<>+2280(SB)/8, $0x3fe62e42fefa3000
-DATA trigConsts<>+2288(SB)/8, $0x3fe62e42fefa3000
-DATA trigConsts<>+2296(SB)/8, $0x3fe62e42fefa3000
-DATA trigConsts<>+2304(SB)/8, $0x3d53de6af278ece6
-DATA trigConsts<>+2312(SB)/8, $0x3d53de6af278ece6
-DATA trigConsts<>+2320(SB)/8, $0x3d53de6af278ece6
-DATA trigConsts<>+2328(SB)/8, $0x3d53de6af278ece6
-DATA trigConsts<>+2336(SB)/8, $0x3d53de6af278ece6
-DATA trigConsts<>+2344(SB)/8, $0x3d53de6af278ece6
-DATA trigConsts<>+2352(SB)/8, $0x3d53de6af278ece6
-DATA trigConsts<>+2360(SB)/8, $0x3d53de6af278ece6
-DATA trigConsts<>+2368(SB)/8, $0x3de5d8fd1fd19ccd
-DATA trigConsts<>+2376(SB)/8, $0x3de5d8fd1fd19ccd
-DATA trigConsts<>+2384(SB)/8, $0x3de5d8fd1fd19ccd
-DATA trigConsts<>+2392(SB)/8, $0x3de5d8fd1fd19ccd
-DATA trigConsts<>+2400(SB)/8, $0x3de5d8fd1fd19ccd
-DATA trigConsts<>+2408(SB)/8, $0x3de5d8fd1fd19ccd
-DATA trigConsts<>+2416(SB)/8, $0x3de5d8fd1fd19ccd
-DATA trigConsts<>+2424(SB)/8, $0x3de5d8fd1fd19ccd
-DATA trigConsts<>+2432(SB)/8, $0xbe5ae5e5a9291f5d
-DATA trigConsts<>+2440(SB)/8, $0xbe5ae5e5a9291f5d
-DATA trigConsts<>+2448(SB)/8, $0xbe5ae5e5a9291f5d
-DATA trigConsts<>+2456(SB)/8, $0xbe5ae5e5a9291f5d
-DATA trigConsts<>+2464(SB)/8, $0xbe5ae5e5a9291f5d
-DATA trigConsts<>+2472(SB)/8, $0xbe5ae5e5a9291f5d
-DATA trigConsts<>+2480(SB)/8, $0xbe5ae5e5a9291f5d
-DATA trigConsts<>+2488(SB)/8, $0xbe5ae5e5a9291f5d
-DATA trigConsts<>+2496(SB)/8, $0x3ec71de3567d48a1
-DATA trigConsts<>+2504(SB)/8, $0x3ec71de3567d48a1
-DATA trigConsts<>+2512(SB)/8, $0x3ec71de3567d48a1
-DATA trigConsts<>+2520(SB)/8, $0x3ec71de3567d48a1
-DATA trigConsts<>+2528(SB)/8, $0x3ec71de3567d48a1
-DATA trigConsts<>+2536(SB)/8, $0x3ec71de3567d48a1
-DATA trigConsts<>+2544(SB)/8, $0x3ec71de3567d48a1
-DATA trigConsts<>+2552(SB)/8, $0x3ec71de3567d48a1
-DATA trigConsts<>+2560(SB)/8, $0xbf2a01a019bfdf03
-DATA trigConsts<>+2568(SB)/8, $0xbf2a01a019bfdf03
-DATA trigConsts<>+2576(SB)/8, $0xbf2a01a019bfdf03
-DATA trigConsts<>+2584(SB)/8, $0xbf2a01a019bfdf03
-DATA trigConsts<>+2592(SB)/8, $0xbf2a01a019bfdf03
-DATA trigConsts<>+2600(SB)/8, $0xbf2a01a019bfdf03
-DATA trigConsts<>+2608(SB)/8, $0xbf2a01a019bfdf03
-DATA trigConsts<>+2616(SB)/8, $0xbf2a01a019bfdf03
-DATA trigConsts<>+2624(SB)/8, $0x3f8111111110f7d0
-DATA trigConsts<>+2632(SB)/8, $0x3f8111111110f7d0
-DATA trigConsts<>+2640(SB)/8, $0x3f8111111110f7d0
-DATA trigConsts<>+2648(SB)/8, $0x3f8111111110f7d0
-DATA trigConsts<>+2656(SB)/8, $0x3f8111111110f7d0
-DATA trigConsts<>+2664(SB)/8, $0x3f8111111110f7d0
-DATA trigConsts<>+2672(SB)/8, $0x3f8111111110f7d0
-DATA trigConsts<>+2680(SB)/8, $0x3f8111111110f7d0
-DATA trigConsts<>+2688(SB)/8, $0xbfc5555555555548
-DATA trigConsts<>+2696(SB)/8, $0xbfc5555555555548
-DATA trigConsts<>+2704(SB)/8, $0xbfc5555555555548
-DATA trigConsts<>+2712(SB)/8, $0xbfc5555555555548
-DATA trigConsts<>+2720(SB)/8, $0xbfc5555555555548
-DATA trigConsts<>+2728(SB)/8, $0xbfc5555555555548
-DATA trigConsts<>+2736(SB)/8, $0xbfc5555555555548
-DATA trigConsts<>+2744(SB)/8, $0xbfc5555555555548
-DATA trigConsts<>+2752(SB)/8, $0xbda8fa49a0861a9b
-DATA trigConsts<>+2760(SB)/8, $0xbda8fa49a0861a9b
-DATA trigConsts<>+2768(SB)/8, $0xbda8fa49a0861a9b
-DATA trigConsts<>+2776(SB)/8, $0xbda8fa49a0861a9b
-DATA trigConsts<>+2784(SB)/8, $0xbda8fa49a0861a9b
-DATA trigConsts<>+2792(SB)/8, $0xbda8fa49a0861a9b
-DATA trigConsts<>+2800(SB)/8, $0xbda8fa49a0861a9b
-DATA trigConsts<>+2808(SB)/8, $0xbda8fa49a0861a9b
-DATA trigConsts<>+2816(SB)/8, $0x3e21ee9d7b4e3f05
-DATA trigConsts<>+2824(SB)/8, $0x3e21ee9d7b4e3f05
-DATA trigConsts<>+2832(SB)/8, $0x3e21ee9d7b4e3f05
-DATA trigConsts<>+2840(SB)/8, $0x3e21ee9d7b4e3f05
-DATA trigConsts<>+2848(SB)/8, $0x3e21ee9d7b4e3f05
-DATA trigConsts<>+2856(SB)/8, $0x3e21ee9d7b4e3f05
-DATA trigConsts<>+2864(SB)/8, $0x3e21ee9d7b4e3f05
-DATA trigConsts<>+2872(SB)/8, $0x3e21ee9d7b4e3f05
-DATA trigConsts<>+2880(SB)/8, $0xbe927e4f7eac4bc6
-DATA trigConsts<>+2888(SB)/8, $0xbe927e4f7eac4bc6
-DATA trigConsts<>+2896(SB)/8, $0xbe927e4f7eac4bc6
-DATA trigConsts<>+2904(SB)/8, $0xbe927e4f7eac4bc6
-DATA trigConsts<>+2912(SB)/8, $0xbe927e4f7eac4bc6
-DATA trigConsts<>+2920(SB)/8, $0xbe927e4f7eac4bc6
-DATA trigConsts<>+2928(SB)/8, $0xbe927e4f7eac4bc6
-DATA trigConsts<>+2936(SB)/8, $0xbe927e4f7eac4bc6
-DATA trigConsts<>+2944(SB)/8, $0x3efa01a019c844f5
-DATA trigConsts<>+2952(SB)/8, $0x3efa01a019c844f5
-DATA trigConsts<>+2960(SB)/8, $0x3efa01a019c844f5
-DATA trigConsts<>+2968(SB)/8, $0x3efa01a019c844f5
-DATA trigConsts<>+2976(SB)/8, $0x3efa01a019c844f5
-DATA trigConsts<>+2984(SB)/8, $0x3efa01a019c844f5
-DATA trigConsts<>+2992(SB)/8, $0x3efa01a019c844f5
-DATA trigConsts<>+3000(SB)/8, $0x3efa01a019c844f5
-DATA trigConsts<>+3008(SB)/8, $0xbf56c16c16c14f91
-DATA trigConsts<>+3016(SB)/8, $0xbf56c16c16c14f91
-DATA trigConsts<>+3024(SB)/8, $0xbf56c16c16c14f91
-DATA trigConsts<>+3032(SB)/8, $0xbf56c16c16c14f91
-DATA trigConsts<>+3040(SB)/8, $0xbf56c16c16c14f91
-DATA trigConsts<>+3048(SB)/8, $0xbf56c16c16c14f91
-DATA trigConsts<>+3056(SB)/8, $0xbf56c16c16c14f91
-DATA trigConsts<>+3064(SB)/8, $0xbf56c16c16c14f91
-DATA trigConsts<>+3072(SB)/8, $0x3fa555555555554b
-DATA trigConsts<>+3080(SB)/8, $0x3fa555555555554b
-DATA trigConsts<>+3088(SB)/8, $0x3fa555555555554b
-DATA trigConsts<>+3096(SB)/8, $0x3fa555555555554b
-DATA trigConsts<>+3104(SB)/8, $0x3fa555555555554b
-DATA trigConsts<>+3112(SB)/8, $0x3fa555555555554b
-DATA trigConsts<>+3120(SB)/8, $0x3fa555555555554b
-DATA trigConsts<>+3128(SB)/8, $0x3fa555555555554b
-DATA trigConsts<>+3136(SB)/8, $0xc0c992d8d24f3f38
-DATA trigConsts<>+3144(SB)/8, $0xc0c992d8d24f3f38
-DATA trigConsts<>+3152(SB)/8, $0xc0c992d8d24f3f38
-DATA trigConsts<>+3160(SB)/8, $0xc0c992d8d24f3f38
-DATA trigConsts<>+3168(SB)/8, $0xc0c992d8d24f3f38
-DATA trigConsts<>+3176(SB)/8, $0xc0c992d8d24f3f38
-DATA trigConsts<>+3184(SB)/8, $0xc0c992d8d24f3f38
-DATA trigConsts<>+3192(SB)/8, $0xc0c992d8d24f3f38
-DATA trigConsts<>+3200(SB)/8, $0x413199eca5fc9ddd
-DATA trigConsts<>+3208(SB)/8, $0x413199eca5fc9ddd
-DATA trigConsts<>+3216(SB)/8, $0x413199eca5fc9ddd
-DATA trigConsts<>+3224(SB)/8, $0x413199eca5fc9ddd
-DATA trigConsts<>+3232(SB)/8, $0x413199eca5fc9ddd
-DATA trigConsts<>+3240(SB)/8, $0x413199eca5fc9ddd
-DATA trigConsts<>+3248(SB)/8, $0x413199eca5fc9ddd
-DATA trigConsts<>+3256(SB)/8, $0x413199eca5fc9ddd
-DATA trigConsts<>+3264(SB)/8, $0xc1711fead3299176
-DATA trigConsts<>+3272(SB)/8, $0xc1711fead3299176
-DATA trigConsts<>+3280(SB)/8, $0xc1711fead3299176
-DATA trigConsts<>+3288(SB)/8, $0xc1711fead3299176
-DATA trigConsts<>+3296(SB)/8, $0xc1711fead3299176
-DATA trigConsts<>+3304(SB)/8, $0xc1711fead3299176
-DATA trigConsts<>+3312(SB)/8, $0xc1711fead3299176
-DATA trigConsts<>+3320(SB)/8, $0xc1711fead3299176
-DATA trigConsts<>+3328(SB)/8, $0x40cab8a5eeb36572
-DATA trigConsts<>+3336(SB)/8, $0x40cab8a5eeb36572
-DATA trigConsts<>+3344(SB)/8, $0x40cab8a5eeb36572
-DATA trigConsts<>+3352(SB)/8, $0x40cab8a5eeb36572
-DATA trigConsts<>+3360(SB)/8, $0x40cab8a5eeb36572
-DATA trigConsts<>+3368(SB)/8, $0x40cab8a5eeb36572
-DATA trigConsts<>+3376(SB)/8, $0x40cab8a5eeb36572
-DATA trigConsts<>+3384(SB)/8, $0x40cab8a5eeb36572
-DATA trigConsts<>+3392(SB)/8, $0xc13427bc582abc96
-DATA trigConsts<>+3400(SB)/8, $0xc13427bc582abc96
-DATA trigConsts<>+3408(SB)/8, $0xc13427bc582abc96
-DATA trigConsts<>+3416(SB)/8, $0xc13427bc582abc96
-DATA trigConsts<>+3424(SB)/8, $0xc13427bc582abc96
-DATA trigConsts<>+3432(SB)/8, $0xc13427bc582abc96
-DATA trigConsts<>+3440(SB)/8, $0xc13427bc582abc96
-DATA trigConsts<>+3448(SB)/8, $0xc13427bc582abc96
-DATA trigConsts<>+3456(SB)/8, $0x4177d98fc2ead8ef
-DATA trigConsts<>+3464(SB)/8, $0x4177d98fc2ead8ef
-DATA trigConsts<>+3472(SB)/8, $0x4177d98fc2ead8ef
-DATA trigConsts<>+3480(SB)/8, $0x4177d98fc2ead8ef
-DATA trigConsts<>+3488(SB)/8, $0x4177d98fc2ead8ef
-DATA trigConsts<>+3496(SB)/8, $0x4177d98fc2ead8ef
-DATA trigConsts<>+3504(SB)/8, $0x4177d98fc2ead8ef
-DATA trigConsts<>+3512(SB)/8, $0x4177d98fc2ead8ef
-DATA trigConsts<>+3520(SB)/8, $0xc189afe03cbe5a31
-DATA trigConsts<>+3528(SB)/8, $0xc189afe03cbe5a31
-DATA trigConsts<>+3536(SB)/8, $0xc189afe03cbe5a31
-DATA trigConsts<>+3544(SB)/8, $0xc189afe03cbe5a31
-DATA trigConsts<>+3552(SB)/8, $0xc189afe03cbe5a31
-DATA trigConsts<>+3560(SB)/8, $0xc189afe03cbe5a31
-DATA trigConsts<>+3568(SB)/8, $0xc189afe03cbe5a31
-DATA trigConsts<>+3576(SB)/8, $0xc189afe03cbe5a31
-DATA trigConsts<>+3584(SB)/8, $0xbfec007fa1f72594
-DATA trigConsts<>+3592(SB)/8, $0xbfec007fa1f72594
-DATA trigConsts<>+3600(SB)/8, $0xbfec007fa1f72594
-DATA trigConsts<>+3608(SB)/8, $0xbfec007fa1f72594
-DATA trigConsts<>+3616(SB)/8, $0xbfec007fa1f72594
-DATA trigConsts<>+3624(SB)/8, $0xbfec007fa1f72594
-DATA trigConsts<>+3632(SB)/8, $0xbfec007fa1f72594
-DATA trigConsts<>+3640(SB)/8, $0xbfec007fa1f72594
-DATA trigConsts<>+3648(SB)/8, $0xc03028545b6b807a
-DATA trigConsts<>+3656(SB)/8, $0xc03028545b6b807a
-DATA trigConsts<>+3664(SB)/8, $0xc03028545b6b807a
-DATA trigConsts<>+3672(SB)/8, $0xc03028545b6b807a
-DATA trigConsts<>+3680(SB)/8, $0xc03028545b6b807a
-DATA trigConsts<>+3688(SB)/8, $0xc03028545b6b807a
-DATA trigConsts<>+3696(SB)/8, $0xc03028545b6b807a
-DATA trigConsts<>+3704(SB)/8, $0xc03028545b6b807a
-DATA trigConsts<>+3712(SB)/8, $0xc052c08c36880273
-DATA trigConsts<>+3720(SB)/8, $0xc052c08c36880273
-DATA trigConsts<>+3728(SB)/8, $0xc052c08c36880273
-DATA trigConsts<>+3736(SB)/8, $0xc052c08c36880273
-DATA trigConsts<>+3744(SB)/8, $0xc052c08c36880273
-DATA trigConsts<>+3752(SB)/8, $0xc052c08c36880273
-DATA trigConsts<>+3760(SB)/8, $0xc052c08c36880273
-DATA trigConsts<>+3768(SB)/8, $0xc052c08c36880273
-DATA trigConsts<>+3776(SB)/8, $0xc05eb8bf2d05ba25
-DATA trigConsts<>+3784(SB)/8, $0xc05eb8bf2d05ba25
-DATA trigConsts<>+3792(SB)/8, $0xc05eb8bf2d05ba25
-DATA trigConsts<>+3800(SB)/8, $0xc05eb8bf2d05ba25
-DATA trigConsts<>+3808(SB)/8, $0xc05eb8bf2d05ba25
-DATA trigConsts<>+3816(SB)/8, $0xc05eb8bf2d05ba25
-DATA trigConsts<>+3824(SB)/8, $0xc05eb8bf2d05ba25
-DATA trigConsts<>+3832(SB)/8, $0xc05eb8bf2d05ba25
-DATA trigConsts<>+3840(SB)/8, $0xc0503669fd28ec8e
-DATA trigConsts<>+3848(SB)/8, $0xc0503669fd28ec8e
-DATA trigConsts<>+3856(SB)/8, $0xc0503669fd28ec8e
-DATA trigConsts<>+3864(SB)/8, $0xc0503669fd28ec8e
-DATA trigConsts<>+3872(SB)/8, $0xc0503669fd28ec8e
-DATA trigConsts<>+3880(SB)/8, $0xc0503669fd28ec8e
-DATA trigConsts<>+3888(SB)/8, $0xc0503669fd28ec8e
-DATA trigConsts<>+3896(SB)/8, $0xc0503669fd28ec8e
-DATA trigConsts<>+3904(SB)/8, $0x4038dbc45b14603c
-DATA trigConsts<>+3912(SB)/8, $0x4038dbc45b14603c
-DATA trigConsts<>+3920(SB)/8, $0x4038dbc45b14603c
-DATA trigConsts<>+3928(SB)/8, $0x4038dbc45b14603c
-DATA trigConsts<>+3936(SB)/8, $0x4038dbc45b14603c
-DATA trigConsts<>+3944(SB)/8, $0x4038dbc45b14603c
-DATA trigConsts<>+3952(SB)/8, $0x4038dbc45b14603c
-DATA trigConsts<>+3960(SB)/8, $0x4038dbc45b14603c
-DATA trigConsts<>+3968(SB)/8, $0x4064a0dd43b8fa25
-DATA trigConsts<>+3976(SB)/8, $0x4064a0dd43b8fa25
-DATA trigConsts<>+3984(SB)/8, $0x4064a0dd43b8fa25
-DATA trigConsts<>+3992(SB)/8, $0x4064a0dd43b8fa25
-DATA trigConsts<>+4000(SB)/8, $0x4064a0dd43b8fa25
-DATA trigConsts<>+4008(SB)/8, $0x4064a0dd43b8fa25
-DATA trigConsts<>+4016(SB)/8, $0x4064a0dd43b8fa25
-DATA trigConsts<>+4024(SB)/8, $0x4064a0dd43b8fa25
-DATA trigConsts<>+4032(SB)/8, $0x407b0e18d2e2be3b
-DATA trigConsts<>+4040(SB)/8, $0x407b0e18d2e2be3b
-DATA trigConsts<>+4048(SB)/8, $0x407b0e18d2e2be3b
-DATA trigConsts<>+4056(SB)/8, $0x407b0e18d2e2be3b
-DATA trigConsts<>+4064(SB)/8, $0x407b0e18d2e2be3b
-DATA trigConsts<>+4072(SB)/8, $0x407b0e18d2e2be3b
-DATA trigConsts<>+4080(SB)/8, $0x407b0e18d2e2be3b
-DATA trigConsts<>+4088(SB)/8, $0x407b0e18d2e2be3b
-DATA trigConsts<>+4096(SB)/8, $0x407e563f13b049ea
-DATA trigConsts<>+4104(SB)/8, $0x407e563f13b049ea
-DATA trigConsts<>+4112(SB)/8, $0x407e563f13b049ea
-DATA trigConsts<>+4120(SB)/8, $0x407e563f13b049ea
-DATA trigConsts<>+4128(SB)/8, $0x407e563f13b049ea
-DATA trigConsts<>+4136(SB)/8, $0x407e563f13b049ea
-DATA trigConsts<>+4144(SB)/8, $0x407e563f13b049ea
-DATA trigConsts<>+4152(SB)/8, $0x407e563f13b049ea
-DATA trigConsts<>+4160(SB)/8, $0x4068519efbbd62ec
-DATA trigConsts<>+4168(SB)/8, $0x4068519efbbd62ec
-DATA trigConsts<>+4176(SB)/8, $0x4068519efbbd62ec
-DATA trigConsts<>+4184(SB)/8, $0x4068519efbbd62ec
-DATA trigConsts<>+4192(SB)/8, $0x4068519efbbd62ec
-DATA trigConsts<>+4200(SB)/8, $0x4068519efbbd62ec
-DATA trigConsts<>+4208(SB)/8, $0x4068519efbbd62ec
-DATA trigConsts<>+4216(SB)/8, $0x4068519efbbd62ec
-DATA trigConsts<>+4224(SB)/8, $0x3fc2f112df3e5244
-DATA trigConsts<>+4232(SB)/8, $0x3fc2f112df3e5244
-DATA trigConsts<>+4240(SB)/8, $0x3fc2f112df3e5244
-DATA trigConsts<>+4248(SB)/8, $0x3fc2f112df3e5244
-DATA trigConsts<>+4256(SB)/8, $0x3fc2f112df3e5244
-DATA trigConsts<>+4264(SB)/8, $0x3fc2f112df3e5244
-DATA trigConsts<>+4272(SB)/8, $0x3fc2f112df3e5244
-DATA trigConsts<>+4280(SB)/8, $0x3fc2f112df3e5244
-DATA trigConsts<>+4288(SB)/8, $0x3fc7466496cb03de
-DATA trigConsts<>+4296(SB)/8, $0x3fc7466496cb03de
-DATA trigConsts<>+4304(SB)/8, $0x3fc7466496cb03de
-DATA trigConsts<>+4312(SB)/8, $0x3fc7466496cb03de
-DATA trigConsts<>+4320(SB)/8, $0x3fc7466496cb03de
-DATA trigConsts<>+4328(SB)/8, $0x3fc7466496cb03de
-DATA trigConsts<>+4336(SB)/8, $0x3fc7466496cb03de
-DATA trigConsts<>+4344(SB)/8, $0x3fc7466496cb03de
-DATA trigConsts<>+4352(SB)/8, $0x3fd2492494229359
-DATA trigConsts<>+4360(SB)/8, $0x3fd2492494229359
-DATA trigConsts<>+4368(SB)/8, $0x3fd2492494229359
-DATA trigConsts<>+4376(SB)/8, $0x3fd2492494229359
-DATA trigConsts<>+4384(SB)/8, $0x3fd2492494229359
-DATA trigConsts<>+4392(SB)/8, $0x3fd2492494229359
-DATA trigConsts<>+4400(SB)/8, $0x3fd2492494229359
-DATA trigConsts<>+4408(SB)/8, $0x3fd2492494229359
-DATA trigConsts<>+4416(SB)/8, $0x3fe5555555555593
-DATA trigConsts<>+4424(SB)/8, $0x3fe5555555555593
-DATA trigConsts<>+4432(SB)/8, $0x3fe5555555555593
-DATA trigConsts<>+4440(SB)/8, $0x3fe5555555555593
-DATA trigConsts<>+4448(SB)/8, $0x3fe5555555555593
-DATA trigConsts<>+4456(SB)/8, $0x3fe5555555555593
-DATA trigConsts<>+4464(SB)/8, $0x3fe5555555555593
-DATA trigConsts<>+4472(SB)/8, $0x3fe5555555555593
-DATA trigConsts<>+4480(SB)/8, $0x3fc39a09d078c69f
-DATA trigConsts<>+4488(SB)/8, $0x3fc39a09d078c69f
-DATA trigConsts<>+4496(SB)/8, $0x3fc39a09d078c69f
-DATA trigConsts<>+4504(SB)/8, $0x3fc39a09d078c69f
-DATA trigConsts<>+4512(SB)/8, $0x3fc39a09d078c69f
-DATA trigConsts<>+4520(SB)/8, $0x3fc39a09d078c69f
-DATA trigConsts<>+4528(SB)/8, $0x3fc39a09d078c69f
-DATA trigConsts<>+4536(SB)/8, $0x3fc39a09d078c69f
-DATA trigConsts<>+4544(SB)/8, $0x3fcc71c51d8e78af
-DATA trigConsts<>+4552(SB)/8, $0x3fcc71c51d8e78af
-DATA trigConsts<>+4560(SB)/8, $0x3fcc71c51d8e78af
-DATA trigConsts<>+4568(SB)/8, $0x3fcc71c51d8e78af
-DATA trigConsts<>+4576(SB)/8, $0x3fcc71c51d8e78af
-DATA trigConsts<>+4584(SB)/8, $0x3fcc71c51d8e78af
-DATA trigConsts<>+4592(SB)/8, $0x3fcc71c51d8e78af
-DATA trigConsts<>+4600(SB)/8, $0x3fcc71c51d8e78af
-DATA trigConsts<>+4608(SB)/8, $0x3fd999999997fa04
-DATA trigConsts<>+4616(SB)/8, $0x3fd999999997fa04
-DATA trigConsts<>+4624(SB)/8, $0x3fd999999997fa04
-DATA trigConsts<>+4632(SB)/8, $0x3fd999999997fa04
-DATA trigConsts<>+4640(SB)/8, $0x3fd999999997fa04
-DATA trigConsts<>+4648(SB)/8, $0x3fd999999997fa04
-DATA trigConsts<>+4656(SB)/8, $0x3fd999999997fa04
-DATA trigConsts<>+4664(SB)/8, $0x3fd999999997fa04
-DATA trigConsts<>+4672(SB)/8, $0x3fc555555555555e
-DATA trigConsts<>+4680(SB)/8, $0x3fc555555555555e
-DATA trigConsts<>+4688(SB)/8, $0x3fc555555555555e
-DATA trigConsts<>+4696(SB)/8, $0x3fc555555555555e
-DATA trigConsts<>+4704(SB)/8, $0x3fc555555555555e
-DATA trigConsts<>+4712(SB)/8, $0x3fc555555555555e
-DATA trigConsts<>+4720(SB)/8, $0x3fc555555555555e
-DATA trigConsts<>+4728(SB)/8, $0x3fc555555555555e
-DATA trigConsts<>+4736(SB)/8, $0x3fa55555555554f9
-DATA trigConsts<>+4744(SB)/8, $0x3fa55555555554f9
-DATA trigConsts<>+4752(SB)/8, $0x3fa55555555554f9
-DATA trigConsts<>+4760(SB)/8, $0x3fa55555555554f9
-DATA trigConsts<>+4768(SB)/8, $0x3fa55555555554f9
-DATA trigConsts<>+4776(SB)/8, $0x3fa55555555554f9
-DATA trigConsts<>+4784(SB)/8, $0x3fa55555555554f9
-DATA trigConsts<>+4792(SB)/8, $0x3fa55555555554f9
-DATA trigConsts<>+4800(SB)/8, $0x3f8111111110e7a5
-DATA trigConsts<>+4808(SB)/8, $0x3f8111111110e7a5
-DATA trigConsts<>+4816(SB)/8, $0x3f8111111110e7a5
-DATA trigConsts<>+4824(SB)/8, $0x3f8111111110e7a5
-DATA trigConsts<>+4832(SB)/8, $0x3f8111111110e7a5
-DATA trigConsts<>+4840(SB)/8, $0x3f8111111110e7a5
-DATA trigConsts<>+4848(SB)/8, $0x3f8111111110e7a5
-DATA trigConsts<>+4856(SB)/8, $0x3f8111111110e7a5
-DATA trigConsts<>+4864(SB)/8, $0x3f56c16c16c3396b
-DATA trigConsts<>+4872(SB)/8, $0x3f56c16c16c3396b
-DATA trigConsts<>+4880(SB)/8, $0x3f56c16c16c3396b
-DATA trigConsts<>+4888(SB)/8, $0x3f56c16c16c3396b
-DATA trigConsts<>+4896(SB)/8, $0x3f56c16c16c3396b
-DATA trigConsts<>+4904(SB)/8, $0x3f56c16c16c3396b
-DATA trigConsts<>+4912(SB)/8, $0x3f56c16c16c3396b
-DATA trigConsts<>+4920(SB)/8, $0x3f56c16c16c3396b
-DATA trigConsts<>+4928(SB)/8, $0x3f2a01a01b4421fd
-DATA trigConsts<>+4936(SB)/8, $0x3f2a01a01b4421fd
-DATA trigConsts<>+4944(SB)/8, $0x3f2a01a01b4421fd
-DATA trigConsts<>+4952(SB)/8, $0x3f2a01a01b4421fd
-DATA trigConsts<>+4960(SB)/8, $0x3f2a01a01b4421fd
-DATA trigConsts<>+4968(SB)/8, $0x3f2a01a01b4421fd
-DATA trigConsts<>+4976(SB)/8, $0x3f2a01a01b4421fd
-DATA trigConsts<>+4984(SB)/8, $0x3f2a01a01b4421fd
-DATA trigConsts<>+4992(SB)/8, $0x3efa01a0127f883a
-DATA trigConsts<>+5000(SB)/8, $0x3efa01a0127f883a
-DATA trigConsts<>+5008(SB)/8, $0x3efa01a0127f883a
-DATA trigConsts<>+5016(SB)/8, $0x3efa01a0127f883a
-DATA trigConsts<>+5024(SB)/8, $0x3efa01a0127f883a
-DATA trigConsts<>+5032(SB)/8, $0x3efa01a0127f883a
-DATA trigConsts<>+5040(SB)/8, $0x3efa01a0127f883a
-DATA trigConsts<>+5048(SB)/8, $0x3efa01a0127f883a
-DATA trigConsts<>+5056(SB)/8, $0x3ec71ddef633fb47
-DATA trigConsts<>+5064(SB)/8, $0x3ec71ddef633fb47
-DATA trigConsts<>+5072(SB)/8, $0x3ec71ddef633fb47
-DATA trigConsts<>+5080(SB)/8, $0x3ec71ddef633fb47
-DATA trigConsts<>+5088(SB)/8, $0x3ec71ddef633fb47
-DATA trigConsts<>+5096(SB)/8, $0x3ec71ddef633fb47
-DATA trigConsts<>+5104(SB)/8, $0x3ec71ddef633fb47
-DATA trigConsts<>+5112(SB)/8, $0x3ec71ddef633fb47
-DATA trigConsts<>+5120(SB)/8, $0x3e927e5d38a23654
-DATA trigConsts<>+5128(SB)/8, $0x3e927e5d38a23654
-DATA trigConsts<>+5136(SB)/8, $0x3e927e5d38a23654
-DATA trigConsts<>+5144(SB)/8, $0x3e927e5d38a23654
-DATA trigConsts<>+5152(SB)/8, $0x3e927e5d38a23654
-DATA trigConsts<>+5160(SB)/8, $0x3e927e5d38a23654
-DATA trigConsts<>+5168(SB)/8, $0x3e927e5d38a23654
-DATA trigConsts<>+5176(SB)/8, $0x3e927e5d38a23654
-DATA trigConsts<>+5184(SB)/8, $0x3e5af6c36f75740c
-DATA trigConsts<>+5192(SB)/8, $0x3e5af6c36f75740c
-DATA trigConsts<>+5200(SB)/8, $0x3e5af6c36f75740c
-DATA trigConsts<>+5208(SB)/8, $0x3e5af6c36f75740c
-DATA trigConsts<>+5216(SB)/8, $0x3e5af6c36f75740c
-DATA trigConsts<>+5224(SB)/8, $0x3e5af6c36f75740c
-DATA trigConsts<>+5232(SB)/8, $0x3e5af6c36f75740c
-DATA trigConsts<>+5240(SB)/8, $0x3e5af6c36f75740c
-DATA trigConsts<>+5248(SB)/8, $0x3e21e0c670afff06
-DATA trigConsts<>+5256(SB)/8, $0x3e21e0c670afff06
-DATA trigConsts<>+5264(SB)/8, $0x3e21e0c670afff06
-DATA trigConsts<>+5272(SB)/8, $0x3e21e0c670afff06
-DATA trigConsts<>+5280(SB)/8, $0x3e21e0c670afff06
-DATA trigConsts<>+5288(SB)/8, $0x3e21e0c670afff06
-DATA trigConsts<>+5296(SB)/8, $0x3e21e0c670afff06
-DATA trigConsts<>+5304(SB)/8, $0x3e21e0c670afff06
-GLOBL trigConsts<>(SB), RODATA|NOPTR, $5312
+DATA trigConsts<>+1728(SB)/8, $0x3fe9884533d43651
+DATA trigConsts<>+1736(SB)/8, $0x3fe9884533d43651
+DATA trigConsts<>+1744(SB)/8, $0x3fe9884533d43651
+DATA trigConsts<>+1752(SB)/8, $0x3fe9884533d43651
+DATA trigConsts<>+1760(SB)/8, $0x3fe9884533d43651
+DATA trigConsts<>+1768(SB)/8, $0x3fe9884533d43651
+DATA trigConsts<>+1776(SB)/8, $0x3fe9884533d43651
+DATA trigConsts<>+1784(SB)/8, $0x3fe9884533d43651
+DATA trigConsts<>+1792(SB)/8, $0x3fa6e4e26d4801f7
+DATA trigConsts<>+1800(SB)/8, $0x3fa6e4e26d4801f7
+DATA trigConsts<>+1808(SB)/8, $0x3fa6e4e26d4801f7
+DATA trigConsts<>+1816(SB)/8, $0x3fa6e4e26d4801f7
+DATA trigConsts<>+1824(SB)/8, $0x3fa6e4e26d4801f7
+DATA trigConsts<>+1832(SB)/8, $0x3fa6e4e26d4801f7
+DATA trigConsts<>+1840(SB)/8, $0x3fa6e4e26d4801f7
+DATA trigConsts<>+1848(SB)/8, $0x3fa6e4e26d4801f7
+DATA trigConsts<>+1856(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1860(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1864(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1868(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1872(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1876(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1880(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1884(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1888(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1892(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1896(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1900(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1904(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1908(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1912(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1916(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1920(SB)/4, $0x3d372713
+DATA trigConsts<>+1924(SB)/4, $0x3d372713
+DATA trigConsts<>+1928(SB)/4, $0x3d372713
+DATA trigConsts<>+1932(SB)/4, $0x3d372713
+DATA trigConsts<>+1936(SB)/4, $0x3d372713
+DATA trigConsts<>+1940(SB)/4, $0x3d372713
+DATA trigConsts<>+1944(SB)/4, $0x3d372713
+DATA trigConsts<>+1948(SB)/4, $0x3d372713
+DATA trigConsts<>+1952(SB)/4, $0x3d372713
+DATA trigConsts<>+1956(SB)/4, $0x3d372713
+DATA trigConsts<>+1960(SB)/4, $0x3d372713
+DATA trigConsts<>+1964(SB)/4, $0x3d372713
+DATA trigConsts<>+1968(SB)/4, $0x3d372713
+DATA trigConsts<>+1972(SB)/4, $0x3d372713
+DATA trigConsts<>+1976(SB)/4, $0x3d372713
+DATA trigConsts<>+1980(SB)/4, $0x3d372713
+DATA trigConsts<>+1984(SB)/4, $0x3f000000
+DATA trigConsts<>+1988(SB)/4, $0x3f000000
+DATA trigConsts<>+1992(SB)/4, $0x3f000000
+DATA trigConsts<>+1996(SB)/4, $0x3f000000
+DATA trigConsts<>+2000(SB)/4, $0x3f000000
+DATA trigConsts<>+2004(SB)/4, $0x3f000000
+DATA trigConsts<>+2008(SB)/4, $0x3f000000
+DATA trigConsts<>+2012(SB)/4, $0x3f000000
+DATA trigConsts<>+2016(SB)/4, $0x3f000000
+DATA trigConsts<>+2020(SB)/4, $0x3f000000
+DATA trigConsts<>+2024(SB)/4, $0x3f000000
+DATA trigConsts<>+2028(SB)/4, $0x3f000000
+DATA trigConsts<>+2032(SB)/4, $0x3f000000
+DATA trigConsts<>+2036(SB)/4, $0x3f000000
+DATA trigConsts<>+2040(SB)/4, $0x3f000000
+DATA trigConsts<>+2044(SB)/4, $0x3f000000
+DATA trigConsts<>+2048(SB)/4, $0x3f800000
+DATA trigConsts<>+2052(SB)/4, $0x3f800000
+DATA trigConsts<>+2056(SB)/4, $0x3f800000
+DATA trigConsts<>+2060(SB)/4, $0x3f800000
+DATA trigConsts<>+2064(SB)/4, $0x3f800000
+DATA trigConsts<>+2068(SB)/4, $0x3f800000
+DATA trigConsts<>+2072(SB)/4, $0x3f800000
+DATA trigConsts<>+2076(SB)/4, $0x3f800000
+DATA trigConsts<>+2080(SB)/4, $0x3f800000
+DATA trigConsts<>+2084(SB)/4, $0x3f800000
+DATA trigConsts<>+2088(SB)/4, $0x3f800000
+DATA trigConsts<>+2092(SB)/4, $0x3f800000
+DATA trigConsts<>+2096(SB)/4, $0x3f800000
+DATA trigConsts<>+2100(SB)/4, $0x3f800000
+DATA trigConsts<>+2104(SB)/4, $0x3f800000
+DATA trigConsts<>+2108(SB)/4, $0x3f800000
+DATA trigConsts<>+2112(SB)/8, $0x3ff6a09e667f3bcd
+DATA trigConsts<>+2120(SB)/8, $0x3ff6a09e667f3bcd
+DATA trigConsts<>+2128(SB)/8, $0x3ff6a09e667f3bcd
+DATA trigConsts<>+2136(SB)/8, $0x3ff6a09e667f3bcd
+DATA trigConsts<>+2144(SB)/8, $0x3ff6a09e667f3bcd
+DATA trigConsts<>+2152(SB)/8, $0x3ff6a09e667f3bcd
+DATA trigConsts<>+2160(SB)/8, $0x3ff6a09e667f3bcd
+DATA trigConsts<>+2168(SB)/8, $0x3ff6a09e667f3bcd
+DATA trigConsts<>+2176(SB)/8, $0x4000000000000000
+DATA trigConsts<>+2184(SB)/8, $0x4000000000000000
+DATA trigConsts<>+2192(SB)/8, $0x4000000000000000
+DATA trigConsts<>+2200(SB)/8, $0x4000000000000000
+DATA trigConsts<>+2208(SB)/8, $0x4000000000000000
+DATA trigConsts<>+2216(SB)/8, $0x4000000000000000
+DATA trigConsts<>+2224(SB)/8, $0x4000000000000000
+DATA trigConsts<>+2232(SB)/8, $0x4000000000000000
+DATA trigConsts<>+2240(SB)/8, $0x3fe62e42fee00000
+DATA trigConsts<>+2248(SB)/8, $0x3fe62e42fee00000
+DATA trigConsts<>+2256(SB)/8, $0x3fe62e42fee00000
+DATA trigConsts<>+2264(SB)/8, $0x3fe62e42fee00000
+DATA trigConsts<>+2272(SB)/8, $0x3fe62e42fee00000
+DATA trigConsts<>+2280(SB)/8, $0x3fe62e42fee00000
+DATA trigConsts<>+2288(SB)/8, $0x3fe62e42fee00000
+DATA trigConsts<>+2296(SB)/8, $0x3fe62e42fee00000
+DATA trigConsts<>+2304(SB)/8, $0x3dea39ef35793c76
+DATA trigConsts<>+2312(SB)/8, $0x3dea39ef35793c76
+DATA trigConsts<>+2320(SB)/8, $0x3dea39ef35793c76
+DATA trigConsts<>+2328(SB)/8, $0x3dea39ef35793c76
+DATA trigConsts<>+2336(SB)/8, $0x3dea39ef35793c76
+DATA trigConsts<>+2344(SB)/8, $0x3dea39ef35793c76
+DATA trigConsts<>+2352(SB)/8, $0x3dea39ef35793c76
+DATA trigConsts<>+2360(SB)/8, $0x3dea39ef35793c76
+DATA trigConsts<>+2368(SB)/8, $0x0000000003538422
+DATA trigConsts<>+2376(SB)/8, $0x0000000003538422
+DATA trigConsts<>+2384(SB)/8, $0x0000000003538422
+DATA trigConsts<>+2392(SB)/8, $0x0000000003538422
+DATA trigConsts<>+2400(SB)/8, $0x0000000003538422
+DATA trigConsts<>+2408(SB)/8, $0x0000000003538422
+DATA trigConsts<>+2416(SB)/8, $0x0000000003538422
+DATA trigConsts<>+2424(SB)/8, $0x0000000003538422
+DATA trigConsts<>+2432(SB)/8, $0x4069000000000000
+DATA trigConsts<>+2440(SB)/8, $0x4069000000000000
+DATA trigConsts<>+2448(SB)/8, $0x4069000000000000
+DATA trigConsts<>+2456(SB)/8, $0x4069000000000000
+DATA trigConsts<>+2464(SB)/8, $0x4069000000000000
+DATA trigConsts<>+2472(SB)/8, $0x4069000000000000
+DATA trigConsts<>+2480(SB)/8, $0x4069000000000000
+DATA trigConsts<>+2488(SB)/8, $0x4069000000000000
+DATA trigConsts<>+2496(SB)/8, $0xc069000000000000
+DATA trigConsts<>+2504(SB)/8, $0xc069000000000000
+DATA trigConsts<>+2512(SB)/8, $0xc069000000000000
+DATA trigConsts<>+2520(SB)/8, $0xc069000000000000
+DATA trigConsts<>+2528(SB)/8, $0xc069000000000000
+DATA trigConsts<>+2536(SB)/8, $0xc069000000000000
+DATA trigConsts<>+2544(SB)/8, $0xc069000000000000
+DATA trigConsts<>+2552(SB)/8, $0xc069000000000000
+DATA trigConsts<>+2560(SB)/8, $0x3ff71547652b82fe
+DATA trigConsts<>+2568(SB)/8, $0x3ff71547652b82fe
+DATA trigConsts<>+2576(SB)/8, $0x3ff71547652b82fe
+DATA trigConsts<>+2584(SB)/8, $0x3ff71547652b82fe
+DATA trigConsts<>+2592(SB)/8, $0x3ff71547652b82fe
+DATA trigConsts<>+2600(SB)/8, $0x3ff71547652b82fe
+DATA trigConsts<>+2608(SB)/8, $0x3ff71547652b82fe
+DATA trigConsts<>+2616(SB)/8, $0x3ff71547652b82fe
+DATA trigConsts<>+2624(SB)/8, $0x3fe62e42fefa3000
+DATA trigConsts<>+2632(SB)/8, $0x3fe62e42fefa3000
+DATA trigConsts<>+2640(SB)/8, $0x3fe62e42fefa3000
+DATA trigConsts<>+2648(SB)/8, $0x3fe62e42fefa3000
+DATA trigConsts<>+2656(SB)/8, $0x3fe62e42fefa3000
+DATA trigConsts<>+2664(SB)/8, $0x3fe62e42fefa3000
+DATA trigConsts<>+2672(SB)/8, $0x3fe62e42fefa3000
+DATA trigConsts<>+2680(SB)/8, $0x3fe62e42fefa3000
+DATA trigConsts<>+2688(SB)/8, $0x3d53de6af278ece6
+DATA trigConsts<>+2696(SB)/8, $0x3d53de6af278ece6
+DATA trigConsts<>+2704(SB)/8, $0x3d53de6af278ece6
+DATA trigConsts<>+2712(SB)/8, $0x3d53de6af278ece6
+DATA trigConsts<>+2720(SB)/8, $0x3d53de6af278ece6
+DATA trigConsts<>+2728(SB)/8, $0x3d53de6af278ece6
+DATA trigConsts<>+2736(SB)/8, $0x3d53de6af278ece6
+DATA trigConsts<>+2744(SB)/8, $0x3d53de6af278ece6
+DATA trigConsts<>+2752(SB)/8, $0x3de5d8fd1fd19ccd
+DATA trigConsts<>+2760(SB)/8, $0x3de5d8fd1fd19ccd
+DATA trigConsts<>+2768(SB)/8, $0x3de5d8fd1fd19ccd
+DATA trigConsts<>+2776(SB)/8, $0x3de5d8fd1fd19ccd
+DATA trigConsts<>+2784(SB)/8, $0x3de5d8fd1fd19ccd
+DATA trigConsts<>+2792(SB)/8, $0x3de5d8fd1fd19ccd
+DATA trigConsts<>+2800(SB)/8, $0x3de5d8fd1fd19ccd
+DATA trigConsts<>+2808(SB)/8, $0x3de5d8fd1fd19ccd
+DATA trigConsts<>+2816(SB)/8, $0xbe5ae5e5a9291f5d
+DATA trigConsts<>+2824(SB)/8, $0xbe5ae5e5a9291f5d
+DATA trigConsts<>+2832(SB)/8, $0xbe5ae5e5a9291f5d
+DATA trigConsts<>+2840(SB)/8, $0xbe5ae5e5a9291f5d
+DATA trigConsts<>+2848(SB)/8, $0xbe5ae5e5a9291f5d
+DATA trigConsts<>+2856(SB)/8, $0xbe5ae5e5a9291f5d
+DATA trigConsts<>+2864(SB)/8, $0xbe5ae5e5a9291f5d
+DATA trigConsts<>+2872(SB)/8, $0xbe5ae5e5a9291f5d
+DATA trigConsts<>+2880(SB)/8, $0x3ec71de3567d48a1
+DATA trigConsts<>+2888(SB)/8, $0x3ec71de3567d48a1
+DATA trigConsts<>+2896(SB)/8, $0x3ec71de3567d48a1
+DATA trigConsts<>+2904(SB)/8, $0x3ec71de3567d48a1
+DATA trigConsts<>+2912(SB)/8, $0x3ec71de3567d48a1
+DATA trigConsts<>+2920(SB)/8, $0x3ec71de3567d48a1
+DATA trigConsts<>+2928(SB)/8, $0x3ec71de3567d48a1
+DATA trigConsts<>+2936(SB)/8, $0x3ec71de3567d48a1
+DATA trigConsts<>+2944(SB)/8, $0xbf2a01a019bfdf03
+DATA trigConsts<>+2952(SB)/8, $0xbf2a01a019bfdf03
+DATA trigConsts<>+2960(SB)/8, $0xbf2a01a019bfdf03
+DATA trigConsts<>+2968(SB)/8, $0xbf2a01a019bfdf03
+DATA trigConsts<>+2976(SB)/8, $0xbf2a01a019bfdf03
+DATA trigConsts<>+2984(SB)/8, $0xbf2a01a019bfdf03
+DATA trigConsts<>+2992(SB)/8, $0xbf2a01a019bfdf03
+DATA trigConsts<>+3000(SB)/8, $0xbf2a01a019bfdf03
+DATA trigConsts<>+3008(SB)/8, $0x3f8111111110f7d0
+DATA trigConsts<>+3016(SB)/8, $0x3f8111111110f7d0
+DATA trigConsts<>+3024(SB)/8, $0x3f8111111110f7d0
+DATA trigConsts<>+3032(SB)/8, $0x3f8111111110f7d0
+DATA trigConsts<>+3040(SB)/8, $0x3f8111111110f7d0
+DATA trigConsts<>+3048(SB)/8, $0x3f8111111110f7d0
+DATA trigConsts<>+3056(SB)/8, $0x3f8111111110f7d0
+DATA trigConsts<>+3064(SB)/8, $0x3f8111111110f7d0
+DATA trigConsts<>+3072(SB)/8, $0xbfc5555555555548
+DATA trigConsts<>+3080(SB)/8, $0xbfc5555555555548
+DATA trigConsts<>+3088(SB)/8, $0xbfc5555555555548
+DATA trigConsts<>+3096(SB)/8, $0xbfc5555555555548
+DATA trigConsts<>+3104(SB)/8, $0xbfc5555555555548
+DATA trigConsts<>+3112(SB)/8, $0xbfc5555555555548
+DATA trigConsts<>+3120(SB)/8, $0xbfc5555555555548
+DATA trigConsts<>+3128(SB)/8, $0xbfc5555555555548
+DATA trigConsts<>+3136(SB)/8, $0xbda8fa49a0861a9b
+DATA trigConsts<>+3144(SB)/8, $0xbda8fa49a0861a9b
+DATA trigConsts<>+3152(SB)/8, $0xbda8fa49a0861a9b
+DATA trigConsts<>+3160(SB)/8, $0xbda8fa49a0861a9b
+DATA trigConsts<>+3168(SB)/8, $0xbda8fa49a0861a9b
+DATA trigConsts<>+3176(SB)/8, $0xbda8fa49a0861a9b
+DATA trigConsts<>+3184(SB)/8, $0xbda8fa49a0861a9b
+DATA trigConsts<>+3192(SB)/8, $0xbda8fa49a0861a9b
+DATA trigConsts<>+3200(SB)/8, $0x3e21ee9d7b4e3f05
+DATA trigConsts<>+3208(SB)/8, $0x3e21ee9d7b4e3f05
+DATA trigConsts<>+3216(SB)/8, $0x3e21ee9d7b4e3f05
+DATA trigConsts<>+3224(SB)/8, $0x3e21ee9d7b4e3f05
+DATA trigConsts<>+3232(SB)/8, $0x3e21ee9d7b4e3f05
+DATA trigConsts<>+3240(SB)/8, $0x3e21ee9d7b4e3f05
+DATA trigConsts<>+3248(SB)/8, $0x3e21ee9d7b4e3f05
+DATA trigConsts<>+3256(SB)/8, $0x3e21ee9d7b4e3f05
+DATA trigConsts<>+3264(SB)/8, $0xbe927e4f7eac4bc6
+DATA trigConsts<>+3272(SB)/8, $0xbe927e4f7eac4bc6
+DATA trigConsts<>+3280(SB)/8, $0xbe927e4f7eac4bc6
+DATA trigConsts<>+3288(SB)/8, $0xbe927e4f7eac4bc6
+DATA trigConsts<>+3296(SB)/8, $0xbe927e4f7eac4bc6
+DATA trigConsts<>+3304(SB)/8, $0xbe927e4f7eac4bc6
+DATA trigConsts<>+3312(SB)/8, $0xbe927e4f7eac4bc6
+DATA trigConsts<>+3320(SB)/8, $0xbe927e4f7eac4bc6
+DATA trigConsts<>+3328(SB)/8, $0x3efa01a019c844f5
+DATA trigConsts<>+3336(SB)/8, $0x3efa01a019c844f5
+DATA trigConsts<>+3344(SB)/8, $0x3efa01a019c844f5
+DATA trigConsts<>+3352(SB)/8, $0x3efa01a019c844f5
+DATA trigConsts<>+3360(SB)/8, $0x3efa01a019c844f5
+DATA trigConsts<>+3368(SB)/8, $0x3efa01a019c844f5
+DATA trigConsts<>+3376(SB)/8, $0x3efa01a019c844f5
+DATA trigConsts<>+3384(SB)/8, $0x3efa01a019c844f5
+DATA trigConsts<>+3392(SB)/8, $0xbf56c16c16c14f91
+DATA trigConsts<>+3400(SB)/8, $0xbf56c16c16c14f91
+DATA trigConsts<>+3408(SB)/8, $0xbf56c16c16c14f91
+DATA trigConsts<>+3416(SB)/8, $0xbf56c16c16c14f91
+DATA trigConsts<>+3424(SB)/8, $0xbf56c16c16c14f91
+DATA trigConsts<>+3432(SB)/8, $0xbf56c16c16c14f91
+DATA trigConsts<>+3440(SB)/8, $0xbf56c16c16c14f91
+DATA trigConsts<>+3448(SB)/8, $0xbf56c16c16c14f91
+DATA trigConsts<>+3456(SB)/8, $0x3fa555555555554b
+DATA trigConsts<>+3464(SB)/8, $0x3fa555555555554b
+DATA trigConsts<>+3472(SB)/8, $0x3fa555555555554b
+DATA trigConsts<>+3480(SB)/8, $0x3fa555555555554b
+DATA trigConsts<>+3488(SB)/8, $0x3fa555555555554b
+DATA trigConsts<>+3496(SB)/8, $0x3fa555555555554b
+DATA trigConsts<>+3504(SB)/8, $0x3fa555555555554b
+DATA trigConsts<>+3512(SB)/8, $0x3fa555555555554b
+DATA trigConsts<>+3520(SB)/8, $0xc0c992d8d24f3f38
+DATA trigConsts<>+3528(SB)/8, $0xc0c992d8d24f3f38
+DATA trigConsts<>+3536(SB)/8, $0xc0c992d8d24f3f38
+DATA trigConsts<>+3544(SB)/8, $0xc0c992d8d24f3f38
+DATA trigConsts<>+3552(SB)/8, $0xc0c992d8d24f3f38
+DATA trigConsts<>+3560(SB)/8, $0xc0c992d8d24f3f38
+DATA trigConsts<>+3568(SB)/8, $0xc0c992d8d24f3f38
+DATA trigConsts<>+3576(SB)/8, $0xc0c992d8d24f3f38
+DATA trigConsts<>+3584(SB)/8, $0x413199eca5fc9ddd
+DATA trigConsts<>+3592(SB)/8, $0x413199eca5fc9ddd
+DATA trigConsts<>+3600(SB)/8, $0x413199eca5fc9ddd
+DATA trigConsts<>+3608(SB)/8, $0x413199eca5fc9ddd
+DATA trigConsts<>+3616(SB)/8, $0x413199eca5fc9ddd
+DATA trigConsts<>+3624(SB)/8, $0x413199eca5fc9ddd
+DATA trigConsts<>+3632(SB)/8, $0x413199eca5fc9ddd
+DATA trigConsts<>+3640(SB)/8, $0x413199eca5fc9ddd
+DATA trigConsts<>+3648(SB)/8, $0xc1711fead3299176
+DATA trigConsts<>+3656(SB)/8, $0xc1711fead3299176
+DATA trigConsts<>+3664(SB)/8, $0xc1711fead3299176
+DATA trigConsts<>+3672(SB)/8, $0xc1711fead3299176
+DATA trigConsts<>+3680(SB)/8, $0xc1711fead3299176
+DATA trigConsts<>+3688(SB)/8, $0xc1711fead3299176
+DATA trigConsts<>+3696(SB)/8, $0xc1711fead3299176
+DATA trigConsts<>+3704(SB)/8, $0xc1711fead3299176
+DATA trigConsts<>+3712(SB)/8, $0x40cab8a5eeb36572
+DATA trigConsts<>+3720(SB)/8, $0x40cab8a5eeb36572
+DATA trigConsts<>+3728(SB)/8, $0x40cab8a5eeb36572
+DATA trigConsts<>+3736(SB)/8, $0x40cab8a5eeb36572
+DATA trigConsts<>+3744(SB)/8, $0x40cab8a5eeb36572
+DATA trigConsts<>+3752(SB)/8, $0x40cab8a5eeb36572
+DATA trigConsts<>+3760(SB)/8, $0x40cab8a5eeb36572
+DATA trigConsts<>+3768(SB)/8, $0x40cab8a5eeb36572
+DATA trigConsts<>+3776(SB)/8, $0xc13427bc582abc96
+DATA trigConsts<>+3784(SB)/8, $0xc13427bc582abc96
+DATA trigConsts<>+3792(SB)/8, $0xc13427bc582abc96
+DATA trigConsts<>+3800(SB)/8, $0xc13427bc582abc96
+DATA trigConsts<>+3808(SB)/8, $0xc13427bc582abc96
+DATA trigConsts<>+3816(SB)/8, $0xc13427bc582abc96
+DATA trigConsts<>+3824(SB)/8, $0xc13427bc582abc96
+DATA trigConsts<>+3832(SB)/8, $0xc13427bc582abc96
+DATA trigConsts<>+3840(SB)/8, $0x4177d98fc2ead8ef
+DATA trigConsts<>+3848(SB)/8, $0x4177d98fc2ead8ef
+DATA trigConsts<>+3856(SB)/8, $0x4177d98fc2ead8ef
+DATA trigConsts<>+3864(SB)/8, $0x4177d98fc2ead8ef
+DATA trigConsts<>+3872(SB)/8, $0x4177d98fc2ead8ef
+DATA trigConsts<>+3880(SB)/8, $0x4177d98fc2ead8ef
+DATA trigConsts<>+3888(SB)/8, $0x4177d98fc2ead8ef
+DATA trigConsts<>+3896(SB)/8, $0x4177d98fc2ead8ef
+DATA trigConsts<>+3904(SB)/8, $0xc189afe03cbe5a31
+DATA trigConsts<>+3912(SB)/8, $0xc189afe03cbe5a31
+DATA trigConsts<>+3920(SB)/8, $0xc189afe03cbe5a31
+DATA trigConsts<>+3928(SB)/8, $0xc189afe03cbe5a31
+DATA trigConsts<>+3936(SB)/8, $0xc189afe03cbe5a31
+DATA trigConsts<>+3944(SB)/8, $0xc189afe03cbe5a31
+DATA trigConsts<>+3952(SB)/8, $0xc189afe03cbe5a31
+DATA trigConsts<>+3960(SB)/8, $0xc189afe03cbe5a31
+DATA trigConsts<>+3968(SB)/8, $0xbfec007fa1f72594
+DATA trigConsts<>+3976(SB)/8, $0xbfec007fa1f72594
+DATA trigConsts<>+3984(SB)/8, $0xbfec007fa1f72594
+DATA trigConsts<>+3992(SB)/8, $0xbfec007fa1f72594
+DATA trigConsts<>+4000(SB)/8, $0xbfec007fa1f72594
+DATA trigConsts<>+4008(SB)/8, $0xbfec007fa1f72594
+DATA trigConsts<>+4016(SB)/8, $0xbfec007fa1f72594
+DATA trigConsts<>+4024(SB)/8, $0xbfec007fa1f72594
+DATA trigConsts<>+4032(SB)/8, $0xc03028545b6b807a
+DATA trigConsts<>+4040(SB)/8, $0xc03028545b6b807a
+DATA trigConsts<>+4048(SB)/8, $0xc03028545b6b807a
+DATA trigConsts<>+4056(SB)/8, $0xc03028545b6b807a
+DATA trigConsts<>+4064(SB)/8, $0xc03028545b6b807a
+DATA trigConsts<>+4072(SB)/8, $0xc03028545b6b807a
+DATA trigConsts<>+4080(SB)/8, $0xc03028545b6b807a
+DATA trigConsts<>+4088(SB)/8, $0xc03028545b6b807a
+DATA trigConsts<>+4096(SB)/8, $0xc052c08c36880273
+DATA trigConsts<>+4104(SB)/8, $0xc052c08c36880273
+DATA trigConsts<>+4112(SB)/8, $0xc052c08c36880273
+DATA trigConsts<>+4120(SB)/8, $0xc052c08c36880273
+DATA trigConsts<>+4128(SB)/8, $0xc052c08c36880273
+DATA trigConsts<>+4136(SB)/8, $0xc052c08c36880273
+DATA trigConsts<>+4144(SB)/8, $0xc052c08c36880273
+DATA trigConsts<>+4152(SB)/8, $0xc052c08c36880273
+DATA trigConsts<>+4160(SB)/8, $0xc05eb8bf2d05ba25
+DATA trigConsts<>+4168(SB)/8, $0xc05eb8bf2d05ba25
+DATA trigConsts<>+4176(SB)/8, $0xc05eb8bf2d05ba25
+DATA trigConsts<>+4184(SB)/8, $0xc05eb8bf2d05ba25
+DATA trigConsts<>+4192(SB)/8, $0xc05eb8bf2d05ba25
+DATA trigConsts<>+4200(SB)/8, $0xc05eb8bf2d05ba25
+DATA trigConsts<>+4208(SB)/8, $0xc05eb8bf2d05ba25
+DATA trigConsts<>+4216(SB)/8, $0xc05eb8bf2d05ba25
+DATA trigConsts<>+4224(SB)/8, $0xc0503669fd28ec8e
+DATA trigConsts<>+4232(SB)/8, $0xc0503669fd28ec8e
+DATA trigConsts<>+4240(SB)/8, $0xc0503669fd28ec8e
+DATA trigConsts<>+4248(SB)/8, $0xc0503669fd28ec8e
+DATA trigConsts<>+4256(SB)/8, $0xc0503669fd28ec8e
+DATA trigConsts<>+4264(SB)/8, $0xc0503669fd28ec8e
+DATA trigConsts<>+4272(SB)/8, $0xc0503669fd28ec8e
+DATA trigConsts<>+4280(SB)/8, $0xc0503669fd28ec8e
+DATA trigConsts<>+4288(SB)/8, $0x4038dbc45b14603c
+DATA trigConsts<>+4296(SB)/8, $0x4038dbc45b14603c
+DATA trigConsts<>+4304(SB)/8, $0x4038dbc45b14603c
+DATA trigConsts<>+4312(SB)/8, $0x4038dbc45b14603c
+DATA trigConsts<>+4320(SB)/8, $0x4038dbc45b14603c
+DATA trigConsts<>+4328(SB)/8, $0x4038dbc45b14603c
+DATA trigConsts<>+4336(SB)/8, $0x4038dbc45b14603c
+DATA trigConsts<>+4344(SB)/8, $0x4038dbc45b14603c
+DATA trigConsts<>+4352(SB)/8, $0x4064a0dd43b8fa25
+DATA trigConsts<>+4360(SB)/8, $0x4064a0dd43b8fa25
+DATA trigConsts<>+4368(SB)/8, $0x4064a0dd43b8fa25
+DATA trigConsts<>+4376(SB)/8, $0x4064a0dd43b8fa25
+DATA trigConsts<>+4384(SB)/8, $0x4064a0dd43b8fa25
+DATA trigConsts<>+4392(SB)/8, $0x4064a0dd43b8fa25
+DATA trigConsts<>+4400(SB)/8, $0x4064a0dd43b8fa25
+DATA trigConsts<>+4408(SB)/8, $0x4064a0dd43b8fa25
+DATA trigConsts<>+4416(SB)/8, $0x407b0e18d2e2be3b
+DATA trigConsts<>+4424(SB)/8, $0x407b0e18d2e2be3b
+DATA trigConsts<>+4432(SB)/8, $0x407b0e18d2e2be3b
+DATA trigConsts<>+4440(SB)/8, $0x407b0e18d2e2be3b
+DATA trigConsts<>+4448(SB)/8, $0x407b0e18d2e2be3b
+DATA trigConsts<>+4456(SB)/8, $0x407b0e18d2e2be3b
+DATA trigConsts<>+4464(SB)/8, $0x407b0e18d2e2be3b
+DATA trigConsts<>+4472(SB)/8, $0x407b0e18d2e2be3b
+DATA trigConsts<>+4480(SB)/8, $0x407e563f13b049ea
+DATA trigConsts<>+4488(SB)/8, $0x407e563f13b049ea
+DATA trigConsts<>+4496(SB)/8, $0x407e563f13b049ea
+DATA trigConsts<>+4504(SB)/8, $0x407e563f13b049ea
+DATA trigConsts<>+4512(SB)/8, $0x407e563f13b049ea
+DATA trigConsts<>+4520(SB)/8, $0x407e563f13b049ea
+DATA trigConsts<>+4528(SB)/8, $0x407e563f13b049ea
+DATA trigConsts<>+4536(SB)/8, $0x407e563f13b049ea
+DATA trigConsts<>+4544(SB)/8, $0x4068519efbbd62ec
+DATA trigConsts<>+4552(SB)/8, $0x4068519efbbd62ec
+DATA trigConsts<>+4560(SB)/8, $0x4068519efbbd62ec
+DATA trigConsts<>+4568(SB)/8, $0x4068519efbbd62ec
+DATA trigConsts<>+4576(SB)/8, $0x4068519efbbd62ec
+DATA trigConsts<>+4584(SB)/8, $0x4068519efbbd62ec
+DATA trigConsts<>+4592(SB)/8, $0x4068519efbbd62ec
+DATA trigConsts<>+4600(SB)/8, $0x4068519efbbd62ec
+DATA trigConsts<>+4608(SB)/8, $0x3fc2f112df3e5244
+DATA trigConsts<>+4616(SB)/8, $0x3fc2f112df3e5244
+DATA trigConsts<>+4624(SB)/8, $0x3fc2f112df3e5244
+DATA trigConsts<>+4632(SB)/8, $0x3fc2f112df3e5244
+DATA trigConsts<>+4640(SB)/8, $0x3fc2f112df3e5244
+DATA trigConsts<>+4648(SB)/8, $0x3fc2f112df3e5244
+DATA trigConsts<>+4656(SB)/8, $0x3fc2f112df3e5244
+DATA trigConsts<>+4664(SB)/8, $0x3fc2f112df3e5244
+DATA trigConsts<>+4672(SB)/8, $0x3fc7466496cb03de
+DATA trigConsts<>+4680(SB)/8, $0x3fc7466496cb03de
+DATA trigConsts<>+4688(SB)/8, $0x3fc7466496cb03de
+DATA trigConsts<>+4696(SB)/8, $0x3fc7466496cb03de
+DATA trigConsts<>+4704(SB)/8, $0x3fc7466496cb03de
+DATA trigConsts<>+4712(SB)/8, $0x3fc7466496cb03de
+DATA trigConsts<>+4720(SB)/8, $0x3fc7466496cb03de
+DATA trigConsts<>+4728(SB)/8, $0x3fc7466496cb03de
+DATA trigConsts<>+4736(SB)/8, $0x3fd2492494229359
+DATA trigConsts<>+4744(SB)/8, $0x3fd2492494229359
+DATA trigConsts<>+4752(SB)/8, $0x3fd2492494229359
+DATA trigConsts<>+4760(SB)/8, $0x3fd2492494229359
+DATA trigConsts<>+4768(SB)/8, $0x3fd2492494229359
+DATA trigConsts<>+4776(SB)/8, $0x3fd2492494229359
+DATA trigConsts<>+4784(SB)/8, $0x3fd2492494229359
+DATA trigConsts<>+4792(SB)/8, $0x3fd2492494229359
+DATA trigConsts<>+4800(SB)/8, $0x3fe5555555555593
+DATA trigConsts<>+4808(SB)/8, $0x3fe5555555555593
+DATA trigConsts<>+4816(SB)/8, $0x3fe5555555555593
+DATA trigConsts<>+4824(SB)/8, $0x3fe5555555555593
+DATA trigConsts<>+4832(SB)/8, $0x3fe5555555555593
+DATA trigConsts<>+4840(SB)/8, $0x3fe5555555555593
+DATA trigConsts<>+4848(SB)/8, $0x3fe5555555555593
+DATA trigConsts<>+4856(SB)/8, $0x3fe5555555555593
+DATA trigConsts<>+4864(SB)/8, $0x3fc39a09d078c69f
+DATA trigConsts<>+4872(SB)/8, $0x3fc39a09d078c69f
+DATA trigConsts<>+4880(SB)/8, $0x3fc39a09d078c69f
+DATA trigConsts<>+4888(SB)/8, $0x3fc39a09d078c69f
+DATA trigConsts<>+4896(SB)/8, $0x3fc39a09d078c69f
+DATA trigConsts<>+4904(SB)/8, $0x3fc39a09d078c69f
+DATA trigConsts<>+4912(SB)/8, $0x3fc39a09d078c69f
+DATA trigConsts<>+4920(SB)/8, $0x3fc39a09d078c69f
+DATA trigConsts<>+4928(SB)/8, $0x3fcc71c51d8e78af
+DATA trigConsts<>+4936(SB)/8, $0x3fcc71c51d8e78af
+DATA trigConsts<>+4944(SB)/8, $0x3fcc71c51d8e78af
+DATA trigConsts<>+4952(SB)/8, $0x3fcc71c51d8e78af
+DATA trigConsts<>+4960(SB)/8, $0x3fcc71c51d8e78af
+DATA trigConsts<>+4968(SB)/8, $0x3fcc71c51d8e78af
+DATA trigConsts<>+4976(SB)/8, $0x3fcc71c51d8e78af
+DATA trigConsts<>+4984(SB)/8, $0x3fcc71c51d8e78af
+DATA trigConsts<>+4992(SB)/8, $0x3fd999999997fa04
+DATA trigConsts<>+5000(SB)/8, $0x3fd999999997fa04
+DATA trigConsts<>+5008(SB)/8, $0x3fd999999997fa04
+DATA trigConsts<>+5016(SB)/8, $0x3fd999999997fa04
+DATA trigConsts<>+5024(SB)/8, $0x3fd999999997fa04
+DATA trigConsts<>+5032(SB)/8, $0x3fd999999997fa04
+DATA trigConsts<>+5040(SB)/8, $0x3fd999999997fa04
+DATA trigConsts<>+5048(SB)/8, $0x3fd999999997fa04
+DATA trigConsts<>+5056(SB)/8, $0x3fc555555555555e
+DATA trigConsts<>+5064(SB)/8, $0x3fc555555555555e
+DATA trigConsts<>+5072(SB)/8, $0x3fc555555555555e
+DATA trigConsts<>+5080(SB)/8, $0x3fc555555555555e
+DATA trigConsts<>+5088(SB)/8, $0x3fc555555555555e
+DATA trigConsts<>+5096(SB)/8, $0x3fc555555555555e
+DATA trigConsts<>+5104(SB)/8, $0x3fc555555555555e
+DATA trigConsts<>+5112(SB)/8, $0x3fc555555555555e
+DATA trigConsts<>+5120(SB)/8, $0x3fa55555555554f9
+DATA trigConsts<>+5128(SB)/8, $0x3fa55555555554f9
+DATA trigConsts<>+5136(SB)/8, $0x3fa55555555554f9
+DATA trigConsts<>+5144(SB)/8, $0x3fa55555555554f9
+DATA trigConsts<>+5152(SB)/8, $0x3fa55555555554f9
+DATA trigConsts<>+5160(SB)/8, $0x3fa55555555554f9
+DATA trigConsts<>+5168(SB)/8, $0x3fa55555555554f9
+DATA trigConsts<>+5176(SB)/8, $0x3fa55555555554f9
+DATA trigConsts<>+5184(SB)/8, $0x3f8111111110e7a5
+DATA trigConsts<>+5192(SB)/8, $0x3f8111111110e7a5
+DATA trigConsts<>+5200(SB)/8, $0x3f8111111110e7a5
+DATA trigConsts<>+5208(SB)/8, $0x3f8111111110e7a5
+DATA trigConsts<>+5216(SB)/8, $0x3f8111111110e7a5
+DATA trigConsts<>+5224(SB)/8, $0x3f8111111110e7a5
+DATA trigConsts<>+5232(SB)/8, $0x3f8111111110e7a5
+DATA trigConsts<>+5240(SB)/8, $0x3f8111111110e7a5
+DATA trigConsts<>+5248(SB)/8, $0x3f56c16c16c3396b
+DATA trigConsts<>+5256(SB)/8, $0x3f56c16c16c3396b
+DATA trigConsts<>+5264(SB)/8, $0x3f56c16c16c3396b
+DATA trigConsts<>+5272(SB)/8, $0x3f56c16c16c3396b
+DATA trigConsts<>+5280(SB)/8, $0x3f56c16c16c3396b
+DATA trigConsts<>+5288(SB)/8, $0x3f56c16c16c3396b
+DATA trigConsts<>+5296(SB)/8, $0x3f56c16c16c3396b
+DATA trigConsts<>+5304(SB)/8, $0x3f56c16c16c3396b
+DATA trigConsts<>+5312(SB)/8, $0x3f2a01a01b4421fd
+DATA trigConsts<>+5320(SB)/8, $0x3f2a01a01b4421fd
+DATA trigConsts<>+5328(SB)/8, $0x3f2a01a01b4421fd
+DATA trigConsts<>+5336(SB)/8, $0x3f2a01a01b4421fd
+DATA trigConsts<>+5344(SB)/8, $0x3f2a01a01b4421fd
+DATA trigConsts<>+5352(SB)/8, $0x3f2a01a01b4421fd
+DATA trigConsts<>+5360(SB)/8, $0x3f2a01a01b4421fd
+DATA trigConsts<>+5368(SB)/8, $0x3f2a01a01b4421fd
+DATA trigConsts<>+5376(SB)/8, $0x3efa01a0127f883a
+DATA trigConsts<>+5384(SB)/8, $0x3efa01a0127f883a
+DATA trigConsts<>+5392(SB)/8, $0x3efa01a0127f883a
+DATA trigConsts<>+5400(SB)/8, $0x3efa01a0127f883a
+DATA trigConsts<>+5408(SB)/8, $0x3efa01a0127f883a
+DATA trigConsts<>+5416(SB)/8, $0x3efa01a0127f883a
+DATA trigConsts<>+5424(SB)/8, $0x3efa01a0127f883a
+DATA trigConsts<>+5432(SB)/8, $0x3efa01a0127f883a
+DATA trigConsts<>+5440(SB)/8, $0x3ec71ddef633fb47
+DATA trigConsts<>+5448(SB)/8, $0x3ec71ddef633fb47
+DATA trigConsts<>+5456(SB)/8, $0x3ec71ddef633fb47
+DATA trigConsts<>+5464(SB)/8, $0x3ec71ddef633fb47
+DATA trigConsts<>+5472(SB)/8, $0x3ec71ddef633fb47
+DATA trigConsts<>+5480(SB)/8, $0x3ec71ddef633fb47
+DATA trigConsts<>+5488(SB)/8, $0x3ec71ddef633fb47
+DATA trigConsts<>+5496(SB)/8, $0x3ec71ddef633fb47
+DATA trigConsts<>+5504(SB)/8, $0x3e927e5d38a23654
+DATA trigConsts<>+5512(SB)/8, $0x3e927e5d38a23654
+DATA trigConsts<>+5520(SB)/8, $0x3e927e5d38a23654
+DATA trigConsts<>+5528(SB)/8, $0x3e927e5d38a23654
+DATA trigConsts<>+5536(SB)/8, $0x3e927e5d38a23654
+DATA trigConsts<>+5544(SB)/8, $0x3e927e5d38a23654
+DATA trigConsts<>+5552(SB)/8, $0x3e927e5d38a23654
+DATA trigConsts<>+5560(SB)/8, $0x3e927e5d38a23654
+DATA trigConsts<>+5568(SB)/8, $0x3e5af6c36f75740c
+DATA trigConsts<>+5576(SB)/8, $0x3e5af6c36f75740c
+DATA trigConsts<>+5584(SB)/8, $0x3e5af6c36f75740c
+DATA trigConsts<>+5592(SB)/8, $0x3e5af6c36f75740c
+DATA trigConsts<>+5600(SB)/8, $0x3e5af6c36f75740c
+DATA trigConsts<>+5608(SB)/8, $0x3e5af6c36f75740c
+DATA trigConsts<>+5616(SB)/8, $0x3e5af6c36f75740c
+DATA trigConsts<>+5624(SB)/8, $0x3e5af6c36f75740c
+DATA trigConsts<>+5632(SB)/8, $0x3e21e0c670afff06
+DATA trigConsts<>+5640(SB)/8, $0x3e21e0c670afff06
+DATA trigConsts<>+5648(SB)/8, $0x3e21e0c670afff06
+DATA trigConsts<>+5656(SB)/8, $0x3e21e0c670afff06
+DATA trigConsts<>+5664(SB)/8, $0x3e21e0c670afff06
+DATA trigConsts<>+5672(SB)/8, $0x3e21e0c670afff06
+DATA trigConsts<>+5680(SB)/8, $0x3e21e0c670afff06
+DATA trigConsts<>+5688(SB)/8, $0x3e21e0c670afff06
+GLOBL trigConsts<>(SB), RODATA|NOPTR, $5696
 
 // func sinF32AVX512(dst *float32, x *float32, n int) int
 // Requires: AVX, AVX512DQ, AVX512F, BMI2
@@ -14068,29 +14148,29 @@ sinF32AVX512_loop:
 	VSUBPD        Z7, Z4, Z4
 	VMULPD        Z4, Z4, Z6
 	VPTESTMQ      trigConsts<>+576(SB), Z5, K1
-	VMULPD        trigConsts<>+2368(SB), Z6, Z7
-	VADDPD        trigConsts<>+2432(SB), Z7, Z7
+	VMULPD        trigConsts<>+2752(SB), Z6, Z7
+	VADDPD        trigConsts<>+2816(SB), Z7, Z7
 	VMULPD        Z6, Z7, Z7
-	VADDPD        trigConsts<>+2496(SB), Z7, Z7
+	VADDPD        trigConsts<>+2880(SB), Z7, Z7
 	VMULPD        Z6, Z7, Z7
-	VADDPD        trigConsts<>+2560(SB), Z7, Z7
+	VADDPD        trigConsts<>+2944(SB), Z7, Z7
 	VMULPD        Z6, Z7, Z7
-	VADDPD        trigConsts<>+2624(SB), Z7, Z7
+	VADDPD        trigConsts<>+3008(SB), Z7, Z7
 	VMULPD        Z6, Z7, Z7
-	VADDPD        trigConsts<>+2688(SB), Z7, Z7
+	VADDPD        trigConsts<>+3072(SB), Z7, Z7
 	VMULPD        Z6, Z4, Z8
 	VMULPD        Z7, Z8, Z8
 	VADDPD        Z8, Z4, Z8
-	VMULPD        trigConsts<>+2752(SB), Z6, Z4
-	VADDPD        trigConsts<>+2816(SB), Z4, Z4
+	VMULPD        trigConsts<>+3136(SB), Z6, Z4
+	VADDPD        trigConsts<>+3200(SB), Z4, Z4
 	VMULPD        Z6, Z4, Z4
-	VADDPD        trigConsts<>+2880(SB), Z4, Z4
+	VADDPD        trigConsts<>+3264(SB), Z4, Z4
 	VMULPD        Z6, Z4, Z4
-	VADDPD        trigConsts<>+2944(SB), Z4, Z4
+	VADDPD        trigConsts<>+3328(SB), Z4, Z4
 	VMULPD        Z6, Z4, Z4
-	VADDPD        trigConsts<>+3008(SB), Z4, Z4
+	VADDPD        trigConsts<>+3392(SB), Z4, Z4
 	VMULPD        Z6, Z4, Z4
-	VADDPD        trigConsts<>+3072(SB), Z4, Z4
+	VADDPD        trigConsts<>+3456(SB), Z4, Z4
 	VMULPD        trigConsts<>+1024(SB), Z6, Z9
 	VMOVUPD       trigConsts<>+960(SB), Z7
 	VSUBPD        Z9, Z7, Z7
@@ -14119,29 +14199,29 @@ sinF32AVX512_loop:
 	VSUBPD        Z6, Z1, Z1
 	VMULPD        Z1, Z1, Z5
 	VPTESTMQ      trigConsts<>+576(SB), Z4, K1
-	VMULPD        trigConsts<>+2368(SB), Z5, Z6
-	VADDPD        trigConsts<>+2432(SB), Z6, Z6
+	VMULPD        trigConsts<>+2752(SB), Z5, Z6
+	VADDPD        trigConsts<>+2816(SB), Z6, Z6
 	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+2496(SB), Z6, Z6
+	VADDPD        trigConsts<>+2880(SB), Z6, Z6
 	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+2560(SB), Z6, Z6
+	VADDPD        trigConsts<>+2944(SB), Z6, Z6
 	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+2624(SB), Z6, Z6
+	VADDPD        trigConsts<>+3008(SB), Z6, Z6
 	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+2688(SB), Z6, Z6
+	VADDPD        trigConsts<>+3072(SB), Z6, Z6
 	VMULPD        Z5, Z1, Z7
 	VMULPD        Z6, Z7, Z7
 	VADDPD        Z7, Z1, Z7
-	VMULPD        trigConsts<>+2752(SB), Z5, Z1
-	VADDPD        trigConsts<>+2816(SB), Z1, Z1
+	VMULPD        trigConsts<>+3136(SB), Z5, Z1
+	VADDPD        trigConsts<>+3200(SB), Z1, Z1
 	VMULPD        Z5, Z1, Z1
-	VADDPD        trigConsts<>+2880(SB), Z1, Z1
+	VADDPD        trigConsts<>+3264(SB), Z1, Z1
 	VMULPD        Z5, Z1, Z1
-	VADDPD        trigConsts<>+2944(SB), Z1, Z1
+	VADDPD        trigConsts<>+3328(SB), Z1, Z1
 	VMULPD        Z5, Z1, Z1
-	VADDPD        trigConsts<>+3008(SB), Z1, Z1
+	VADDPD        trigConsts<>+3392(SB), Z1, Z1
 	VMULPD        Z5, Z1, Z1
-	VADDPD        trigConsts<>+3072(SB), Z1, Z1
+	VADDPD        trigConsts<>+3456(SB), Z1, Z1
 	VMULPD        trigConsts<>+1024(SB), Z5, Z9
 	VMOVUPD       trigConsts<>+960(SB), Z6
 	VSUBPD        Z9, Z6, Z6
@@ -14194,29 +14274,29 @@ sinF32AVX512_tail:
 	VSUBPD        Z6, Z2, Z2
 	VMULPD        Z2, Z2, Z5
 	VPTESTMQ      trigConsts<>+576(SB), Z4, K2
-	VMULPD        trigConsts<>+2368(SB), Z5, Z6
-	VADDPD        trigConsts<>+2432(SB), Z6, Z6
+	VMULPD        trigConsts<>+2752(SB), Z5, Z6
+	VADDPD        trigConsts<>+2816(SB), Z6, Z6
 	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+2496(SB), Z6, Z6
+	VADDPD        trigConsts<>+2880(SB), Z6, Z6
 	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+2560(SB), Z6, Z6
+	VADDPD        trigConsts<>+2944(SB), Z6, Z6
 	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+2624(SB), Z6, Z6
+	VADDPD        trigConsts<>+3008(SB), Z6, Z6
 	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+2688(SB), Z6, Z6
+	VADDPD        trigConsts<>+3072(SB), Z6, Z6
 	VMULPD        Z5, Z2, Z7
 	VMULPD        Z6, Z7, Z7
 	VADDPD        Z7, Z2, Z7
-	VMULPD        trigConsts<>+2752(SB), Z5, Z2
-	VADDPD        trigConsts<>+2816(SB), Z2, Z2
+	VMULPD        trigConsts<>+3136(SB), Z5, Z2
+	VADDPD        trigConsts<>+3200(SB), Z2, Z2
 	VMULPD        Z5, Z2, Z2
-	VADDPD        trigConsts<>+2880(SB), Z2, Z2
+	VADDPD        trigConsts<>+3264(SB), Z2, Z2
 	VMULPD        Z5, Z2, Z2
-	VADDPD        trigConsts<>+2944(SB), Z2, Z2
+	VADDPD        trigConsts<>+3328(SB), Z2, Z2
 	VMULPD        Z5, Z2, Z2
-	VADDPD        trigConsts<>+3008(SB), Z2, Z2
+	VADDPD        trigConsts<>+3392(SB), Z2, Z2
 	VMULPD        Z5, Z2, Z2
-	VADDPD        trigConsts<>+3072(SB), Z2, Z2
+	VADDPD        trigConsts<>+3456(SB), Z2, Z2
 	VMULPD        trigConsts<>+1024(SB), Z5, Z8
 	VMOVUPD       trigConsts<>+960(SB), Z6
 	VSUBPD        Z8, Z6, Z6
@@ -14245,29 +14325,29 @@ sinF32AVX512_tail:
 	VSUBPD        Z5, Z1, Z1
 	VMULPD        Z1, Z1, Z4
 	VPTESTMQ      trigConsts<>+576(SB), Z2, K2
-	VMULPD        trigConsts<>+2368(SB), Z4, Z5
-	VADDPD        trigConsts<>+2432(SB), Z5, Z5
+	VMULPD        trigConsts<>+2752(SB), Z4, Z5
+	VADDPD        trigConsts<>+2816(SB), Z5, Z5
 	VMULPD        Z4, Z5, Z5
-	VADDPD        trigConsts<>+2496(SB), Z5, Z5
+	VADDPD        trigConsts<>+2880(SB), Z5, Z5
 	VMULPD        Z4, Z5, Z5
-	VADDPD        trigConsts<>+2560(SB), Z5, Z5
+	VADDPD        trigConsts<>+2944(SB), Z5, Z5
 	VMULPD        Z4, Z5, Z5
-	VADDPD        trigConsts<>+2624(SB), Z5, Z5
+	VADDPD        trigConsts<>+3008(SB), Z5, Z5
 	VMULPD        Z4, Z5, Z5
-	VADDPD        trigConsts<>+2688(SB), Z5, Z5
+	VADDPD        trigConsts<>+3072(SB), Z5, Z5
 	VMULPD        Z4, Z1, Z6
 	VMULPD        Z5, Z6, Z6
 	VADDPD        Z6, Z1, Z6
-	VMULPD        trigConsts<>+2752(SB), Z4, Z1
-	VADDPD        trigConsts<>+2816(SB), Z1, Z1
+	VMULPD        trigConsts<>+3136(SB), Z4, Z1
+	VADDPD        trigConsts<>+3200(SB), Z1, Z1
 	VMULPD        Z4, Z1, Z1
-	VADDPD        trigConsts<>+2880(SB), Z1, Z1
+	VADDPD        trigConsts<>+3264(SB), Z1, Z1
 	VMULPD        Z4, Z1, Z1
-	VADDPD        trigConsts<>+2944(SB), Z1, Z1
+	VADDPD        trigConsts<>+3328(SB), Z1, Z1
 	VMULPD        Z4, Z1, Z1
-	VADDPD        trigConsts<>+3008(SB), Z1, Z1
+	VADDPD        trigConsts<>+3392(SB), Z1, Z1
 	VMULPD        Z4, Z1, Z1
-	VADDPD        trigConsts<>+3072(SB), Z1, Z1
+	VADDPD        trigConsts<>+3456(SB), Z1, Z1
 	VMULPD        trigConsts<>+1024(SB), Z4, Z8
 	VMOVUPD       trigConsts<>+960(SB), Z5
 	VSUBPD        Z8, Z5, Z5
@@ -14329,29 +14409,29 @@ cosF32AVX512_loop:
 	VSUBPD        Z11, Z8, Z8
 	VMULPD        Z8, Z8, Z10
 	VPTESTMQ      trigConsts<>+576(SB), Z9, K1
-	VMULPD        trigConsts<>+2368(SB), Z10, Z11
-	VADDPD        trigConsts<>+2432(SB), Z11, Z11
+	VMULPD        trigConsts<>+2752(SB), Z10, Z11
+	VADDPD        trigConsts<>+2816(SB), Z11, Z11
 	VMULPD        Z10, Z11, Z11
-	VADDPD        trigConsts<>+2496(SB), Z11, Z11
+	VADDPD        trigConsts<>+2880(SB), Z11, Z11
 	VMULPD        Z10, Z11, Z11
-	VADDPD        trigConsts<>+2560(SB), Z11, Z11
+	VADDPD        trigConsts<>+2944(SB), Z11, Z11
 	VMULPD        Z10, Z11, Z11
-	VADDPD        trigConsts<>+2624(SB), Z11, Z11
+	VADDPD        trigConsts<>+3008(SB), Z11, Z11
 	VMULPD        Z10, Z11, Z11
-	VADDPD        trigConsts<>+2688(SB), Z11, Z11
+	VADDPD        trigConsts<>+3072(SB), Z11, Z11
 	VMULPD        Z10, Z8, Z12
 	VMULPD        Z11, Z12, Z12
 	VADDPD        Z12, Z8, Z12
-	VMULPD        trigConsts<>+2752(SB), Z10, Z8
-	VADDPD        trigConsts<>+2816(SB), Z8, Z8
+	VMULPD        trigConsts<>+3136(SB), Z10, Z8
+	VADDPD        trigConsts<>+3200(SB), Z8, Z8
 	VMULPD        Z10, Z8, Z8
-	VADDPD        trigConsts<>+2880(SB), Z8, Z8
+	VADDPD        trigConsts<>+3264(SB), Z8, Z8
 	VMULPD        Z10, Z8, Z8
-	VADDPD        trigConsts<>+2944(SB), Z8, Z8
+	VADDPD        trigConsts<>+3328(SB), Z8, Z8
 	VMULPD        Z10, Z8, Z8
-	VADDPD        trigConsts<>+3008(SB), Z8, Z8
+	VADDPD        trigConsts<>+3392(SB), Z8, Z8
 	VMULPD        Z10, Z8, Z8
-	VADDPD        trigConsts<>+3072(SB), Z8, Z8
+	VADDPD        trigConsts<>+3456(SB), Z8, Z8
 	VMULPD        trigConsts<>+1024(SB), Z10, Z13
 	VMOVUPD       trigConsts<>+960(SB), Z11
 	VSUBPD        Z13, Z11, Z11
@@ -14381,29 +14461,29 @@ cosF32AVX512_loop:
 	VSUBPD        Z10, Z1, Z1
 	VMULPD        Z1, Z1, Z9
 	VPTESTMQ      trigConsts<>+576(SB), Z8, K1
-	VMULPD        trigConsts<>+2368(SB), Z9, Z10
-	VADDPD        trigConsts<>+2432(SB), Z10, Z10
+	VMULPD        trigConsts<>+2752(SB), Z9, Z10
+	VADDPD        trigConsts<>+2816(SB), Z10, Z10
 	VMULPD        Z9, Z10, Z10
-	VADDPD        trigConsts<>+2496(SB), Z10, Z10
+	VADDPD        trigConsts<>+2880(SB), Z10, Z10
 	VMULPD        Z9, Z10, Z10
-	VADDPD        trigConsts<>+2560(SB), Z10, Z10
+	VADDPD        trigConsts<>+2944(SB), Z10, Z10
 	VMULPD        Z9, Z10, Z10
-	VADDPD        trigConsts<>+2624(SB), Z10, Z10
+	VADDPD        trigConsts<>+3008(SB), Z10, Z10
 	VMULPD        Z9, Z10, Z10
-	VADDPD        trigConsts<>+2688(SB), Z10, Z10
+	VADDPD        trigConsts<>+3072(SB), Z10, Z10
 	VMULPD        Z9, Z1, Z12
 	VMULPD        Z10, Z12, Z12
 	VADDPD        Z12, Z1, Z12
-	VMULPD        trigConsts<>+2752(SB), Z9, Z1
-	VADDPD        trigConsts<>+2816(SB), Z1, Z1
+	VMULPD        trigConsts<>+3136(SB), Z9, Z1
+	VADDPD        trigConsts<>+3200(SB), Z1, Z1
 	VMULPD        Z9, Z1, Z1
-	VADDPD        trigConsts<>+2880(SB), Z1, Z1
+	VADDPD        trigConsts<>+3264(SB), Z1, Z1
 	VMULPD        Z9, Z1, Z1
-	VADDPD        trigConsts<>+2944(SB), Z1, Z1
+	VADDPD        trigConsts<>+3328(SB), Z1, Z1
 	VMULPD        Z9, Z1, Z1
-	VADDPD        trigConsts<>+3008(SB), Z1, Z1
+	VADDPD        trigConsts<>+3392(SB), Z1, Z1
 	VMULPD        Z9, Z1, Z1
-	VADDPD        trigConsts<>+3072(SB), Z1, Z1
+	VADDPD        trigConsts<>+3456(SB), Z1, Z1
 	VMULPD        trigConsts<>+1024(SB), Z9, Z13
 	VMOVUPD       trigConsts<>+960(SB), Z10
 	VSUBPD        Z13, Z10, Z10
@@ -14457,29 +14537,29 @@ cosF32AVX512_tail:
 	VSUBPD        Z8, Z2, Z2
 	VMULPD        Z2, Z2, Z4
 	VPTESTMQ      trigConsts<>+576(SB), Z3, K2
-	VMULPD        trigConsts<>+2368(SB), Z4, Z8
-	VADDPD        trigConsts<>+2432(SB), Z8, Z8
+	VMULPD        trigConsts<>+2752(SB), Z4, Z8
+	VADDPD        trigConsts<>+2816(SB), Z8, Z8
 	VMULPD        Z4, Z8, Z8
-	VADDPD        trigConsts<>+2496(SB), Z8, Z8
+	VADDPD        trigConsts<>+2880(SB), Z8, Z8
 	VMULPD        Z4, Z8, Z8
-	VADDPD        trigConsts<>+2560(SB), Z8, Z8
+	VADDPD        trigConsts<>+2944(SB), Z8, Z8
 	VMULPD        Z4, Z8, Z8
-	VADDPD        trigConsts<>+2624(SB), Z8, Z8
+	VADDPD        trigConsts<>+3008(SB), Z8, Z8
 	VMULPD        Z4, Z8, Z8
-	VADDPD        trigConsts<>+2688(SB), Z8, Z8
+	VADDPD        trigConsts<>+3072(SB), Z8, Z8
 	VMULPD        Z4, Z2, Z9
 	VMULPD        Z8, Z9, Z9
 	VADDPD        Z9, Z2, Z9
-	VMULPD        trigConsts<>+2752(SB), Z4, Z2
-	VADDPD        trigConsts<>+2816(SB), Z2, Z2
+	VMULPD        trigConsts<>+3136(SB), Z4, Z2
+	VADDPD        trigConsts<>+3200(SB), Z2, Z2
 	VMULPD        Z4, Z2, Z2
-	VADDPD        trigConsts<>+2880(SB), Z2, Z2
+	VADDPD        trigConsts<>+3264(SB), Z2, Z2
 	VMULPD        Z4, Z2, Z2
-	VADDPD        trigConsts<>+2944(SB), Z2, Z2
+	VADDPD        trigConsts<>+3328(SB), Z2, Z2
 	VMULPD        Z4, Z2, Z2
-	VADDPD        trigConsts<>+3008(SB), Z2, Z2
+	VADDPD        trigConsts<>+3392(SB), Z2, Z2
 	VMULPD        Z4, Z2, Z2
-	VADDPD        trigConsts<>+3072(SB), Z2, Z2
+	VADDPD        trigConsts<>+3456(SB), Z2, Z2
 	VMULPD        trigConsts<>+1024(SB), Z4, Z10
 	VMOVUPD       trigConsts<>+960(SB), Z8
 	VSUBPD        Z10, Z8, Z8
@@ -14509,29 +14589,29 @@ cosF32AVX512_tail:
 	VSUBPD        Z4, Z1, Z1
 	VMULPD        Z1, Z1, Z3
 	VPTESTMQ      trigConsts<>+576(SB), Z2, K2
-	VMULPD        trigConsts<>+2368(SB), Z3, Z4
-	VADDPD        trigConsts<>+2432(SB), Z4, Z4
+	VMULPD        trigConsts<>+2752(SB), Z3, Z4
+	VADDPD        trigConsts<>+2816(SB), Z4, Z4
 	VMULPD        Z3, Z4, Z4
-	VADDPD        trigConsts<>+2496(SB), Z4, Z4
+	VADDPD        trigConsts<>+2880(SB), Z4, Z4
 	VMULPD        Z3, Z4, Z4
-	VADDPD        trigConsts<>+2560(SB), Z4, Z4
+	VADDPD        trigConsts<>+2944(SB), Z4, Z4
 	VMULPD        Z3, Z4, Z4
-	VADDPD        trigConsts<>+2624(SB), Z4, Z4
+	VADDPD        trigConsts<>+3008(SB), Z4, Z4
 	VMULPD        Z3, Z4, Z4
-	VADDPD        trigConsts<>+2688(SB), Z4, Z4
+	VADDPD        trigConsts<>+3072(SB), Z4, Z4
 	VMULPD        Z3, Z1, Z5
 	VMULPD        Z4, Z5, Z5
 	VADDPD        Z5, Z1, Z5
-	VMULPD        trigConsts<>+2752(SB), Z3, Z1
-	VADDPD        trigConsts<>+2816(SB), Z1, Z1
+	VMULPD        trigConsts<>+3136(SB), Z3, Z1
+	VADDPD        trigConsts<>+3200(SB), Z1, Z1
 	VMULPD        Z3, Z1, Z1
-	VADDPD        trigConsts<>+2880(SB), Z1, Z1
+	VADDPD        trigConsts<>+3264(SB), Z1, Z1
 	VMULPD        Z3, Z1, Z1
-	VADDPD        trigConsts<>+2944(SB), Z1, Z1
+	VADDPD        trigConsts<>+3328(SB), Z1, Z1
 	VMULPD        Z3, Z1, Z1
-	VADDPD        trigConsts<>+3008(SB), Z1, Z1
+	VADDPD        trigConsts<>+3392(SB), Z1, Z1
 	VMULPD        Z3, Z1, Z1
-	VADDPD        trigConsts<>+3072(SB), Z1, Z1
+	VADDPD        trigConsts<>+3456(SB), Z1, Z1
 	VMULPD        trigConsts<>+1024(SB), Z3, Z9
 	VMOVUPD       trigConsts<>+960(SB), Z4
 	VSUBPD        Z9, Z4, Z4
@@ -14594,17 +14674,17 @@ tanF32AVX512_loop:
 	VSUBPD        Z7, Z4, Z4
 	VMULPD        Z4, Z4, Z6
 	VPTESTMQ      trigConsts<>+576(SB), Z5, K1
-	VMULPD        trigConsts<>+3136(SB), Z6, Z5
-	VADDPD        trigConsts<>+3200(SB), Z5, Z5
+	VMULPD        trigConsts<>+3520(SB), Z6, Z5
+	VADDPD        trigConsts<>+3584(SB), Z5, Z5
 	VMULPD        Z6, Z5, Z5
-	VADDPD        trigConsts<>+3264(SB), Z5, Z5
-	VADDPD        trigConsts<>+3328(SB), Z6, Z7
+	VADDPD        trigConsts<>+3648(SB), Z5, Z5
+	VADDPD        trigConsts<>+3712(SB), Z6, Z7
 	VMULPD        Z6, Z7, Z7
-	VADDPD        trigConsts<>+3392(SB), Z7, Z7
+	VADDPD        trigConsts<>+3776(SB), Z7, Z7
 	VMULPD        Z6, Z7, Z7
-	VADDPD        trigConsts<>+3456(SB), Z7, Z7
+	VADDPD        trigConsts<>+3840(SB), Z7, Z7
 	VMULPD        Z6, Z7, Z7
-	VADDPD        trigConsts<>+3520(SB), Z7, Z7
+	VADDPD        trigConsts<>+3904(SB), Z7, Z7
 	VMULPD        Z5, Z6, Z5
 	VDIVPD        Z7, Z5, Z5
 	VMULPD        Z5, Z4, Z5
@@ -14632,17 +14712,17 @@ tanF32AVX512_loop:
 	VSUBPD        Z7, Z1, Z1
 	VMULPD        Z1, Z1, Z6
 	VPTESTMQ      trigConsts<>+576(SB), Z5, K1
-	VMULPD        trigConsts<>+3136(SB), Z6, Z5
-	VADDPD        trigConsts<>+3200(SB), Z5, Z5
+	VMULPD        trigConsts<>+3520(SB), Z6, Z5
+	VADDPD        trigConsts<>+3584(SB), Z5, Z5
 	VMULPD        Z6, Z5, Z5
-	VADDPD        trigConsts<>+3264(SB), Z5, Z5
-	VADDPD        trigConsts<>+3328(SB), Z6, Z7
+	VADDPD        trigConsts<>+3648(SB), Z5, Z5
+	VADDPD        trigConsts<>+3712(SB), Z6, Z7
 	VMULPD        Z6, Z7, Z7
-	VADDPD        trigConsts<>+3392(SB), Z7, Z7
+	VADDPD        trigConsts<>+3776(SB), Z7, Z7
 	VMULPD        Z6, Z7, Z7
-	VADDPD        trigConsts<>+3456(SB), Z7, Z7
+	VADDPD        trigConsts<>+3840(SB), Z7, Z7
 	VMULPD        Z6, Z7, Z7
-	VADDPD        trigConsts<>+3520(SB), Z7, Z7
+	VADDPD        trigConsts<>+3904(SB), Z7, Z7
 	VMULPD        Z5, Z6, Z5
 	VDIVPD        Z7, Z5, Z5
 	VMULPD        Z5, Z1, Z5
@@ -14694,17 +14774,17 @@ tanF32AVX512_tail:
 	VSUBPD        Z6, Z2, Z2
 	VMULPD        Z2, Z2, Z5
 	VPTESTMQ      trigConsts<>+576(SB), Z4, K2
-	VMULPD        trigConsts<>+3136(SB), Z5, Z4
-	VADDPD        trigConsts<>+3200(SB), Z4, Z4
+	VMULPD        trigConsts<>+3520(SB), Z5, Z4
+	VADDPD        trigConsts<>+3584(SB), Z4, Z4
 	VMULPD        Z5, Z4, Z4
-	VADDPD        trigConsts<>+3264(SB), Z4, Z4
-	VADDPD        trigConsts<>+3328(SB), Z5, Z6
+	VADDPD        trigConsts<>+3648(SB), Z4, Z4
+	VADDPD        trigConsts<>+3712(SB), Z5, Z6
 	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+3392(SB), Z6, Z6
+	VADDPD        trigConsts<>+3776(SB), Z6, Z6
 	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+3456(SB), Z6, Z6
+	VADDPD        trigConsts<>+3840(SB), Z6, Z6
 	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+3520(SB), Z6, Z6
+	VADDPD        trigConsts<>+3904(SB), Z6, Z6
 	VMULPD        Z4, Z5, Z4
 	VDIVPD        Z6, Z4, Z4
 	VMULPD        Z4, Z2, Z4
@@ -14732,17 +14812,17 @@ tanF32AVX512_tail:
 	VSUBPD        Z6, Z1, Z1
 	VMULPD        Z1, Z1, Z5
 	VPTESTMQ      trigConsts<>+576(SB), Z4, K2
-	VMULPD        trigConsts<>+3136(SB), Z5, Z4
-	VADDPD        trigConsts<>+3200(SB), Z4, Z4
+	VMULPD        trigConsts<>+3520(SB), Z5, Z4
+	VADDPD        trigConsts<>+3584(SB), Z4, Z4
 	VMULPD        Z5, Z4, Z4
-	VADDPD        trigConsts<>+3264(SB), Z4, Z4
-	VADDPD        trigConsts<>+3328(SB), Z5, Z6
+	VADDPD        trigConsts<>+3648(SB), Z4, Z4
+	VADDPD        trigConsts<>+3712(SB), Z5, Z6
 	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+3392(SB), Z6, Z6
+	VADDPD        trigConsts<>+3776(SB), Z6, Z6
 	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+3456(SB), Z6, Z6
+	VADDPD        trigConsts<>+3840(SB), Z6, Z6
 	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+3520(SB), Z6, Z6
+	VADDPD        trigConsts<>+3904(SB), Z6, Z6
 	VMULPD        Z4, Z5, Z4
 	VDIVPD        Z6, Z4, Z4
 	VMULPD        Z4, Z1, Z4
@@ -14807,23 +14887,23 @@ atan2F32AVX512_loop:
 	VMOVAPD       Z20, K3, Z19
 	VDIVPD        Z19, Z18, Z18
 	VMULPD        Z18, Z18, Z19
-	VMULPD        trigConsts<>+3584(SB), Z19, Z20
-	VADDPD        trigConsts<>+3648(SB), Z20, Z20
+	VMULPD        trigConsts<>+3968(SB), Z19, Z20
+	VADDPD        trigConsts<>+4032(SB), Z20, Z20
 	VMULPD        Z19, Z20, Z20
-	VADDPD        trigConsts<>+3712(SB), Z20, Z20
+	VADDPD        trigConsts<>+4096(SB), Z20, Z20
 	VMULPD        Z19, Z20, Z20
-	VADDPD        trigConsts<>+3776(SB), Z20, Z20
+	VADDPD        trigConsts<>+4160(SB), Z20, Z20
 	VMULPD        Z19, Z20, Z20
-	VADDPD        trigConsts<>+3840(SB), Z20, Z20
-	VADDPD        trigConsts<>+3904(SB), Z19, Z21
+	VADDPD        trigConsts<>+4224(SB), Z20, Z20
+	VADDPD        trigConsts<>+4288(SB), Z19, Z21
 	VMULPD        Z19, Z21, Z21
-	VADDPD        trigConsts<>+3968(SB), Z21, Z21
+	VADDPD        trigConsts<>+4352(SB), Z21, Z21
 	VMULPD        Z19, Z21, Z21
-	VADDPD        trigConsts<>+4032(SB), Z21, Z21
+	VADDPD        trigConsts<>+4416(SB), Z21, Z21
 	VMULPD        Z19, Z21, Z21
-	VADDPD        trigConsts<>+4096(SB), Z21, Z21
+	VADDPD        trigConsts<>+4480(SB), Z21, Z21
 	VMULPD        Z19, Z21, Z21
-	VADDPD        trigConsts<>+4160(SB), Z21, Z21
+	VADDPD        trigConsts<>+4544(SB), Z21, Z21
 	VMULPD        Z20, Z19, Z20
 	VDIVPD        Z21, Z20, Z20
 	VMULPD        Z20, Z18, Z20
@@ -14867,23 +14947,23 @@ atan2F32AVX512_loop:
 	VMOVAPD       Z18, K3, Z17
 	VDIVPD        Z17, Z2, Z2
 	VMULPD        Z2, Z2, Z17
-	VMULPD        trigConsts<>+3584(SB), Z17, Z18
-	VADDPD        trigConsts<>+3648(SB), Z18, Z18
+	VMULPD        trigConsts<>+3968(SB), Z17, Z18
+	VADDPD        trigConsts<>+4032(SB), Z18, Z18
 	VMULPD        Z17, Z18, Z18
-	VADDPD        trigConsts<>+3712(SB), Z18, Z18
+	VADDPD        trigConsts<>+4096(SB), Z18, Z18
 	VMULPD        Z17, Z18, Z18
-	VADDPD        trigConsts<>+3776(SB), Z18, Z18
+	VADDPD        trigConsts<>+4160(SB), Z18, Z18
 	VMULPD        Z17, Z18, Z18
-	VADDPD        trigConsts<>+3840(SB), Z18, Z18
-	VADDPD        trigConsts<>+3904(SB), Z17, Z19
+	VADDPD        trigConsts<>+4224(SB), Z18, Z18
+	VADDPD        trigConsts<>+4288(SB), Z17, Z19
 	VMULPD        Z17, Z19, Z19
-	VADDPD        trigConsts<>+3968(SB), Z19, Z19
+	VADDPD        trigConsts<>+4352(SB), Z19, Z19
 	VMULPD        Z17, Z19, Z19
-	VADDPD        trigConsts<>+4032(SB), Z19, Z19
+	VADDPD        trigConsts<>+4416(SB), Z19, Z19
 	VMULPD        Z17, Z19, Z19
-	VADDPD        trigConsts<>+4096(SB), Z19, Z19
+	VADDPD        trigConsts<>+4480(SB), Z19, Z19
 	VMULPD        Z17, Z19, Z19
-	VADDPD        trigConsts<>+4160(SB), Z19, Z19
+	VADDPD        trigConsts<>+4544(SB), Z19, Z19
 	VMULPD        Z18, Z17, Z18
 	VDIVPD        Z19, Z18, Z18
 	VMULPD        Z18, Z2, Z18
@@ -14951,23 +15031,23 @@ atan2F32AVX512_tail:
 	VMOVAPD       Z6, K4, Z5
 	VDIVPD        Z5, Z4, Z4
 	VMULPD        Z4, Z4, Z5
-	VMULPD        trigConsts<>+3584(SB), Z5, Z6
-	VADDPD        trigConsts<>+3648(SB), Z6, Z6
+	VMULPD        trigConsts<>+3968(SB), Z5, Z6
+	VADDPD        trigConsts<>+4032(SB), Z6, Z6
 	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+3712(SB), Z6, Z6
+	VADDPD        trigConsts<>+4096(SB), Z6, Z6
 	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+3776(SB), Z6, Z6
+	VADDPD        trigConsts<>+4160(SB), Z6, Z6
 	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+3840(SB), Z6, Z6
-	VADDPD        trigConsts<>+3904(SB), Z5, Z7
+	VADDPD        trigConsts<>+4224(SB), Z6, Z6
+	VADDPD        trigConsts<>+4288(SB), Z5, Z7
 	VMULPD        Z5, Z7, Z7
-	VADDPD        trigConsts<>+3968(SB), Z7, Z7
+	VADDPD        trigConsts<>+4352(SB), Z7, Z7
 	VMULPD        Z5, Z7, Z7
-	VADDPD        trigConsts<>+4032(SB), Z7, Z7
+	VADDPD        trigConsts<>+4416(SB), Z7, Z7
 	VMULPD        Z5, Z7, Z7
-	VADDPD        trigConsts<>+4096(SB), Z7, Z7
+	VADDPD        trigConsts<>+4480(SB), Z7, Z7
 	VMULPD        Z5, Z7, Z7
-	VADDPD        trigConsts<>+4160(SB), Z7, Z7
+	VADDPD        trigConsts<>+4544(SB), Z7, Z7
 	VMULPD        Z6, Z5, Z6
 	VDIVPD        Z7, Z6, Z6
 	VMULPD        Z6, Z4, Z6
@@ -15011,23 +15091,23 @@ atan2F32AVX512_tail:
 	VMOVAPD       Z4, K4, Z3
 	VDIVPD        Z3, Z2, Z2
 	VMULPD        Z2, Z2, Z3
-	VMULPD        trigConsts<>+3584(SB), Z3, Z4
-	VADDPD        trigConsts<>+3648(SB), Z4, Z4
+	VMULPD        trigConsts<>+3968(SB), Z3, Z4
+	VADDPD        trigConsts<>+4032(SB), Z4, Z4
 	VMULPD        Z3, Z4, Z4
-	VADDPD        trigConsts<>+3712(SB), Z4, Z4
+	VADDPD        trigConsts<>+4096(SB), Z4, Z4
 	VMULPD        Z3, Z4, Z4
-	VADDPD        trigConsts<>+3776(SB), Z4, Z4
+	VADDPD        trigConsts<>+4160(SB), Z4, Z4
 	VMULPD        Z3, Z4, Z4
-	VADDPD        trigConsts<>+3840(SB), Z4, Z4
-	VADDPD        trigConsts<>+3904(SB), Z3, Z5
+	VADDPD        trigConsts<>+4224(SB), Z4, Z4
+	VADDPD        trigConsts<>+4288(SB), Z3, Z5
 	VMULPD        Z3, Z5, Z5
-	VADDPD        trigConsts<>+3968(SB), Z5, Z5
+	VADDPD        trigConsts<>+4352(SB), Z5, Z5
 	VMULPD        Z3, Z5, Z5
-	VADDPD        trigConsts<>+4032(SB), Z5, Z5
+	VADDPD        trigConsts<>+4416(SB), Z5, Z5
 	VMULPD        Z3, Z5, Z5
-	VADDPD        trigConsts<>+4096(SB), Z5, Z5
+	VADDPD        trigConsts<>+4480(SB), Z5, Z5
 	VMULPD        Z3, Z5, Z5
-	VADDPD        trigConsts<>+4160(SB), Z5, Z5
+	VADDPD        trigConsts<>+4544(SB), Z5, Z5
 	VMULPD        Z4, Z3, Z4
 	VDIVPD        Z5, Z4, Z4
 	VMULPD        Z4, Z2, Z4
@@ -15092,29 +15172,29 @@ sinF64AVX512_loop:
 	VSUBPD     Z4, Z1, Z1
 	VMULPD     Z1, Z1, Z3
 	VPTESTMQ   trigConsts<>+576(SB), Z2, K1
-	VMULPD     trigConsts<>+2368(SB), Z3, Z4
-	VADDPD     trigConsts<>+2432(SB), Z4, Z4
+	VMULPD     trigConsts<>+2752(SB), Z3, Z4
+	VADDPD     trigConsts<>+2816(SB), Z4, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+2496(SB), Z4, Z4
+	VADDPD     trigConsts<>+2880(SB), Z4, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+2560(SB), Z4, Z4
+	VADDPD     trigConsts<>+2944(SB), Z4, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+2624(SB), Z4, Z4
+	VADDPD     trigConsts<>+3008(SB), Z4, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+2688(SB), Z4, Z4
+	VADDPD     trigConsts<>+3072(SB), Z4, Z4
 	VMULPD     Z3, Z1, Z5
 	VMULPD     Z4, Z5, Z5
 	VADDPD     Z5, Z1, Z5
-	VMULPD     trigConsts<>+2752(SB), Z3, Z1
-	VADDPD     trigConsts<>+2816(SB), Z1, Z1
+	VMULPD     trigConsts<>+3136(SB), Z3, Z1
+	VADDPD     trigConsts<>+3200(SB), Z1, Z1
 	VMULPD     Z3, Z1, Z1
-	VADDPD     trigConsts<>+2880(SB), Z1, Z1
+	VADDPD     trigConsts<>+3264(SB), Z1, Z1
 	VMULPD     Z3, Z1, Z1
-	VADDPD     trigConsts<>+2944(SB), Z1, Z1
+	VADDPD     trigConsts<>+3328(SB), Z1, Z1
 	VMULPD     Z3, Z1, Z1
-	VADDPD     trigConsts<>+3008(SB), Z1, Z1
+	VADDPD     trigConsts<>+3392(SB), Z1, Z1
 	VMULPD     Z3, Z1, Z1
-	VADDPD     trigConsts<>+3072(SB), Z1, Z1
+	VADDPD     trigConsts<>+3456(SB), Z1, Z1
 	VMULPD     trigConsts<>+1024(SB), Z3, Z6
 	VMOVUPD    trigConsts<>+960(SB), Z4
 	VSUBPD     Z6, Z4, Z4
@@ -15161,29 +15241,29 @@ sinF64AVX512_tail:
 	VSUBPD     Z4, Z1, Z1
 	VMULPD     Z1, Z1, Z3
 	VPTESTMQ   trigConsts<>+576(SB), Z2, K2
-	VMULPD     trigConsts<>+2368(SB), Z3, Z4
-	VADDPD     trigConsts<>+2432(SB), Z4, Z4
+	VMULPD     trigConsts<>+2752(SB), Z3, Z4
+	VADDPD     trigConsts<>+2816(SB), Z4, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+2496(SB), Z4, Z4
+	VADDPD     trigConsts<>+2880(SB), Z4, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+2560(SB), Z4, Z4
+	VADDPD     trigConsts<>+2944(SB), Z4, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+2624(SB), Z4, Z4
+	VADDPD     trigConsts<>+3008(SB), Z4, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+2688(SB), Z4, Z4
+	VADDPD     trigConsts<>+3072(SB), Z4, Z4
 	VMULPD     Z3, Z1, Z5
 	VMULPD     Z4, Z5, Z5
 	VADDPD     Z5, Z1, Z5
-	VMULPD     trigConsts<>+2752(SB), Z3, Z1
-	VADDPD     trigConsts<>+2816(SB), Z1, Z1
+	VMULPD     trigConsts<>+3136(SB), Z3, Z1
+	VADDPD     trigConsts<>+3200(SB), Z1, Z1
 	VMULPD     Z3, Z1, Z1
-	VADDPD     trigConsts<>+2880(SB), Z1, Z1
+	VADDPD     trigConsts<>+3264(SB), Z1, Z1
 	VMULPD     Z3, Z1, Z1
-	VADDPD     trigConsts<>+2944(SB), Z1, Z1
+	VADDPD     trigConsts<>+3328(SB), Z1, Z1
 	VMULPD     Z3, Z1, Z1
-	VADDPD     trigConsts<>+3008(SB), Z1, Z1
+	VADDPD     trigConsts<>+3392(SB), Z1, Z1
 	VMULPD     Z3, Z1, Z1
-	VADDPD     trigConsts<>+3072(SB), Z1, Z1
+	VADDPD     trigConsts<>+3456(SB), Z1, Z1
 	VMULPD     trigConsts<>+1024(SB), Z3, Z6
 	VMOVUPD    trigConsts<>+960(SB), Z4
 	VSUBPD     Z6, Z4, Z4
@@ -15239,29 +15319,29 @@ cosF64AVX512_loop:
 	VSUBPD     Z6, Z1, Z1
 	VMULPD     Z1, Z1, Z5
 	VPTESTMQ   trigConsts<>+576(SB), Z4, K1
-	VMULPD     trigConsts<>+2368(SB), Z5, Z6
-	VADDPD     trigConsts<>+2432(SB), Z6, Z6
+	VMULPD     trigConsts<>+2752(SB), Z5, Z6
+	VADDPD     trigConsts<>+2816(SB), Z6, Z6
 	VMULPD     Z5, Z6, Z6
-	VADDPD     trigConsts<>+2496(SB), Z6, Z6
+	VADDPD     trigConsts<>+2880(SB), Z6, Z6
 	VMULPD     Z5, Z6, Z6
-	VADDPD     trigConsts<>+2560(SB), Z6, Z6
+	VADDPD     trigConsts<>+2944(SB), Z6, Z6
 	VMULPD     Z5, Z6, Z6
-	VADDPD     trigConsts<>+2624(SB), Z6, Z6
+	VADDPD     trigConsts<>+3008(SB), Z6, Z6
 	VMULPD     Z5, Z6, Z6
-	VADDPD     trigConsts<>+2688(SB), Z6, Z6
+	VADDPD     trigConsts<>+3072(SB), Z6, Z6
 	VMULPD     Z5, Z1, Z7
 	VMULPD     Z6, Z7, Z7
 	VADDPD     Z7, Z1, Z7
-	VMULPD     trigConsts<>+2752(SB), Z5, Z1
-	VADDPD     trigConsts<>+2816(SB), Z1, Z1
+	VMULPD     trigConsts<>+3136(SB), Z5, Z1
+	VADDPD     trigConsts<>+3200(SB), Z1, Z1
 	VMULPD     Z5, Z1, Z1
-	VADDPD     trigConsts<>+2880(SB), Z1, Z1
+	VADDPD     trigConsts<>+3264(SB), Z1, Z1
 	VMULPD     Z5, Z1, Z1
-	VADDPD     trigConsts<>+2944(SB), Z1, Z1
+	VADDPD     trigConsts<>+3328(SB), Z1, Z1
 	VMULPD     Z5, Z1, Z1
-	VADDPD     trigConsts<>+3008(SB), Z1, Z1
+	VADDPD     trigConsts<>+3392(SB), Z1, Z1
 	VMULPD     Z5, Z1, Z1
-	VADDPD     trigConsts<>+3072(SB), Z1, Z1
+	VADDPD     trigConsts<>+3456(SB), Z1, Z1
 	VMULPD     trigConsts<>+1024(SB), Z5, Z8
 	VMOVUPD    trigConsts<>+960(SB), Z6
 	VSUBPD     Z8, Z6, Z6
@@ -15309,29 +15389,29 @@ cosF64AVX512_tail:
 	VSUBPD     Z5, Z1, Z1
 	VMULPD     Z1, Z1, Z4
 	VPTESTMQ   trigConsts<>+576(SB), Z2, K2
-	VMULPD     trigConsts<>+2368(SB), Z4, Z5
-	VADDPD     trigConsts<>+2432(SB), Z5, Z5
+	VMULPD     trigConsts<>+2752(SB), Z4, Z5
+	VADDPD     trigConsts<>+2816(SB), Z5, Z5
 	VMULPD     Z4, Z5, Z5
-	VADDPD     trigConsts<>+2496(SB), Z5, Z5
+	VADDPD     trigConsts<>+2880(SB), Z5, Z5
 	VMULPD     Z4, Z5, Z5
-	VADDPD     trigConsts<>+2560(SB), Z5, Z5
+	VADDPD     trigConsts<>+2944(SB), Z5, Z5
 	VMULPD     Z4, Z5, Z5
-	VADDPD     trigConsts<>+2624(SB), Z5, Z5
+	VADDPD     trigConsts<>+3008(SB), Z5, Z5
 	VMULPD     Z4, Z5, Z5
-	VADDPD     trigConsts<>+2688(SB), Z5, Z5
+	VADDPD     trigConsts<>+3072(SB), Z5, Z5
 	VMULPD     Z4, Z1, Z6
 	VMULPD     Z5, Z6, Z6
 	VADDPD     Z6, Z1, Z6
-	VMULPD     trigConsts<>+2752(SB), Z4, Z1
-	VADDPD     trigConsts<>+2816(SB), Z1, Z1
+	VMULPD     trigConsts<>+3136(SB), Z4, Z1
+	VADDPD     trigConsts<>+3200(SB), Z1, Z1
 	VMULPD     Z4, Z1, Z1
-	VADDPD     trigConsts<>+2880(SB), Z1, Z1
+	VADDPD     trigConsts<>+3264(SB), Z1, Z1
 	VMULPD     Z4, Z1, Z1
-	VADDPD     trigConsts<>+2944(SB), Z1, Z1
+	VADDPD     trigConsts<>+3328(SB), Z1, Z1
 	VMULPD     Z4, Z1, Z1
-	VADDPD     trigConsts<>+3008(SB), Z1, Z1
+	VADDPD     trigConsts<>+3392(SB), Z1, Z1
 	VMULPD     Z4, Z1, Z1
-	VADDPD     trigConsts<>+3072(SB), Z1, Z1
+	VADDPD     trigConsts<>+3456(SB), Z1, Z1
 	VMULPD     trigConsts<>+1024(SB), Z4, Z7
 	VMOVUPD    trigConsts<>+960(SB), Z5
 	VSUBPD     Z7, Z5, Z5
@@ -15388,17 +15468,17 @@ tanF64AVX512_loop:
 	VSUBPD     Z4, Z1, Z1
 	VMULPD     Z1, Z1, Z3
 	VPTESTMQ   trigConsts<>+576(SB), Z2, K1
-	VMULPD     trigConsts<>+3136(SB), Z3, Z2
-	VADDPD     trigConsts<>+3200(SB), Z2, Z2
+	VMULPD     trigConsts<>+3520(SB), Z3, Z2
+	VADDPD     trigConsts<>+3584(SB), Z2, Z2
 	VMULPD     Z3, Z2, Z2
-	VADDPD     trigConsts<>+3264(SB), Z2, Z2
-	VADDPD     trigConsts<>+3328(SB), Z3, Z4
+	VADDPD     trigConsts<>+3648(SB), Z2, Z2
+	VADDPD     trigConsts<>+3712(SB), Z3, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+3392(SB), Z4, Z4
+	VADDPD     trigConsts<>+3776(SB), Z4, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+3456(SB), Z4, Z4
+	VADDPD     trigConsts<>+3840(SB), Z4, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+3520(SB), Z4, Z4
+	VADDPD     trigConsts<>+3904(SB), Z4, Z4
 	VMULPD     Z2, Z3, Z2
 	VDIVPD     Z4, Z2, Z2
 	VMULPD     Z2, Z1, Z2
@@ -15444,17 +15524,17 @@ tanF64AVX512_tail:
 	VSUBPD     Z4, Z1, Z1
 	VMULPD     Z1, Z1, Z3
 	VPTESTMQ   trigConsts<>+576(SB), Z2, K2
-	VMULPD     trigConsts<>+3136(SB), Z3, Z2
-	VADDPD     trigConsts<>+3200(SB), Z2, Z2
+	VMULPD     trigConsts<>+3520(SB), Z3, Z2
+	VADDPD     trigConsts<>+3584(SB), Z2, Z2
 	VMULPD     Z3, Z2, Z2
-	VADDPD     trigConsts<>+3264(SB), Z2, Z2
-	VADDPD     trigConsts<>+3328(SB), Z3, Z4
+	VADDPD     trigConsts<>+3648(SB), Z2, Z2
+	VADDPD     trigConsts<>+3712(SB), Z3, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+3392(SB), Z4, Z4
+	VADDPD     trigConsts<>+3776(SB), Z4, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+3456(SB), Z4, Z4
+	VADDPD     trigConsts<>+3840(SB), Z4, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+3520(SB), Z4, Z4
+	VADDPD     trigConsts<>+3904(SB), Z4, Z4
 	VMULPD     Z2, Z3, Z2
 	VDIVPD     Z4, Z2, Z2
 	VMULPD     Z2, Z1, Z2
@@ -15510,23 +15590,23 @@ atan2F64AVX512_loop:
 	VMOVAPD  Z4, K3, Z3
 	VDIVPD   Z3, Z2, Z2
 	VMULPD   Z2, Z2, Z3
-	VMULPD   trigConsts<>+3584(SB), Z3, Z4
-	VADDPD   trigConsts<>+3648(SB), Z4, Z4
+	VMULPD   trigConsts<>+3968(SB), Z3, Z4
+	VADDPD   trigConsts<>+4032(SB), Z4, Z4
 	VMULPD   Z3, Z4, Z4
-	VADDPD   trigConsts<>+3712(SB), Z4, Z4
+	VADDPD   trigConsts<>+4096(SB), Z4, Z4
 	VMULPD   Z3, Z4, Z4
-	VADDPD   trigConsts<>+3776(SB), Z4, Z4
+	VADDPD   trigConsts<>+4160(SB), Z4, Z4
 	VMULPD   Z3, Z4, Z4
-	VADDPD   trigConsts<>+3840(SB), Z4, Z4
-	VADDPD   trigConsts<>+3904(SB), Z3, Z11
+	VADDPD   trigConsts<>+4224(SB), Z4, Z4
+	VADDPD   trigConsts<>+4288(SB), Z3, Z11
 	VMULPD   Z3, Z11, Z11
-	VADDPD   trigConsts<>+3968(SB), Z11, Z11
+	VADDPD   trigConsts<>+4352(SB), Z11, Z11
 	VMULPD   Z3, Z11, Z11
-	VADDPD   trigConsts<>+4032(SB), Z11, Z11
+	VADDPD   trigConsts<>+4416(SB), Z11, Z11
 	VMULPD   Z3, Z11, Z11
-	VADDPD   trigConsts<>+4096(SB), Z11, Z11
+	VADDPD   trigConsts<>+4480(SB), Z11, Z11
 	VMULPD   Z3, Z11, Z11
-	VADDPD   trigConsts<>+4160(SB), Z11, Z11
+	VADDPD   trigConsts<>+4544(SB), Z11, Z11
 	VMULPD   Z4, Z3, Z4
 	VDIVPD   Z11, Z4, Z4
 	VMULPD   Z4, Z2, Z4
@@ -15585,23 +15665,23 @@ atan2F64AVX512_tail:
 	VMOVAPD   Z4, K4, Z3
 	VDIVPD    Z3, Z2, Z2
 	VMULPD    Z2, Z2, Z3
-	VMULPD    trigConsts<>+3584(SB), Z3, Z4
-	VADDPD    trigConsts<>+3648(SB), Z4, Z4
+	VMULPD    trigConsts<>+3968(SB), Z3, Z4
+	VADDPD    trigConsts<>+4032(SB), Z4, Z4
 	VMULPD    Z3, Z4, Z4
-	VADDPD    trigConsts<>+3712(SB), Z4, Z4
+	VADDPD    trigConsts<>+4096(SB), Z4, Z4
 	VMULPD    Z3, Z4, Z4
-	VADDPD    trigConsts<>+3776(SB), Z4, Z4
+	VADDPD    trigConsts<>+4160(SB), Z4, Z4
 	VMULPD    Z3, Z4, Z4
-	VADDPD    trigConsts<>+3840(SB), Z4, Z4
-	VADDPD    trigConsts<>+3904(SB), Z3, Z5
+	VADDPD    trigConsts<>+4224(SB), Z4, Z4
+	VADDPD    trigConsts<>+4288(SB), Z3, Z5
 	VMULPD    Z3, Z5, Z5
-	VADDPD    trigConsts<>+3968(SB), Z5, Z5
+	VADDPD    trigConsts<>+4352(SB), Z5, Z5
 	VMULPD    Z3, Z5, Z5
-	VADDPD    trigConsts<>+4032(SB), Z5, Z5
+	VADDPD    trigConsts<>+4416(SB), Z5, Z5
 	VMULPD    Z3, Z5, Z5
-	VADDPD    trigConsts<>+4096(SB), Z5, Z5
+	VADDPD    trigConsts<>+4480(SB), Z5, Z5
 	VMULPD    Z3, Z5, Z5
-	VADDPD    trigConsts<>+4160(SB), Z5, Z5
+	VADDPD    trigConsts<>+4544(SB), Z5, Z5
 	VMULPD    Z4, Z3, Z4
 	VDIVPD    Z5, Z4, Z4
 	VMULPD    Z4, Z2, Z4
@@ -15652,53 +15732,53 @@ powScalarF32AVX512_loop:
 	VCVTPS2PD     Y5, Z5
 	VGETMANTPD    $0x00, Z6, Z9
 	VGETEXPPD     Z6, Z10
-	VCMPPD        $0x0d, trigConsts<>+1728(SB), Z9, K1
+	VCMPPD        $0x0d, trigConsts<>+2112(SB), Z9, K1
 	VMULPD        trigConsts<>+1024(SB), Z9, K1, Z9
 	VADDPD        trigConsts<>+960(SB), Z10, K1, Z10
 	VSUBPD        trigConsts<>+960(SB), Z9, Z9
 	VMULPD        Z9, Z9, Z11
-	VADDPD        trigConsts<>+1792(SB), Z9, Z12
+	VADDPD        trigConsts<>+2176(SB), Z9, Z12
 	VDIVPD        Z12, Z9, Z12
 	VMULPD        Z12, Z12, Z13
 	VMULPD        Z13, Z13, Z14
-	VMOVUPD       trigConsts<>+4224(SB), Z15
-	VFMADD213PD   trigConsts<>+4288(SB), Z14, Z15
-	VFMADD213PD   trigConsts<>+4352(SB), Z14, Z15
-	VFMADD213PD   trigConsts<>+4416(SB), Z14, Z15
+	VMOVUPD       trigConsts<>+4608(SB), Z15
+	VFMADD213PD   trigConsts<>+4672(SB), Z14, Z15
+	VFMADD213PD   trigConsts<>+4736(SB), Z14, Z15
+	VFMADD213PD   trigConsts<>+4800(SB), Z14, Z15
 	VMULPD        Z13, Z15, Z15
-	VMOVUPD       trigConsts<>+4480(SB), Z13
-	VFMADD213PD   trigConsts<>+4544(SB), Z14, Z13
-	VFMADD213PD   trigConsts<>+4608(SB), Z14, Z13
+	VMOVUPD       trigConsts<>+4864(SB), Z13
+	VFMADD213PD   trigConsts<>+4928(SB), Z14, Z13
+	VFMADD213PD   trigConsts<>+4992(SB), Z14, Z13
 	VMULPD        Z14, Z13, Z13
 	VADDPD        Z13, Z15, Z15
 	VMULPD        trigConsts<>+1024(SB), Z11, Z11
 	VADDPD        Z11, Z15, Z15
-	VMULPD        trigConsts<>+1920(SB), Z10, Z13
+	VMULPD        trigConsts<>+2304(SB), Z10, Z13
 	VFMADD231PD   Z15, Z12, Z13
 	VSUBPD        Z13, Z11, Z11
 	VSUBPD        Z9, Z11, Z11
-	VMULPD        trigConsts<>+1856(SB), Z10, Z9
+	VMULPD        trigConsts<>+2240(SB), Z10, Z9
 	VSUBPD        Z11, Z9, Z9
-	VFIXUPIMMPD   $0x00, trigConsts<>+1984(SB), Z6, Z9
+	VFIXUPIMMPD   $0x00, trigConsts<>+2368(SB), Z6, Z9
 	VMULPD        Z0, Z9, Z9
-	VMOVUPD       trigConsts<>+2048(SB), Z6
+	VMOVUPD       trigConsts<>+2432(SB), Z6
 	VMINPD        Z9, Z6, Z9
-	VMOVUPD       trigConsts<>+2112(SB), Z6
+	VMOVUPD       trigConsts<>+2496(SB), Z6
 	VMAXPD        Z9, Z6, Z9
-	VMULPD        trigConsts<>+2176(SB), Z9, Z6
+	VMULPD        trigConsts<>+2560(SB), Z9, Z6
 	VRNDSCALEPD   $0x00, Z6, Z6
-	VFNMADD231PD  trigConsts<>+2240(SB), Z6, Z9
-	VFNMADD231PD  trigConsts<>+2304(SB), Z6, Z9
-	VMOVUPD       trigConsts<>+4672(SB), Z10
-	VMOVUPD       trigConsts<>+4736(SB), Z11
-	VMOVUPD       trigConsts<>+4800(SB), Z12
-	VMOVUPD       trigConsts<>+4864(SB), Z13
-	VMOVUPD       trigConsts<>+4928(SB), Z14
-	VMOVUPD       trigConsts<>+4992(SB), Z15
-	VMOVUPD       trigConsts<>+5056(SB), Z16
-	VMOVUPD       trigConsts<>+5120(SB), Z17
-	VMOVUPD       trigConsts<>+5184(SB), Z18
-	VMOVUPD       trigConsts<>+5248(SB), Z19
+	VFNMADD231PD  trigConsts<>+2624(SB), Z6, Z9
+	VFNMADD231PD  trigConsts<>+2688(SB), Z6, Z9
+	VMOVUPD       trigConsts<>+5056(SB), Z10
+	VMOVUPD       trigConsts<>+5120(SB), Z11
+	VMOVUPD       trigConsts<>+5184(SB), Z12
+	VMOVUPD       trigConsts<>+5248(SB), Z13
+	VMOVUPD       trigConsts<>+5312(SB), Z14
+	VMOVUPD       trigConsts<>+5376(SB), Z15
+	VMOVUPD       trigConsts<>+5440(SB), Z16
+	VMOVUPD       trigConsts<>+5504(SB), Z17
+	VMOVUPD       trigConsts<>+5568(SB), Z18
+	VMOVUPD       trigConsts<>+5632(SB), Z19
 	VMOVUPD       trigConsts<>+1024(SB), Z20
 	VMOVUPD       trigConsts<>+960(SB), Z21
 	VMULPD        Z9, Z9, Z22
@@ -15731,53 +15811,53 @@ powScalarF32AVX512_loop:
 	VSCALEFPD     Z6, Z11, Z11
 	VGETMANTPD    $0x00, Z5, Z6
 	VGETEXPPD     Z5, Z9
-	VCMPPD        $0x0d, trigConsts<>+1728(SB), Z6, K1
+	VCMPPD        $0x0d, trigConsts<>+2112(SB), Z6, K1
 	VMULPD        trigConsts<>+1024(SB), Z6, K1, Z6
 	VADDPD        trigConsts<>+960(SB), Z9, K1, Z9
 	VSUBPD        trigConsts<>+960(SB), Z6, Z6
 	VMULPD        Z6, Z6, Z10
-	VADDPD        trigConsts<>+1792(SB), Z6, Z12
+	VADDPD        trigConsts<>+2176(SB), Z6, Z12
 	VDIVPD        Z12, Z6, Z12
 	VMULPD        Z12, Z12, Z13
 	VMULPD        Z13, Z13, Z14
-	VMOVUPD       trigConsts<>+4224(SB), Z15
-	VFMADD213PD   trigConsts<>+4288(SB), Z14, Z15
-	VFMADD213PD   trigConsts<>+4352(SB), Z14, Z15
-	VFMADD213PD   trigConsts<>+4416(SB), Z14, Z15
+	VMOVUPD       trigConsts<>+4608(SB), Z15
+	VFMADD213PD   trigConsts<>+4672(SB), Z14, Z15
+	VFMADD213PD   trigConsts<>+4736(SB), Z14, Z15
+	VFMADD213PD   trigConsts<>+4800(SB), Z14, Z15
 	VMULPD        Z13, Z15, Z15
-	VMOVUPD       trigConsts<>+4480(SB), Z13
-	VFMADD213PD   trigConsts<>+4544(SB), Z14, Z13
-	VFMADD213PD   trigConsts<>+4608(SB), Z14, Z13
+	VMOVUPD       trigConsts<>+4864(SB), Z13
+	VFMADD213PD   trigConsts<>+4928(SB), Z14, Z13
+	VFMADD213PD   trigConsts<>+4992(SB), Z14, Z13
 	VMULPD        Z14, Z13, Z13
 	VADDPD        Z13, Z15, Z15
 	VMULPD        trigConsts<>+1024(SB), Z10, Z10
 	VADDPD        Z10, Z15, Z15
-	VMULPD        trigConsts<>+1920(SB), Z9, Z13
+	VMULPD        trigConsts<>+2304(SB), Z9, Z13
 	VFMADD231PD   Z15, Z12, Z13
 	VSUBPD        Z13, Z10, Z10
 	VSUBPD        Z6, Z10, Z10
-	VMULPD        trigConsts<>+1856(SB), Z9, Z6
+	VMULPD        trigConsts<>+2240(SB), Z9, Z6
 	VSUBPD        Z10, Z6, Z6
-	VFIXUPIMMPD   $0x00, trigConsts<>+1984(SB), Z5, Z6
+	VFIXUPIMMPD   $0x00, trigConsts<>+2368(SB), Z5, Z6
 	VMULPD        Z0, Z6, Z6
-	VMOVUPD       trigConsts<>+2048(SB), Z5
+	VMOVUPD       trigConsts<>+2432(SB), Z5
 	VMINPD        Z6, Z5, Z6
-	VMOVUPD       trigConsts<>+2112(SB), Z5
+	VMOVUPD       trigConsts<>+2496(SB), Z5
 	VMAXPD        Z6, Z5, Z6
-	VMULPD        trigConsts<>+2176(SB), Z6, Z5
+	VMULPD        trigConsts<>+2560(SB), Z6, Z5
 	VRNDSCALEPD   $0x00, Z5, Z5
-	VFNMADD231PD  trigConsts<>+2240(SB), Z5, Z6
-	VFNMADD231PD  trigConsts<>+2304(SB), Z5, Z6
-	VMOVUPD       trigConsts<>+4672(SB), Z9
-	VMOVUPD       trigConsts<>+4736(SB), Z10
-	VMOVUPD       trigConsts<>+4800(SB), Z12
-	VMOVUPD       trigConsts<>+4864(SB), Z13
-	VMOVUPD       trigConsts<>+4928(SB), Z14
-	VMOVUPD       trigConsts<>+4992(SB), Z15
-	VMOVUPD       trigConsts<>+5056(SB), Z16
-	VMOVUPD       trigConsts<>+5120(SB), Z17
-	VMOVUPD       trigConsts<>+5184(SB), Z18
-	VMOVUPD       trigConsts<>+5248(SB), Z19
+	VFNMADD231PD  trigConsts<>+2624(SB), Z5, Z6
+	VFNMADD231PD  trigConsts<>+2688(SB), Z5, Z6
+	VMOVUPD       trigConsts<>+5056(SB), Z9
+	VMOVUPD       trigConsts<>+5120(SB), Z10
+	VMOVUPD       trigConsts<>+5184(SB), Z12
+	VMOVUPD       trigConsts<>+5248(SB), Z13
+	VMOVUPD       trigConsts<>+5312(SB), Z14
+	VMOVUPD       trigConsts<>+5376(SB), Z15
+	VMOVUPD       trigConsts<>+5440(SB), Z16
+	VMOVUPD       trigConsts<>+5504(SB), Z17
+	VMOVUPD       trigConsts<>+5568(SB), Z18
+	VMOVUPD       trigConsts<>+5632(SB), Z19
 	VMOVUPD       trigConsts<>+1024(SB), Z20
 	VMOVUPD       trigConsts<>+960(SB), Z21
 	VMULPD        Z6, Z6, Z22
@@ -15836,53 +15916,53 @@ powScalarF32AVX512_tail:
 	VCVTPS2PD     Y5, Z5
 	VGETMANTPD    $0x00, Z6, Z7
 	VGETEXPPD     Z6, Z9
-	VCMPPD        $0x0d, trigConsts<>+1728(SB), Z7, K2
+	VCMPPD        $0x0d, trigConsts<>+2112(SB), Z7, K2
 	VMULPD        trigConsts<>+1024(SB), Z7, K2, Z7
 	VADDPD        trigConsts<>+960(SB), Z9, K2, Z9
 	VSUBPD        trigConsts<>+960(SB), Z7, Z7
 	VMULPD        Z7, Z7, Z10
-	VADDPD        trigConsts<>+1792(SB), Z7, Z11
+	VADDPD        trigConsts<>+2176(SB), Z7, Z11
 	VDIVPD        Z11, Z7, Z11
 	VMULPD        Z11, Z11, Z12
 	VMULPD        Z12, Z12, Z13
-	VMOVUPD       trigConsts<>+4224(SB), Z14
-	VFMADD213PD   trigConsts<>+4288(SB), Z13, Z14
-	VFMADD213PD   trigConsts<>+4352(SB), Z13, Z14
-	VFMADD213PD   trigConsts<>+4416(SB), Z13, Z14
+	VMOVUPD       trigConsts<>+4608(SB), Z14
+	VFMADD213PD   trigConsts<>+4672(SB), Z13, Z14
+	VFMADD213PD   trigConsts<>+4736(SB), Z13, Z14
+	VFMADD213PD   trigConsts<>+4800(SB), Z13, Z14
 	VMULPD        Z12, Z14, Z14
-	VMOVUPD       trigConsts<>+4480(SB), Z12
-	VFMADD213PD   trigConsts<>+4544(SB), Z13, Z12
-	VFMADD213PD   trigConsts<>+4608(SB), Z13, Z12
+	VMOVUPD       trigConsts<>+4864(SB), Z12
+	VFMADD213PD   trigConsts<>+4928(SB), Z13, Z12
+	VFMADD213PD   trigConsts<>+4992(SB), Z13, Z12
 	VMULPD        Z13, Z12, Z12
 	VADDPD        Z12, Z14, Z14
 	VMULPD        trigConsts<>+1024(SB), Z10, Z10
 	VADDPD        Z10, Z14, Z14
-	VMULPD        trigConsts<>+1920(SB), Z9, Z12
+	VMULPD        trigConsts<>+2304(SB), Z9, Z12
 	VFMADD231PD   Z14, Z11, Z12
 	VSUBPD        Z12, Z10, Z10
 	VSUBPD        Z7, Z10, Z10
-	VMULPD        trigConsts<>+1856(SB), Z9, Z7
+	VMULPD        trigConsts<>+2240(SB), Z9, Z7
 	VSUBPD        Z10, Z7, Z7
-	VFIXUPIMMPD   $0x00, trigConsts<>+1984(SB), Z6, Z7
+	VFIXUPIMMPD   $0x00, trigConsts<>+2368(SB), Z6, Z7
 	VMULPD        Z0, Z7, Z7
-	VMOVUPD       trigConsts<>+2048(SB), Z6
+	VMOVUPD       trigConsts<>+2432(SB), Z6
 	VMINPD        Z7, Z6, Z7
-	VMOVUPD       trigConsts<>+2112(SB), Z6
+	VMOVUPD       trigConsts<>+2496(SB), Z6
 	VMAXPD        Z7, Z6, Z7
-	VMULPD        trigConsts<>+2176(SB), Z7, Z6
+	VMULPD        trigConsts<>+2560(SB), Z7, Z6
 	VRNDSCALEPD   $0x00, Z6, Z6
-	VFNMADD231PD  trigConsts<>+2240(SB), Z6, Z7
-	VFNMADD231PD  trigConsts<>+2304(SB), Z6, Z7
-	VMOVUPD       trigConsts<>+4672(SB), Z9
-	VMOVUPD       trigConsts<>+4736(SB), Z10
-	VMOVUPD       trigConsts<>+4800(SB), Z11
-	VMOVUPD       trigConsts<>+4864(SB), Z12
-	VMOVUPD       trigConsts<>+4928(SB), Z13
-	VMOVUPD       trigConsts<>+4992(SB), Z14
-	VMOVUPD       trigConsts<>+5056(SB), Z15
-	VMOVUPD       trigConsts<>+5120(SB), Z16
-	VMOVUPD       trigConsts<>+5184(SB), Z17
-	VMOVUPD       trigConsts<>+5248(SB), Z18
+	VFNMADD231PD  trigConsts<>+2624(SB), Z6, Z7
+	VFNMADD231PD  trigConsts<>+2688(SB), Z6, Z7
+	VMOVUPD       trigConsts<>+5056(SB), Z9
+	VMOVUPD       trigConsts<>+5120(SB), Z10
+	VMOVUPD       trigConsts<>+5184(SB), Z11
+	VMOVUPD       trigConsts<>+5248(SB), Z12
+	VMOVUPD       trigConsts<>+5312(SB), Z13
+	VMOVUPD       trigConsts<>+5376(SB), Z14
+	VMOVUPD       trigConsts<>+5440(SB), Z15
+	VMOVUPD       trigConsts<>+5504(SB), Z16
+	VMOVUPD       trigConsts<>+5568(SB), Z17
+	VMOVUPD       trigConsts<>+5632(SB), Z18
 	VMOVUPD       trigConsts<>+1024(SB), Z19
 	VMOVUPD       trigConsts<>+960(SB), Z20
 	VMULPD        Z7, Z7, Z21
@@ -15915,53 +15995,53 @@ powScalarF32AVX512_tail:
 	VSCALEFPD     Z6, Z10, Z10
 	VGETMANTPD    $0x00, Z5, Z6
 	VGETEXPPD     Z5, Z7
-	VCMPPD        $0x0d, trigConsts<>+1728(SB), Z6, K2
+	VCMPPD        $0x0d, trigConsts<>+2112(SB), Z6, K2
 	VMULPD        trigConsts<>+1024(SB), Z6, K2, Z6
 	VADDPD        trigConsts<>+960(SB), Z7, K2, Z7
 	VSUBPD        trigConsts<>+960(SB), Z6, Z6
 	VMULPD        Z6, Z6, Z9
-	VADDPD        trigConsts<>+1792(SB), Z6, Z11
+	VADDPD        trigConsts<>+2176(SB), Z6, Z11
 	VDIVPD        Z11, Z6, Z11
 	VMULPD        Z11, Z11, Z12
 	VMULPD        Z12, Z12, Z13
-	VMOVUPD       trigConsts<>+4224(SB), Z14
-	VFMADD213PD   trigConsts<>+4288(SB), Z13, Z14
-	VFMADD213PD   trigConsts<>+4352(SB), Z13, Z14
-	VFMADD213PD   trigConsts<>+4416(SB), Z13, Z14
+	VMOVUPD       trigConsts<>+4608(SB), Z14
+	VFMADD213PD   trigConsts<>+4672(SB), Z13, Z14
+	VFMADD213PD   trigConsts<>+4736(SB), Z13, Z14
+	VFMADD213PD   trigConsts<>+4800(SB), Z13, Z14
 	VMULPD        Z12, Z14, Z14
-	VMOVUPD       trigConsts<>+4480(SB), Z12
-	VFMADD213PD   trigConsts<>+4544(SB), Z13, Z12
-	VFMADD213PD   trigConsts<>+4608(SB), Z13, Z12
+	VMOVUPD       trigConsts<>+4864(SB), Z12
+	VFMADD213PD   trigConsts<>+4928(SB), Z13, Z12
+	VFMADD213PD   trigConsts<>+4992(SB), Z13, Z12
 	VMULPD        Z13, Z12, Z12
 	VADDPD        Z12, Z14, Z14
 	VMULPD        trigConsts<>+1024(SB), Z9, Z9
 	VADDPD        Z9, Z14, Z14
-	VMULPD        trigConsts<>+1920(SB), Z7, Z12
+	VMULPD        trigConsts<>+2304(SB), Z7, Z12
 	VFMADD231PD   Z14, Z11, Z12
 	VSUBPD        Z12, Z9, Z9
 	VSUBPD        Z6, Z9, Z9
-	VMULPD        trigConsts<>+1856(SB), Z7, Z6
+	VMULPD        trigConsts<>+2240(SB), Z7, Z6
 	VSUBPD        Z9, Z6, Z6
-	VFIXUPIMMPD   $0x00, trigConsts<>+1984(SB), Z5, Z6
+	VFIXUPIMMPD   $0x00, trigConsts<>+2368(SB), Z5, Z6
 	VMULPD        Z0, Z6, Z6
-	VMOVUPD       trigConsts<>+2048(SB), Z0
+	VMOVUPD       trigConsts<>+2432(SB), Z0
 	VMINPD        Z6, Z0, Z6
-	VMOVUPD       trigConsts<>+2112(SB), Z0
+	VMOVUPD       trigConsts<>+2496(SB), Z0
 	VMAXPD        Z6, Z0, Z6
-	VMULPD        trigConsts<>+2176(SB), Z6, Z0
+	VMULPD        trigConsts<>+2560(SB), Z6, Z0
 	VRNDSCALEPD   $0x00, Z0, Z0
-	VFNMADD231PD  trigConsts<>+2240(SB), Z0, Z6
-	VFNMADD231PD  trigConsts<>+2304(SB), Z0, Z6
-	VMOVUPD       trigConsts<>+4672(SB), Z5
-	VMOVUPD       trigConsts<>+4736(SB), Z7
-	VMOVUPD       trigConsts<>+4800(SB), Z9
-	VMOVUPD       trigConsts<>+4864(SB), Z11
-	VMOVUPD       trigConsts<>+4928(SB), Z12
-	VMOVUPD       trigConsts<>+4992(SB), Z13
-	VMOVUPD       trigConsts<>+5056(SB), Z14
-	VMOVUPD       trigConsts<>+5120(SB), Z15
-	VMOVUPD       trigConsts<>+5184(SB), Z16
-	VMOVUPD       trigConsts<>+5248(SB), Z17
+	VFNMADD231PD  trigConsts<>+2624(SB), Z0, Z6
+	VFNMADD231PD  trigConsts<>+2688(SB), Z0, Z6
+	VMOVUPD       trigConsts<>+5056(SB), Z5
+	VMOVUPD       trigConsts<>+5120(SB), Z7
+	VMOVUPD       trigConsts<>+5184(SB), Z9
+	VMOVUPD       trigConsts<>+5248(SB), Z11
+	VMOVUPD       trigConsts<>+5312(SB), Z12
+	VMOVUPD       trigConsts<>+5376(SB), Z13
+	VMOVUPD       trigConsts<>+5440(SB), Z14
+	VMOVUPD       trigConsts<>+5504(SB), Z15
+	VMOVUPD       trigConsts<>+5568(SB), Z16
+	VMOVUPD       trigConsts<>+5632(SB), Z17
 	VMOVUPD       trigConsts<>+1024(SB), Z18
 	VMOVUPD       trigConsts<>+960(SB), Z19
 	VMULPD        Z6, Z6, Z20
@@ -16004,5 +16084,551 @@ powScalarF32AVX512_tail:
 	VMOVUPS       Z8, K1, (AX)
 
 powScalarF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geluTanhF32AVX512(dst *float32, x *float32, n int)
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·geluTanhF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         $0x000000007fffffff, BX
+	VPBROADCASTD BX, Z0
+	MOVQ         $0x000000003f200000, BX
+	VPBROADCASTD BX, Z1
+	MOVQ         $0x0000000042b20000, BX
+	VPBROADCASTD BX, Z2
+	MOVQ         $0x000000003fb8aa3b, BX
+	VPBROADCASTD BX, Z2
+	MOVQ         $0x000000003f317200, BX
+	VPBROADCASTD BX, Z3
+	MOVQ         $0x0000000035bfbe8e, BX
+	VPBROADCASTD BX, Z4
+	MOVQ         $0x0000000039502bda, BX
+	VPBROADCASTD BX, Z5
+	MOVQ         $0x000000003ab696c9, BX
+	VPBROADCASTD BX, Z6
+	MOVQ         $0x000000003c0888a6, BX
+	VPBROADCASTD BX, Z7
+	MOVQ         $0x000000003d2aaa7a, BX
+	VPBROADCASTD BX, Z8
+	MOVQ         $0x000000003e2aaaab, BX
+	VPBROADCASTD BX, Z9
+	MOVQ         $0x000000003f000000, BX
+	VPBROADCASTD BX, Z10
+	MOVQ         $0x000000003f800000, BX
+	VPBROADCASTD BX, Z11
+	MOVQ         $0x000000004b400000, BX
+	VPBROADCASTD BX, Z12
+	MOVQ         $0x0000000042200000, BX
+	VPBROADCASTD BX, Z13
+	MOVQ         $0x0000000040000000, BX
+	VPBROADCASTD BX, Z14
+	MOVQ         $0x00000000bbbaf0ea, BX
+	VPBROADCASTD BX, Z15
+	MOVQ         $0x000000003ca9134e, BX
+	VPBROADCASTD BX, Z16
+	MOVQ         $0x00000000bd5c1e2d, BX
+	VPBROADCASTD BX, Z17
+	MOVQ         $0x000000003e088393, BX
+	VPBROADCASTD BX, Z18
+	MOVQ         $0x00000000beaaaa99, BX
+	VPBROADCASTD BX, Z19
+
+geluTanhF32AVX512_loop2:
+	CMPQ         DX, $0x00000020
+	JL           geluTanhF32AVX512_loop1
+	VMOVUPS      (CX), Z20
+	VMULPS       Z20, Z20, Z21
+	VMULPS       Z20, Z21, Z21
+	VMULPS       trigConsts<>+1920(SB), Z21, Z21
+	VADDPS       Z21, Z20, Z21
+	VMULPS       trigConsts<>+1856(SB), Z21, Z21
+	VANDPS       Z0, Z21, Z20
+	VANDNPS      Z21, Z0, Z21
+	VCMPPS       $0x01, Z1, Z20, K1
+	VMULPS       Z20, Z20, Z22
+	VMULPS       Z22, Z20, Z23
+	VMOVAPS      Z15, Z24
+	VFMADD213PS  Z16, Z22, Z24
+	VFMADD213PS  Z17, Z22, Z24
+	VFMADD213PS  Z18, Z22, Z24
+	VFMADD213PS  Z19, Z22, Z24
+	VADDPS       Z20, Z20, Z22
+	VFMADD213PS  Z20, Z23, Z24
+	VMINPS       Z22, Z13, Z22
+	VMULPS       Z2, Z22, Z20
+	VADDPS       Z12, Z20, Z20
+	VSUBPS       Z12, Z20, Z20
+	VFNMADD231PS Z20, Z3, Z22
+	VFNMADD231PS Z20, Z4, Z22
+	VMOVAPS      Z5, Z23
+	VFMADD213PS  Z6, Z22, Z23
+	VFMADD213PS  Z7, Z22, Z23
+	VFMADD213PS  Z8, Z22, Z23
+	VFMADD213PS  Z9, Z22, Z23
+	VFMADD213PS  Z10, Z22, Z23
+	VMULPS       Z22, Z22, Z25
+	VFMADD231PS  Z23, Z25, Z22
+	VADDPS       Z11, Z22, Z22
+	VSCALEFPS    Z20, Z22, Z22
+	VADDPS       Z11, Z22, Z22
+	VRCP14PS     Z22, Z20
+	VMULPS       Z20, Z14, Z23
+	VMOVAPS      Z14, Z25
+	VFNMADD231PS Z23, Z22, Z25
+	VFMADD231PS  Z25, Z20, Z23
+	VSUBPS       Z23, Z11, Z20
+	VMOVAPS      Z24, K1, Z20
+	VORPS        Z21, Z20, Z20
+	VADDPS       trigConsts<>+2048(SB), Z20, Z20
+	VMOVUPS      (CX), Z21
+	VMULPS       trigConsts<>+1984(SB), Z21, Z21
+	VMULPS       Z20, Z21, Z21
+	VMOVUPS      Z21, (AX)
+	VMOVUPS      64(CX), Z20
+	VMULPS       Z20, Z20, Z21
+	VMULPS       Z20, Z21, Z21
+	VMULPS       trigConsts<>+1920(SB), Z21, Z21
+	VADDPS       Z21, Z20, Z21
+	VMULPS       trigConsts<>+1856(SB), Z21, Z21
+	VANDPS       Z0, Z21, Z20
+	VANDNPS      Z21, Z0, Z21
+	VCMPPS       $0x01, Z1, Z20, K1
+	VMULPS       Z20, Z20, Z22
+	VMULPS       Z22, Z20, Z23
+	VMOVAPS      Z15, Z24
+	VFMADD213PS  Z16, Z22, Z24
+	VFMADD213PS  Z17, Z22, Z24
+	VFMADD213PS  Z18, Z22, Z24
+	VFMADD213PS  Z19, Z22, Z24
+	VADDPS       Z20, Z20, Z22
+	VFMADD213PS  Z20, Z23, Z24
+	VMINPS       Z22, Z13, Z22
+	VMULPS       Z2, Z22, Z20
+	VADDPS       Z12, Z20, Z20
+	VSUBPS       Z12, Z20, Z20
+	VFNMADD231PS Z20, Z3, Z22
+	VFNMADD231PS Z20, Z4, Z22
+	VMOVAPS      Z5, Z23
+	VFMADD213PS  Z6, Z22, Z23
+	VFMADD213PS  Z7, Z22, Z23
+	VFMADD213PS  Z8, Z22, Z23
+	VFMADD213PS  Z9, Z22, Z23
+	VFMADD213PS  Z10, Z22, Z23
+	VMULPS       Z22, Z22, Z25
+	VFMADD231PS  Z23, Z25, Z22
+	VADDPS       Z11, Z22, Z22
+	VSCALEFPS    Z20, Z22, Z22
+	VADDPS       Z11, Z22, Z22
+	VRCP14PS     Z22, Z20
+	VMULPS       Z20, Z14, Z23
+	VMOVAPS      Z14, Z25
+	VFNMADD231PS Z23, Z22, Z25
+	VFMADD231PS  Z25, Z20, Z23
+	VSUBPS       Z23, Z11, Z20
+	VMOVAPS      Z24, K1, Z20
+	VORPS        Z21, Z20, Z20
+	VADDPS       trigConsts<>+2048(SB), Z20, Z20
+	VMOVUPS      64(CX), Z21
+	VMULPS       trigConsts<>+1984(SB), Z21, Z21
+	VMULPS       Z20, Z21, Z21
+	VMOVUPS      Z21, 64(AX)
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000020, DX
+	JMP          geluTanhF32AVX512_loop2
+
+geluTanhF32AVX512_loop1:
+	CMPQ         DX, $0x00000010
+	JL           geluTanhF32AVX512_tail
+	VMOVUPS      (CX), Z20
+	VMULPS       Z20, Z20, Z21
+	VMULPS       Z20, Z21, Z21
+	VMULPS       trigConsts<>+1920(SB), Z21, Z21
+	VADDPS       Z21, Z20, Z21
+	VMULPS       trigConsts<>+1856(SB), Z21, Z21
+	VANDPS       Z0, Z21, Z20
+	VANDNPS      Z21, Z0, Z21
+	VCMPPS       $0x01, Z1, Z20, K1
+	VMULPS       Z20, Z20, Z22
+	VMULPS       Z22, Z20, Z23
+	VMOVAPS      Z15, Z24
+	VFMADD213PS  Z16, Z22, Z24
+	VFMADD213PS  Z17, Z22, Z24
+	VFMADD213PS  Z18, Z22, Z24
+	VFMADD213PS  Z19, Z22, Z24
+	VADDPS       Z20, Z20, Z22
+	VFMADD213PS  Z20, Z23, Z24
+	VMINPS       Z22, Z13, Z22
+	VMULPS       Z2, Z22, Z20
+	VADDPS       Z12, Z20, Z20
+	VSUBPS       Z12, Z20, Z20
+	VFNMADD231PS Z20, Z3, Z22
+	VFNMADD231PS Z20, Z4, Z22
+	VMOVAPS      Z5, Z23
+	VFMADD213PS  Z6, Z22, Z23
+	VFMADD213PS  Z7, Z22, Z23
+	VFMADD213PS  Z8, Z22, Z23
+	VFMADD213PS  Z9, Z22, Z23
+	VFMADD213PS  Z10, Z22, Z23
+	VMULPS       Z22, Z22, Z25
+	VFMADD231PS  Z23, Z25, Z22
+	VADDPS       Z11, Z22, Z22
+	VSCALEFPS    Z20, Z22, Z22
+	VADDPS       Z11, Z22, Z22
+	VRCP14PS     Z22, Z20
+	VMULPS       Z20, Z14, Z23
+	VMOVAPS      Z14, Z25
+	VFNMADD231PS Z23, Z22, Z25
+	VFMADD231PS  Z25, Z20, Z23
+	VSUBPS       Z23, Z11, Z20
+	VMOVAPS      Z24, K1, Z20
+	VORPS        Z21, Z20, Z20
+	VADDPS       trigConsts<>+2048(SB), Z20, Z20
+	VMOVUPS      (CX), Z21
+	VMULPS       trigConsts<>+1984(SB), Z21, Z21
+	VMULPS       Z20, Z21, Z21
+	VMOVUPS      Z21, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000010, DX
+
+geluTanhF32AVX512_tail:
+	TESTQ        DX, DX
+	JE           geluTanhF32AVX512_done
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, DX
+	KMOVW        DX, K1
+	VMOVUPS.Z    (CX), K1, Z20
+	VMULPS       Z20, Z20, Z21
+	VMULPS       Z20, Z21, Z21
+	VMULPS       trigConsts<>+1920(SB), Z21, Z21
+	VADDPS       Z21, Z20, Z21
+	VMULPS       trigConsts<>+1856(SB), Z21, Z21
+	VANDPS       Z0, Z21, Z20
+	VANDNPS      Z21, Z0, Z0
+	VCMPPS       $0x01, Z1, Z20, K2
+	VMULPS       Z20, Z20, Z1
+	VMULPS       Z1, Z20, Z21
+	VMOVAPS      Z15, Z15
+	VFMADD213PS  Z16, Z1, Z15
+	VFMADD213PS  Z17, Z1, Z15
+	VFMADD213PS  Z18, Z1, Z15
+	VFMADD213PS  Z19, Z1, Z15
+	VADDPS       Z20, Z20, Z1
+	VFMADD213PS  Z20, Z21, Z15
+	VMINPS       Z1, Z13, Z1
+	VMULPS       Z2, Z1, Z2
+	VADDPS       Z12, Z2, Z2
+	VSUBPS       Z12, Z2, Z2
+	VFNMADD231PS Z2, Z3, Z1
+	VFNMADD231PS Z2, Z4, Z1
+	VMOVAPS      Z5, Z3
+	VFMADD213PS  Z6, Z1, Z3
+	VFMADD213PS  Z7, Z1, Z3
+	VFMADD213PS  Z8, Z1, Z3
+	VFMADD213PS  Z9, Z1, Z3
+	VFMADD213PS  Z10, Z1, Z3
+	VMULPS       Z1, Z1, Z4
+	VFMADD231PS  Z3, Z4, Z1
+	VADDPS       Z11, Z1, Z1
+	VSCALEFPS    Z2, Z1, Z1
+	VADDPS       Z11, Z1, Z1
+	VRCP14PS     Z1, Z2
+	VMULPS       Z2, Z14, Z3
+	VMOVAPS      Z14, Z4
+	VFNMADD231PS Z3, Z1, Z4
+	VFMADD231PS  Z4, Z2, Z3
+	VSUBPS       Z3, Z11, Z1
+	VMOVAPS      Z15, K2, Z1
+	VORPS        Z0, Z1, Z1
+	VADDPS       trigConsts<>+2048(SB), Z1, Z1
+	VMOVUPS.Z    (CX), K1, Z0
+	VMULPS       trigConsts<>+1984(SB), Z0, Z0
+	VMULPS       Z1, Z0, Z0
+	VMOVUPS      Z0, K1, (AX)
+
+geluTanhF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geluTanhF64AVX512(dst *float64, x *float64, n int)
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·geluTanhF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         $0x7fffffffffffffff, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x3fe4000000000000, BX
+	VPBROADCASTQ BX, Z1
+	MOVQ         $0x4086300000000000, BX
+	VPBROADCASTQ BX, Z2
+	MOVQ         $0x3ff71547652b82fe, BX
+	VPBROADCASTQ BX, Z3
+	MOVQ         $0x3fe62e4000000000, BX
+	VPBROADCASTQ BX, Z4
+	MOVQ         $0x3eb7f7d1cf79abca, BX
+	VPBROADCASTQ BX, Z5
+	MOVQ         $0x3f2089cdd5e44be8, BX
+	VPBROADCASTQ BX, Z6
+	MOVQ         $0x3f9f06d10cca2c7e, BX
+	VPBROADCASTQ BX, Z7
+	MOVQ         $0x3ff0000000000000, BX
+	VPBROADCASTQ BX, Z8
+	MOVQ         $0x3ec92eb6bc365fa0, BX
+	VPBROADCASTQ BX, Z9
+	MOVQ         $0x3f64ae39b508b6c0, BX
+	VPBROADCASTQ BX, Z10
+	MOVQ         $0x3fcd17099887e074, BX
+	VPBROADCASTQ BX, Z11
+	MOVQ         $0x4000000000000000, BX
+	VPBROADCASTQ BX, Z12
+	MOVQ         $0x3ff0000000000000, BX
+	VPBROADCASTQ BX, Z13
+	MOVQ         $0x4338000000000000, BX
+	VPBROADCASTQ BX, Z14
+	MOVQ         $0xbfeedc5baafd6f4b, BX
+	VPBROADCASTQ BX, Z15
+	MOVQ         $0xc058d26a0e26682d, BX
+	VPBROADCASTQ BX, Z16
+	MOVQ         $0xc0993ac030580563, BX
+	VPBROADCASTQ BX, Z17
+	MOVQ         $0x405c33f28a581b86, BX
+	VPBROADCASTQ BX, Z18
+	MOVQ         $0x40a176fa0e5535fa, BX
+	VPBROADCASTQ BX, Z19
+	MOVQ         $0x40b2ec102442040c, BX
+	VPBROADCASTQ BX, Z20
+
+geluTanhF64AVX512_loop2:
+	CMPQ         DX, $0x00000010
+	JL           geluTanhF64AVX512_loop1
+	VMOVUPD      (CX), Z21
+	VMULPD       Z21, Z21, Z22
+	VMULPD       Z21, Z22, Z22
+	VMULPD       trigConsts<>+1792(SB), Z22, Z22
+	VADDPD       Z22, Z21, Z22
+	VMULPD       trigConsts<>+1728(SB), Z22, Z22
+	VANDPD       Z0, Z22, Z21
+	VANDNPD      Z22, Z0, Z22
+	VCMPPD       $0x01, Z1, Z21, K1
+	VMULPD       Z21, Z21, Z23
+	VMULPD       Z23, Z21, Z24
+	VMOVAPD      Z15, Z25
+	VFMADD213PD  Z16, Z23, Z25
+	VFMADD213PD  Z17, Z23, Z25
+	VADDPD       Z21, Z21, Z26
+	VMOVAPD      Z13, Z27
+	VFMADD213PD  Z18, Z23, Z27
+	VFMADD213PD  Z19, Z23, Z27
+	VFMADD213PD  Z20, Z23, Z27
+	VMULPD       Z24, Z25, Z25
+	VMINPD       Z26, Z2, Z26
+	VMULPD       Z3, Z26, Z23
+	VADDPD       Z14, Z23, Z23
+	VSUBPD       Z14, Z23, Z23
+	VFNMADD231PD Z23, Z4, Z26
+	VFNMADD231PD Z23, Z5, Z26
+	VMULPD       Z26, Z26, Z24
+	VMOVAPD      Z6, Z28
+	VFMADD213PD  Z7, Z24, Z28
+	VFMADD213PD  Z8, Z24, Z28
+	VMULPD       Z26, Z28, Z28
+	VMOVAPD      Z9, Z26
+	VFMADD213PD  Z10, Z24, Z26
+	VFMADD213PD  Z11, Z24, Z26
+	VFMADD213PD  Z12, Z24, Z26
+	VADDPD       Z28, Z26, Z24
+	VSUBPD       Z28, Z26, Z26
+	VSCALEFPD    Z23, Z24, Z24
+	VADDPD       Z26, Z26, Z23
+	VADDPD       Z24, Z26, Z24
+	VMOVAPD      Z25, K1, Z23
+	VMOVAPD      Z27, K1, Z24
+	VDIVPD       Z24, Z23, Z23
+	VSUBPD       Z23, Z13, Z24
+	VADDPD       Z23, Z21, K1, Z24
+	VORPD        Z22, Z24, Z24
+	VADDPD       trigConsts<>+960(SB), Z24, Z24
+	VMOVUPD      (CX), Z21
+	VMULPD       trigConsts<>+1024(SB), Z21, Z21
+	VMULPD       Z24, Z21, Z21
+	VMOVUPD      Z21, (AX)
+	VMOVUPD      64(CX), Z21
+	VMULPD       Z21, Z21, Z22
+	VMULPD       Z21, Z22, Z22
+	VMULPD       trigConsts<>+1792(SB), Z22, Z22
+	VADDPD       Z22, Z21, Z22
+	VMULPD       trigConsts<>+1728(SB), Z22, Z22
+	VANDPD       Z0, Z22, Z21
+	VANDNPD      Z22, Z0, Z22
+	VCMPPD       $0x01, Z1, Z21, K1
+	VMULPD       Z21, Z21, Z23
+	VMULPD       Z23, Z21, Z24
+	VMOVAPD      Z15, Z25
+	VFMADD213PD  Z16, Z23, Z25
+	VFMADD213PD  Z17, Z23, Z25
+	VADDPD       Z21, Z21, Z26
+	VMOVAPD      Z13, Z27
+	VFMADD213PD  Z18, Z23, Z27
+	VFMADD213PD  Z19, Z23, Z27
+	VFMADD213PD  Z20, Z23, Z27
+	VMULPD       Z24, Z25, Z25
+	VMINPD       Z26, Z2, Z26
+	VMULPD       Z3, Z26, Z23
+	VADDPD       Z14, Z23, Z23
+	VSUBPD       Z14, Z23, Z23
+	VFNMADD231PD Z23, Z4, Z26
+	VFNMADD231PD Z23, Z5, Z26
+	VMULPD       Z26, Z26, Z24
+	VMOVAPD      Z6, Z28
+	VFMADD213PD  Z7, Z24, Z28
+	VFMADD213PD  Z8, Z24, Z28
+	VMULPD       Z26, Z28, Z28
+	VMOVAPD      Z9, Z26
+	VFMADD213PD  Z10, Z24, Z26
+	VFMADD213PD  Z11, Z24, Z26
+	VFMADD213PD  Z12, Z24, Z26
+	VADDPD       Z28, Z26, Z24
+	VSUBPD       Z28, Z26, Z26
+	VSCALEFPD    Z23, Z24, Z24
+	VADDPD       Z26, Z26, Z23
+	VADDPD       Z24, Z26, Z24
+	VMOVAPD      Z25, K1, Z23
+	VMOVAPD      Z27, K1, Z24
+	VDIVPD       Z24, Z23, Z23
+	VSUBPD       Z23, Z13, Z24
+	VADDPD       Z23, Z21, K1, Z24
+	VORPD        Z22, Z24, Z24
+	VADDPD       trigConsts<>+960(SB), Z24, Z24
+	VMOVUPD      64(CX), Z21
+	VMULPD       trigConsts<>+1024(SB), Z21, Z21
+	VMULPD       Z24, Z21, Z21
+	VMOVUPD      Z21, 64(AX)
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000010, DX
+	JMP          geluTanhF64AVX512_loop2
+
+geluTanhF64AVX512_loop1:
+	CMPQ         DX, $0x00000008
+	JL           geluTanhF64AVX512_tail
+	VMOVUPD      (CX), Z21
+	VMULPD       Z21, Z21, Z22
+	VMULPD       Z21, Z22, Z22
+	VMULPD       trigConsts<>+1792(SB), Z22, Z22
+	VADDPD       Z22, Z21, Z22
+	VMULPD       trigConsts<>+1728(SB), Z22, Z22
+	VANDPD       Z0, Z22, Z21
+	VANDNPD      Z22, Z0, Z22
+	VCMPPD       $0x01, Z1, Z21, K1
+	VMULPD       Z21, Z21, Z23
+	VMULPD       Z23, Z21, Z24
+	VMOVAPD      Z15, Z25
+	VFMADD213PD  Z16, Z23, Z25
+	VFMADD213PD  Z17, Z23, Z25
+	VADDPD       Z21, Z21, Z26
+	VMOVAPD      Z13, Z27
+	VFMADD213PD  Z18, Z23, Z27
+	VFMADD213PD  Z19, Z23, Z27
+	VFMADD213PD  Z20, Z23, Z27
+	VMULPD       Z24, Z25, Z25
+	VMINPD       Z26, Z2, Z26
+	VMULPD       Z3, Z26, Z23
+	VADDPD       Z14, Z23, Z23
+	VSUBPD       Z14, Z23, Z23
+	VFNMADD231PD Z23, Z4, Z26
+	VFNMADD231PD Z23, Z5, Z26
+	VMULPD       Z26, Z26, Z24
+	VMOVAPD      Z6, Z28
+	VFMADD213PD  Z7, Z24, Z28
+	VFMADD213PD  Z8, Z24, Z28
+	VMULPD       Z26, Z28, Z28
+	VMOVAPD      Z9, Z26
+	VFMADD213PD  Z10, Z24, Z26
+	VFMADD213PD  Z11, Z24, Z26
+	VFMADD213PD  Z12, Z24, Z26
+	VADDPD       Z28, Z26, Z24
+	VSUBPD       Z28, Z26, Z26
+	VSCALEFPD    Z23, Z24, Z24
+	VADDPD       Z26, Z26, Z23
+	VADDPD       Z24, Z26, Z24
+	VMOVAPD      Z25, K1, Z23
+	VMOVAPD      Z27, K1, Z24
+	VDIVPD       Z24, Z23, Z23
+	VSUBPD       Z23, Z13, Z24
+	VADDPD       Z23, Z21, K1, Z24
+	VORPD        Z22, Z24, Z24
+	VADDPD       trigConsts<>+960(SB), Z24, Z24
+	VMOVUPD      (CX), Z21
+	VMULPD       trigConsts<>+1024(SB), Z21, Z21
+	VMULPD       Z24, Z21, Z21
+	VMOVUPD      Z21, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, DX
+
+geluTanhF64AVX512_tail:
+	TESTQ        DX, DX
+	JE           geluTanhF64AVX512_done
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, DX
+	KMOVW        DX, K1
+	VMOVUPD.Z    (CX), K1, Z21
+	VMULPD       Z21, Z21, Z22
+	VMULPD       Z21, Z22, Z22
+	VMULPD       trigConsts<>+1792(SB), Z22, Z22
+	VADDPD       Z22, Z21, Z22
+	VMULPD       trigConsts<>+1728(SB), Z22, Z22
+	VANDPD       Z0, Z22, Z21
+	VANDNPD      Z22, Z0, Z0
+	VCMPPD       $0x01, Z1, Z21, K2
+	VMULPD       Z21, Z21, Z1
+	VMULPD       Z1, Z21, Z22
+	VMOVAPD      Z15, Z15
+	VFMADD213PD  Z16, Z1, Z15
+	VFMADD213PD  Z17, Z1, Z15
+	VADDPD       Z21, Z21, Z16
+	VMOVAPD      Z13, Z17
+	VFMADD213PD  Z18, Z1, Z17
+	VFMADD213PD  Z19, Z1, Z17
+	VFMADD213PD  Z20, Z1, Z17
+	VMULPD       Z22, Z15, Z15
+	VMINPD       Z16, Z2, Z16
+	VMULPD       Z3, Z16, Z1
+	VADDPD       Z14, Z1, Z1
+	VSUBPD       Z14, Z1, Z1
+	VFNMADD231PD Z1, Z4, Z16
+	VFNMADD231PD Z1, Z5, Z16
+	VMULPD       Z16, Z16, Z2
+	VMOVAPD      Z6, Z3
+	VFMADD213PD  Z7, Z2, Z3
+	VFMADD213PD  Z8, Z2, Z3
+	VMULPD       Z16, Z3, Z3
+	VMOVAPD      Z9, Z4
+	VFMADD213PD  Z10, Z2, Z4
+	VFMADD213PD  Z11, Z2, Z4
+	VFMADD213PD  Z12, Z2, Z4
+	VADDPD       Z3, Z4, Z2
+	VSUBPD       Z3, Z4, Z3
+	VSCALEFPD    Z1, Z2, Z2
+	VADDPD       Z3, Z3, Z1
+	VADDPD       Z2, Z3, Z2
+	VMOVAPD      Z15, K2, Z1
+	VMOVAPD      Z17, K2, Z2
+	VDIVPD       Z2, Z1, Z1
+	VSUBPD       Z1, Z13, Z2
+	VADDPD       Z1, Z21, K2, Z2
+	VORPD        Z0, Z2, Z2
+	VADDPD       trigConsts<>+960(SB), Z2, Z2
+	VMOVUPD.Z    (CX), K1, Z0
+	VMULPD       trigConsts<>+1024(SB), Z0, Z0
+	VMULPD       Z2, Z0, Z0
+	VMOVUPD      Z0, K1, (AX)
+
+geluTanhF64AVX512_done:
 	VZEROUPPER
 	RET

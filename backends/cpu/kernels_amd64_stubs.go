@@ -668,3 +668,13 @@ func atan2F64AVX512(dst *float64, y *float64, x *float64, n int)
 //
 //go:noescape
 func powScalarF32AVX512(dst *float32, x *float32, n int, y float64, lo float32, smask uint32)
+
+// geluTanhF32AVX512 sets dst[i] = 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))), each step in the element type for i < n.
+//
+//go:noescape
+func geluTanhF32AVX512(dst *float32, x *float32, n int)
+
+// geluTanhF64AVX512 sets dst[i] = 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))), each step in the element type for i < n.
+//
+//go:noescape
+func geluTanhF64AVX512(dst *float64, x *float64, n int)

@@ -350,3 +350,94 @@ func trigVsTorch[T float](t *testing.T, op string, xb, tb, rb []uint64, bind fun
 		t.Logf("%s %s %s: %d of %d equal to torch, %d to libm (worst %g ulp)", op, dtype, c.Name, exactTorch, len(got), exactRef, worst)
 	}
 }
+
+// TestGeluTanh checks every gelu_tanh candidate against the reference
+// (GeluTanhScalarF32/F64): equal, or equal to the same formula with a
+// tanh within 1 ulp (f32) / 2 ulp (f64) of math.Tanh's, the bound of the
+// vector tanh the kernels use; every length 0..257, in place.
+func TestGeluTanh(t *testing.T) {
+	testGeluTanh[float32](t, "float32", 1)
+	testGeluTanh[float64](t, "float64", 2)
+}
+
+func testGeluTanh[T float](t *testing.T, dtype string, tanhUlp int) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	var x []T
+	for range 50000 {
+		switch rng.IntN(3) {
+		case 0:
+			x = append(x, T((rng.Float64()*2-1)*6))
+		case 1:
+			x = append(x, T((rng.Float64()*2-1)*math.Ldexp(1, -rng.IntN(40))))
+		default:
+			x = append(x, T((rng.Float64()*2-1)*40))
+		}
+	}
+	x = append(x, specials[T]()...)
+	want := make([]T, len(x))
+	goGeluTanh(want, x)
+	// with computes the gelu steps around tanh value th.
+	with := func(v T, k int) T {
+		if f, ok := any(v).(float32); ok {
+			const kBeta, kKappa = float32(0.7978845608028654), float32(0.044715)
+			inner := float32(kBeta * float32(f+float32(kKappa*float32(float32(f*f)*f))))
+			th := float32(math.Tanh(float64(inner)))
+			for ; k > 0; k-- {
+				th = math.Nextafter32(th, 2)
+			}
+			for ; k < 0; k++ {
+				th = math.Nextafter32(th, -2)
+			}
+			return T(float32(float32(0.5*f) * float32(1+th)))
+		}
+		f := float64(v)
+		th := math.Tanh(0.7978845608028654 * (f + 0.044715*(f*f*f)))
+		for ; k > 0; k-- {
+			th = math.Nextafter(th, 2)
+		}
+		for ; k < 0; k++ {
+			th = math.Nextafter(th, -2)
+		}
+		return T(0.5 * f * (1 + th))
+	}
+	for _, c := range candidatesFor(t, "gelu_tanh", dtype) {
+		f := c.Impl.(unFn[T])
+		check := func(ctx string, x, got, want []T) int {
+			diff := 0
+			for i := range want {
+				if sameBits(got[i], want[i]) {
+					continue
+				}
+				diff++
+				ok := false
+				for k := -tanhUlp; k <= tanhUlp && !ok; k++ {
+					ok = sameBits(got[i], with(x[i], k))
+				}
+				if !ok {
+					t.Fatalf("gelu_tanh/%s/%s %s: gelu(%v) = %v, want %v", dtype, c.Name, ctx, x[i], got[i], want[i])
+				}
+			}
+			return diff
+		}
+		got := make([]T, len(x))
+		f(got, x)
+		t.Logf("gelu_tanh %s %s: %d of %d differ from the reference (all through tanh's last bits)", dtype, c.Name, check("long", x, got, want), len(x))
+		for _, n := range mathLens {
+			off := rng.IntN(len(x) - n)
+			dst := make([]T, n+1)
+			dst[n] = 42
+			f(dst[:n], x[off:off+n])
+			check(fmt.Sprint("n=", n), x[off:], dst[:n], want[off:off+n])
+			if dst[n] != 42 {
+				t.Fatalf("gelu_tanh/%s/%s n=%d wrote past dst", dtype, c.Name, n)
+			}
+			cp := append([]T(nil), x[off:off+n]...)
+			f(cp, cp)
+			for i := range cp {
+				if !sameBits(cp[i], dst[i]) {
+					t.Fatalf("gelu_tanh/%s/%s n=%d in place [%d] = %v, out of place %v", dtype, c.Name, n, i, cp[i], dst[i])
+				}
+			}
+		}
+	}
+}

@@ -69,6 +69,9 @@ func trigConstDefs() []tconstDef {
 		d64("pi", math.Pi), d64("pi2", math.Pi/2), d64("pi4", math.Pi/4), d64("3pi4", 3*math.Pi/4),
 		d64("mb", 6.123233995736765886130e-17), d64("mb2", 0.5*6.123233995736765886130e-17),
 		d64("t3p8", 2.41421356237309504880), d64("p66", 0.66),
+		d64("beta", 0.7978845608028654), d64("kappa", 0.044715),
+		{"betaS", uint64(math.Float32bits(0.7978845608028654)), true}, {"kappaS", uint64(math.Float32bits(0.044715)), true},
+		{"halfS", uint64(math.Float32bits(0.5)), true}, {"oneS", uint64(math.Float32bits(1)), true},
 		// pow: log (FreeBSD e_log.c) and exp (SLEEF xexp)
 		d64("sqrt2", 1.41421356237309504880), d64("two", 2),
 		d64("lnHi", 6.93147180369123816490e-01), d64("lnLo", 1.90821492927058770002e-10),
@@ -621,4 +624,35 @@ func trigKernels() {
 		atan2Kernel(f64)
 	}
 	powScalarKernel()
+	geluTanhKernels()
+}
+
+// geluTanhKernels emits geluTanhF32AVX512 and geluTanhF64AVX512, PyTorch's
+// tanh-approximate gelu 0.5·x·(1 + tanh(β·(x + κ·x³))), β = √(2/π), κ =
+// 0.044715, each step rounded in the element type as PyTorch's kernel
+// (x·x·x left to right, then (0.5·x)·(1 + t)); tanh is the tanh kernel's
+// (tanhSetup), within 1 ulp (f32) / 2 ulp (f64) of math.Tanh.
+func geluTanhKernels() {
+	for _, f64 := range []bool{false, true} {
+		t := newVT(f64, false)
+		mathUnaryReload(t, "geluTanh", "0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))), each step in the element type", func() func(x reg.VecVirtual, reload func() reg.VecVirtual) reg.VecVirtual {
+			th := tanhSetup(t)
+			sfx := map[bool]string{false: "S", true: ""}[f64]
+			beta, kappa, half, one := tc("beta"+sfx), tc("kappa"+sfx), tc("half"+sfx), tc("one"+sfx)
+			return func(x reg.VecVirtual, reload func() reg.VecVirtual) reg.VecVirtual {
+				c := t.vec()
+				t.bin("mul", x, x, c)
+				t.bin("mul", x, c, c) // x·x·x
+				t.bin("mul", kappa, c, c)
+				t.bin("add", c, x, c)
+				t.bin("mul", beta, c, c) // inner
+				th0 := th(c)
+				t.bin("add", one, th0, th0) // 1 + t
+				h := reload()
+				t.bin("mul", half, h, h) // 0.5·x (PyTorch: 0.5 * x * (1 + t))
+				t.bin("mul", th0, h, h)
+				return h
+			}
+		})
+	}
 }
