@@ -13742,375 +13742,487 @@ DATA trigConsts<>+2720(SB)/8, $0x3d53de6af278ece6
 DATA trigConsts<>+2728(SB)/8, $0x3d53de6af278ece6
 DATA trigConsts<>+2736(SB)/8, $0x3d53de6af278ece6
 DATA trigConsts<>+2744(SB)/8, $0x3d53de6af278ece6
-DATA trigConsts<>+2752(SB)/8, $0x3de5d8fd1fd19ccd
-DATA trigConsts<>+2760(SB)/8, $0x3de5d8fd1fd19ccd
-DATA trigConsts<>+2768(SB)/8, $0x3de5d8fd1fd19ccd
-DATA trigConsts<>+2776(SB)/8, $0x3de5d8fd1fd19ccd
-DATA trigConsts<>+2784(SB)/8, $0x3de5d8fd1fd19ccd
-DATA trigConsts<>+2792(SB)/8, $0x3de5d8fd1fd19ccd
-DATA trigConsts<>+2800(SB)/8, $0x3de5d8fd1fd19ccd
-DATA trigConsts<>+2808(SB)/8, $0x3de5d8fd1fd19ccd
-DATA trigConsts<>+2816(SB)/8, $0xbe5ae5e5a9291f5d
-DATA trigConsts<>+2824(SB)/8, $0xbe5ae5e5a9291f5d
-DATA trigConsts<>+2832(SB)/8, $0xbe5ae5e5a9291f5d
-DATA trigConsts<>+2840(SB)/8, $0xbe5ae5e5a9291f5d
-DATA trigConsts<>+2848(SB)/8, $0xbe5ae5e5a9291f5d
-DATA trigConsts<>+2856(SB)/8, $0xbe5ae5e5a9291f5d
-DATA trigConsts<>+2864(SB)/8, $0xbe5ae5e5a9291f5d
-DATA trigConsts<>+2872(SB)/8, $0xbe5ae5e5a9291f5d
-DATA trigConsts<>+2880(SB)/8, $0x3ec71de3567d48a1
-DATA trigConsts<>+2888(SB)/8, $0x3ec71de3567d48a1
-DATA trigConsts<>+2896(SB)/8, $0x3ec71de3567d48a1
-DATA trigConsts<>+2904(SB)/8, $0x3ec71de3567d48a1
-DATA trigConsts<>+2912(SB)/8, $0x3ec71de3567d48a1
-DATA trigConsts<>+2920(SB)/8, $0x3ec71de3567d48a1
-DATA trigConsts<>+2928(SB)/8, $0x3ec71de3567d48a1
-DATA trigConsts<>+2936(SB)/8, $0x3ec71de3567d48a1
-DATA trigConsts<>+2944(SB)/8, $0xbf2a01a019bfdf03
-DATA trigConsts<>+2952(SB)/8, $0xbf2a01a019bfdf03
-DATA trigConsts<>+2960(SB)/8, $0xbf2a01a019bfdf03
-DATA trigConsts<>+2968(SB)/8, $0xbf2a01a019bfdf03
-DATA trigConsts<>+2976(SB)/8, $0xbf2a01a019bfdf03
-DATA trigConsts<>+2984(SB)/8, $0xbf2a01a019bfdf03
-DATA trigConsts<>+2992(SB)/8, $0xbf2a01a019bfdf03
-DATA trigConsts<>+3000(SB)/8, $0xbf2a01a019bfdf03
-DATA trigConsts<>+3008(SB)/8, $0x3f8111111110f7d0
-DATA trigConsts<>+3016(SB)/8, $0x3f8111111110f7d0
-DATA trigConsts<>+3024(SB)/8, $0x3f8111111110f7d0
-DATA trigConsts<>+3032(SB)/8, $0x3f8111111110f7d0
-DATA trigConsts<>+3040(SB)/8, $0x3f8111111110f7d0
-DATA trigConsts<>+3048(SB)/8, $0x3f8111111110f7d0
-DATA trigConsts<>+3056(SB)/8, $0x3f8111111110f7d0
-DATA trigConsts<>+3064(SB)/8, $0x3f8111111110f7d0
-DATA trigConsts<>+3072(SB)/8, $0xbfc5555555555548
-DATA trigConsts<>+3080(SB)/8, $0xbfc5555555555548
-DATA trigConsts<>+3088(SB)/8, $0xbfc5555555555548
-DATA trigConsts<>+3096(SB)/8, $0xbfc5555555555548
-DATA trigConsts<>+3104(SB)/8, $0xbfc5555555555548
-DATA trigConsts<>+3112(SB)/8, $0xbfc5555555555548
-DATA trigConsts<>+3120(SB)/8, $0xbfc5555555555548
-DATA trigConsts<>+3128(SB)/8, $0xbfc5555555555548
-DATA trigConsts<>+3136(SB)/8, $0xbda8fa49a0861a9b
-DATA trigConsts<>+3144(SB)/8, $0xbda8fa49a0861a9b
-DATA trigConsts<>+3152(SB)/8, $0xbda8fa49a0861a9b
-DATA trigConsts<>+3160(SB)/8, $0xbda8fa49a0861a9b
-DATA trigConsts<>+3168(SB)/8, $0xbda8fa49a0861a9b
-DATA trigConsts<>+3176(SB)/8, $0xbda8fa49a0861a9b
-DATA trigConsts<>+3184(SB)/8, $0xbda8fa49a0861a9b
-DATA trigConsts<>+3192(SB)/8, $0xbda8fa49a0861a9b
-DATA trigConsts<>+3200(SB)/8, $0x3e21ee9d7b4e3f05
-DATA trigConsts<>+3208(SB)/8, $0x3e21ee9d7b4e3f05
-DATA trigConsts<>+3216(SB)/8, $0x3e21ee9d7b4e3f05
-DATA trigConsts<>+3224(SB)/8, $0x3e21ee9d7b4e3f05
-DATA trigConsts<>+3232(SB)/8, $0x3e21ee9d7b4e3f05
-DATA trigConsts<>+3240(SB)/8, $0x3e21ee9d7b4e3f05
-DATA trigConsts<>+3248(SB)/8, $0x3e21ee9d7b4e3f05
-DATA trigConsts<>+3256(SB)/8, $0x3e21ee9d7b4e3f05
-DATA trigConsts<>+3264(SB)/8, $0xbe927e4f7eac4bc6
-DATA trigConsts<>+3272(SB)/8, $0xbe927e4f7eac4bc6
-DATA trigConsts<>+3280(SB)/8, $0xbe927e4f7eac4bc6
-DATA trigConsts<>+3288(SB)/8, $0xbe927e4f7eac4bc6
-DATA trigConsts<>+3296(SB)/8, $0xbe927e4f7eac4bc6
-DATA trigConsts<>+3304(SB)/8, $0xbe927e4f7eac4bc6
-DATA trigConsts<>+3312(SB)/8, $0xbe927e4f7eac4bc6
-DATA trigConsts<>+3320(SB)/8, $0xbe927e4f7eac4bc6
-DATA trigConsts<>+3328(SB)/8, $0x3efa01a019c844f5
-DATA trigConsts<>+3336(SB)/8, $0x3efa01a019c844f5
-DATA trigConsts<>+3344(SB)/8, $0x3efa01a019c844f5
-DATA trigConsts<>+3352(SB)/8, $0x3efa01a019c844f5
-DATA trigConsts<>+3360(SB)/8, $0x3efa01a019c844f5
-DATA trigConsts<>+3368(SB)/8, $0x3efa01a019c844f5
-DATA trigConsts<>+3376(SB)/8, $0x3efa01a019c844f5
-DATA trigConsts<>+3384(SB)/8, $0x3efa01a019c844f5
-DATA trigConsts<>+3392(SB)/8, $0xbf56c16c16c14f91
-DATA trigConsts<>+3400(SB)/8, $0xbf56c16c16c14f91
-DATA trigConsts<>+3408(SB)/8, $0xbf56c16c16c14f91
-DATA trigConsts<>+3416(SB)/8, $0xbf56c16c16c14f91
-DATA trigConsts<>+3424(SB)/8, $0xbf56c16c16c14f91
-DATA trigConsts<>+3432(SB)/8, $0xbf56c16c16c14f91
-DATA trigConsts<>+3440(SB)/8, $0xbf56c16c16c14f91
-DATA trigConsts<>+3448(SB)/8, $0xbf56c16c16c14f91
-DATA trigConsts<>+3456(SB)/8, $0x3fa555555555554b
-DATA trigConsts<>+3464(SB)/8, $0x3fa555555555554b
-DATA trigConsts<>+3472(SB)/8, $0x3fa555555555554b
-DATA trigConsts<>+3480(SB)/8, $0x3fa555555555554b
-DATA trigConsts<>+3488(SB)/8, $0x3fa555555555554b
-DATA trigConsts<>+3496(SB)/8, $0x3fa555555555554b
-DATA trigConsts<>+3504(SB)/8, $0x3fa555555555554b
-DATA trigConsts<>+3512(SB)/8, $0x3fa555555555554b
-DATA trigConsts<>+3520(SB)/8, $0xc0c992d8d24f3f38
-DATA trigConsts<>+3528(SB)/8, $0xc0c992d8d24f3f38
-DATA trigConsts<>+3536(SB)/8, $0xc0c992d8d24f3f38
-DATA trigConsts<>+3544(SB)/8, $0xc0c992d8d24f3f38
-DATA trigConsts<>+3552(SB)/8, $0xc0c992d8d24f3f38
-DATA trigConsts<>+3560(SB)/8, $0xc0c992d8d24f3f38
-DATA trigConsts<>+3568(SB)/8, $0xc0c992d8d24f3f38
-DATA trigConsts<>+3576(SB)/8, $0xc0c992d8d24f3f38
-DATA trigConsts<>+3584(SB)/8, $0x413199eca5fc9ddd
-DATA trigConsts<>+3592(SB)/8, $0x413199eca5fc9ddd
-DATA trigConsts<>+3600(SB)/8, $0x413199eca5fc9ddd
-DATA trigConsts<>+3608(SB)/8, $0x413199eca5fc9ddd
-DATA trigConsts<>+3616(SB)/8, $0x413199eca5fc9ddd
-DATA trigConsts<>+3624(SB)/8, $0x413199eca5fc9ddd
-DATA trigConsts<>+3632(SB)/8, $0x413199eca5fc9ddd
-DATA trigConsts<>+3640(SB)/8, $0x413199eca5fc9ddd
-DATA trigConsts<>+3648(SB)/8, $0xc1711fead3299176
-DATA trigConsts<>+3656(SB)/8, $0xc1711fead3299176
-DATA trigConsts<>+3664(SB)/8, $0xc1711fead3299176
-DATA trigConsts<>+3672(SB)/8, $0xc1711fead3299176
-DATA trigConsts<>+3680(SB)/8, $0xc1711fead3299176
-DATA trigConsts<>+3688(SB)/8, $0xc1711fead3299176
-DATA trigConsts<>+3696(SB)/8, $0xc1711fead3299176
-DATA trigConsts<>+3704(SB)/8, $0xc1711fead3299176
-DATA trigConsts<>+3712(SB)/8, $0x40cab8a5eeb36572
-DATA trigConsts<>+3720(SB)/8, $0x40cab8a5eeb36572
-DATA trigConsts<>+3728(SB)/8, $0x40cab8a5eeb36572
-DATA trigConsts<>+3736(SB)/8, $0x40cab8a5eeb36572
-DATA trigConsts<>+3744(SB)/8, $0x40cab8a5eeb36572
-DATA trigConsts<>+3752(SB)/8, $0x40cab8a5eeb36572
-DATA trigConsts<>+3760(SB)/8, $0x40cab8a5eeb36572
-DATA trigConsts<>+3768(SB)/8, $0x40cab8a5eeb36572
-DATA trigConsts<>+3776(SB)/8, $0xc13427bc582abc96
-DATA trigConsts<>+3784(SB)/8, $0xc13427bc582abc96
-DATA trigConsts<>+3792(SB)/8, $0xc13427bc582abc96
-DATA trigConsts<>+3800(SB)/8, $0xc13427bc582abc96
-DATA trigConsts<>+3808(SB)/8, $0xc13427bc582abc96
-DATA trigConsts<>+3816(SB)/8, $0xc13427bc582abc96
-DATA trigConsts<>+3824(SB)/8, $0xc13427bc582abc96
-DATA trigConsts<>+3832(SB)/8, $0xc13427bc582abc96
-DATA trigConsts<>+3840(SB)/8, $0x4177d98fc2ead8ef
-DATA trigConsts<>+3848(SB)/8, $0x4177d98fc2ead8ef
-DATA trigConsts<>+3856(SB)/8, $0x4177d98fc2ead8ef
-DATA trigConsts<>+3864(SB)/8, $0x4177d98fc2ead8ef
-DATA trigConsts<>+3872(SB)/8, $0x4177d98fc2ead8ef
-DATA trigConsts<>+3880(SB)/8, $0x4177d98fc2ead8ef
-DATA trigConsts<>+3888(SB)/8, $0x4177d98fc2ead8ef
-DATA trigConsts<>+3896(SB)/8, $0x4177d98fc2ead8ef
-DATA trigConsts<>+3904(SB)/8, $0xc189afe03cbe5a31
-DATA trigConsts<>+3912(SB)/8, $0xc189afe03cbe5a31
-DATA trigConsts<>+3920(SB)/8, $0xc189afe03cbe5a31
-DATA trigConsts<>+3928(SB)/8, $0xc189afe03cbe5a31
-DATA trigConsts<>+3936(SB)/8, $0xc189afe03cbe5a31
-DATA trigConsts<>+3944(SB)/8, $0xc189afe03cbe5a31
-DATA trigConsts<>+3952(SB)/8, $0xc189afe03cbe5a31
-DATA trigConsts<>+3960(SB)/8, $0xc189afe03cbe5a31
-DATA trigConsts<>+3968(SB)/8, $0xbfec007fa1f72594
-DATA trigConsts<>+3976(SB)/8, $0xbfec007fa1f72594
-DATA trigConsts<>+3984(SB)/8, $0xbfec007fa1f72594
-DATA trigConsts<>+3992(SB)/8, $0xbfec007fa1f72594
-DATA trigConsts<>+4000(SB)/8, $0xbfec007fa1f72594
-DATA trigConsts<>+4008(SB)/8, $0xbfec007fa1f72594
-DATA trigConsts<>+4016(SB)/8, $0xbfec007fa1f72594
-DATA trigConsts<>+4024(SB)/8, $0xbfec007fa1f72594
-DATA trigConsts<>+4032(SB)/8, $0xc03028545b6b807a
-DATA trigConsts<>+4040(SB)/8, $0xc03028545b6b807a
-DATA trigConsts<>+4048(SB)/8, $0xc03028545b6b807a
-DATA trigConsts<>+4056(SB)/8, $0xc03028545b6b807a
-DATA trigConsts<>+4064(SB)/8, $0xc03028545b6b807a
-DATA trigConsts<>+4072(SB)/8, $0xc03028545b6b807a
-DATA trigConsts<>+4080(SB)/8, $0xc03028545b6b807a
-DATA trigConsts<>+4088(SB)/8, $0xc03028545b6b807a
-DATA trigConsts<>+4096(SB)/8, $0xc052c08c36880273
-DATA trigConsts<>+4104(SB)/8, $0xc052c08c36880273
-DATA trigConsts<>+4112(SB)/8, $0xc052c08c36880273
-DATA trigConsts<>+4120(SB)/8, $0xc052c08c36880273
-DATA trigConsts<>+4128(SB)/8, $0xc052c08c36880273
-DATA trigConsts<>+4136(SB)/8, $0xc052c08c36880273
-DATA trigConsts<>+4144(SB)/8, $0xc052c08c36880273
-DATA trigConsts<>+4152(SB)/8, $0xc052c08c36880273
-DATA trigConsts<>+4160(SB)/8, $0xc05eb8bf2d05ba25
-DATA trigConsts<>+4168(SB)/8, $0xc05eb8bf2d05ba25
-DATA trigConsts<>+4176(SB)/8, $0xc05eb8bf2d05ba25
-DATA trigConsts<>+4184(SB)/8, $0xc05eb8bf2d05ba25
-DATA trigConsts<>+4192(SB)/8, $0xc05eb8bf2d05ba25
-DATA trigConsts<>+4200(SB)/8, $0xc05eb8bf2d05ba25
-DATA trigConsts<>+4208(SB)/8, $0xc05eb8bf2d05ba25
-DATA trigConsts<>+4216(SB)/8, $0xc05eb8bf2d05ba25
-DATA trigConsts<>+4224(SB)/8, $0xc0503669fd28ec8e
-DATA trigConsts<>+4232(SB)/8, $0xc0503669fd28ec8e
-DATA trigConsts<>+4240(SB)/8, $0xc0503669fd28ec8e
-DATA trigConsts<>+4248(SB)/8, $0xc0503669fd28ec8e
-DATA trigConsts<>+4256(SB)/8, $0xc0503669fd28ec8e
-DATA trigConsts<>+4264(SB)/8, $0xc0503669fd28ec8e
-DATA trigConsts<>+4272(SB)/8, $0xc0503669fd28ec8e
-DATA trigConsts<>+4280(SB)/8, $0xc0503669fd28ec8e
-DATA trigConsts<>+4288(SB)/8, $0x4038dbc45b14603c
-DATA trigConsts<>+4296(SB)/8, $0x4038dbc45b14603c
-DATA trigConsts<>+4304(SB)/8, $0x4038dbc45b14603c
-DATA trigConsts<>+4312(SB)/8, $0x4038dbc45b14603c
-DATA trigConsts<>+4320(SB)/8, $0x4038dbc45b14603c
-DATA trigConsts<>+4328(SB)/8, $0x4038dbc45b14603c
-DATA trigConsts<>+4336(SB)/8, $0x4038dbc45b14603c
-DATA trigConsts<>+4344(SB)/8, $0x4038dbc45b14603c
-DATA trigConsts<>+4352(SB)/8, $0x4064a0dd43b8fa25
-DATA trigConsts<>+4360(SB)/8, $0x4064a0dd43b8fa25
-DATA trigConsts<>+4368(SB)/8, $0x4064a0dd43b8fa25
-DATA trigConsts<>+4376(SB)/8, $0x4064a0dd43b8fa25
-DATA trigConsts<>+4384(SB)/8, $0x4064a0dd43b8fa25
-DATA trigConsts<>+4392(SB)/8, $0x4064a0dd43b8fa25
-DATA trigConsts<>+4400(SB)/8, $0x4064a0dd43b8fa25
-DATA trigConsts<>+4408(SB)/8, $0x4064a0dd43b8fa25
-DATA trigConsts<>+4416(SB)/8, $0x407b0e18d2e2be3b
-DATA trigConsts<>+4424(SB)/8, $0x407b0e18d2e2be3b
-DATA trigConsts<>+4432(SB)/8, $0x407b0e18d2e2be3b
-DATA trigConsts<>+4440(SB)/8, $0x407b0e18d2e2be3b
-DATA trigConsts<>+4448(SB)/8, $0x407b0e18d2e2be3b
-DATA trigConsts<>+4456(SB)/8, $0x407b0e18d2e2be3b
-DATA trigConsts<>+4464(SB)/8, $0x407b0e18d2e2be3b
-DATA trigConsts<>+4472(SB)/8, $0x407b0e18d2e2be3b
-DATA trigConsts<>+4480(SB)/8, $0x407e563f13b049ea
-DATA trigConsts<>+4488(SB)/8, $0x407e563f13b049ea
-DATA trigConsts<>+4496(SB)/8, $0x407e563f13b049ea
-DATA trigConsts<>+4504(SB)/8, $0x407e563f13b049ea
-DATA trigConsts<>+4512(SB)/8, $0x407e563f13b049ea
-DATA trigConsts<>+4520(SB)/8, $0x407e563f13b049ea
-DATA trigConsts<>+4528(SB)/8, $0x407e563f13b049ea
-DATA trigConsts<>+4536(SB)/8, $0x407e563f13b049ea
-DATA trigConsts<>+4544(SB)/8, $0x4068519efbbd62ec
-DATA trigConsts<>+4552(SB)/8, $0x4068519efbbd62ec
-DATA trigConsts<>+4560(SB)/8, $0x4068519efbbd62ec
-DATA trigConsts<>+4568(SB)/8, $0x4068519efbbd62ec
-DATA trigConsts<>+4576(SB)/8, $0x4068519efbbd62ec
-DATA trigConsts<>+4584(SB)/8, $0x4068519efbbd62ec
-DATA trigConsts<>+4592(SB)/8, $0x4068519efbbd62ec
-DATA trigConsts<>+4600(SB)/8, $0x4068519efbbd62ec
-DATA trigConsts<>+4608(SB)/8, $0x3fc2f112df3e5244
-DATA trigConsts<>+4616(SB)/8, $0x3fc2f112df3e5244
-DATA trigConsts<>+4624(SB)/8, $0x3fc2f112df3e5244
-DATA trigConsts<>+4632(SB)/8, $0x3fc2f112df3e5244
-DATA trigConsts<>+4640(SB)/8, $0x3fc2f112df3e5244
-DATA trigConsts<>+4648(SB)/8, $0x3fc2f112df3e5244
-DATA trigConsts<>+4656(SB)/8, $0x3fc2f112df3e5244
-DATA trigConsts<>+4664(SB)/8, $0x3fc2f112df3e5244
-DATA trigConsts<>+4672(SB)/8, $0x3fc7466496cb03de
-DATA trigConsts<>+4680(SB)/8, $0x3fc7466496cb03de
-DATA trigConsts<>+4688(SB)/8, $0x3fc7466496cb03de
-DATA trigConsts<>+4696(SB)/8, $0x3fc7466496cb03de
-DATA trigConsts<>+4704(SB)/8, $0x3fc7466496cb03de
-DATA trigConsts<>+4712(SB)/8, $0x3fc7466496cb03de
-DATA trigConsts<>+4720(SB)/8, $0x3fc7466496cb03de
-DATA trigConsts<>+4728(SB)/8, $0x3fc7466496cb03de
-DATA trigConsts<>+4736(SB)/8, $0x3fd2492494229359
-DATA trigConsts<>+4744(SB)/8, $0x3fd2492494229359
-DATA trigConsts<>+4752(SB)/8, $0x3fd2492494229359
-DATA trigConsts<>+4760(SB)/8, $0x3fd2492494229359
-DATA trigConsts<>+4768(SB)/8, $0x3fd2492494229359
-DATA trigConsts<>+4776(SB)/8, $0x3fd2492494229359
-DATA trigConsts<>+4784(SB)/8, $0x3fd2492494229359
-DATA trigConsts<>+4792(SB)/8, $0x3fd2492494229359
-DATA trigConsts<>+4800(SB)/8, $0x3fe5555555555593
-DATA trigConsts<>+4808(SB)/8, $0x3fe5555555555593
-DATA trigConsts<>+4816(SB)/8, $0x3fe5555555555593
-DATA trigConsts<>+4824(SB)/8, $0x3fe5555555555593
-DATA trigConsts<>+4832(SB)/8, $0x3fe5555555555593
-DATA trigConsts<>+4840(SB)/8, $0x3fe5555555555593
-DATA trigConsts<>+4848(SB)/8, $0x3fe5555555555593
-DATA trigConsts<>+4856(SB)/8, $0x3fe5555555555593
-DATA trigConsts<>+4864(SB)/8, $0x3fc39a09d078c69f
-DATA trigConsts<>+4872(SB)/8, $0x3fc39a09d078c69f
-DATA trigConsts<>+4880(SB)/8, $0x3fc39a09d078c69f
-DATA trigConsts<>+4888(SB)/8, $0x3fc39a09d078c69f
-DATA trigConsts<>+4896(SB)/8, $0x3fc39a09d078c69f
-DATA trigConsts<>+4904(SB)/8, $0x3fc39a09d078c69f
-DATA trigConsts<>+4912(SB)/8, $0x3fc39a09d078c69f
-DATA trigConsts<>+4920(SB)/8, $0x3fc39a09d078c69f
-DATA trigConsts<>+4928(SB)/8, $0x3fcc71c51d8e78af
-DATA trigConsts<>+4936(SB)/8, $0x3fcc71c51d8e78af
-DATA trigConsts<>+4944(SB)/8, $0x3fcc71c51d8e78af
-DATA trigConsts<>+4952(SB)/8, $0x3fcc71c51d8e78af
-DATA trigConsts<>+4960(SB)/8, $0x3fcc71c51d8e78af
-DATA trigConsts<>+4968(SB)/8, $0x3fcc71c51d8e78af
-DATA trigConsts<>+4976(SB)/8, $0x3fcc71c51d8e78af
-DATA trigConsts<>+4984(SB)/8, $0x3fcc71c51d8e78af
-DATA trigConsts<>+4992(SB)/8, $0x3fd999999997fa04
-DATA trigConsts<>+5000(SB)/8, $0x3fd999999997fa04
-DATA trigConsts<>+5008(SB)/8, $0x3fd999999997fa04
-DATA trigConsts<>+5016(SB)/8, $0x3fd999999997fa04
-DATA trigConsts<>+5024(SB)/8, $0x3fd999999997fa04
-DATA trigConsts<>+5032(SB)/8, $0x3fd999999997fa04
-DATA trigConsts<>+5040(SB)/8, $0x3fd999999997fa04
-DATA trigConsts<>+5048(SB)/8, $0x3fd999999997fa04
-DATA trigConsts<>+5056(SB)/8, $0x3fc555555555555e
-DATA trigConsts<>+5064(SB)/8, $0x3fc555555555555e
-DATA trigConsts<>+5072(SB)/8, $0x3fc555555555555e
-DATA trigConsts<>+5080(SB)/8, $0x3fc555555555555e
-DATA trigConsts<>+5088(SB)/8, $0x3fc555555555555e
-DATA trigConsts<>+5096(SB)/8, $0x3fc555555555555e
-DATA trigConsts<>+5104(SB)/8, $0x3fc555555555555e
-DATA trigConsts<>+5112(SB)/8, $0x3fc555555555555e
-DATA trigConsts<>+5120(SB)/8, $0x3fa55555555554f9
-DATA trigConsts<>+5128(SB)/8, $0x3fa55555555554f9
-DATA trigConsts<>+5136(SB)/8, $0x3fa55555555554f9
-DATA trigConsts<>+5144(SB)/8, $0x3fa55555555554f9
-DATA trigConsts<>+5152(SB)/8, $0x3fa55555555554f9
-DATA trigConsts<>+5160(SB)/8, $0x3fa55555555554f9
-DATA trigConsts<>+5168(SB)/8, $0x3fa55555555554f9
-DATA trigConsts<>+5176(SB)/8, $0x3fa55555555554f9
-DATA trigConsts<>+5184(SB)/8, $0x3f8111111110e7a5
-DATA trigConsts<>+5192(SB)/8, $0x3f8111111110e7a5
-DATA trigConsts<>+5200(SB)/8, $0x3f8111111110e7a5
-DATA trigConsts<>+5208(SB)/8, $0x3f8111111110e7a5
-DATA trigConsts<>+5216(SB)/8, $0x3f8111111110e7a5
-DATA trigConsts<>+5224(SB)/8, $0x3f8111111110e7a5
-DATA trigConsts<>+5232(SB)/8, $0x3f8111111110e7a5
-DATA trigConsts<>+5240(SB)/8, $0x3f8111111110e7a5
-DATA trigConsts<>+5248(SB)/8, $0x3f56c16c16c3396b
-DATA trigConsts<>+5256(SB)/8, $0x3f56c16c16c3396b
-DATA trigConsts<>+5264(SB)/8, $0x3f56c16c16c3396b
-DATA trigConsts<>+5272(SB)/8, $0x3f56c16c16c3396b
-DATA trigConsts<>+5280(SB)/8, $0x3f56c16c16c3396b
-DATA trigConsts<>+5288(SB)/8, $0x3f56c16c16c3396b
-DATA trigConsts<>+5296(SB)/8, $0x3f56c16c16c3396b
-DATA trigConsts<>+5304(SB)/8, $0x3f56c16c16c3396b
-DATA trigConsts<>+5312(SB)/8, $0x3f2a01a01b4421fd
-DATA trigConsts<>+5320(SB)/8, $0x3f2a01a01b4421fd
-DATA trigConsts<>+5328(SB)/8, $0x3f2a01a01b4421fd
-DATA trigConsts<>+5336(SB)/8, $0x3f2a01a01b4421fd
-DATA trigConsts<>+5344(SB)/8, $0x3f2a01a01b4421fd
-DATA trigConsts<>+5352(SB)/8, $0x3f2a01a01b4421fd
-DATA trigConsts<>+5360(SB)/8, $0x3f2a01a01b4421fd
-DATA trigConsts<>+5368(SB)/8, $0x3f2a01a01b4421fd
-DATA trigConsts<>+5376(SB)/8, $0x3efa01a0127f883a
-DATA trigConsts<>+5384(SB)/8, $0x3efa01a0127f883a
-DATA trigConsts<>+5392(SB)/8, $0x3efa01a0127f883a
-DATA trigConsts<>+5400(SB)/8, $0x3efa01a0127f883a
-DATA trigConsts<>+5408(SB)/8, $0x3efa01a0127f883a
-DATA trigConsts<>+5416(SB)/8, $0x3efa01a0127f883a
-DATA trigConsts<>+5424(SB)/8, $0x3efa01a0127f883a
-DATA trigConsts<>+5432(SB)/8, $0x3efa01a0127f883a
-DATA trigConsts<>+5440(SB)/8, $0x3ec71ddef633fb47
-DATA trigConsts<>+5448(SB)/8, $0x3ec71ddef633fb47
-DATA trigConsts<>+5456(SB)/8, $0x3ec71ddef633fb47
-DATA trigConsts<>+5464(SB)/8, $0x3ec71ddef633fb47
-DATA trigConsts<>+5472(SB)/8, $0x3ec71ddef633fb47
-DATA trigConsts<>+5480(SB)/8, $0x3ec71ddef633fb47
-DATA trigConsts<>+5488(SB)/8, $0x3ec71ddef633fb47
-DATA trigConsts<>+5496(SB)/8, $0x3ec71ddef633fb47
-DATA trigConsts<>+5504(SB)/8, $0x3e927e5d38a23654
-DATA trigConsts<>+5512(SB)/8, $0x3e927e5d38a23654
-DATA trigConsts<>+5520(SB)/8, $0x3e927e5d38a23654
-DATA trigConsts<>+5528(SB)/8, $0x3e927e5d38a23654
-DATA trigConsts<>+5536(SB)/8, $0x3e927e5d38a23654
-DATA trigConsts<>+5544(SB)/8, $0x3e927e5d38a23654
-DATA trigConsts<>+5552(SB)/8, $0x3e927e5d38a23654
-DATA trigConsts<>+5560(SB)/8, $0x3e927e5d38a23654
-DATA trigConsts<>+5568(SB)/8, $0x3e5af6c36f75740c
-DATA trigConsts<>+5576(SB)/8, $0x3e5af6c36f75740c
-DATA trigConsts<>+5584(SB)/8, $0x3e5af6c36f75740c
-DATA trigConsts<>+5592(SB)/8, $0x3e5af6c36f75740c
-DATA trigConsts<>+5600(SB)/8, $0x3e5af6c36f75740c
-DATA trigConsts<>+5608(SB)/8, $0x3e5af6c36f75740c
-DATA trigConsts<>+5616(SB)/8, $0x3e5af6c36f75740c
-DATA trigConsts<>+5624(SB)/8, $0x3e5af6c36f75740c
-DATA trigConsts<>+5632(SB)/8, $0x3e21e0c670afff06
-DATA trigConsts<>+5640(SB)/8, $0x3e21e0c670afff06
-DATA trigConsts<>+5648(SB)/8, $0x3e21e0c670afff06
-DATA trigConsts<>+5656(SB)/8, $0x3e21e0c670afff06
-DATA trigConsts<>+5664(SB)/8, $0x3e21e0c670afff06
-DATA trigConsts<>+5672(SB)/8, $0x3e21e0c670afff06
-DATA trigConsts<>+5680(SB)/8, $0x3e21e0c670afff06
-DATA trigConsts<>+5688(SB)/8, $0x3e21e0c670afff06
-GLOBL trigConsts<>(SB), RODATA|NOPTR, $5696
+DATA trigConsts<>+2752(SB)/8, $0x3fe45f306dc9c883
+DATA trigConsts<>+2760(SB)/8, $0x3fe45f306dc9c883
+DATA trigConsts<>+2768(SB)/8, $0x3fe45f306dc9c883
+DATA trigConsts<>+2776(SB)/8, $0x3fe45f306dc9c883
+DATA trigConsts<>+2784(SB)/8, $0x3fe45f306dc9c883
+DATA trigConsts<>+2792(SB)/8, $0x3fe45f306dc9c883
+DATA trigConsts<>+2800(SB)/8, $0x3fe45f306dc9c883
+DATA trigConsts<>+2808(SB)/8, $0x3fe45f306dc9c883
+DATA trigConsts<>+2816(SB)/8, $0x3ff921fb60000000
+DATA trigConsts<>+2824(SB)/8, $0x3ff921fb60000000
+DATA trigConsts<>+2832(SB)/8, $0x3ff921fb60000000
+DATA trigConsts<>+2840(SB)/8, $0x3ff921fb60000000
+DATA trigConsts<>+2848(SB)/8, $0x3ff921fb60000000
+DATA trigConsts<>+2856(SB)/8, $0x3ff921fb60000000
+DATA trigConsts<>+2864(SB)/8, $0x3ff921fb60000000
+DATA trigConsts<>+2872(SB)/8, $0x3ff921fb60000000
+DATA trigConsts<>+2880(SB)/8, $0xbe6777a5c0000000
+DATA trigConsts<>+2888(SB)/8, $0xbe6777a5c0000000
+DATA trigConsts<>+2896(SB)/8, $0xbe6777a5c0000000
+DATA trigConsts<>+2904(SB)/8, $0xbe6777a5c0000000
+DATA trigConsts<>+2912(SB)/8, $0xbe6777a5c0000000
+DATA trigConsts<>+2920(SB)/8, $0xbe6777a5c0000000
+DATA trigConsts<>+2928(SB)/8, $0xbe6777a5c0000000
+DATA trigConsts<>+2936(SB)/8, $0xbe6777a5c0000000
+DATA trigConsts<>+2944(SB)/8, $0xbcdee59d9cceba40
+DATA trigConsts<>+2952(SB)/8, $0xbcdee59d9cceba40
+DATA trigConsts<>+2960(SB)/8, $0xbcdee59d9cceba40
+DATA trigConsts<>+2968(SB)/8, $0xbcdee59d9cceba40
+DATA trigConsts<>+2976(SB)/8, $0xbcdee59d9cceba40
+DATA trigConsts<>+2984(SB)/8, $0xbcdee59d9cceba40
+DATA trigConsts<>+2992(SB)/8, $0xbcdee59d9cceba40
+DATA trigConsts<>+3000(SB)/8, $0xbcdee59d9cceba40
+DATA trigConsts<>+3008(SB)/8, $0xbfe0000000000000
+DATA trigConsts<>+3016(SB)/8, $0xbfe0000000000000
+DATA trigConsts<>+3024(SB)/8, $0xbfe0000000000000
+DATA trigConsts<>+3032(SB)/8, $0xbfe0000000000000
+DATA trigConsts<>+3040(SB)/8, $0xbfe0000000000000
+DATA trigConsts<>+3048(SB)/8, $0xbfe0000000000000
+DATA trigConsts<>+3056(SB)/8, $0xbfe0000000000000
+DATA trigConsts<>+3064(SB)/8, $0xbfe0000000000000
+DATA trigConsts<>+3072(SB)/8, $0xbfc5555555555555
+DATA trigConsts<>+3080(SB)/8, $0xbfc5555555555555
+DATA trigConsts<>+3088(SB)/8, $0xbfc5555555555555
+DATA trigConsts<>+3096(SB)/8, $0xbfc5555555555555
+DATA trigConsts<>+3104(SB)/8, $0xbfc5555555555555
+DATA trigConsts<>+3112(SB)/8, $0xbfc5555555555555
+DATA trigConsts<>+3120(SB)/8, $0xbfc5555555555555
+DATA trigConsts<>+3128(SB)/8, $0xbfc5555555555555
+DATA trigConsts<>+3136(SB)/8, $0x3fa5555555555555
+DATA trigConsts<>+3144(SB)/8, $0x3fa5555555555555
+DATA trigConsts<>+3152(SB)/8, $0x3fa5555555555555
+DATA trigConsts<>+3160(SB)/8, $0x3fa5555555555555
+DATA trigConsts<>+3168(SB)/8, $0x3fa5555555555555
+DATA trigConsts<>+3176(SB)/8, $0x3fa5555555555555
+DATA trigConsts<>+3184(SB)/8, $0x3fa5555555555555
+DATA trigConsts<>+3192(SB)/8, $0x3fa5555555555555
+DATA trigConsts<>+3200(SB)/8, $0x3f81111111111111
+DATA trigConsts<>+3208(SB)/8, $0x3f81111111111111
+DATA trigConsts<>+3216(SB)/8, $0x3f81111111111111
+DATA trigConsts<>+3224(SB)/8, $0x3f81111111111111
+DATA trigConsts<>+3232(SB)/8, $0x3f81111111111111
+DATA trigConsts<>+3240(SB)/8, $0x3f81111111111111
+DATA trigConsts<>+3248(SB)/8, $0x3f81111111111111
+DATA trigConsts<>+3256(SB)/8, $0x3f81111111111111
+DATA trigConsts<>+3264(SB)/8, $0xbf56c16c16c16c17
+DATA trigConsts<>+3272(SB)/8, $0xbf56c16c16c16c17
+DATA trigConsts<>+3280(SB)/8, $0xbf56c16c16c16c17
+DATA trigConsts<>+3288(SB)/8, $0xbf56c16c16c16c17
+DATA trigConsts<>+3296(SB)/8, $0xbf56c16c16c16c17
+DATA trigConsts<>+3304(SB)/8, $0xbf56c16c16c16c17
+DATA trigConsts<>+3312(SB)/8, $0xbf56c16c16c16c17
+DATA trigConsts<>+3320(SB)/8, $0xbf56c16c16c16c17
+DATA trigConsts<>+3328(SB)/8, $0xbf2a01a01a01a01a
+DATA trigConsts<>+3336(SB)/8, $0xbf2a01a01a01a01a
+DATA trigConsts<>+3344(SB)/8, $0xbf2a01a01a01a01a
+DATA trigConsts<>+3352(SB)/8, $0xbf2a01a01a01a01a
+DATA trigConsts<>+3360(SB)/8, $0xbf2a01a01a01a01a
+DATA trigConsts<>+3368(SB)/8, $0xbf2a01a01a01a01a
+DATA trigConsts<>+3376(SB)/8, $0xbf2a01a01a01a01a
+DATA trigConsts<>+3384(SB)/8, $0xbf2a01a01a01a01a
+DATA trigConsts<>+3392(SB)/8, $0x3efa01a01a01a01a
+DATA trigConsts<>+3400(SB)/8, $0x3efa01a01a01a01a
+DATA trigConsts<>+3408(SB)/8, $0x3efa01a01a01a01a
+DATA trigConsts<>+3416(SB)/8, $0x3efa01a01a01a01a
+DATA trigConsts<>+3424(SB)/8, $0x3efa01a01a01a01a
+DATA trigConsts<>+3432(SB)/8, $0x3efa01a01a01a01a
+DATA trigConsts<>+3440(SB)/8, $0x3efa01a01a01a01a
+DATA trigConsts<>+3448(SB)/8, $0x3efa01a01a01a01a
+DATA trigConsts<>+3456(SB)/8, $0x3ec71de3a556c734
+DATA trigConsts<>+3464(SB)/8, $0x3ec71de3a556c734
+DATA trigConsts<>+3472(SB)/8, $0x3ec71de3a556c734
+DATA trigConsts<>+3480(SB)/8, $0x3ec71de3a556c734
+DATA trigConsts<>+3488(SB)/8, $0x3ec71de3a556c734
+DATA trigConsts<>+3496(SB)/8, $0x3ec71de3a556c734
+DATA trigConsts<>+3504(SB)/8, $0x3ec71de3a556c734
+DATA trigConsts<>+3512(SB)/8, $0x3ec71de3a556c734
+DATA trigConsts<>+3520(SB)/8, $0xbe927e4fb7789f5c
+DATA trigConsts<>+3528(SB)/8, $0xbe927e4fb7789f5c
+DATA trigConsts<>+3536(SB)/8, $0xbe927e4fb7789f5c
+DATA trigConsts<>+3544(SB)/8, $0xbe927e4fb7789f5c
+DATA trigConsts<>+3552(SB)/8, $0xbe927e4fb7789f5c
+DATA trigConsts<>+3560(SB)/8, $0xbe927e4fb7789f5c
+DATA trigConsts<>+3568(SB)/8, $0xbe927e4fb7789f5c
+DATA trigConsts<>+3576(SB)/8, $0xbe927e4fb7789f5c
+DATA trigConsts<>+3584(SB)/8, $0xbe5ae64567f544e4
+DATA trigConsts<>+3592(SB)/8, $0xbe5ae64567f544e4
+DATA trigConsts<>+3600(SB)/8, $0xbe5ae64567f544e4
+DATA trigConsts<>+3608(SB)/8, $0xbe5ae64567f544e4
+DATA trigConsts<>+3616(SB)/8, $0xbe5ae64567f544e4
+DATA trigConsts<>+3624(SB)/8, $0xbe5ae64567f544e4
+DATA trigConsts<>+3632(SB)/8, $0xbe5ae64567f544e4
+DATA trigConsts<>+3640(SB)/8, $0xbe5ae64567f544e4
+DATA trigConsts<>+3648(SB)/8, $0x3de5d8fd1fd19ccd
+DATA trigConsts<>+3656(SB)/8, $0x3de5d8fd1fd19ccd
+DATA trigConsts<>+3664(SB)/8, $0x3de5d8fd1fd19ccd
+DATA trigConsts<>+3672(SB)/8, $0x3de5d8fd1fd19ccd
+DATA trigConsts<>+3680(SB)/8, $0x3de5d8fd1fd19ccd
+DATA trigConsts<>+3688(SB)/8, $0x3de5d8fd1fd19ccd
+DATA trigConsts<>+3696(SB)/8, $0x3de5d8fd1fd19ccd
+DATA trigConsts<>+3704(SB)/8, $0x3de5d8fd1fd19ccd
+DATA trigConsts<>+3712(SB)/8, $0xbe5ae5e5a9291f5d
+DATA trigConsts<>+3720(SB)/8, $0xbe5ae5e5a9291f5d
+DATA trigConsts<>+3728(SB)/8, $0xbe5ae5e5a9291f5d
+DATA trigConsts<>+3736(SB)/8, $0xbe5ae5e5a9291f5d
+DATA trigConsts<>+3744(SB)/8, $0xbe5ae5e5a9291f5d
+DATA trigConsts<>+3752(SB)/8, $0xbe5ae5e5a9291f5d
+DATA trigConsts<>+3760(SB)/8, $0xbe5ae5e5a9291f5d
+DATA trigConsts<>+3768(SB)/8, $0xbe5ae5e5a9291f5d
+DATA trigConsts<>+3776(SB)/8, $0x3ec71de3567d48a1
+DATA trigConsts<>+3784(SB)/8, $0x3ec71de3567d48a1
+DATA trigConsts<>+3792(SB)/8, $0x3ec71de3567d48a1
+DATA trigConsts<>+3800(SB)/8, $0x3ec71de3567d48a1
+DATA trigConsts<>+3808(SB)/8, $0x3ec71de3567d48a1
+DATA trigConsts<>+3816(SB)/8, $0x3ec71de3567d48a1
+DATA trigConsts<>+3824(SB)/8, $0x3ec71de3567d48a1
+DATA trigConsts<>+3832(SB)/8, $0x3ec71de3567d48a1
+DATA trigConsts<>+3840(SB)/8, $0xbf2a01a019bfdf03
+DATA trigConsts<>+3848(SB)/8, $0xbf2a01a019bfdf03
+DATA trigConsts<>+3856(SB)/8, $0xbf2a01a019bfdf03
+DATA trigConsts<>+3864(SB)/8, $0xbf2a01a019bfdf03
+DATA trigConsts<>+3872(SB)/8, $0xbf2a01a019bfdf03
+DATA trigConsts<>+3880(SB)/8, $0xbf2a01a019bfdf03
+DATA trigConsts<>+3888(SB)/8, $0xbf2a01a019bfdf03
+DATA trigConsts<>+3896(SB)/8, $0xbf2a01a019bfdf03
+DATA trigConsts<>+3904(SB)/8, $0x3f8111111110f7d0
+DATA trigConsts<>+3912(SB)/8, $0x3f8111111110f7d0
+DATA trigConsts<>+3920(SB)/8, $0x3f8111111110f7d0
+DATA trigConsts<>+3928(SB)/8, $0x3f8111111110f7d0
+DATA trigConsts<>+3936(SB)/8, $0x3f8111111110f7d0
+DATA trigConsts<>+3944(SB)/8, $0x3f8111111110f7d0
+DATA trigConsts<>+3952(SB)/8, $0x3f8111111110f7d0
+DATA trigConsts<>+3960(SB)/8, $0x3f8111111110f7d0
+DATA trigConsts<>+3968(SB)/8, $0xbfc5555555555548
+DATA trigConsts<>+3976(SB)/8, $0xbfc5555555555548
+DATA trigConsts<>+3984(SB)/8, $0xbfc5555555555548
+DATA trigConsts<>+3992(SB)/8, $0xbfc5555555555548
+DATA trigConsts<>+4000(SB)/8, $0xbfc5555555555548
+DATA trigConsts<>+4008(SB)/8, $0xbfc5555555555548
+DATA trigConsts<>+4016(SB)/8, $0xbfc5555555555548
+DATA trigConsts<>+4024(SB)/8, $0xbfc5555555555548
+DATA trigConsts<>+4032(SB)/8, $0xbda8fa49a0861a9b
+DATA trigConsts<>+4040(SB)/8, $0xbda8fa49a0861a9b
+DATA trigConsts<>+4048(SB)/8, $0xbda8fa49a0861a9b
+DATA trigConsts<>+4056(SB)/8, $0xbda8fa49a0861a9b
+DATA trigConsts<>+4064(SB)/8, $0xbda8fa49a0861a9b
+DATA trigConsts<>+4072(SB)/8, $0xbda8fa49a0861a9b
+DATA trigConsts<>+4080(SB)/8, $0xbda8fa49a0861a9b
+DATA trigConsts<>+4088(SB)/8, $0xbda8fa49a0861a9b
+DATA trigConsts<>+4096(SB)/8, $0x3e21ee9d7b4e3f05
+DATA trigConsts<>+4104(SB)/8, $0x3e21ee9d7b4e3f05
+DATA trigConsts<>+4112(SB)/8, $0x3e21ee9d7b4e3f05
+DATA trigConsts<>+4120(SB)/8, $0x3e21ee9d7b4e3f05
+DATA trigConsts<>+4128(SB)/8, $0x3e21ee9d7b4e3f05
+DATA trigConsts<>+4136(SB)/8, $0x3e21ee9d7b4e3f05
+DATA trigConsts<>+4144(SB)/8, $0x3e21ee9d7b4e3f05
+DATA trigConsts<>+4152(SB)/8, $0x3e21ee9d7b4e3f05
+DATA trigConsts<>+4160(SB)/8, $0xbe927e4f7eac4bc6
+DATA trigConsts<>+4168(SB)/8, $0xbe927e4f7eac4bc6
+DATA trigConsts<>+4176(SB)/8, $0xbe927e4f7eac4bc6
+DATA trigConsts<>+4184(SB)/8, $0xbe927e4f7eac4bc6
+DATA trigConsts<>+4192(SB)/8, $0xbe927e4f7eac4bc6
+DATA trigConsts<>+4200(SB)/8, $0xbe927e4f7eac4bc6
+DATA trigConsts<>+4208(SB)/8, $0xbe927e4f7eac4bc6
+DATA trigConsts<>+4216(SB)/8, $0xbe927e4f7eac4bc6
+DATA trigConsts<>+4224(SB)/8, $0x3efa01a019c844f5
+DATA trigConsts<>+4232(SB)/8, $0x3efa01a019c844f5
+DATA trigConsts<>+4240(SB)/8, $0x3efa01a019c844f5
+DATA trigConsts<>+4248(SB)/8, $0x3efa01a019c844f5
+DATA trigConsts<>+4256(SB)/8, $0x3efa01a019c844f5
+DATA trigConsts<>+4264(SB)/8, $0x3efa01a019c844f5
+DATA trigConsts<>+4272(SB)/8, $0x3efa01a019c844f5
+DATA trigConsts<>+4280(SB)/8, $0x3efa01a019c844f5
+DATA trigConsts<>+4288(SB)/8, $0xbf56c16c16c14f91
+DATA trigConsts<>+4296(SB)/8, $0xbf56c16c16c14f91
+DATA trigConsts<>+4304(SB)/8, $0xbf56c16c16c14f91
+DATA trigConsts<>+4312(SB)/8, $0xbf56c16c16c14f91
+DATA trigConsts<>+4320(SB)/8, $0xbf56c16c16c14f91
+DATA trigConsts<>+4328(SB)/8, $0xbf56c16c16c14f91
+DATA trigConsts<>+4336(SB)/8, $0xbf56c16c16c14f91
+DATA trigConsts<>+4344(SB)/8, $0xbf56c16c16c14f91
+DATA trigConsts<>+4352(SB)/8, $0x3fa555555555554b
+DATA trigConsts<>+4360(SB)/8, $0x3fa555555555554b
+DATA trigConsts<>+4368(SB)/8, $0x3fa555555555554b
+DATA trigConsts<>+4376(SB)/8, $0x3fa555555555554b
+DATA trigConsts<>+4384(SB)/8, $0x3fa555555555554b
+DATA trigConsts<>+4392(SB)/8, $0x3fa555555555554b
+DATA trigConsts<>+4400(SB)/8, $0x3fa555555555554b
+DATA trigConsts<>+4408(SB)/8, $0x3fa555555555554b
+DATA trigConsts<>+4416(SB)/8, $0xc0c992d8d24f3f38
+DATA trigConsts<>+4424(SB)/8, $0xc0c992d8d24f3f38
+DATA trigConsts<>+4432(SB)/8, $0xc0c992d8d24f3f38
+DATA trigConsts<>+4440(SB)/8, $0xc0c992d8d24f3f38
+DATA trigConsts<>+4448(SB)/8, $0xc0c992d8d24f3f38
+DATA trigConsts<>+4456(SB)/8, $0xc0c992d8d24f3f38
+DATA trigConsts<>+4464(SB)/8, $0xc0c992d8d24f3f38
+DATA trigConsts<>+4472(SB)/8, $0xc0c992d8d24f3f38
+DATA trigConsts<>+4480(SB)/8, $0x413199eca5fc9ddd
+DATA trigConsts<>+4488(SB)/8, $0x413199eca5fc9ddd
+DATA trigConsts<>+4496(SB)/8, $0x413199eca5fc9ddd
+DATA trigConsts<>+4504(SB)/8, $0x413199eca5fc9ddd
+DATA trigConsts<>+4512(SB)/8, $0x413199eca5fc9ddd
+DATA trigConsts<>+4520(SB)/8, $0x413199eca5fc9ddd
+DATA trigConsts<>+4528(SB)/8, $0x413199eca5fc9ddd
+DATA trigConsts<>+4536(SB)/8, $0x413199eca5fc9ddd
+DATA trigConsts<>+4544(SB)/8, $0xc1711fead3299176
+DATA trigConsts<>+4552(SB)/8, $0xc1711fead3299176
+DATA trigConsts<>+4560(SB)/8, $0xc1711fead3299176
+DATA trigConsts<>+4568(SB)/8, $0xc1711fead3299176
+DATA trigConsts<>+4576(SB)/8, $0xc1711fead3299176
+DATA trigConsts<>+4584(SB)/8, $0xc1711fead3299176
+DATA trigConsts<>+4592(SB)/8, $0xc1711fead3299176
+DATA trigConsts<>+4600(SB)/8, $0xc1711fead3299176
+DATA trigConsts<>+4608(SB)/8, $0x40cab8a5eeb36572
+DATA trigConsts<>+4616(SB)/8, $0x40cab8a5eeb36572
+DATA trigConsts<>+4624(SB)/8, $0x40cab8a5eeb36572
+DATA trigConsts<>+4632(SB)/8, $0x40cab8a5eeb36572
+DATA trigConsts<>+4640(SB)/8, $0x40cab8a5eeb36572
+DATA trigConsts<>+4648(SB)/8, $0x40cab8a5eeb36572
+DATA trigConsts<>+4656(SB)/8, $0x40cab8a5eeb36572
+DATA trigConsts<>+4664(SB)/8, $0x40cab8a5eeb36572
+DATA trigConsts<>+4672(SB)/8, $0xc13427bc582abc96
+DATA trigConsts<>+4680(SB)/8, $0xc13427bc582abc96
+DATA trigConsts<>+4688(SB)/8, $0xc13427bc582abc96
+DATA trigConsts<>+4696(SB)/8, $0xc13427bc582abc96
+DATA trigConsts<>+4704(SB)/8, $0xc13427bc582abc96
+DATA trigConsts<>+4712(SB)/8, $0xc13427bc582abc96
+DATA trigConsts<>+4720(SB)/8, $0xc13427bc582abc96
+DATA trigConsts<>+4728(SB)/8, $0xc13427bc582abc96
+DATA trigConsts<>+4736(SB)/8, $0x4177d98fc2ead8ef
+DATA trigConsts<>+4744(SB)/8, $0x4177d98fc2ead8ef
+DATA trigConsts<>+4752(SB)/8, $0x4177d98fc2ead8ef
+DATA trigConsts<>+4760(SB)/8, $0x4177d98fc2ead8ef
+DATA trigConsts<>+4768(SB)/8, $0x4177d98fc2ead8ef
+DATA trigConsts<>+4776(SB)/8, $0x4177d98fc2ead8ef
+DATA trigConsts<>+4784(SB)/8, $0x4177d98fc2ead8ef
+DATA trigConsts<>+4792(SB)/8, $0x4177d98fc2ead8ef
+DATA trigConsts<>+4800(SB)/8, $0xc189afe03cbe5a31
+DATA trigConsts<>+4808(SB)/8, $0xc189afe03cbe5a31
+DATA trigConsts<>+4816(SB)/8, $0xc189afe03cbe5a31
+DATA trigConsts<>+4824(SB)/8, $0xc189afe03cbe5a31
+DATA trigConsts<>+4832(SB)/8, $0xc189afe03cbe5a31
+DATA trigConsts<>+4840(SB)/8, $0xc189afe03cbe5a31
+DATA trigConsts<>+4848(SB)/8, $0xc189afe03cbe5a31
+DATA trigConsts<>+4856(SB)/8, $0xc189afe03cbe5a31
+DATA trigConsts<>+4864(SB)/8, $0xbfec007fa1f72594
+DATA trigConsts<>+4872(SB)/8, $0xbfec007fa1f72594
+DATA trigConsts<>+4880(SB)/8, $0xbfec007fa1f72594
+DATA trigConsts<>+4888(SB)/8, $0xbfec007fa1f72594
+DATA trigConsts<>+4896(SB)/8, $0xbfec007fa1f72594
+DATA trigConsts<>+4904(SB)/8, $0xbfec007fa1f72594
+DATA trigConsts<>+4912(SB)/8, $0xbfec007fa1f72594
+DATA trigConsts<>+4920(SB)/8, $0xbfec007fa1f72594
+DATA trigConsts<>+4928(SB)/8, $0xc03028545b6b807a
+DATA trigConsts<>+4936(SB)/8, $0xc03028545b6b807a
+DATA trigConsts<>+4944(SB)/8, $0xc03028545b6b807a
+DATA trigConsts<>+4952(SB)/8, $0xc03028545b6b807a
+DATA trigConsts<>+4960(SB)/8, $0xc03028545b6b807a
+DATA trigConsts<>+4968(SB)/8, $0xc03028545b6b807a
+DATA trigConsts<>+4976(SB)/8, $0xc03028545b6b807a
+DATA trigConsts<>+4984(SB)/8, $0xc03028545b6b807a
+DATA trigConsts<>+4992(SB)/8, $0xc052c08c36880273
+DATA trigConsts<>+5000(SB)/8, $0xc052c08c36880273
+DATA trigConsts<>+5008(SB)/8, $0xc052c08c36880273
+DATA trigConsts<>+5016(SB)/8, $0xc052c08c36880273
+DATA trigConsts<>+5024(SB)/8, $0xc052c08c36880273
+DATA trigConsts<>+5032(SB)/8, $0xc052c08c36880273
+DATA trigConsts<>+5040(SB)/8, $0xc052c08c36880273
+DATA trigConsts<>+5048(SB)/8, $0xc052c08c36880273
+DATA trigConsts<>+5056(SB)/8, $0xc05eb8bf2d05ba25
+DATA trigConsts<>+5064(SB)/8, $0xc05eb8bf2d05ba25
+DATA trigConsts<>+5072(SB)/8, $0xc05eb8bf2d05ba25
+DATA trigConsts<>+5080(SB)/8, $0xc05eb8bf2d05ba25
+DATA trigConsts<>+5088(SB)/8, $0xc05eb8bf2d05ba25
+DATA trigConsts<>+5096(SB)/8, $0xc05eb8bf2d05ba25
+DATA trigConsts<>+5104(SB)/8, $0xc05eb8bf2d05ba25
+DATA trigConsts<>+5112(SB)/8, $0xc05eb8bf2d05ba25
+DATA trigConsts<>+5120(SB)/8, $0xc0503669fd28ec8e
+DATA trigConsts<>+5128(SB)/8, $0xc0503669fd28ec8e
+DATA trigConsts<>+5136(SB)/8, $0xc0503669fd28ec8e
+DATA trigConsts<>+5144(SB)/8, $0xc0503669fd28ec8e
+DATA trigConsts<>+5152(SB)/8, $0xc0503669fd28ec8e
+DATA trigConsts<>+5160(SB)/8, $0xc0503669fd28ec8e
+DATA trigConsts<>+5168(SB)/8, $0xc0503669fd28ec8e
+DATA trigConsts<>+5176(SB)/8, $0xc0503669fd28ec8e
+DATA trigConsts<>+5184(SB)/8, $0x4038dbc45b14603c
+DATA trigConsts<>+5192(SB)/8, $0x4038dbc45b14603c
+DATA trigConsts<>+5200(SB)/8, $0x4038dbc45b14603c
+DATA trigConsts<>+5208(SB)/8, $0x4038dbc45b14603c
+DATA trigConsts<>+5216(SB)/8, $0x4038dbc45b14603c
+DATA trigConsts<>+5224(SB)/8, $0x4038dbc45b14603c
+DATA trigConsts<>+5232(SB)/8, $0x4038dbc45b14603c
+DATA trigConsts<>+5240(SB)/8, $0x4038dbc45b14603c
+DATA trigConsts<>+5248(SB)/8, $0x4064a0dd43b8fa25
+DATA trigConsts<>+5256(SB)/8, $0x4064a0dd43b8fa25
+DATA trigConsts<>+5264(SB)/8, $0x4064a0dd43b8fa25
+DATA trigConsts<>+5272(SB)/8, $0x4064a0dd43b8fa25
+DATA trigConsts<>+5280(SB)/8, $0x4064a0dd43b8fa25
+DATA trigConsts<>+5288(SB)/8, $0x4064a0dd43b8fa25
+DATA trigConsts<>+5296(SB)/8, $0x4064a0dd43b8fa25
+DATA trigConsts<>+5304(SB)/8, $0x4064a0dd43b8fa25
+DATA trigConsts<>+5312(SB)/8, $0x407b0e18d2e2be3b
+DATA trigConsts<>+5320(SB)/8, $0x407b0e18d2e2be3b
+DATA trigConsts<>+5328(SB)/8, $0x407b0e18d2e2be3b
+DATA trigConsts<>+5336(SB)/8, $0x407b0e18d2e2be3b
+DATA trigConsts<>+5344(SB)/8, $0x407b0e18d2e2be3b
+DATA trigConsts<>+5352(SB)/8, $0x407b0e18d2e2be3b
+DATA trigConsts<>+5360(SB)/8, $0x407b0e18d2e2be3b
+DATA trigConsts<>+5368(SB)/8, $0x407b0e18d2e2be3b
+DATA trigConsts<>+5376(SB)/8, $0x407e563f13b049ea
+DATA trigConsts<>+5384(SB)/8, $0x407e563f13b049ea
+DATA trigConsts<>+5392(SB)/8, $0x407e563f13b049ea
+DATA trigConsts<>+5400(SB)/8, $0x407e563f13b049ea
+DATA trigConsts<>+5408(SB)/8, $0x407e563f13b049ea
+DATA trigConsts<>+5416(SB)/8, $0x407e563f13b049ea
+DATA trigConsts<>+5424(SB)/8, $0x407e563f13b049ea
+DATA trigConsts<>+5432(SB)/8, $0x407e563f13b049ea
+DATA trigConsts<>+5440(SB)/8, $0x4068519efbbd62ec
+DATA trigConsts<>+5448(SB)/8, $0x4068519efbbd62ec
+DATA trigConsts<>+5456(SB)/8, $0x4068519efbbd62ec
+DATA trigConsts<>+5464(SB)/8, $0x4068519efbbd62ec
+DATA trigConsts<>+5472(SB)/8, $0x4068519efbbd62ec
+DATA trigConsts<>+5480(SB)/8, $0x4068519efbbd62ec
+DATA trigConsts<>+5488(SB)/8, $0x4068519efbbd62ec
+DATA trigConsts<>+5496(SB)/8, $0x4068519efbbd62ec
+DATA trigConsts<>+5504(SB)/8, $0x3fc2f112df3e5244
+DATA trigConsts<>+5512(SB)/8, $0x3fc2f112df3e5244
+DATA trigConsts<>+5520(SB)/8, $0x3fc2f112df3e5244
+DATA trigConsts<>+5528(SB)/8, $0x3fc2f112df3e5244
+DATA trigConsts<>+5536(SB)/8, $0x3fc2f112df3e5244
+DATA trigConsts<>+5544(SB)/8, $0x3fc2f112df3e5244
+DATA trigConsts<>+5552(SB)/8, $0x3fc2f112df3e5244
+DATA trigConsts<>+5560(SB)/8, $0x3fc2f112df3e5244
+DATA trigConsts<>+5568(SB)/8, $0x3fc7466496cb03de
+DATA trigConsts<>+5576(SB)/8, $0x3fc7466496cb03de
+DATA trigConsts<>+5584(SB)/8, $0x3fc7466496cb03de
+DATA trigConsts<>+5592(SB)/8, $0x3fc7466496cb03de
+DATA trigConsts<>+5600(SB)/8, $0x3fc7466496cb03de
+DATA trigConsts<>+5608(SB)/8, $0x3fc7466496cb03de
+DATA trigConsts<>+5616(SB)/8, $0x3fc7466496cb03de
+DATA trigConsts<>+5624(SB)/8, $0x3fc7466496cb03de
+DATA trigConsts<>+5632(SB)/8, $0x3fd2492494229359
+DATA trigConsts<>+5640(SB)/8, $0x3fd2492494229359
+DATA trigConsts<>+5648(SB)/8, $0x3fd2492494229359
+DATA trigConsts<>+5656(SB)/8, $0x3fd2492494229359
+DATA trigConsts<>+5664(SB)/8, $0x3fd2492494229359
+DATA trigConsts<>+5672(SB)/8, $0x3fd2492494229359
+DATA trigConsts<>+5680(SB)/8, $0x3fd2492494229359
+DATA trigConsts<>+5688(SB)/8, $0x3fd2492494229359
+DATA trigConsts<>+5696(SB)/8, $0x3fe5555555555593
+DATA trigConsts<>+5704(SB)/8, $0x3fe5555555555593
+DATA trigConsts<>+5712(SB)/8, $0x3fe5555555555593
+DATA trigConsts<>+5720(SB)/8, $0x3fe5555555555593
+DATA trigConsts<>+5728(SB)/8, $0x3fe5555555555593
+DATA trigConsts<>+5736(SB)/8, $0x3fe5555555555593
+DATA trigConsts<>+5744(SB)/8, $0x3fe5555555555593
+DATA trigConsts<>+5752(SB)/8, $0x3fe5555555555593
+DATA trigConsts<>+5760(SB)/8, $0x3fc39a09d078c69f
+DATA trigConsts<>+5768(SB)/8, $0x3fc39a09d078c69f
+DATA trigConsts<>+5776(SB)/8, $0x3fc39a09d078c69f
+DATA trigConsts<>+5784(SB)/8, $0x3fc39a09d078c69f
+DATA trigConsts<>+5792(SB)/8, $0x3fc39a09d078c69f
+DATA trigConsts<>+5800(SB)/8, $0x3fc39a09d078c69f
+DATA trigConsts<>+5808(SB)/8, $0x3fc39a09d078c69f
+DATA trigConsts<>+5816(SB)/8, $0x3fc39a09d078c69f
+DATA trigConsts<>+5824(SB)/8, $0x3fcc71c51d8e78af
+DATA trigConsts<>+5832(SB)/8, $0x3fcc71c51d8e78af
+DATA trigConsts<>+5840(SB)/8, $0x3fcc71c51d8e78af
+DATA trigConsts<>+5848(SB)/8, $0x3fcc71c51d8e78af
+DATA trigConsts<>+5856(SB)/8, $0x3fcc71c51d8e78af
+DATA trigConsts<>+5864(SB)/8, $0x3fcc71c51d8e78af
+DATA trigConsts<>+5872(SB)/8, $0x3fcc71c51d8e78af
+DATA trigConsts<>+5880(SB)/8, $0x3fcc71c51d8e78af
+DATA trigConsts<>+5888(SB)/8, $0x3fd999999997fa04
+DATA trigConsts<>+5896(SB)/8, $0x3fd999999997fa04
+DATA trigConsts<>+5904(SB)/8, $0x3fd999999997fa04
+DATA trigConsts<>+5912(SB)/8, $0x3fd999999997fa04
+DATA trigConsts<>+5920(SB)/8, $0x3fd999999997fa04
+DATA trigConsts<>+5928(SB)/8, $0x3fd999999997fa04
+DATA trigConsts<>+5936(SB)/8, $0x3fd999999997fa04
+DATA trigConsts<>+5944(SB)/8, $0x3fd999999997fa04
+DATA trigConsts<>+5952(SB)/8, $0x3fc555555555555e
+DATA trigConsts<>+5960(SB)/8, $0x3fc555555555555e
+DATA trigConsts<>+5968(SB)/8, $0x3fc555555555555e
+DATA trigConsts<>+5976(SB)/8, $0x3fc555555555555e
+DATA trigConsts<>+5984(SB)/8, $0x3fc555555555555e
+DATA trigConsts<>+5992(SB)/8, $0x3fc555555555555e
+DATA trigConsts<>+6000(SB)/8, $0x3fc555555555555e
+DATA trigConsts<>+6008(SB)/8, $0x3fc555555555555e
+DATA trigConsts<>+6016(SB)/8, $0x3fa55555555554f9
+DATA trigConsts<>+6024(SB)/8, $0x3fa55555555554f9
+DATA trigConsts<>+6032(SB)/8, $0x3fa55555555554f9
+DATA trigConsts<>+6040(SB)/8, $0x3fa55555555554f9
+DATA trigConsts<>+6048(SB)/8, $0x3fa55555555554f9
+DATA trigConsts<>+6056(SB)/8, $0x3fa55555555554f9
+DATA trigConsts<>+6064(SB)/8, $0x3fa55555555554f9
+DATA trigConsts<>+6072(SB)/8, $0x3fa55555555554f9
+DATA trigConsts<>+6080(SB)/8, $0x3f8111111110e7a5
+DATA trigConsts<>+6088(SB)/8, $0x3f8111111110e7a5
+DATA trigConsts<>+6096(SB)/8, $0x3f8111111110e7a5
+DATA trigConsts<>+6104(SB)/8, $0x3f8111111110e7a5
+DATA trigConsts<>+6112(SB)/8, $0x3f8111111110e7a5
+DATA trigConsts<>+6120(SB)/8, $0x3f8111111110e7a5
+DATA trigConsts<>+6128(SB)/8, $0x3f8111111110e7a5
+DATA trigConsts<>+6136(SB)/8, $0x3f8111111110e7a5
+DATA trigConsts<>+6144(SB)/8, $0x3f56c16c16c3396b
+DATA trigConsts<>+6152(SB)/8, $0x3f56c16c16c3396b
+DATA trigConsts<>+6160(SB)/8, $0x3f56c16c16c3396b
+DATA trigConsts<>+6168(SB)/8, $0x3f56c16c16c3396b
+DATA trigConsts<>+6176(SB)/8, $0x3f56c16c16c3396b
+DATA trigConsts<>+6184(SB)/8, $0x3f56c16c16c3396b
+DATA trigConsts<>+6192(SB)/8, $0x3f56c16c16c3396b
+DATA trigConsts<>+6200(SB)/8, $0x3f56c16c16c3396b
+DATA trigConsts<>+6208(SB)/8, $0x3f2a01a01b4421fd
+DATA trigConsts<>+6216(SB)/8, $0x3f2a01a01b4421fd
+DATA trigConsts<>+6224(SB)/8, $0x3f2a01a01b4421fd
+DATA trigConsts<>+6232(SB)/8, $0x3f2a01a01b4421fd
+DATA trigConsts<>+6240(SB)/8, $0x3f2a01a01b4421fd
+DATA trigConsts<>+6248(SB)/8, $0x3f2a01a01b4421fd
+DATA trigConsts<>+6256(SB)/8, $0x3f2a01a01b4421fd
+DATA trigConsts<>+6264(SB)/8, $0x3f2a01a01b4421fd
+DATA trigConsts<>+6272(SB)/8, $0x3efa01a0127f883a
+DATA trigConsts<>+6280(SB)/8, $0x3efa01a0127f883a
+DATA trigConsts<>+6288(SB)/8, $0x3efa01a0127f883a
+DATA trigConsts<>+6296(SB)/8, $0x3efa01a0127f883a
+DATA trigConsts<>+6304(SB)/8, $0x3efa01a0127f883a
+DATA trigConsts<>+6312(SB)/8, $0x3efa01a0127f883a
+DATA trigConsts<>+6320(SB)/8, $0x3efa01a0127f883a
+DATA trigConsts<>+6328(SB)/8, $0x3efa01a0127f883a
+DATA trigConsts<>+6336(SB)/8, $0x3ec71ddef633fb47
+DATA trigConsts<>+6344(SB)/8, $0x3ec71ddef633fb47
+DATA trigConsts<>+6352(SB)/8, $0x3ec71ddef633fb47
+DATA trigConsts<>+6360(SB)/8, $0x3ec71ddef633fb47
+DATA trigConsts<>+6368(SB)/8, $0x3ec71ddef633fb47
+DATA trigConsts<>+6376(SB)/8, $0x3ec71ddef633fb47
+DATA trigConsts<>+6384(SB)/8, $0x3ec71ddef633fb47
+DATA trigConsts<>+6392(SB)/8, $0x3ec71ddef633fb47
+DATA trigConsts<>+6400(SB)/8, $0x3e927e5d38a23654
+DATA trigConsts<>+6408(SB)/8, $0x3e927e5d38a23654
+DATA trigConsts<>+6416(SB)/8, $0x3e927e5d38a23654
+DATA trigConsts<>+6424(SB)/8, $0x3e927e5d38a23654
+DATA trigConsts<>+6432(SB)/8, $0x3e927e5d38a23654
+DATA trigConsts<>+6440(SB)/8, $0x3e927e5d38a23654
+DATA trigConsts<>+6448(SB)/8, $0x3e927e5d38a23654
+DATA trigConsts<>+6456(SB)/8, $0x3e927e5d38a23654
+DATA trigConsts<>+6464(SB)/8, $0x3e5af6c36f75740c
+DATA trigConsts<>+6472(SB)/8, $0x3e5af6c36f75740c
+DATA trigConsts<>+6480(SB)/8, $0x3e5af6c36f75740c
+DATA trigConsts<>+6488(SB)/8, $0x3e5af6c36f75740c
+DATA trigConsts<>+6496(SB)/8, $0x3e5af6c36f75740c
+DATA trigConsts<>+6504(SB)/8, $0x3e5af6c36f75740c
+DATA trigConsts<>+6512(SB)/8, $0x3e5af6c36f75740c
+DATA trigConsts<>+6520(SB)/8, $0x3e5af6c36f75740c
+DATA trigConsts<>+6528(SB)/8, $0x3e21e0c670afff06
+DATA trigConsts<>+6536(SB)/8, $0x3e21e0c670afff06
+DATA trigConsts<>+6544(SB)/8, $0x3e21e0c670afff06
+DATA trigConsts<>+6552(SB)/8, $0x3e21e0c670afff06
+DATA trigConsts<>+6560(SB)/8, $0x3e21e0c670afff06
+DATA trigConsts<>+6568(SB)/8, $0x3e21e0c670afff06
+DATA trigConsts<>+6576(SB)/8, $0x3e21e0c670afff06
+DATA trigConsts<>+6584(SB)/8, $0x3e21e0c670afff06
+GLOBL trigConsts<>(SB), RODATA|NOPTR, $6592
 
 // func sinF32AVX512(dst *float32, x *float32, n int) int
 // Requires: AVX, AVX512DQ, AVX512F, BMI2
@@ -14135,109 +14247,69 @@ sinF32AVX512_loop:
 	VEXTRACTF32X8 $0x01, Z0, Y0
 	VCVTPS2PD     Y0, Z0
 	VANDPD        trigConsts<>+0(SB), Z1, Z4
-	VMULPD        trigConsts<>+704(SB), Z4, Z5
-	VCVTTPD2QQ    Z5, Z5
-	VPANDQ        trigConsts<>+512(SB), Z5, Z6
-	VPADDQ        Z6, Z5, Z5
-	VCVTQQ2PD     Z5, Z6
-	VMULPD        trigConsts<>+768(SB), Z6, Z7
-	VSUBPD        Z7, Z4, Z4
-	VMULPD        trigConsts<>+832(SB), Z6, Z7
-	VSUBPD        Z7, Z4, Z4
-	VMULPD        trigConsts<>+896(SB), Z6, Z7
-	VSUBPD        Z7, Z4, Z4
+	VMULPD        trigConsts<>+2752(SB), Z4, Z5
+	VRNDSCALEPD   $0x00, Z5, Z5
+	VMOVAPD       Z4, Z4
+	VFNMADD231PD  trigConsts<>+2816(SB), Z5, Z4
+	VFNMADD231PD  trigConsts<>+2880(SB), Z5, Z4
+	VFNMADD231PD  trigConsts<>+2944(SB), Z5, Z4
+	VCVTPD2QQ     Z5, Z5
 	VMULPD        Z4, Z4, Z6
-	VPTESTMQ      trigConsts<>+576(SB), Z5, K1
-	VMULPD        trigConsts<>+2752(SB), Z6, Z7
-	VADDPD        trigConsts<>+2816(SB), Z7, Z7
-	VMULPD        Z6, Z7, Z7
-	VADDPD        trigConsts<>+2880(SB), Z7, Z7
-	VMULPD        Z6, Z7, Z7
-	VADDPD        trigConsts<>+2944(SB), Z7, Z7
-	VMULPD        Z6, Z7, Z7
-	VADDPD        trigConsts<>+3008(SB), Z7, Z7
-	VMULPD        Z6, Z7, Z7
-	VADDPD        trigConsts<>+3072(SB), Z7, Z7
+	VMOVUPD       trigConsts<>+3584(SB), Z7
+	VFMADD213PD   trigConsts<>+3456(SB), Z6, Z7
+	VFMADD213PD   trigConsts<>+3328(SB), Z6, Z7
+	VFMADD213PD   trigConsts<>+3200(SB), Z6, Z7
+	VFMADD213PD   trigConsts<>+3072(SB), Z6, Z7
 	VMULPD        Z6, Z4, Z8
-	VMULPD        Z7, Z8, Z8
-	VADDPD        Z8, Z4, Z8
-	VMULPD        trigConsts<>+3136(SB), Z6, Z4
-	VADDPD        trigConsts<>+3200(SB), Z4, Z4
-	VMULPD        Z6, Z4, Z4
-	VADDPD        trigConsts<>+3264(SB), Z4, Z4
-	VMULPD        Z6, Z4, Z4
-	VADDPD        trigConsts<>+3328(SB), Z4, Z4
-	VMULPD        Z6, Z4, Z4
-	VADDPD        trigConsts<>+3392(SB), Z4, Z4
-	VMULPD        Z6, Z4, Z4
-	VADDPD        trigConsts<>+3456(SB), Z4, Z4
-	VMULPD        trigConsts<>+1024(SB), Z6, Z9
-	VMOVUPD       trigConsts<>+960(SB), Z7
-	VSUBPD        Z9, Z7, Z7
-	VMULPD        Z6, Z6, Z9
-	VMULPD        Z4, Z9, Z9
-	VADDPD        Z9, Z7, Z7
-	VPTESTMQ      trigConsts<>+640(SB), Z5, K2
-	VMOVAPD       Z7, K1, Z8
+	VFMADD213PD   Z4, Z8, Z7
+	VMOVUPD       trigConsts<>+3520(SB), Z4
+	VFMADD213PD   trigConsts<>+3392(SB), Z6, Z4
+	VFMADD213PD   trigConsts<>+3264(SB), Z6, Z4
+	VFMADD213PD   trigConsts<>+3136(SB), Z6, Z4
+	VFMADD213PD   trigConsts<>+3008(SB), Z6, Z4
+	VFMADD213PD   trigConsts<>+960(SB), Z6, Z4
+	VPTESTMQ      trigConsts<>+512(SB), Z5, K1
+	VPTESTMQ      trigConsts<>+576(SB), Z5, K2
+	VMOVAPD       Z4, K1, Z7
 	VANDPD        trigConsts<>+64(SB), Z1, Z4
 	VXORPD        trigConsts<>+64(SB), Z4, K2, Z4
-	VXORPD        Z4, Z8, Z8
+	VXORPD        Z4, Z7, Z7
 	VSUBPD        Z1, Z1, Z1
 	VCMPPD        $0x03, Z1, Z1, K1
-	VMOVAPD       Z1, K1, Z8
+	VMOVAPD       Z1, K1, Z7
 	VANDPD        trigConsts<>+0(SB), Z0, Z1
-	VMULPD        trigConsts<>+704(SB), Z1, Z4
-	VCVTTPD2QQ    Z4, Z4
-	VPANDQ        trigConsts<>+512(SB), Z4, Z5
-	VPADDQ        Z5, Z4, Z4
-	VCVTQQ2PD     Z4, Z5
-	VMULPD        trigConsts<>+768(SB), Z5, Z6
-	VSUBPD        Z6, Z1, Z1
-	VMULPD        trigConsts<>+832(SB), Z5, Z6
-	VSUBPD        Z6, Z1, Z1
-	VMULPD        trigConsts<>+896(SB), Z5, Z6
-	VSUBPD        Z6, Z1, Z1
+	VMULPD        trigConsts<>+2752(SB), Z1, Z4
+	VRNDSCALEPD   $0x00, Z4, Z4
+	VMOVAPD       Z1, Z1
+	VFNMADD231PD  trigConsts<>+2816(SB), Z4, Z1
+	VFNMADD231PD  trigConsts<>+2880(SB), Z4, Z1
+	VFNMADD231PD  trigConsts<>+2944(SB), Z4, Z1
+	VCVTPD2QQ     Z4, Z4
 	VMULPD        Z1, Z1, Z5
-	VPTESTMQ      trigConsts<>+576(SB), Z4, K1
-	VMULPD        trigConsts<>+2752(SB), Z5, Z6
-	VADDPD        trigConsts<>+2816(SB), Z6, Z6
-	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+2880(SB), Z6, Z6
-	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+2944(SB), Z6, Z6
-	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+3008(SB), Z6, Z6
-	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+3072(SB), Z6, Z6
-	VMULPD        Z5, Z1, Z7
-	VMULPD        Z6, Z7, Z7
-	VADDPD        Z7, Z1, Z7
-	VMULPD        trigConsts<>+3136(SB), Z5, Z1
-	VADDPD        trigConsts<>+3200(SB), Z1, Z1
-	VMULPD        Z5, Z1, Z1
-	VADDPD        trigConsts<>+3264(SB), Z1, Z1
-	VMULPD        Z5, Z1, Z1
-	VADDPD        trigConsts<>+3328(SB), Z1, Z1
-	VMULPD        Z5, Z1, Z1
-	VADDPD        trigConsts<>+3392(SB), Z1, Z1
-	VMULPD        Z5, Z1, Z1
-	VADDPD        trigConsts<>+3456(SB), Z1, Z1
-	VMULPD        trigConsts<>+1024(SB), Z5, Z9
-	VMOVUPD       trigConsts<>+960(SB), Z6
-	VSUBPD        Z9, Z6, Z6
-	VMULPD        Z5, Z5, Z9
-	VMULPD        Z1, Z9, Z9
-	VADDPD        Z9, Z6, Z6
-	VPTESTMQ      trigConsts<>+640(SB), Z4, K2
-	VMOVAPD       Z6, K1, Z7
+	VMOVUPD       trigConsts<>+3584(SB), Z6
+	VFMADD213PD   trigConsts<>+3456(SB), Z5, Z6
+	VFMADD213PD   trigConsts<>+3328(SB), Z5, Z6
+	VFMADD213PD   trigConsts<>+3200(SB), Z5, Z6
+	VFMADD213PD   trigConsts<>+3072(SB), Z5, Z6
+	VMULPD        Z5, Z1, Z8
+	VFMADD213PD   Z1, Z8, Z6
+	VMOVUPD       trigConsts<>+3520(SB), Z1
+	VFMADD213PD   trigConsts<>+3392(SB), Z5, Z1
+	VFMADD213PD   trigConsts<>+3264(SB), Z5, Z1
+	VFMADD213PD   trigConsts<>+3136(SB), Z5, Z1
+	VFMADD213PD   trigConsts<>+3008(SB), Z5, Z1
+	VFMADD213PD   trigConsts<>+960(SB), Z5, Z1
+	VPTESTMQ      trigConsts<>+512(SB), Z4, K1
+	VPTESTMQ      trigConsts<>+576(SB), Z4, K2
+	VMOVAPD       Z1, K1, Z6
 	VANDPD        trigConsts<>+64(SB), Z0, Z1
 	VXORPD        trigConsts<>+64(SB), Z1, K2, Z1
-	VXORPD        Z1, Z7, Z7
+	VXORPD        Z1, Z6, Z6
 	VSUBPD        Z0, Z0, Z0
 	VCMPPD        $0x03, Z0, Z0, K1
-	VMOVAPD       Z0, K1, Z7
-	VCVTPD2PS     Z8, Y2
-	VCVTPD2PS     Z7, Y0
+	VMOVAPD       Z0, K1, Z6
+	VCVTPD2PS     Z7, Y2
+	VCVTPD2PS     Z6, Y0
 	VINSERTF32X8  $0x01, Y0, Z2, Z2
 	VMOVUPS       Z2, (AX)
 	ADDQ          $0x00000040, CX
@@ -14261,109 +14333,69 @@ sinF32AVX512_tail:
 	VEXTRACTF32X8 $0x01, Z0, Y0
 	VCVTPS2PD     Y0, Z0
 	VANDPD        trigConsts<>+0(SB), Z1, Z2
-	VMULPD        trigConsts<>+704(SB), Z2, Z4
-	VCVTTPD2QQ    Z4, Z4
-	VPANDQ        trigConsts<>+512(SB), Z4, Z5
-	VPADDQ        Z5, Z4, Z4
-	VCVTQQ2PD     Z4, Z5
-	VMULPD        trigConsts<>+768(SB), Z5, Z6
-	VSUBPD        Z6, Z2, Z2
-	VMULPD        trigConsts<>+832(SB), Z5, Z6
-	VSUBPD        Z6, Z2, Z2
-	VMULPD        trigConsts<>+896(SB), Z5, Z6
-	VSUBPD        Z6, Z2, Z2
+	VMULPD        trigConsts<>+2752(SB), Z2, Z4
+	VRNDSCALEPD   $0x00, Z4, Z4
+	VMOVAPD       Z2, Z2
+	VFNMADD231PD  trigConsts<>+2816(SB), Z4, Z2
+	VFNMADD231PD  trigConsts<>+2880(SB), Z4, Z2
+	VFNMADD231PD  trigConsts<>+2944(SB), Z4, Z2
+	VCVTPD2QQ     Z4, Z4
 	VMULPD        Z2, Z2, Z5
-	VPTESTMQ      trigConsts<>+576(SB), Z4, K2
-	VMULPD        trigConsts<>+2752(SB), Z5, Z6
-	VADDPD        trigConsts<>+2816(SB), Z6, Z6
-	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+2880(SB), Z6, Z6
-	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+2944(SB), Z6, Z6
-	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+3008(SB), Z6, Z6
-	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+3072(SB), Z6, Z6
+	VMOVUPD       trigConsts<>+3584(SB), Z6
+	VFMADD213PD   trigConsts<>+3456(SB), Z5, Z6
+	VFMADD213PD   trigConsts<>+3328(SB), Z5, Z6
+	VFMADD213PD   trigConsts<>+3200(SB), Z5, Z6
+	VFMADD213PD   trigConsts<>+3072(SB), Z5, Z6
 	VMULPD        Z5, Z2, Z7
-	VMULPD        Z6, Z7, Z7
-	VADDPD        Z7, Z2, Z7
-	VMULPD        trigConsts<>+3136(SB), Z5, Z2
-	VADDPD        trigConsts<>+3200(SB), Z2, Z2
-	VMULPD        Z5, Z2, Z2
-	VADDPD        trigConsts<>+3264(SB), Z2, Z2
-	VMULPD        Z5, Z2, Z2
-	VADDPD        trigConsts<>+3328(SB), Z2, Z2
-	VMULPD        Z5, Z2, Z2
-	VADDPD        trigConsts<>+3392(SB), Z2, Z2
-	VMULPD        Z5, Z2, Z2
-	VADDPD        trigConsts<>+3456(SB), Z2, Z2
-	VMULPD        trigConsts<>+1024(SB), Z5, Z8
-	VMOVUPD       trigConsts<>+960(SB), Z6
-	VSUBPD        Z8, Z6, Z6
-	VMULPD        Z5, Z5, Z8
-	VMULPD        Z2, Z8, Z8
-	VADDPD        Z8, Z6, Z6
-	VPTESTMQ      trigConsts<>+640(SB), Z4, K3
-	VMOVAPD       Z6, K2, Z7
+	VFMADD213PD   Z2, Z7, Z6
+	VMOVUPD       trigConsts<>+3520(SB), Z2
+	VFMADD213PD   trigConsts<>+3392(SB), Z5, Z2
+	VFMADD213PD   trigConsts<>+3264(SB), Z5, Z2
+	VFMADD213PD   trigConsts<>+3136(SB), Z5, Z2
+	VFMADD213PD   trigConsts<>+3008(SB), Z5, Z2
+	VFMADD213PD   trigConsts<>+960(SB), Z5, Z2
+	VPTESTMQ      trigConsts<>+512(SB), Z4, K2
+	VPTESTMQ      trigConsts<>+576(SB), Z4, K3
+	VMOVAPD       Z2, K2, Z6
 	VANDPD        trigConsts<>+64(SB), Z1, Z2
 	VXORPD        trigConsts<>+64(SB), Z2, K3, Z2
-	VXORPD        Z2, Z7, Z7
+	VXORPD        Z2, Z6, Z6
 	VSUBPD        Z1, Z1, Z1
 	VCMPPD        $0x03, Z1, Z1, K2
-	VMOVAPD       Z1, K2, Z7
+	VMOVAPD       Z1, K2, Z6
 	VANDPD        trigConsts<>+0(SB), Z0, Z1
-	VMULPD        trigConsts<>+704(SB), Z1, Z2
-	VCVTTPD2QQ    Z2, Z2
-	VPANDQ        trigConsts<>+512(SB), Z2, Z4
-	VPADDQ        Z4, Z2, Z2
-	VCVTQQ2PD     Z2, Z4
-	VMULPD        trigConsts<>+768(SB), Z4, Z5
-	VSUBPD        Z5, Z1, Z1
-	VMULPD        trigConsts<>+832(SB), Z4, Z5
-	VSUBPD        Z5, Z1, Z1
-	VMULPD        trigConsts<>+896(SB), Z4, Z5
-	VSUBPD        Z5, Z1, Z1
+	VMULPD        trigConsts<>+2752(SB), Z1, Z2
+	VRNDSCALEPD   $0x00, Z2, Z2
+	VMOVAPD       Z1, Z1
+	VFNMADD231PD  trigConsts<>+2816(SB), Z2, Z1
+	VFNMADD231PD  trigConsts<>+2880(SB), Z2, Z1
+	VFNMADD231PD  trigConsts<>+2944(SB), Z2, Z1
+	VCVTPD2QQ     Z2, Z2
 	VMULPD        Z1, Z1, Z4
-	VPTESTMQ      trigConsts<>+576(SB), Z2, K2
-	VMULPD        trigConsts<>+2752(SB), Z4, Z5
-	VADDPD        trigConsts<>+2816(SB), Z5, Z5
-	VMULPD        Z4, Z5, Z5
-	VADDPD        trigConsts<>+2880(SB), Z5, Z5
-	VMULPD        Z4, Z5, Z5
-	VADDPD        trigConsts<>+2944(SB), Z5, Z5
-	VMULPD        Z4, Z5, Z5
-	VADDPD        trigConsts<>+3008(SB), Z5, Z5
-	VMULPD        Z4, Z5, Z5
-	VADDPD        trigConsts<>+3072(SB), Z5, Z5
-	VMULPD        Z4, Z1, Z6
-	VMULPD        Z5, Z6, Z6
-	VADDPD        Z6, Z1, Z6
-	VMULPD        trigConsts<>+3136(SB), Z4, Z1
-	VADDPD        trigConsts<>+3200(SB), Z1, Z1
-	VMULPD        Z4, Z1, Z1
-	VADDPD        trigConsts<>+3264(SB), Z1, Z1
-	VMULPD        Z4, Z1, Z1
-	VADDPD        trigConsts<>+3328(SB), Z1, Z1
-	VMULPD        Z4, Z1, Z1
-	VADDPD        trigConsts<>+3392(SB), Z1, Z1
-	VMULPD        Z4, Z1, Z1
-	VADDPD        trigConsts<>+3456(SB), Z1, Z1
-	VMULPD        trigConsts<>+1024(SB), Z4, Z8
-	VMOVUPD       trigConsts<>+960(SB), Z5
-	VSUBPD        Z8, Z5, Z5
-	VMULPD        Z4, Z4, Z8
-	VMULPD        Z1, Z8, Z8
-	VADDPD        Z8, Z5, Z5
-	VPTESTMQ      trigConsts<>+640(SB), Z2, K3
-	VMOVAPD       Z5, K2, Z6
+	VMOVUPD       trigConsts<>+3584(SB), Z5
+	VFMADD213PD   trigConsts<>+3456(SB), Z4, Z5
+	VFMADD213PD   trigConsts<>+3328(SB), Z4, Z5
+	VFMADD213PD   trigConsts<>+3200(SB), Z4, Z5
+	VFMADD213PD   trigConsts<>+3072(SB), Z4, Z5
+	VMULPD        Z4, Z1, Z7
+	VFMADD213PD   Z1, Z7, Z5
+	VMOVUPD       trigConsts<>+3520(SB), Z1
+	VFMADD213PD   trigConsts<>+3392(SB), Z4, Z1
+	VFMADD213PD   trigConsts<>+3264(SB), Z4, Z1
+	VFMADD213PD   trigConsts<>+3136(SB), Z4, Z1
+	VFMADD213PD   trigConsts<>+3008(SB), Z4, Z1
+	VFMADD213PD   trigConsts<>+960(SB), Z4, Z1
+	VPTESTMQ      trigConsts<>+512(SB), Z2, K2
+	VPTESTMQ      trigConsts<>+576(SB), Z2, K3
+	VMOVAPD       Z1, K2, Z5
 	VANDPD        trigConsts<>+64(SB), Z0, Z1
 	VXORPD        trigConsts<>+64(SB), Z1, K3, Z1
-	VXORPD        Z1, Z6, Z6
+	VXORPD        Z1, Z5, Z5
 	VSUBPD        Z0, Z0, Z0
 	VCMPPD        $0x03, Z0, Z0, K2
-	VMOVAPD       Z0, K2, Z6
-	VCVTPD2PS     Z7, Y3
-	VCVTPD2PS     Z6, Y0
+	VMOVAPD       Z0, K2, Z5
+	VCVTPD2PS     Z6, Y3
+	VCVTPD2PS     Z5, Y0
 	VINSERTF32X8  $0x01, Y0, Z3, Z3
 	VMOVUPS       Z3, K1, (AX)
 	MOVQ          DX, BX
@@ -14396,111 +14428,71 @@ cosF32AVX512_loop:
 	VEXTRACTF32X8 $0x01, Z0, Y0
 	VCVTPS2PD     Y0, Z0
 	VANDPD        trigConsts<>+0(SB), Z1, Z8
-	VMULPD        trigConsts<>+704(SB), Z8, Z9
-	VCVTTPD2QQ    Z9, Z9
-	VPANDQ        trigConsts<>+512(SB), Z9, Z10
-	VPADDQ        Z10, Z9, Z9
-	VCVTQQ2PD     Z9, Z10
-	VMULPD        trigConsts<>+768(SB), Z10, Z11
-	VSUBPD        Z11, Z8, Z8
-	VMULPD        trigConsts<>+832(SB), Z10, Z11
-	VSUBPD        Z11, Z8, Z8
-	VMULPD        trigConsts<>+896(SB), Z10, Z11
-	VSUBPD        Z11, Z8, Z8
+	VMULPD        trigConsts<>+2752(SB), Z8, Z9
+	VRNDSCALEPD   $0x00, Z9, Z9
+	VMOVAPD       Z8, Z8
+	VFNMADD231PD  trigConsts<>+2816(SB), Z9, Z8
+	VFNMADD231PD  trigConsts<>+2880(SB), Z9, Z8
+	VFNMADD231PD  trigConsts<>+2944(SB), Z9, Z8
+	VCVTPD2QQ     Z9, Z9
 	VMULPD        Z8, Z8, Z10
-	VPTESTMQ      trigConsts<>+576(SB), Z9, K1
-	VMULPD        trigConsts<>+2752(SB), Z10, Z11
-	VADDPD        trigConsts<>+2816(SB), Z11, Z11
-	VMULPD        Z10, Z11, Z11
-	VADDPD        trigConsts<>+2880(SB), Z11, Z11
-	VMULPD        Z10, Z11, Z11
-	VADDPD        trigConsts<>+2944(SB), Z11, Z11
-	VMULPD        Z10, Z11, Z11
-	VADDPD        trigConsts<>+3008(SB), Z11, Z11
-	VMULPD        Z10, Z11, Z11
-	VADDPD        trigConsts<>+3072(SB), Z11, Z11
+	VMOVUPD       trigConsts<>+3584(SB), Z11
+	VFMADD213PD   trigConsts<>+3456(SB), Z10, Z11
+	VFMADD213PD   trigConsts<>+3328(SB), Z10, Z11
+	VFMADD213PD   trigConsts<>+3200(SB), Z10, Z11
+	VFMADD213PD   trigConsts<>+3072(SB), Z10, Z11
 	VMULPD        Z10, Z8, Z12
-	VMULPD        Z11, Z12, Z12
-	VADDPD        Z12, Z8, Z12
-	VMULPD        trigConsts<>+3136(SB), Z10, Z8
-	VADDPD        trigConsts<>+3200(SB), Z8, Z8
-	VMULPD        Z10, Z8, Z8
-	VADDPD        trigConsts<>+3264(SB), Z8, Z8
-	VMULPD        Z10, Z8, Z8
-	VADDPD        trigConsts<>+3328(SB), Z8, Z8
-	VMULPD        Z10, Z8, Z8
-	VADDPD        trigConsts<>+3392(SB), Z8, Z8
-	VMULPD        Z10, Z8, Z8
-	VADDPD        trigConsts<>+3456(SB), Z8, Z8
-	VMULPD        trigConsts<>+1024(SB), Z10, Z13
-	VMOVUPD       trigConsts<>+960(SB), Z11
-	VSUBPD        Z13, Z11, Z11
-	VMULPD        Z10, Z10, Z13
-	VMULPD        Z8, Z13, Z13
-	VADDPD        Z13, Z11, Z11
-	VPTESTMQ      trigConsts<>+640(SB), Z9, K2
-	VMOVAPD       Z12, K1, Z11
+	VFMADD213PD   Z8, Z12, Z11
+	VMOVUPD       trigConsts<>+3520(SB), Z8
+	VFMADD213PD   trigConsts<>+3392(SB), Z10, Z8
+	VFMADD213PD   trigConsts<>+3264(SB), Z10, Z8
+	VFMADD213PD   trigConsts<>+3136(SB), Z10, Z8
+	VFMADD213PD   trigConsts<>+3008(SB), Z10, Z8
+	VFMADD213PD   trigConsts<>+960(SB), Z10, Z8
+	VPTESTMQ      trigConsts<>+512(SB), Z9, K1
+	VPTESTMQ      trigConsts<>+576(SB), Z9, K2
+	VMOVAPD       Z11, K1, Z8
 	VPXORQ        Z2, Z2, Z2
 	VXORPD        trigConsts<>+64(SB), Z2, K1, Z2
 	VXORPD        trigConsts<>+64(SB), Z2, K2, Z2
-	VXORPD        Z2, Z11, Z11
+	VXORPD        Z2, Z8, Z8
 	VSUBPD        Z1, Z1, Z1
 	VCMPPD        $0x03, Z1, Z1, K1
-	VMOVAPD       Z1, K1, Z11
+	VMOVAPD       Z1, K1, Z8
 	VANDPD        trigConsts<>+0(SB), Z0, Z1
-	VMULPD        trigConsts<>+704(SB), Z1, Z8
-	VCVTTPD2QQ    Z8, Z8
-	VPANDQ        trigConsts<>+512(SB), Z8, Z9
-	VPADDQ        Z9, Z8, Z8
-	VCVTQQ2PD     Z8, Z9
-	VMULPD        trigConsts<>+768(SB), Z9, Z10
-	VSUBPD        Z10, Z1, Z1
-	VMULPD        trigConsts<>+832(SB), Z9, Z10
-	VSUBPD        Z10, Z1, Z1
-	VMULPD        trigConsts<>+896(SB), Z9, Z10
-	VSUBPD        Z10, Z1, Z1
-	VMULPD        Z1, Z1, Z9
-	VPTESTMQ      trigConsts<>+576(SB), Z8, K1
-	VMULPD        trigConsts<>+2752(SB), Z9, Z10
-	VADDPD        trigConsts<>+2816(SB), Z10, Z10
-	VMULPD        Z9, Z10, Z10
-	VADDPD        trigConsts<>+2880(SB), Z10, Z10
-	VMULPD        Z9, Z10, Z10
-	VADDPD        trigConsts<>+2944(SB), Z10, Z10
-	VMULPD        Z9, Z10, Z10
-	VADDPD        trigConsts<>+3008(SB), Z10, Z10
-	VMULPD        Z9, Z10, Z10
-	VADDPD        trigConsts<>+3072(SB), Z10, Z10
-	VMULPD        Z9, Z1, Z12
-	VMULPD        Z10, Z12, Z12
-	VADDPD        Z12, Z1, Z12
-	VMULPD        trigConsts<>+3136(SB), Z9, Z1
-	VADDPD        trigConsts<>+3200(SB), Z1, Z1
-	VMULPD        Z9, Z1, Z1
-	VADDPD        trigConsts<>+3264(SB), Z1, Z1
-	VMULPD        Z9, Z1, Z1
-	VADDPD        trigConsts<>+3328(SB), Z1, Z1
-	VMULPD        Z9, Z1, Z1
-	VADDPD        trigConsts<>+3392(SB), Z1, Z1
-	VMULPD        Z9, Z1, Z1
-	VADDPD        trigConsts<>+3456(SB), Z1, Z1
-	VMULPD        trigConsts<>+1024(SB), Z9, Z13
-	VMOVUPD       trigConsts<>+960(SB), Z10
-	VSUBPD        Z13, Z10, Z10
-	VMULPD        Z9, Z9, Z13
-	VMULPD        Z1, Z13, Z13
-	VADDPD        Z13, Z10, Z10
-	VPTESTMQ      trigConsts<>+640(SB), Z8, K2
-	VMOVAPD       Z12, K1, Z10
+	VMULPD        trigConsts<>+2752(SB), Z1, Z9
+	VRNDSCALEPD   $0x00, Z9, Z9
+	VMOVAPD       Z1, Z1
+	VFNMADD231PD  trigConsts<>+2816(SB), Z9, Z1
+	VFNMADD231PD  trigConsts<>+2880(SB), Z9, Z1
+	VFNMADD231PD  trigConsts<>+2944(SB), Z9, Z1
+	VCVTPD2QQ     Z9, Z9
+	VMULPD        Z1, Z1, Z10
+	VMOVUPD       trigConsts<>+3584(SB), Z11
+	VFMADD213PD   trigConsts<>+3456(SB), Z10, Z11
+	VFMADD213PD   trigConsts<>+3328(SB), Z10, Z11
+	VFMADD213PD   trigConsts<>+3200(SB), Z10, Z11
+	VFMADD213PD   trigConsts<>+3072(SB), Z10, Z11
+	VMULPD        Z10, Z1, Z12
+	VFMADD213PD   Z1, Z12, Z11
+	VMOVUPD       trigConsts<>+3520(SB), Z1
+	VFMADD213PD   trigConsts<>+3392(SB), Z10, Z1
+	VFMADD213PD   trigConsts<>+3264(SB), Z10, Z1
+	VFMADD213PD   trigConsts<>+3136(SB), Z10, Z1
+	VFMADD213PD   trigConsts<>+3008(SB), Z10, Z1
+	VFMADD213PD   trigConsts<>+960(SB), Z10, Z1
+	VPTESTMQ      trigConsts<>+512(SB), Z9, K1
+	VPTESTMQ      trigConsts<>+576(SB), Z9, K2
+	VMOVAPD       Z11, K1, Z1
 	VPXORQ        Z3, Z3, Z3
 	VXORPD        trigConsts<>+64(SB), Z3, K1, Z3
 	VXORPD        trigConsts<>+64(SB), Z3, K2, Z3
-	VXORPD        Z3, Z10, Z10
+	VXORPD        Z3, Z1, Z1
 	VSUBPD        Z0, Z0, Z0
 	VCMPPD        $0x03, Z0, Z0, K1
-	VMOVAPD       Z0, K1, Z10
-	VCVTPD2PS     Z11, Y4
-	VCVTPD2PS     Z10, Y0
+	VMOVAPD       Z0, K1, Z1
+	VCVTPD2PS     Z8, Y4
+	VCVTPD2PS     Z1, Y0
 	VINSERTF32X8  $0x01, Y0, Z4, Z4
 	VMOVUPS       Z4, (AX)
 	ADDQ          $0x00000040, CX
@@ -14524,111 +14516,71 @@ cosF32AVX512_tail:
 	VEXTRACTF32X8 $0x01, Z0, Y0
 	VCVTPS2PD     Y0, Z0
 	VANDPD        trigConsts<>+0(SB), Z1, Z2
-	VMULPD        trigConsts<>+704(SB), Z2, Z3
-	VCVTTPD2QQ    Z3, Z3
-	VPANDQ        trigConsts<>+512(SB), Z3, Z4
-	VPADDQ        Z4, Z3, Z3
-	VCVTQQ2PD     Z3, Z4
-	VMULPD        trigConsts<>+768(SB), Z4, Z8
-	VSUBPD        Z8, Z2, Z2
-	VMULPD        trigConsts<>+832(SB), Z4, Z8
-	VSUBPD        Z8, Z2, Z2
-	VMULPD        trigConsts<>+896(SB), Z4, Z8
-	VSUBPD        Z8, Z2, Z2
+	VMULPD        trigConsts<>+2752(SB), Z2, Z3
+	VRNDSCALEPD   $0x00, Z3, Z3
+	VMOVAPD       Z2, Z2
+	VFNMADD231PD  trigConsts<>+2816(SB), Z3, Z2
+	VFNMADD231PD  trigConsts<>+2880(SB), Z3, Z2
+	VFNMADD231PD  trigConsts<>+2944(SB), Z3, Z2
+	VCVTPD2QQ     Z3, Z3
 	VMULPD        Z2, Z2, Z4
-	VPTESTMQ      trigConsts<>+576(SB), Z3, K2
-	VMULPD        trigConsts<>+2752(SB), Z4, Z8
-	VADDPD        trigConsts<>+2816(SB), Z8, Z8
-	VMULPD        Z4, Z8, Z8
-	VADDPD        trigConsts<>+2880(SB), Z8, Z8
-	VMULPD        Z4, Z8, Z8
-	VADDPD        trigConsts<>+2944(SB), Z8, Z8
-	VMULPD        Z4, Z8, Z8
-	VADDPD        trigConsts<>+3008(SB), Z8, Z8
-	VMULPD        Z4, Z8, Z8
-	VADDPD        trigConsts<>+3072(SB), Z8, Z8
+	VMOVUPD       trigConsts<>+3584(SB), Z8
+	VFMADD213PD   trigConsts<>+3456(SB), Z4, Z8
+	VFMADD213PD   trigConsts<>+3328(SB), Z4, Z8
+	VFMADD213PD   trigConsts<>+3200(SB), Z4, Z8
+	VFMADD213PD   trigConsts<>+3072(SB), Z4, Z8
 	VMULPD        Z4, Z2, Z9
-	VMULPD        Z8, Z9, Z9
-	VADDPD        Z9, Z2, Z9
-	VMULPD        trigConsts<>+3136(SB), Z4, Z2
-	VADDPD        trigConsts<>+3200(SB), Z2, Z2
-	VMULPD        Z4, Z2, Z2
-	VADDPD        trigConsts<>+3264(SB), Z2, Z2
-	VMULPD        Z4, Z2, Z2
-	VADDPD        trigConsts<>+3328(SB), Z2, Z2
-	VMULPD        Z4, Z2, Z2
-	VADDPD        trigConsts<>+3392(SB), Z2, Z2
-	VMULPD        Z4, Z2, Z2
-	VADDPD        trigConsts<>+3456(SB), Z2, Z2
-	VMULPD        trigConsts<>+1024(SB), Z4, Z10
-	VMOVUPD       trigConsts<>+960(SB), Z8
-	VSUBPD        Z10, Z8, Z8
-	VMULPD        Z4, Z4, Z10
-	VMULPD        Z2, Z10, Z10
-	VADDPD        Z10, Z8, Z8
-	VPTESTMQ      trigConsts<>+640(SB), Z3, K3
-	VMOVAPD       Z9, K2, Z8
+	VFMADD213PD   Z2, Z9, Z8
+	VMOVUPD       trigConsts<>+3520(SB), Z2
+	VFMADD213PD   trigConsts<>+3392(SB), Z4, Z2
+	VFMADD213PD   trigConsts<>+3264(SB), Z4, Z2
+	VFMADD213PD   trigConsts<>+3136(SB), Z4, Z2
+	VFMADD213PD   trigConsts<>+3008(SB), Z4, Z2
+	VFMADD213PD   trigConsts<>+960(SB), Z4, Z2
+	VPTESTMQ      trigConsts<>+512(SB), Z3, K2
+	VPTESTMQ      trigConsts<>+576(SB), Z3, K3
+	VMOVAPD       Z8, K2, Z2
 	VPXORQ        Z5, Z5, Z5
 	VXORPD        trigConsts<>+64(SB), Z5, K2, Z5
 	VXORPD        trigConsts<>+64(SB), Z5, K3, Z5
-	VXORPD        Z5, Z8, Z8
+	VXORPD        Z5, Z2, Z2
 	VSUBPD        Z1, Z1, Z1
 	VCMPPD        $0x03, Z1, Z1, K2
-	VMOVAPD       Z1, K2, Z8
+	VMOVAPD       Z1, K2, Z2
 	VANDPD        trigConsts<>+0(SB), Z0, Z1
-	VMULPD        trigConsts<>+704(SB), Z1, Z2
-	VCVTTPD2QQ    Z2, Z2
-	VPANDQ        trigConsts<>+512(SB), Z2, Z3
-	VPADDQ        Z3, Z2, Z2
-	VCVTQQ2PD     Z2, Z3
-	VMULPD        trigConsts<>+768(SB), Z3, Z4
-	VSUBPD        Z4, Z1, Z1
-	VMULPD        trigConsts<>+832(SB), Z3, Z4
-	VSUBPD        Z4, Z1, Z1
-	VMULPD        trigConsts<>+896(SB), Z3, Z4
-	VSUBPD        Z4, Z1, Z1
-	VMULPD        Z1, Z1, Z3
-	VPTESTMQ      trigConsts<>+576(SB), Z2, K2
-	VMULPD        trigConsts<>+2752(SB), Z3, Z4
-	VADDPD        trigConsts<>+2816(SB), Z4, Z4
-	VMULPD        Z3, Z4, Z4
-	VADDPD        trigConsts<>+2880(SB), Z4, Z4
-	VMULPD        Z3, Z4, Z4
-	VADDPD        trigConsts<>+2944(SB), Z4, Z4
-	VMULPD        Z3, Z4, Z4
-	VADDPD        trigConsts<>+3008(SB), Z4, Z4
-	VMULPD        Z3, Z4, Z4
-	VADDPD        trigConsts<>+3072(SB), Z4, Z4
-	VMULPD        Z3, Z1, Z5
-	VMULPD        Z4, Z5, Z5
-	VADDPD        Z5, Z1, Z5
-	VMULPD        trigConsts<>+3136(SB), Z3, Z1
-	VADDPD        trigConsts<>+3200(SB), Z1, Z1
-	VMULPD        Z3, Z1, Z1
-	VADDPD        trigConsts<>+3264(SB), Z1, Z1
-	VMULPD        Z3, Z1, Z1
-	VADDPD        trigConsts<>+3328(SB), Z1, Z1
-	VMULPD        Z3, Z1, Z1
-	VADDPD        trigConsts<>+3392(SB), Z1, Z1
-	VMULPD        Z3, Z1, Z1
-	VADDPD        trigConsts<>+3456(SB), Z1, Z1
-	VMULPD        trigConsts<>+1024(SB), Z3, Z9
-	VMOVUPD       trigConsts<>+960(SB), Z4
-	VSUBPD        Z9, Z4, Z4
-	VMULPD        Z3, Z3, Z9
-	VMULPD        Z1, Z9, Z9
-	VADDPD        Z9, Z4, Z4
-	VPTESTMQ      trigConsts<>+640(SB), Z2, K3
-	VMOVAPD       Z5, K2, Z4
+	VMULPD        trigConsts<>+2752(SB), Z1, Z3
+	VRNDSCALEPD   $0x00, Z3, Z3
+	VMOVAPD       Z1, Z1
+	VFNMADD231PD  trigConsts<>+2816(SB), Z3, Z1
+	VFNMADD231PD  trigConsts<>+2880(SB), Z3, Z1
+	VFNMADD231PD  trigConsts<>+2944(SB), Z3, Z1
+	VCVTPD2QQ     Z3, Z3
+	VMULPD        Z1, Z1, Z4
+	VMOVUPD       trigConsts<>+3584(SB), Z5
+	VFMADD213PD   trigConsts<>+3456(SB), Z4, Z5
+	VFMADD213PD   trigConsts<>+3328(SB), Z4, Z5
+	VFMADD213PD   trigConsts<>+3200(SB), Z4, Z5
+	VFMADD213PD   trigConsts<>+3072(SB), Z4, Z5
+	VMULPD        Z4, Z1, Z8
+	VFMADD213PD   Z1, Z8, Z5
+	VMOVUPD       trigConsts<>+3520(SB), Z1
+	VFMADD213PD   trigConsts<>+3392(SB), Z4, Z1
+	VFMADD213PD   trigConsts<>+3264(SB), Z4, Z1
+	VFMADD213PD   trigConsts<>+3136(SB), Z4, Z1
+	VFMADD213PD   trigConsts<>+3008(SB), Z4, Z1
+	VFMADD213PD   trigConsts<>+960(SB), Z4, Z1
+	VPTESTMQ      trigConsts<>+512(SB), Z3, K2
+	VPTESTMQ      trigConsts<>+576(SB), Z3, K3
+	VMOVAPD       Z5, K2, Z1
 	VPXORQ        Z6, Z6, Z6
 	VXORPD        trigConsts<>+64(SB), Z6, K2, Z6
 	VXORPD        trigConsts<>+64(SB), Z6, K3, Z6
-	VXORPD        Z6, Z4, Z4
+	VXORPD        Z6, Z1, Z1
 	VSUBPD        Z0, Z0, Z0
 	VCMPPD        $0x03, Z0, Z0, K2
-	VMOVAPD       Z0, K2, Z4
-	VCVTPD2PS     Z8, Y7
-	VCVTPD2PS     Z4, Y0
+	VMOVAPD       Z0, K2, Z1
+	VCVTPD2PS     Z2, Y7
+	VCVTPD2PS     Z1, Y0
 	VINSERTF32X8  $0x01, Y0, Z7, Z7
 	VMOVUPS       Z7, K1, (AX)
 	MOVQ          DX, BX
@@ -14661,83 +14613,75 @@ tanF32AVX512_loop:
 	VEXTRACTF32X8 $0x01, Z0, Y0
 	VCVTPS2PD     Y0, Z0
 	VANDPD        trigConsts<>+0(SB), Z1, Z4
-	VMULPD        trigConsts<>+704(SB), Z4, Z5
-	VCVTTPD2QQ    Z5, Z5
-	VPANDQ        trigConsts<>+512(SB), Z5, Z6
-	VPADDQ        Z6, Z5, Z5
-	VCVTQQ2PD     Z5, Z6
-	VMULPD        trigConsts<>+768(SB), Z6, Z7
-	VSUBPD        Z7, Z4, Z4
-	VMULPD        trigConsts<>+832(SB), Z6, Z7
-	VSUBPD        Z7, Z4, Z4
-	VMULPD        trigConsts<>+896(SB), Z6, Z7
-	VSUBPD        Z7, Z4, Z4
+	VMULPD        trigConsts<>+2752(SB), Z4, Z5
+	VRNDSCALEPD   $0x00, Z5, Z5
+	VMOVAPD       Z4, Z4
+	VFNMADD231PD  trigConsts<>+2816(SB), Z5, Z4
+	VFNMADD231PD  trigConsts<>+2880(SB), Z5, Z4
+	VFNMADD231PD  trigConsts<>+2944(SB), Z5, Z4
+	VCVTPD2QQ     Z5, Z5
 	VMULPD        Z4, Z4, Z6
-	VPTESTMQ      trigConsts<>+576(SB), Z5, K1
-	VMULPD        trigConsts<>+3520(SB), Z6, Z5
-	VADDPD        trigConsts<>+3584(SB), Z5, Z5
-	VMULPD        Z6, Z5, Z5
-	VADDPD        trigConsts<>+3648(SB), Z5, Z5
-	VADDPD        trigConsts<>+3712(SB), Z6, Z7
-	VMULPD        Z6, Z7, Z7
-	VADDPD        trigConsts<>+3776(SB), Z7, Z7
-	VMULPD        Z6, Z7, Z7
-	VADDPD        trigConsts<>+3840(SB), Z7, Z7
-	VMULPD        Z6, Z7, Z7
-	VADDPD        trigConsts<>+3904(SB), Z7, Z7
-	VMULPD        Z5, Z6, Z5
-	VDIVPD        Z7, Z5, Z5
-	VMULPD        Z5, Z4, Z5
-	VADDPD        Z5, Z4, Z5
-	VCMPPD        $0x0e, trigConsts<>+1152(SB), Z6, K2
-	VMOVAPD       Z5, K2, Z4
-	VMOVUPD       trigConsts<>+1088(SB), Z5
-	VDIVPD        Z4, Z5, K1, Z4
-	VANDPD        trigConsts<>+64(SB), Z1, Z5
-	VXORPD        Z5, Z4, Z4
+	VMOVUPD       trigConsts<>+3584(SB), Z7
+	VFMADD213PD   trigConsts<>+3456(SB), Z6, Z7
+	VFMADD213PD   trigConsts<>+3328(SB), Z6, Z7
+	VFMADD213PD   trigConsts<>+3200(SB), Z6, Z7
+	VFMADD213PD   trigConsts<>+3072(SB), Z6, Z7
+	VMULPD        Z6, Z4, Z8
+	VFMADD213PD   Z4, Z8, Z7
+	VMOVUPD       trigConsts<>+3520(SB), Z4
+	VFMADD213PD   trigConsts<>+3392(SB), Z6, Z4
+	VFMADD213PD   trigConsts<>+3264(SB), Z6, Z4
+	VFMADD213PD   trigConsts<>+3136(SB), Z6, Z4
+	VFMADD213PD   trigConsts<>+3008(SB), Z6, Z4
+	VFMADD213PD   trigConsts<>+960(SB), Z6, Z4
+	VPTESTMQ      trigConsts<>+512(SB), Z5, K1
+	VPTESTMQ      trigConsts<>+576(SB), Z5, K2
+	VMOVAPD       Z7, Z5
+	VMOVAPD       Z4, Z6
+	VXORPD        trigConsts<>+64(SB), Z4, K1, Z5
+	VMOVAPD       Z7, K1, Z6
+	VDIVPD        Z6, Z5, Z5
+	VANDPD        trigConsts<>+64(SB), Z1, Z4
+	VXORPD        Z4, Z5, Z5
 	VSUBPD        Z1, Z1, Z1
 	VCMPPD        $0x03, Z1, Z1, K1
-	VMOVAPD       Z1, K1, Z4
+	VMOVAPD       Z1, K1, Z5
 	VANDPD        trigConsts<>+0(SB), Z0, Z1
-	VMULPD        trigConsts<>+704(SB), Z1, Z5
-	VCVTTPD2QQ    Z5, Z5
-	VPANDQ        trigConsts<>+512(SB), Z5, Z6
-	VPADDQ        Z6, Z5, Z5
-	VCVTQQ2PD     Z5, Z6
-	VMULPD        trigConsts<>+768(SB), Z6, Z7
-	VSUBPD        Z7, Z1, Z1
-	VMULPD        trigConsts<>+832(SB), Z6, Z7
-	VSUBPD        Z7, Z1, Z1
-	VMULPD        trigConsts<>+896(SB), Z6, Z7
-	VSUBPD        Z7, Z1, Z1
+	VMULPD        trigConsts<>+2752(SB), Z1, Z4
+	VRNDSCALEPD   $0x00, Z4, Z4
+	VMOVAPD       Z1, Z1
+	VFNMADD231PD  trigConsts<>+2816(SB), Z4, Z1
+	VFNMADD231PD  trigConsts<>+2880(SB), Z4, Z1
+	VFNMADD231PD  trigConsts<>+2944(SB), Z4, Z1
+	VCVTPD2QQ     Z4, Z4
 	VMULPD        Z1, Z1, Z6
-	VPTESTMQ      trigConsts<>+576(SB), Z5, K1
-	VMULPD        trigConsts<>+3520(SB), Z6, Z5
-	VADDPD        trigConsts<>+3584(SB), Z5, Z5
-	VMULPD        Z6, Z5, Z5
-	VADDPD        trigConsts<>+3648(SB), Z5, Z5
-	VADDPD        trigConsts<>+3712(SB), Z6, Z7
-	VMULPD        Z6, Z7, Z7
-	VADDPD        trigConsts<>+3776(SB), Z7, Z7
-	VMULPD        Z6, Z7, Z7
-	VADDPD        trigConsts<>+3840(SB), Z7, Z7
-	VMULPD        Z6, Z7, Z7
-	VADDPD        trigConsts<>+3904(SB), Z7, Z7
-	VMULPD        Z5, Z6, Z5
-	VDIVPD        Z7, Z5, Z5
-	VMULPD        Z5, Z1, Z5
-	VADDPD        Z5, Z1, Z5
-	VCMPPD        $0x0e, trigConsts<>+1152(SB), Z6, K2
-	VMOVAPD       Z5, K2, Z1
-	VMOVUPD       trigConsts<>+1088(SB), Z5
-	VDIVPD        Z1, Z5, K1, Z1
-	VANDPD        trigConsts<>+64(SB), Z0, Z5
-	VXORPD        Z5, Z1, Z1
+	VMOVUPD       trigConsts<>+3584(SB), Z7
+	VFMADD213PD   trigConsts<>+3456(SB), Z6, Z7
+	VFMADD213PD   trigConsts<>+3328(SB), Z6, Z7
+	VFMADD213PD   trigConsts<>+3200(SB), Z6, Z7
+	VFMADD213PD   trigConsts<>+3072(SB), Z6, Z7
+	VMULPD        Z6, Z1, Z8
+	VFMADD213PD   Z1, Z8, Z7
+	VMOVUPD       trigConsts<>+3520(SB), Z1
+	VFMADD213PD   trigConsts<>+3392(SB), Z6, Z1
+	VFMADD213PD   trigConsts<>+3264(SB), Z6, Z1
+	VFMADD213PD   trigConsts<>+3136(SB), Z6, Z1
+	VFMADD213PD   trigConsts<>+3008(SB), Z6, Z1
+	VFMADD213PD   trigConsts<>+960(SB), Z6, Z1
+	VPTESTMQ      trigConsts<>+512(SB), Z4, K1
+	VPTESTMQ      trigConsts<>+576(SB), Z4, K2
+	VMOVAPD       Z7, Z4
+	VMOVAPD       Z1, Z6
+	VXORPD        trigConsts<>+64(SB), Z1, K1, Z4
+	VMOVAPD       Z7, K1, Z6
+	VDIVPD        Z6, Z4, Z4
+	VANDPD        trigConsts<>+64(SB), Z0, Z1
+	VXORPD        Z1, Z4, Z4
 	VSUBPD        Z0, Z0, Z0
 	VCMPPD        $0x03, Z0, Z0, K1
-	VMOVAPD       Z0, K1, Z1
-	VCVTPD2PS     Z4, Y2
-	VCVTPD2PS     Z1, Y0
+	VMOVAPD       Z0, K1, Z4
+	VCVTPD2PS     Z5, Y2
+	VCVTPD2PS     Z4, Y0
 	VINSERTF32X8  $0x01, Y0, Z2, Z2
 	VMOVUPS       Z2, (AX)
 	ADDQ          $0x00000040, CX
@@ -14761,83 +14705,75 @@ tanF32AVX512_tail:
 	VEXTRACTF32X8 $0x01, Z0, Y0
 	VCVTPS2PD     Y0, Z0
 	VANDPD        trigConsts<>+0(SB), Z1, Z2
-	VMULPD        trigConsts<>+704(SB), Z2, Z4
-	VCVTTPD2QQ    Z4, Z4
-	VPANDQ        trigConsts<>+512(SB), Z4, Z5
-	VPADDQ        Z5, Z4, Z4
-	VCVTQQ2PD     Z4, Z5
-	VMULPD        trigConsts<>+768(SB), Z5, Z6
-	VSUBPD        Z6, Z2, Z2
-	VMULPD        trigConsts<>+832(SB), Z5, Z6
-	VSUBPD        Z6, Z2, Z2
-	VMULPD        trigConsts<>+896(SB), Z5, Z6
-	VSUBPD        Z6, Z2, Z2
+	VMULPD        trigConsts<>+2752(SB), Z2, Z4
+	VRNDSCALEPD   $0x00, Z4, Z4
+	VMOVAPD       Z2, Z2
+	VFNMADD231PD  trigConsts<>+2816(SB), Z4, Z2
+	VFNMADD231PD  trigConsts<>+2880(SB), Z4, Z2
+	VFNMADD231PD  trigConsts<>+2944(SB), Z4, Z2
+	VCVTPD2QQ     Z4, Z4
 	VMULPD        Z2, Z2, Z5
-	VPTESTMQ      trigConsts<>+576(SB), Z4, K2
-	VMULPD        trigConsts<>+3520(SB), Z5, Z4
-	VADDPD        trigConsts<>+3584(SB), Z4, Z4
-	VMULPD        Z5, Z4, Z4
-	VADDPD        trigConsts<>+3648(SB), Z4, Z4
-	VADDPD        trigConsts<>+3712(SB), Z5, Z6
-	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+3776(SB), Z6, Z6
-	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+3840(SB), Z6, Z6
-	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+3904(SB), Z6, Z6
-	VMULPD        Z4, Z5, Z4
-	VDIVPD        Z6, Z4, Z4
-	VMULPD        Z4, Z2, Z4
-	VADDPD        Z4, Z2, Z4
-	VCMPPD        $0x0e, trigConsts<>+1152(SB), Z5, K3
-	VMOVAPD       Z4, K3, Z2
-	VMOVUPD       trigConsts<>+1088(SB), Z4
-	VDIVPD        Z2, Z4, K2, Z2
-	VANDPD        trigConsts<>+64(SB), Z1, Z4
-	VXORPD        Z4, Z2, Z2
+	VMOVUPD       trigConsts<>+3584(SB), Z6
+	VFMADD213PD   trigConsts<>+3456(SB), Z5, Z6
+	VFMADD213PD   trigConsts<>+3328(SB), Z5, Z6
+	VFMADD213PD   trigConsts<>+3200(SB), Z5, Z6
+	VFMADD213PD   trigConsts<>+3072(SB), Z5, Z6
+	VMULPD        Z5, Z2, Z7
+	VFMADD213PD   Z2, Z7, Z6
+	VMOVUPD       trigConsts<>+3520(SB), Z2
+	VFMADD213PD   trigConsts<>+3392(SB), Z5, Z2
+	VFMADD213PD   trigConsts<>+3264(SB), Z5, Z2
+	VFMADD213PD   trigConsts<>+3136(SB), Z5, Z2
+	VFMADD213PD   trigConsts<>+3008(SB), Z5, Z2
+	VFMADD213PD   trigConsts<>+960(SB), Z5, Z2
+	VPTESTMQ      trigConsts<>+512(SB), Z4, K2
+	VPTESTMQ      trigConsts<>+576(SB), Z4, K3
+	VMOVAPD       Z6, Z4
+	VMOVAPD       Z2, Z5
+	VXORPD        trigConsts<>+64(SB), Z2, K2, Z4
+	VMOVAPD       Z6, K2, Z5
+	VDIVPD        Z5, Z4, Z4
+	VANDPD        trigConsts<>+64(SB), Z1, Z2
+	VXORPD        Z2, Z4, Z4
 	VSUBPD        Z1, Z1, Z1
 	VCMPPD        $0x03, Z1, Z1, K2
-	VMOVAPD       Z1, K2, Z2
+	VMOVAPD       Z1, K2, Z4
 	VANDPD        trigConsts<>+0(SB), Z0, Z1
-	VMULPD        trigConsts<>+704(SB), Z1, Z4
-	VCVTTPD2QQ    Z4, Z4
-	VPANDQ        trigConsts<>+512(SB), Z4, Z5
-	VPADDQ        Z5, Z4, Z4
-	VCVTQQ2PD     Z4, Z5
-	VMULPD        trigConsts<>+768(SB), Z5, Z6
-	VSUBPD        Z6, Z1, Z1
-	VMULPD        trigConsts<>+832(SB), Z5, Z6
-	VSUBPD        Z6, Z1, Z1
-	VMULPD        trigConsts<>+896(SB), Z5, Z6
-	VSUBPD        Z6, Z1, Z1
+	VMULPD        trigConsts<>+2752(SB), Z1, Z2
+	VRNDSCALEPD   $0x00, Z2, Z2
+	VMOVAPD       Z1, Z1
+	VFNMADD231PD  trigConsts<>+2816(SB), Z2, Z1
+	VFNMADD231PD  trigConsts<>+2880(SB), Z2, Z1
+	VFNMADD231PD  trigConsts<>+2944(SB), Z2, Z1
+	VCVTPD2QQ     Z2, Z2
 	VMULPD        Z1, Z1, Z5
-	VPTESTMQ      trigConsts<>+576(SB), Z4, K2
-	VMULPD        trigConsts<>+3520(SB), Z5, Z4
-	VADDPD        trigConsts<>+3584(SB), Z4, Z4
-	VMULPD        Z5, Z4, Z4
-	VADDPD        trigConsts<>+3648(SB), Z4, Z4
-	VADDPD        trigConsts<>+3712(SB), Z5, Z6
-	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+3776(SB), Z6, Z6
-	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+3840(SB), Z6, Z6
-	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+3904(SB), Z6, Z6
-	VMULPD        Z4, Z5, Z4
-	VDIVPD        Z6, Z4, Z4
-	VMULPD        Z4, Z1, Z4
-	VADDPD        Z4, Z1, Z4
-	VCMPPD        $0x0e, trigConsts<>+1152(SB), Z5, K3
-	VMOVAPD       Z4, K3, Z1
-	VMOVUPD       trigConsts<>+1088(SB), Z4
-	VDIVPD        Z1, Z4, K2, Z1
-	VANDPD        trigConsts<>+64(SB), Z0, Z4
-	VXORPD        Z4, Z1, Z1
+	VMOVUPD       trigConsts<>+3584(SB), Z6
+	VFMADD213PD   trigConsts<>+3456(SB), Z5, Z6
+	VFMADD213PD   trigConsts<>+3328(SB), Z5, Z6
+	VFMADD213PD   trigConsts<>+3200(SB), Z5, Z6
+	VFMADD213PD   trigConsts<>+3072(SB), Z5, Z6
+	VMULPD        Z5, Z1, Z7
+	VFMADD213PD   Z1, Z7, Z6
+	VMOVUPD       trigConsts<>+3520(SB), Z1
+	VFMADD213PD   trigConsts<>+3392(SB), Z5, Z1
+	VFMADD213PD   trigConsts<>+3264(SB), Z5, Z1
+	VFMADD213PD   trigConsts<>+3136(SB), Z5, Z1
+	VFMADD213PD   trigConsts<>+3008(SB), Z5, Z1
+	VFMADD213PD   trigConsts<>+960(SB), Z5, Z1
+	VPTESTMQ      trigConsts<>+512(SB), Z2, K2
+	VPTESTMQ      trigConsts<>+576(SB), Z2, K3
+	VMOVAPD       Z6, Z2
+	VMOVAPD       Z1, Z5
+	VXORPD        trigConsts<>+64(SB), Z1, K2, Z2
+	VMOVAPD       Z6, K2, Z5
+	VDIVPD        Z5, Z2, Z2
+	VANDPD        trigConsts<>+64(SB), Z0, Z1
+	VXORPD        Z1, Z2, Z2
 	VSUBPD        Z0, Z0, Z0
 	VCMPPD        $0x03, Z0, Z0, K2
-	VMOVAPD       Z0, K2, Z1
-	VCVTPD2PS     Z2, Y3
-	VCVTPD2PS     Z1, Y0
+	VMOVAPD       Z0, K2, Z2
+	VCVTPD2PS     Z4, Y3
+	VCVTPD2PS     Z2, Y0
 	VINSERTF32X8  $0x01, Y0, Z3, Z3
 	VMOVUPS       Z3, K1, (AX)
 	MOVQ          DX, BX
@@ -14887,23 +14823,23 @@ atan2F32AVX512_loop:
 	VMOVAPD       Z20, K3, Z19
 	VDIVPD        Z19, Z18, Z18
 	VMULPD        Z18, Z18, Z19
-	VMULPD        trigConsts<>+3968(SB), Z19, Z20
-	VADDPD        trigConsts<>+4032(SB), Z20, Z20
+	VMULPD        trigConsts<>+4864(SB), Z19, Z20
+	VADDPD        trigConsts<>+4928(SB), Z20, Z20
 	VMULPD        Z19, Z20, Z20
-	VADDPD        trigConsts<>+4096(SB), Z20, Z20
+	VADDPD        trigConsts<>+4992(SB), Z20, Z20
 	VMULPD        Z19, Z20, Z20
-	VADDPD        trigConsts<>+4160(SB), Z20, Z20
+	VADDPD        trigConsts<>+5056(SB), Z20, Z20
 	VMULPD        Z19, Z20, Z20
-	VADDPD        trigConsts<>+4224(SB), Z20, Z20
-	VADDPD        trigConsts<>+4288(SB), Z19, Z21
+	VADDPD        trigConsts<>+5120(SB), Z20, Z20
+	VADDPD        trigConsts<>+5184(SB), Z19, Z21
 	VMULPD        Z19, Z21, Z21
-	VADDPD        trigConsts<>+4352(SB), Z21, Z21
+	VADDPD        trigConsts<>+5248(SB), Z21, Z21
 	VMULPD        Z19, Z21, Z21
-	VADDPD        trigConsts<>+4416(SB), Z21, Z21
+	VADDPD        trigConsts<>+5312(SB), Z21, Z21
 	VMULPD        Z19, Z21, Z21
-	VADDPD        trigConsts<>+4480(SB), Z21, Z21
+	VADDPD        trigConsts<>+5376(SB), Z21, Z21
 	VMULPD        Z19, Z21, Z21
-	VADDPD        trigConsts<>+4544(SB), Z21, Z21
+	VADDPD        trigConsts<>+5440(SB), Z21, Z21
 	VMULPD        Z20, Z19, Z20
 	VDIVPD        Z21, Z20, Z20
 	VMULPD        Z20, Z18, Z20
@@ -14947,23 +14883,23 @@ atan2F32AVX512_loop:
 	VMOVAPD       Z18, K3, Z17
 	VDIVPD        Z17, Z2, Z2
 	VMULPD        Z2, Z2, Z17
-	VMULPD        trigConsts<>+3968(SB), Z17, Z18
-	VADDPD        trigConsts<>+4032(SB), Z18, Z18
+	VMULPD        trigConsts<>+4864(SB), Z17, Z18
+	VADDPD        trigConsts<>+4928(SB), Z18, Z18
 	VMULPD        Z17, Z18, Z18
-	VADDPD        trigConsts<>+4096(SB), Z18, Z18
+	VADDPD        trigConsts<>+4992(SB), Z18, Z18
 	VMULPD        Z17, Z18, Z18
-	VADDPD        trigConsts<>+4160(SB), Z18, Z18
+	VADDPD        trigConsts<>+5056(SB), Z18, Z18
 	VMULPD        Z17, Z18, Z18
-	VADDPD        trigConsts<>+4224(SB), Z18, Z18
-	VADDPD        trigConsts<>+4288(SB), Z17, Z19
+	VADDPD        trigConsts<>+5120(SB), Z18, Z18
+	VADDPD        trigConsts<>+5184(SB), Z17, Z19
 	VMULPD        Z17, Z19, Z19
-	VADDPD        trigConsts<>+4352(SB), Z19, Z19
+	VADDPD        trigConsts<>+5248(SB), Z19, Z19
 	VMULPD        Z17, Z19, Z19
-	VADDPD        trigConsts<>+4416(SB), Z19, Z19
+	VADDPD        trigConsts<>+5312(SB), Z19, Z19
 	VMULPD        Z17, Z19, Z19
-	VADDPD        trigConsts<>+4480(SB), Z19, Z19
+	VADDPD        trigConsts<>+5376(SB), Z19, Z19
 	VMULPD        Z17, Z19, Z19
-	VADDPD        trigConsts<>+4544(SB), Z19, Z19
+	VADDPD        trigConsts<>+5440(SB), Z19, Z19
 	VMULPD        Z18, Z17, Z18
 	VDIVPD        Z19, Z18, Z18
 	VMULPD        Z18, Z2, Z18
@@ -15031,23 +14967,23 @@ atan2F32AVX512_tail:
 	VMOVAPD       Z6, K4, Z5
 	VDIVPD        Z5, Z4, Z4
 	VMULPD        Z4, Z4, Z5
-	VMULPD        trigConsts<>+3968(SB), Z5, Z6
-	VADDPD        trigConsts<>+4032(SB), Z6, Z6
+	VMULPD        trigConsts<>+4864(SB), Z5, Z6
+	VADDPD        trigConsts<>+4928(SB), Z6, Z6
 	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+4096(SB), Z6, Z6
+	VADDPD        trigConsts<>+4992(SB), Z6, Z6
 	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+4160(SB), Z6, Z6
+	VADDPD        trigConsts<>+5056(SB), Z6, Z6
 	VMULPD        Z5, Z6, Z6
-	VADDPD        trigConsts<>+4224(SB), Z6, Z6
-	VADDPD        trigConsts<>+4288(SB), Z5, Z7
+	VADDPD        trigConsts<>+5120(SB), Z6, Z6
+	VADDPD        trigConsts<>+5184(SB), Z5, Z7
 	VMULPD        Z5, Z7, Z7
-	VADDPD        trigConsts<>+4352(SB), Z7, Z7
+	VADDPD        trigConsts<>+5248(SB), Z7, Z7
 	VMULPD        Z5, Z7, Z7
-	VADDPD        trigConsts<>+4416(SB), Z7, Z7
+	VADDPD        trigConsts<>+5312(SB), Z7, Z7
 	VMULPD        Z5, Z7, Z7
-	VADDPD        trigConsts<>+4480(SB), Z7, Z7
+	VADDPD        trigConsts<>+5376(SB), Z7, Z7
 	VMULPD        Z5, Z7, Z7
-	VADDPD        trigConsts<>+4544(SB), Z7, Z7
+	VADDPD        trigConsts<>+5440(SB), Z7, Z7
 	VMULPD        Z6, Z5, Z6
 	VDIVPD        Z7, Z6, Z6
 	VMULPD        Z6, Z4, Z6
@@ -15091,23 +15027,23 @@ atan2F32AVX512_tail:
 	VMOVAPD       Z4, K4, Z3
 	VDIVPD        Z3, Z2, Z2
 	VMULPD        Z2, Z2, Z3
-	VMULPD        trigConsts<>+3968(SB), Z3, Z4
-	VADDPD        trigConsts<>+4032(SB), Z4, Z4
+	VMULPD        trigConsts<>+4864(SB), Z3, Z4
+	VADDPD        trigConsts<>+4928(SB), Z4, Z4
 	VMULPD        Z3, Z4, Z4
-	VADDPD        trigConsts<>+4096(SB), Z4, Z4
+	VADDPD        trigConsts<>+4992(SB), Z4, Z4
 	VMULPD        Z3, Z4, Z4
-	VADDPD        trigConsts<>+4160(SB), Z4, Z4
+	VADDPD        trigConsts<>+5056(SB), Z4, Z4
 	VMULPD        Z3, Z4, Z4
-	VADDPD        trigConsts<>+4224(SB), Z4, Z4
-	VADDPD        trigConsts<>+4288(SB), Z3, Z5
+	VADDPD        trigConsts<>+5120(SB), Z4, Z4
+	VADDPD        trigConsts<>+5184(SB), Z3, Z5
 	VMULPD        Z3, Z5, Z5
-	VADDPD        trigConsts<>+4352(SB), Z5, Z5
+	VADDPD        trigConsts<>+5248(SB), Z5, Z5
 	VMULPD        Z3, Z5, Z5
-	VADDPD        trigConsts<>+4416(SB), Z5, Z5
+	VADDPD        trigConsts<>+5312(SB), Z5, Z5
 	VMULPD        Z3, Z5, Z5
-	VADDPD        trigConsts<>+4480(SB), Z5, Z5
+	VADDPD        trigConsts<>+5376(SB), Z5, Z5
 	VMULPD        Z3, Z5, Z5
-	VADDPD        trigConsts<>+4544(SB), Z5, Z5
+	VADDPD        trigConsts<>+5440(SB), Z5, Z5
 	VMULPD        Z4, Z3, Z4
 	VDIVPD        Z5, Z4, Z4
 	VMULPD        Z4, Z2, Z4
@@ -15172,29 +15108,29 @@ sinF64AVX512_loop:
 	VSUBPD     Z4, Z1, Z1
 	VMULPD     Z1, Z1, Z3
 	VPTESTMQ   trigConsts<>+576(SB), Z2, K1
-	VMULPD     trigConsts<>+2752(SB), Z3, Z4
-	VADDPD     trigConsts<>+2816(SB), Z4, Z4
+	VMULPD     trigConsts<>+3648(SB), Z3, Z4
+	VADDPD     trigConsts<>+3712(SB), Z4, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+2880(SB), Z4, Z4
+	VADDPD     trigConsts<>+3776(SB), Z4, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+2944(SB), Z4, Z4
+	VADDPD     trigConsts<>+3840(SB), Z4, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+3008(SB), Z4, Z4
+	VADDPD     trigConsts<>+3904(SB), Z4, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+3072(SB), Z4, Z4
+	VADDPD     trigConsts<>+3968(SB), Z4, Z4
 	VMULPD     Z3, Z1, Z5
 	VMULPD     Z4, Z5, Z5
 	VADDPD     Z5, Z1, Z5
-	VMULPD     trigConsts<>+3136(SB), Z3, Z1
-	VADDPD     trigConsts<>+3200(SB), Z1, Z1
+	VMULPD     trigConsts<>+4032(SB), Z3, Z1
+	VADDPD     trigConsts<>+4096(SB), Z1, Z1
 	VMULPD     Z3, Z1, Z1
-	VADDPD     trigConsts<>+3264(SB), Z1, Z1
+	VADDPD     trigConsts<>+4160(SB), Z1, Z1
 	VMULPD     Z3, Z1, Z1
-	VADDPD     trigConsts<>+3328(SB), Z1, Z1
+	VADDPD     trigConsts<>+4224(SB), Z1, Z1
 	VMULPD     Z3, Z1, Z1
-	VADDPD     trigConsts<>+3392(SB), Z1, Z1
+	VADDPD     trigConsts<>+4288(SB), Z1, Z1
 	VMULPD     Z3, Z1, Z1
-	VADDPD     trigConsts<>+3456(SB), Z1, Z1
+	VADDPD     trigConsts<>+4352(SB), Z1, Z1
 	VMULPD     trigConsts<>+1024(SB), Z3, Z6
 	VMOVUPD    trigConsts<>+960(SB), Z4
 	VSUBPD     Z6, Z4, Z4
@@ -15241,29 +15177,29 @@ sinF64AVX512_tail:
 	VSUBPD     Z4, Z1, Z1
 	VMULPD     Z1, Z1, Z3
 	VPTESTMQ   trigConsts<>+576(SB), Z2, K2
-	VMULPD     trigConsts<>+2752(SB), Z3, Z4
-	VADDPD     trigConsts<>+2816(SB), Z4, Z4
+	VMULPD     trigConsts<>+3648(SB), Z3, Z4
+	VADDPD     trigConsts<>+3712(SB), Z4, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+2880(SB), Z4, Z4
+	VADDPD     trigConsts<>+3776(SB), Z4, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+2944(SB), Z4, Z4
+	VADDPD     trigConsts<>+3840(SB), Z4, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+3008(SB), Z4, Z4
+	VADDPD     trigConsts<>+3904(SB), Z4, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+3072(SB), Z4, Z4
+	VADDPD     trigConsts<>+3968(SB), Z4, Z4
 	VMULPD     Z3, Z1, Z5
 	VMULPD     Z4, Z5, Z5
 	VADDPD     Z5, Z1, Z5
-	VMULPD     trigConsts<>+3136(SB), Z3, Z1
-	VADDPD     trigConsts<>+3200(SB), Z1, Z1
+	VMULPD     trigConsts<>+4032(SB), Z3, Z1
+	VADDPD     trigConsts<>+4096(SB), Z1, Z1
 	VMULPD     Z3, Z1, Z1
-	VADDPD     trigConsts<>+3264(SB), Z1, Z1
+	VADDPD     trigConsts<>+4160(SB), Z1, Z1
 	VMULPD     Z3, Z1, Z1
-	VADDPD     trigConsts<>+3328(SB), Z1, Z1
+	VADDPD     trigConsts<>+4224(SB), Z1, Z1
 	VMULPD     Z3, Z1, Z1
-	VADDPD     trigConsts<>+3392(SB), Z1, Z1
+	VADDPD     trigConsts<>+4288(SB), Z1, Z1
 	VMULPD     Z3, Z1, Z1
-	VADDPD     trigConsts<>+3456(SB), Z1, Z1
+	VADDPD     trigConsts<>+4352(SB), Z1, Z1
 	VMULPD     trigConsts<>+1024(SB), Z3, Z6
 	VMOVUPD    trigConsts<>+960(SB), Z4
 	VSUBPD     Z6, Z4, Z4
@@ -15319,29 +15255,29 @@ cosF64AVX512_loop:
 	VSUBPD     Z6, Z1, Z1
 	VMULPD     Z1, Z1, Z5
 	VPTESTMQ   trigConsts<>+576(SB), Z4, K1
-	VMULPD     trigConsts<>+2752(SB), Z5, Z6
-	VADDPD     trigConsts<>+2816(SB), Z6, Z6
+	VMULPD     trigConsts<>+3648(SB), Z5, Z6
+	VADDPD     trigConsts<>+3712(SB), Z6, Z6
 	VMULPD     Z5, Z6, Z6
-	VADDPD     trigConsts<>+2880(SB), Z6, Z6
+	VADDPD     trigConsts<>+3776(SB), Z6, Z6
 	VMULPD     Z5, Z6, Z6
-	VADDPD     trigConsts<>+2944(SB), Z6, Z6
+	VADDPD     trigConsts<>+3840(SB), Z6, Z6
 	VMULPD     Z5, Z6, Z6
-	VADDPD     trigConsts<>+3008(SB), Z6, Z6
+	VADDPD     trigConsts<>+3904(SB), Z6, Z6
 	VMULPD     Z5, Z6, Z6
-	VADDPD     trigConsts<>+3072(SB), Z6, Z6
+	VADDPD     trigConsts<>+3968(SB), Z6, Z6
 	VMULPD     Z5, Z1, Z7
 	VMULPD     Z6, Z7, Z7
 	VADDPD     Z7, Z1, Z7
-	VMULPD     trigConsts<>+3136(SB), Z5, Z1
-	VADDPD     trigConsts<>+3200(SB), Z1, Z1
+	VMULPD     trigConsts<>+4032(SB), Z5, Z1
+	VADDPD     trigConsts<>+4096(SB), Z1, Z1
 	VMULPD     Z5, Z1, Z1
-	VADDPD     trigConsts<>+3264(SB), Z1, Z1
+	VADDPD     trigConsts<>+4160(SB), Z1, Z1
 	VMULPD     Z5, Z1, Z1
-	VADDPD     trigConsts<>+3328(SB), Z1, Z1
+	VADDPD     trigConsts<>+4224(SB), Z1, Z1
 	VMULPD     Z5, Z1, Z1
-	VADDPD     trigConsts<>+3392(SB), Z1, Z1
+	VADDPD     trigConsts<>+4288(SB), Z1, Z1
 	VMULPD     Z5, Z1, Z1
-	VADDPD     trigConsts<>+3456(SB), Z1, Z1
+	VADDPD     trigConsts<>+4352(SB), Z1, Z1
 	VMULPD     trigConsts<>+1024(SB), Z5, Z8
 	VMOVUPD    trigConsts<>+960(SB), Z6
 	VSUBPD     Z8, Z6, Z6
@@ -15389,29 +15325,29 @@ cosF64AVX512_tail:
 	VSUBPD     Z5, Z1, Z1
 	VMULPD     Z1, Z1, Z4
 	VPTESTMQ   trigConsts<>+576(SB), Z2, K2
-	VMULPD     trigConsts<>+2752(SB), Z4, Z5
-	VADDPD     trigConsts<>+2816(SB), Z5, Z5
+	VMULPD     trigConsts<>+3648(SB), Z4, Z5
+	VADDPD     trigConsts<>+3712(SB), Z5, Z5
 	VMULPD     Z4, Z5, Z5
-	VADDPD     trigConsts<>+2880(SB), Z5, Z5
+	VADDPD     trigConsts<>+3776(SB), Z5, Z5
 	VMULPD     Z4, Z5, Z5
-	VADDPD     trigConsts<>+2944(SB), Z5, Z5
+	VADDPD     trigConsts<>+3840(SB), Z5, Z5
 	VMULPD     Z4, Z5, Z5
-	VADDPD     trigConsts<>+3008(SB), Z5, Z5
+	VADDPD     trigConsts<>+3904(SB), Z5, Z5
 	VMULPD     Z4, Z5, Z5
-	VADDPD     trigConsts<>+3072(SB), Z5, Z5
+	VADDPD     trigConsts<>+3968(SB), Z5, Z5
 	VMULPD     Z4, Z1, Z6
 	VMULPD     Z5, Z6, Z6
 	VADDPD     Z6, Z1, Z6
-	VMULPD     trigConsts<>+3136(SB), Z4, Z1
-	VADDPD     trigConsts<>+3200(SB), Z1, Z1
+	VMULPD     trigConsts<>+4032(SB), Z4, Z1
+	VADDPD     trigConsts<>+4096(SB), Z1, Z1
 	VMULPD     Z4, Z1, Z1
-	VADDPD     trigConsts<>+3264(SB), Z1, Z1
+	VADDPD     trigConsts<>+4160(SB), Z1, Z1
 	VMULPD     Z4, Z1, Z1
-	VADDPD     trigConsts<>+3328(SB), Z1, Z1
+	VADDPD     trigConsts<>+4224(SB), Z1, Z1
 	VMULPD     Z4, Z1, Z1
-	VADDPD     trigConsts<>+3392(SB), Z1, Z1
+	VADDPD     trigConsts<>+4288(SB), Z1, Z1
 	VMULPD     Z4, Z1, Z1
-	VADDPD     trigConsts<>+3456(SB), Z1, Z1
+	VADDPD     trigConsts<>+4352(SB), Z1, Z1
 	VMULPD     trigConsts<>+1024(SB), Z4, Z7
 	VMOVUPD    trigConsts<>+960(SB), Z5
 	VSUBPD     Z7, Z5, Z5
@@ -15468,17 +15404,17 @@ tanF64AVX512_loop:
 	VSUBPD     Z4, Z1, Z1
 	VMULPD     Z1, Z1, Z3
 	VPTESTMQ   trigConsts<>+576(SB), Z2, K1
-	VMULPD     trigConsts<>+3520(SB), Z3, Z2
-	VADDPD     trigConsts<>+3584(SB), Z2, Z2
+	VMULPD     trigConsts<>+4416(SB), Z3, Z2
+	VADDPD     trigConsts<>+4480(SB), Z2, Z2
 	VMULPD     Z3, Z2, Z2
-	VADDPD     trigConsts<>+3648(SB), Z2, Z2
-	VADDPD     trigConsts<>+3712(SB), Z3, Z4
+	VADDPD     trigConsts<>+4544(SB), Z2, Z2
+	VADDPD     trigConsts<>+4608(SB), Z3, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+3776(SB), Z4, Z4
+	VADDPD     trigConsts<>+4672(SB), Z4, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+3840(SB), Z4, Z4
+	VADDPD     trigConsts<>+4736(SB), Z4, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+3904(SB), Z4, Z4
+	VADDPD     trigConsts<>+4800(SB), Z4, Z4
 	VMULPD     Z2, Z3, Z2
 	VDIVPD     Z4, Z2, Z2
 	VMULPD     Z2, Z1, Z2
@@ -15524,17 +15460,17 @@ tanF64AVX512_tail:
 	VSUBPD     Z4, Z1, Z1
 	VMULPD     Z1, Z1, Z3
 	VPTESTMQ   trigConsts<>+576(SB), Z2, K2
-	VMULPD     trigConsts<>+3520(SB), Z3, Z2
-	VADDPD     trigConsts<>+3584(SB), Z2, Z2
+	VMULPD     trigConsts<>+4416(SB), Z3, Z2
+	VADDPD     trigConsts<>+4480(SB), Z2, Z2
 	VMULPD     Z3, Z2, Z2
-	VADDPD     trigConsts<>+3648(SB), Z2, Z2
-	VADDPD     trigConsts<>+3712(SB), Z3, Z4
+	VADDPD     trigConsts<>+4544(SB), Z2, Z2
+	VADDPD     trigConsts<>+4608(SB), Z3, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+3776(SB), Z4, Z4
+	VADDPD     trigConsts<>+4672(SB), Z4, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+3840(SB), Z4, Z4
+	VADDPD     trigConsts<>+4736(SB), Z4, Z4
 	VMULPD     Z3, Z4, Z4
-	VADDPD     trigConsts<>+3904(SB), Z4, Z4
+	VADDPD     trigConsts<>+4800(SB), Z4, Z4
 	VMULPD     Z2, Z3, Z2
 	VDIVPD     Z4, Z2, Z2
 	VMULPD     Z2, Z1, Z2
@@ -15590,23 +15526,23 @@ atan2F64AVX512_loop:
 	VMOVAPD  Z4, K3, Z3
 	VDIVPD   Z3, Z2, Z2
 	VMULPD   Z2, Z2, Z3
-	VMULPD   trigConsts<>+3968(SB), Z3, Z4
-	VADDPD   trigConsts<>+4032(SB), Z4, Z4
+	VMULPD   trigConsts<>+4864(SB), Z3, Z4
+	VADDPD   trigConsts<>+4928(SB), Z4, Z4
 	VMULPD   Z3, Z4, Z4
-	VADDPD   trigConsts<>+4096(SB), Z4, Z4
+	VADDPD   trigConsts<>+4992(SB), Z4, Z4
 	VMULPD   Z3, Z4, Z4
-	VADDPD   trigConsts<>+4160(SB), Z4, Z4
+	VADDPD   trigConsts<>+5056(SB), Z4, Z4
 	VMULPD   Z3, Z4, Z4
-	VADDPD   trigConsts<>+4224(SB), Z4, Z4
-	VADDPD   trigConsts<>+4288(SB), Z3, Z11
+	VADDPD   trigConsts<>+5120(SB), Z4, Z4
+	VADDPD   trigConsts<>+5184(SB), Z3, Z11
 	VMULPD   Z3, Z11, Z11
-	VADDPD   trigConsts<>+4352(SB), Z11, Z11
+	VADDPD   trigConsts<>+5248(SB), Z11, Z11
 	VMULPD   Z3, Z11, Z11
-	VADDPD   trigConsts<>+4416(SB), Z11, Z11
+	VADDPD   trigConsts<>+5312(SB), Z11, Z11
 	VMULPD   Z3, Z11, Z11
-	VADDPD   trigConsts<>+4480(SB), Z11, Z11
+	VADDPD   trigConsts<>+5376(SB), Z11, Z11
 	VMULPD   Z3, Z11, Z11
-	VADDPD   trigConsts<>+4544(SB), Z11, Z11
+	VADDPD   trigConsts<>+5440(SB), Z11, Z11
 	VMULPD   Z4, Z3, Z4
 	VDIVPD   Z11, Z4, Z4
 	VMULPD   Z4, Z2, Z4
@@ -15665,23 +15601,23 @@ atan2F64AVX512_tail:
 	VMOVAPD   Z4, K4, Z3
 	VDIVPD    Z3, Z2, Z2
 	VMULPD    Z2, Z2, Z3
-	VMULPD    trigConsts<>+3968(SB), Z3, Z4
-	VADDPD    trigConsts<>+4032(SB), Z4, Z4
+	VMULPD    trigConsts<>+4864(SB), Z3, Z4
+	VADDPD    trigConsts<>+4928(SB), Z4, Z4
 	VMULPD    Z3, Z4, Z4
-	VADDPD    trigConsts<>+4096(SB), Z4, Z4
+	VADDPD    trigConsts<>+4992(SB), Z4, Z4
 	VMULPD    Z3, Z4, Z4
-	VADDPD    trigConsts<>+4160(SB), Z4, Z4
+	VADDPD    trigConsts<>+5056(SB), Z4, Z4
 	VMULPD    Z3, Z4, Z4
-	VADDPD    trigConsts<>+4224(SB), Z4, Z4
-	VADDPD    trigConsts<>+4288(SB), Z3, Z5
+	VADDPD    trigConsts<>+5120(SB), Z4, Z4
+	VADDPD    trigConsts<>+5184(SB), Z3, Z5
 	VMULPD    Z3, Z5, Z5
-	VADDPD    trigConsts<>+4352(SB), Z5, Z5
+	VADDPD    trigConsts<>+5248(SB), Z5, Z5
 	VMULPD    Z3, Z5, Z5
-	VADDPD    trigConsts<>+4416(SB), Z5, Z5
+	VADDPD    trigConsts<>+5312(SB), Z5, Z5
 	VMULPD    Z3, Z5, Z5
-	VADDPD    trigConsts<>+4480(SB), Z5, Z5
+	VADDPD    trigConsts<>+5376(SB), Z5, Z5
 	VMULPD    Z3, Z5, Z5
-	VADDPD    trigConsts<>+4544(SB), Z5, Z5
+	VADDPD    trigConsts<>+5440(SB), Z5, Z5
 	VMULPD    Z4, Z3, Z4
 	VDIVPD    Z5, Z4, Z4
 	VMULPD    Z4, Z2, Z4
@@ -15741,14 +15677,14 @@ powScalarF32AVX512_loop:
 	VDIVPD        Z12, Z9, Z12
 	VMULPD        Z12, Z12, Z13
 	VMULPD        Z13, Z13, Z14
-	VMOVUPD       trigConsts<>+4608(SB), Z15
-	VFMADD213PD   trigConsts<>+4672(SB), Z14, Z15
-	VFMADD213PD   trigConsts<>+4736(SB), Z14, Z15
-	VFMADD213PD   trigConsts<>+4800(SB), Z14, Z15
+	VMOVUPD       trigConsts<>+5504(SB), Z15
+	VFMADD213PD   trigConsts<>+5568(SB), Z14, Z15
+	VFMADD213PD   trigConsts<>+5632(SB), Z14, Z15
+	VFMADD213PD   trigConsts<>+5696(SB), Z14, Z15
 	VMULPD        Z13, Z15, Z15
-	VMOVUPD       trigConsts<>+4864(SB), Z13
-	VFMADD213PD   trigConsts<>+4928(SB), Z14, Z13
-	VFMADD213PD   trigConsts<>+4992(SB), Z14, Z13
+	VMOVUPD       trigConsts<>+5760(SB), Z13
+	VFMADD213PD   trigConsts<>+5824(SB), Z14, Z13
+	VFMADD213PD   trigConsts<>+5888(SB), Z14, Z13
 	VMULPD        Z14, Z13, Z13
 	VADDPD        Z13, Z15, Z15
 	VMULPD        trigConsts<>+1024(SB), Z11, Z11
@@ -15769,16 +15705,16 @@ powScalarF32AVX512_loop:
 	VRNDSCALEPD   $0x00, Z6, Z6
 	VFNMADD231PD  trigConsts<>+2624(SB), Z6, Z9
 	VFNMADD231PD  trigConsts<>+2688(SB), Z6, Z9
-	VMOVUPD       trigConsts<>+5056(SB), Z10
-	VMOVUPD       trigConsts<>+5120(SB), Z11
-	VMOVUPD       trigConsts<>+5184(SB), Z12
-	VMOVUPD       trigConsts<>+5248(SB), Z13
-	VMOVUPD       trigConsts<>+5312(SB), Z14
-	VMOVUPD       trigConsts<>+5376(SB), Z15
-	VMOVUPD       trigConsts<>+5440(SB), Z16
-	VMOVUPD       trigConsts<>+5504(SB), Z17
-	VMOVUPD       trigConsts<>+5568(SB), Z18
-	VMOVUPD       trigConsts<>+5632(SB), Z19
+	VMOVUPD       trigConsts<>+5952(SB), Z10
+	VMOVUPD       trigConsts<>+6016(SB), Z11
+	VMOVUPD       trigConsts<>+6080(SB), Z12
+	VMOVUPD       trigConsts<>+6144(SB), Z13
+	VMOVUPD       trigConsts<>+6208(SB), Z14
+	VMOVUPD       trigConsts<>+6272(SB), Z15
+	VMOVUPD       trigConsts<>+6336(SB), Z16
+	VMOVUPD       trigConsts<>+6400(SB), Z17
+	VMOVUPD       trigConsts<>+6464(SB), Z18
+	VMOVUPD       trigConsts<>+6528(SB), Z19
 	VMOVUPD       trigConsts<>+1024(SB), Z20
 	VMOVUPD       trigConsts<>+960(SB), Z21
 	VMULPD        Z9, Z9, Z22
@@ -15820,14 +15756,14 @@ powScalarF32AVX512_loop:
 	VDIVPD        Z12, Z6, Z12
 	VMULPD        Z12, Z12, Z13
 	VMULPD        Z13, Z13, Z14
-	VMOVUPD       trigConsts<>+4608(SB), Z15
-	VFMADD213PD   trigConsts<>+4672(SB), Z14, Z15
-	VFMADD213PD   trigConsts<>+4736(SB), Z14, Z15
-	VFMADD213PD   trigConsts<>+4800(SB), Z14, Z15
+	VMOVUPD       trigConsts<>+5504(SB), Z15
+	VFMADD213PD   trigConsts<>+5568(SB), Z14, Z15
+	VFMADD213PD   trigConsts<>+5632(SB), Z14, Z15
+	VFMADD213PD   trigConsts<>+5696(SB), Z14, Z15
 	VMULPD        Z13, Z15, Z15
-	VMOVUPD       trigConsts<>+4864(SB), Z13
-	VFMADD213PD   trigConsts<>+4928(SB), Z14, Z13
-	VFMADD213PD   trigConsts<>+4992(SB), Z14, Z13
+	VMOVUPD       trigConsts<>+5760(SB), Z13
+	VFMADD213PD   trigConsts<>+5824(SB), Z14, Z13
+	VFMADD213PD   trigConsts<>+5888(SB), Z14, Z13
 	VMULPD        Z14, Z13, Z13
 	VADDPD        Z13, Z15, Z15
 	VMULPD        trigConsts<>+1024(SB), Z10, Z10
@@ -15848,16 +15784,16 @@ powScalarF32AVX512_loop:
 	VRNDSCALEPD   $0x00, Z5, Z5
 	VFNMADD231PD  trigConsts<>+2624(SB), Z5, Z6
 	VFNMADD231PD  trigConsts<>+2688(SB), Z5, Z6
-	VMOVUPD       trigConsts<>+5056(SB), Z9
-	VMOVUPD       trigConsts<>+5120(SB), Z10
-	VMOVUPD       trigConsts<>+5184(SB), Z12
-	VMOVUPD       trigConsts<>+5248(SB), Z13
-	VMOVUPD       trigConsts<>+5312(SB), Z14
-	VMOVUPD       trigConsts<>+5376(SB), Z15
-	VMOVUPD       trigConsts<>+5440(SB), Z16
-	VMOVUPD       trigConsts<>+5504(SB), Z17
-	VMOVUPD       trigConsts<>+5568(SB), Z18
-	VMOVUPD       trigConsts<>+5632(SB), Z19
+	VMOVUPD       trigConsts<>+5952(SB), Z9
+	VMOVUPD       trigConsts<>+6016(SB), Z10
+	VMOVUPD       trigConsts<>+6080(SB), Z12
+	VMOVUPD       trigConsts<>+6144(SB), Z13
+	VMOVUPD       trigConsts<>+6208(SB), Z14
+	VMOVUPD       trigConsts<>+6272(SB), Z15
+	VMOVUPD       trigConsts<>+6336(SB), Z16
+	VMOVUPD       trigConsts<>+6400(SB), Z17
+	VMOVUPD       trigConsts<>+6464(SB), Z18
+	VMOVUPD       trigConsts<>+6528(SB), Z19
 	VMOVUPD       trigConsts<>+1024(SB), Z20
 	VMOVUPD       trigConsts<>+960(SB), Z21
 	VMULPD        Z6, Z6, Z22
@@ -15925,14 +15861,14 @@ powScalarF32AVX512_tail:
 	VDIVPD        Z11, Z7, Z11
 	VMULPD        Z11, Z11, Z12
 	VMULPD        Z12, Z12, Z13
-	VMOVUPD       trigConsts<>+4608(SB), Z14
-	VFMADD213PD   trigConsts<>+4672(SB), Z13, Z14
-	VFMADD213PD   trigConsts<>+4736(SB), Z13, Z14
-	VFMADD213PD   trigConsts<>+4800(SB), Z13, Z14
+	VMOVUPD       trigConsts<>+5504(SB), Z14
+	VFMADD213PD   trigConsts<>+5568(SB), Z13, Z14
+	VFMADD213PD   trigConsts<>+5632(SB), Z13, Z14
+	VFMADD213PD   trigConsts<>+5696(SB), Z13, Z14
 	VMULPD        Z12, Z14, Z14
-	VMOVUPD       trigConsts<>+4864(SB), Z12
-	VFMADD213PD   trigConsts<>+4928(SB), Z13, Z12
-	VFMADD213PD   trigConsts<>+4992(SB), Z13, Z12
+	VMOVUPD       trigConsts<>+5760(SB), Z12
+	VFMADD213PD   trigConsts<>+5824(SB), Z13, Z12
+	VFMADD213PD   trigConsts<>+5888(SB), Z13, Z12
 	VMULPD        Z13, Z12, Z12
 	VADDPD        Z12, Z14, Z14
 	VMULPD        trigConsts<>+1024(SB), Z10, Z10
@@ -15953,16 +15889,16 @@ powScalarF32AVX512_tail:
 	VRNDSCALEPD   $0x00, Z6, Z6
 	VFNMADD231PD  trigConsts<>+2624(SB), Z6, Z7
 	VFNMADD231PD  trigConsts<>+2688(SB), Z6, Z7
-	VMOVUPD       trigConsts<>+5056(SB), Z9
-	VMOVUPD       trigConsts<>+5120(SB), Z10
-	VMOVUPD       trigConsts<>+5184(SB), Z11
-	VMOVUPD       trigConsts<>+5248(SB), Z12
-	VMOVUPD       trigConsts<>+5312(SB), Z13
-	VMOVUPD       trigConsts<>+5376(SB), Z14
-	VMOVUPD       trigConsts<>+5440(SB), Z15
-	VMOVUPD       trigConsts<>+5504(SB), Z16
-	VMOVUPD       trigConsts<>+5568(SB), Z17
-	VMOVUPD       trigConsts<>+5632(SB), Z18
+	VMOVUPD       trigConsts<>+5952(SB), Z9
+	VMOVUPD       trigConsts<>+6016(SB), Z10
+	VMOVUPD       trigConsts<>+6080(SB), Z11
+	VMOVUPD       trigConsts<>+6144(SB), Z12
+	VMOVUPD       trigConsts<>+6208(SB), Z13
+	VMOVUPD       trigConsts<>+6272(SB), Z14
+	VMOVUPD       trigConsts<>+6336(SB), Z15
+	VMOVUPD       trigConsts<>+6400(SB), Z16
+	VMOVUPD       trigConsts<>+6464(SB), Z17
+	VMOVUPD       trigConsts<>+6528(SB), Z18
 	VMOVUPD       trigConsts<>+1024(SB), Z19
 	VMOVUPD       trigConsts<>+960(SB), Z20
 	VMULPD        Z7, Z7, Z21
@@ -16004,14 +15940,14 @@ powScalarF32AVX512_tail:
 	VDIVPD        Z11, Z6, Z11
 	VMULPD        Z11, Z11, Z12
 	VMULPD        Z12, Z12, Z13
-	VMOVUPD       trigConsts<>+4608(SB), Z14
-	VFMADD213PD   trigConsts<>+4672(SB), Z13, Z14
-	VFMADD213PD   trigConsts<>+4736(SB), Z13, Z14
-	VFMADD213PD   trigConsts<>+4800(SB), Z13, Z14
+	VMOVUPD       trigConsts<>+5504(SB), Z14
+	VFMADD213PD   trigConsts<>+5568(SB), Z13, Z14
+	VFMADD213PD   trigConsts<>+5632(SB), Z13, Z14
+	VFMADD213PD   trigConsts<>+5696(SB), Z13, Z14
 	VMULPD        Z12, Z14, Z14
-	VMOVUPD       trigConsts<>+4864(SB), Z12
-	VFMADD213PD   trigConsts<>+4928(SB), Z13, Z12
-	VFMADD213PD   trigConsts<>+4992(SB), Z13, Z12
+	VMOVUPD       trigConsts<>+5760(SB), Z12
+	VFMADD213PD   trigConsts<>+5824(SB), Z13, Z12
+	VFMADD213PD   trigConsts<>+5888(SB), Z13, Z12
 	VMULPD        Z13, Z12, Z12
 	VADDPD        Z12, Z14, Z14
 	VMULPD        trigConsts<>+1024(SB), Z9, Z9
@@ -16032,16 +15968,16 @@ powScalarF32AVX512_tail:
 	VRNDSCALEPD   $0x00, Z0, Z0
 	VFNMADD231PD  trigConsts<>+2624(SB), Z0, Z6
 	VFNMADD231PD  trigConsts<>+2688(SB), Z0, Z6
-	VMOVUPD       trigConsts<>+5056(SB), Z5
-	VMOVUPD       trigConsts<>+5120(SB), Z7
-	VMOVUPD       trigConsts<>+5184(SB), Z9
-	VMOVUPD       trigConsts<>+5248(SB), Z11
-	VMOVUPD       trigConsts<>+5312(SB), Z12
-	VMOVUPD       trigConsts<>+5376(SB), Z13
-	VMOVUPD       trigConsts<>+5440(SB), Z14
-	VMOVUPD       trigConsts<>+5504(SB), Z15
-	VMOVUPD       trigConsts<>+5568(SB), Z16
-	VMOVUPD       trigConsts<>+5632(SB), Z17
+	VMOVUPD       trigConsts<>+5952(SB), Z5
+	VMOVUPD       trigConsts<>+6016(SB), Z7
+	VMOVUPD       trigConsts<>+6080(SB), Z9
+	VMOVUPD       trigConsts<>+6144(SB), Z11
+	VMOVUPD       trigConsts<>+6208(SB), Z12
+	VMOVUPD       trigConsts<>+6272(SB), Z13
+	VMOVUPD       trigConsts<>+6336(SB), Z14
+	VMOVUPD       trigConsts<>+6400(SB), Z15
+	VMOVUPD       trigConsts<>+6464(SB), Z16
+	VMOVUPD       trigConsts<>+6528(SB), Z17
 	VMOVUPD       trigConsts<>+1024(SB), Z18
 	VMOVUPD       trigConsts<>+960(SB), Z19
 	VMULPD        Z6, Z6, Z20

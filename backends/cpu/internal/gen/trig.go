@@ -15,9 +15,10 @@ package main
 // function (Payne–Hanek) and calls the kernel again. NaN and ±Inf give
 // NaN; sin(±0) = tan(±0) = ±0.
 //
-// The f32 kernels widen each half of a vector to float64, run the f64
-// code and round once: the result is float32(math.Sin(float64(x))), the
-// correctly rounded sine but for double-rounding ties (at most 1 ulp).
+// The f32 kernels widen each half of a vector to float64 and run
+// trigF32Lanes (their own reduction by π/2 with FMA and Taylor
+// polynomials, relative error below 2^-33), rounding once: within 1 ulp of
+// the correctly rounded value, equal to it but near ties.
 //
 // atan2 (f64) vectorises math.Atan2 / math.Atan (Cephes atan.c): with R =
 // |y|/|x|, S = satan(R) (reduction to [0, 0.66] by R, 1/R or
@@ -33,6 +34,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
@@ -78,6 +80,35 @@ func trigConstDefs() []tconstDef {
 		{"logFix", logFixup, false},
 		d64("expHi", 200), d64("expLo", -200),
 		d64("log2e", sleefF64.log2e), d64("l2u", sleefF64.l2u), d64("l2l", sleefF64.l2l),
+	}
+	// f32 trig (trigF32Lanes): π/2 in three parts, the first two of 24
+	// bits (j·part exact for j < 2^29), and Taylor coefficients
+	halfPi, _, err := big.ParseFloat("1.57079632679489661923132169163975144209858469968755291048747229615390820314310449931401741267105853399107404325664115332354692230477529111586267970406424055872514205135096926055277982231147447746519098221440548783296672306423782411689339158263560095457282428346173017430522716332410669680363012457064", 10, 400, big.ToNearestEven)
+	if err != nil {
+		panic(err)
+	}
+	rest := new(big.Float).SetPrec(400).Set(halfPi)
+	var parts [3]float64
+	for i := range parts {
+		if i < 2 {
+			f32, _ := rest.Float32()
+			parts[i] = float64(f32)
+		} else {
+			parts[i], _ = rest.Float64()
+		}
+		rest.Sub(rest, new(big.Float).SetFloat64(parts[i]))
+	}
+	defs = append(defs, d64("2/pi", 2/math.Pi), d64("hp1", parts[0]), d64("hp2", parts[1]), d64("hp3", parts[2]))
+	fact := 1.0
+	for n := 1; n <= 11; n++ {
+		fact *= float64(n)
+		sg := 1.0
+		if (n/2)%2 == 1 {
+			sg = -1
+		}
+		if n >= 2 {
+			defs = append(defs, d64(fmt.Sprint("tay", n), sg/fact))
+		}
 	}
 	for i, v := range []float64{1.58962301576546568060e-10, -2.50507477628578072866e-8, 2.75573136213857245213e-6,
 		-1.98412698295895385996e-4, 8.33333333332211858878e-3, -1.66666666666666307295e-1} {
@@ -245,6 +276,84 @@ func trigF64(kind string, x reg.VecVirtual) reg.VecVirtual {
 	return r
 }
 
+// trigF32Lanes returns sin, cos or tan of 8 f64 lanes x holding float32
+// values with |x| < 2^29 (others: garbage, or NaN for NaN and ±Inf), to a
+// relative error below 2^-33, enough for a float32 result within 1 ulp of
+// the correctly rounded one (the correctly rounded one but near ties):
+// q = rint(|x|·2/π), r = |x| - q·π/2 with π/2 in three parts by FMA (the
+// first two of 24 bits, so q·part is exact and the first step exact),
+// sin r and cos r by their Taylor polynomials to r^11 and r^10 (|r| <=
+// π/4: truncation below 2^-33), chosen and signed by q mod 4; tan =
+// sin/cos.
+func trigF32Lanes(kind string, x reg.VecVirtual) reg.VecVirtual {
+	a := ZMM()
+	VANDPD(tc("abs"), x, a)
+	q := ZMM()
+	VMULPD(tc("2/pi"), a, q)
+	VRNDSCALEPD(Imm(0), q, q)
+	r := ZMM()
+	VMOVAPD(a, r)
+	VFNMADD231PD(tc("hp1"), q, r)
+	VFNMADD231PD(tc("hp2"), q, r)
+	VFNMADD231PD(tc("hp3"), q, r)
+	qi := ZMM()
+	VCVTPD2QQ(q, qi)
+	z := ZMM()
+	VMULPD(r, r, z)
+	// sin: r + r·z·(t3 + z(t5 + z(t7 + z(t9 + z·t11))))
+	ps := ZMM()
+	VMOVUPD(tc("tay11"), ps)
+	for _, n := range []int{9, 7, 5, 3} {
+		VFMADD213PD(tc(fmt.Sprint("tay", n)), z, ps)
+	}
+	rz := ZMM()
+	VMULPD(z, r, rz)
+	VFMADD213PD(r, rz, ps) // ps = ps·rz + r
+	// cos: 1 + z·(t2 + z(t4 + z(t6 + z(t8 + z·t10))))
+	pc := ZMM()
+	VMOVUPD(tc("tay10"), pc)
+	for _, n := range []int{8, 6, 4, 2} {
+		VFMADD213PD(tc(fmt.Sprint("tay", n)), z, pc)
+	}
+	VFMADD213PD(tc("one"), z, pc)
+	k1, k2 := K(), K()
+	VPTESTMQ(tc("i1"), qi, k1)
+	VPTESTMQ(tc("i2"), qi, k2)
+	sg := ZMM()
+	var res reg.VecVirtual
+	switch kind {
+	case "sin": // q mod 4: s, c, -s, -c
+		res = ps
+		VMOVAPD(pc, k1, res)
+		VANDPD(tc("sign"), x, sg)
+		VXORPD(tc("sign"), sg, k2, sg)
+		VXORPD(sg, res, res)
+	case "cos": // c, -s, -c, s
+		res = pc
+		VMOVAPD(ps, k1, res)
+		VPXORQ(sg, sg, sg)
+		VXORPD(tc("sign"), sg, k1, sg)
+		VXORPD(tc("sign"), sg, k2, sg)
+		VXORPD(sg, res, res)
+	case "tan": // s/c, or -c/s for odd q
+		num, den := ZMM(), ZMM()
+		VMOVAPD(ps, num)
+		VMOVAPD(pc, den)
+		VXORPD(tc("sign"), pc, k1, num)
+		VMOVAPD(ps, k1, den)
+		res = ZMM()
+		VDIVPD(den, num, res)
+		VANDPD(tc("sign"), x, sg)
+		VXORPD(sg, res, res)
+	}
+	d := ZMM()
+	VSUBPD(x, x, d)
+	kn := K()
+	VCMPPD(Imm(cmpUnord), d, d, kn)
+	VMOVAPD(d, kn, res)
+	return res
+}
+
 // splitF32 widens the two halves of 16 f32 lanes to f64.
 func splitF32(v reg.VecVirtual) (lo, hi reg.VecVirtual) {
 	lo, hi = ZMM(), ZMM()
@@ -309,7 +418,7 @@ func trigKernel(f64 bool, kind string) {
 			return trigF64(kind, v)
 		}
 		lo, hi := splitF32(v)
-		return joinF32(trigF64(kind, lo), trigF64(kind, hi))
+		return joinF32(trigF32Lanes(kind, lo), trigF32Lanes(kind, hi))
 	}
 	rem := GP64()
 	Label(loop)
