@@ -78,9 +78,9 @@ var (
 	uExpm1      = &unaryDef{name: "expm1", f: math.Expm1}
 	uSqrt       = &unaryDef{name: "sqrt", f: math.Sqrt}
 	uRsqrt      = &unaryDef{name: "rsqrt", f: func(x float64) float64 { return 1 / math.Sqrt(x) }, f32: rsqrtF32}
-	uSin        = &unaryDef{name: "sin", f: math.Sin}
-	uCos        = &unaryDef{name: "cos", f: math.Cos}
-	uTan        = &unaryDef{name: "tan", f: math.Tan}
+	uSin        = &unaryDef{name: "sin", f: cpu.Sin64} // within 1 ulp (math.Sin: up to 7, more for huge x)
+	uCos        = &unaryDef{name: "cos", f: cpu.Cos64}
+	uTan        = &unaryDef{name: "tan", f: cpu.Tan64}
 	uTanh       = &unaryDef{name: "tanh", f: math.Tanh}
 	uSigmoid    = &unaryDef{name: "sigmoid", f: cpu.SigmoidScalar[float64], f32: cpu.SigmoidScalar[float32]}
 	uReciprocal = &unaryDef{name: "reciprocal", f: func(x float64) float64 { return 1 / x }}

@@ -204,9 +204,9 @@ var mathCases = []mathCase{
 		}
 		return (rng.Float64()*2 - 1) * lim
 	}},
-	{op: "sin", ref32: math.Sin, ulp: [2]float64{1, 1}, draw: trigDraw},
-	{op: "cos", ref32: math.Cos, ulp: [2]float64{1, 1}, draw: trigDraw},
-	{op: "tan", ref32: math.Tan, ulp: [2]float64{1, 1}, draw: trigDraw},
+	{op: "sin", ref32: Sin64, ulp: [2]float64{1, 1}, draw: trigDraw},
+	{op: "cos", ref32: Cos64, ulp: [2]float64{1, 1}, draw: trigDraw},
+	{op: "tan", ref32: Tan64, ulp: [2]float64{1, 1}, draw: trigDraw},
 }
 
 // trigDraw draws sin/cos/tan arguments: small ones, ones near multiples

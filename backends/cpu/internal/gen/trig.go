@@ -2,17 +2,15 @@ package main
 
 // AVX-512 sin, cos, tan, atan2 and pow with a scalar exponent.
 //
-// sin, cos, tan (f64) vectorise Go's math.Sin/Cos/Tan (Cephes sin.c,
-// tan.c) operation for operation, without FMA, so they return the same
-// bits as the math package built for GOAMD64=v1 (the default): j =
-// trunc(|x|·4/π) made even, z = ((|x| - j·PI4A) - j·PI4B) - j·PI4C
-// (Cody–Waite with π/4 in three parts), the degree-6 sin or cos
-// polynomial in z² (tan: Cephes' rational P/Q) chosen by the octant, and
-// the sign from the octant and x. The reduction is accurate for |x| <
-// 2^29 (math's reduceThreshold); a vector holding a finite lane at or above
-// 2^29 is not computed: the kernel returns the number of elements done
-// before it, and the Go wrapper computes that vector with the scalar math
-// function (Payne–Hanek) and calls the kernel again. NaN and ±Inf give
+// sin, cos, tan (f64, sinCosF64Lanes) compute cpu.Sin64/Cos64/Tan64's
+// operations in the same order (1 ulp; backends/cpu/sincos64.go): a
+// double-double Cody–Waite reduction by π/2 in four parts, Cephes'
+// polynomials by FMA with the reduction's low part folded in, and for tan
+// a corrected double-double quotient. The reductions are exact for |x| <
+// 2^27 (f64) and 2^29 (f32); a vector holding a finite lane at or above
+// that is not computed: the kernel returns the number of elements done
+// before it, and the Go wrapper computes that vector with the scalar
+// reference (Payne–Hanek) and calls the kernel again. NaN and ±Inf give
 // NaN; sin(±0) = tan(±0) = ±0.
 //
 // The f32 kernels widen each half of a vector to float64 and run
@@ -64,10 +62,8 @@ func trigConstDefs() []tconstDef {
 		{"absS", 1<<31 - 1, true}, {"signS", 1 << 31, true},
 		{"thrS", uint64(math.Float32bits(1 << 29)), true}, {"infS", uint64(math.Float32bits(float32(math.Inf(1)))), true},
 		d64("thr", 1<<29), d64("inf", math.Inf(1)),
-		{"i1", 1, false}, {"i2", 2, false}, {"i4", 4, false},
-		d64("4/pi", 4/math.Pi),
-		d64("pa", 7.85398125648498535156e-1), d64("pb", 3.77489470793079817668e-8), d64("pc", 2.69515142907905952645e-15),
-		d64("one", 1), d64("half", 0.5), d64("m1", -1), d64("tanEps", 1e-14),
+		{"i1", 1, false}, {"i2", 2, false},
+		d64("one", 1), d64("half", 0.5),
 		d64("pi", math.Pi), d64("pi2", math.Pi/2), d64("pi4", math.Pi/4), d64("3pi4", 3*math.Pi/4),
 		d64("mb", 6.123233995736765886130e-17), d64("mb2", 0.5*6.123233995736765886130e-17),
 		d64("t3p8", 2.41421356237309504880), d64("p66", 0.66),
@@ -80,6 +76,24 @@ func trigConstDefs() []tconstDef {
 		{"logFix", logFixup, false},
 		d64("expHi", 200), d64("expLo", -200),
 		d64("log2e", sleefF64.log2e), d64("l2u", sleefF64.l2u), d64("l2l", sleefF64.l2l),
+	}
+	// f64 sin/cos (sinCosF64Lanes): π/2 in four parts, as cpu.pio2Parts
+	{
+		rest, _, err := big.ParseFloat(halfPiDigits120, 10, 400, big.ToNearestEven)
+		if err != nil {
+			panic(err)
+		}
+		for i := 0; i < 4; i++ {
+			prec := uint(26)
+			if i == 3 {
+				prec = 53
+			}
+			v := new(big.Float).SetPrec(prec).SetMode(big.ToNearestEven).Set(rest)
+			f, _ := v.Float64()
+			defs = append(defs, d64(fmt.Sprint("dp", i), f))
+			rest.Sub(rest, new(big.Float).SetFloat64(f))
+		}
+		defs = append(defs, d64("thr27", 1<<27))
 	}
 	// f32 trig (trigF32Lanes): π/2 in three parts, the first two of 24
 	// bits (j·part exact for j < 2^29), and Taylor coefficients
@@ -117,12 +131,6 @@ func trigConstDefs() []tconstDef {
 	for i, v := range []float64{-1.13585365213876817300e-11, 2.08757008419747316778e-9, -2.75573141792967388112e-7,
 		2.48015872888517045348e-5, -1.38888888888730564116e-3, 4.16666666666665929218e-2} {
 		defs = append(defs, d64(fmt.Sprint("cos", i), v))
-	}
-	for i, v := range []float64{-1.30936939181383777646e4, 1.15351664838587416140e6, -1.79565251976484877988e7} {
-		defs = append(defs, d64(fmt.Sprint("tanP", i), v))
-	}
-	for i, v := range []float64{1.36812963470692954678e4, -1.32089234440210967447e6, 2.50083801823357915839e7, -5.38695755929454629881e7} {
-		defs = append(defs, d64(fmt.Sprint("tanQ", i+1), v))
 	}
 	for i, v := range []float64{-8.750608600031904122785e-01, -1.615753718733365076637e+01, -7.500855792314704667340e+01,
 		-1.228866684490136173410e+02, -6.485021904942025371773e+01} {
@@ -192,88 +200,133 @@ func hornerNoFMA(z reg.VecVirtual, prefix string, n int) reg.VecVirtual {
 	return p
 }
 
-// trigF64 returns sin, cos or tan of 8 f64 lanes x (lanes with |x| >= 2^29
-// are garbage; the caller keeps them out), as Go's math package.
-func trigF64(kind string, x reg.VecVirtual) reg.VecVirtual {
+// halfPiDigits120 is π/2 to 120 digits (the string of cpu.halfPiDigits).
+const halfPiDigits120 = "1.57079632679489661923132169163975144209858469968755291048747229615390820314310449931401741267105853399107404325664115332"
+
+// sinCosF64Lanes returns sin or cos of 8 f64 lanes x with |x| < 2^27
+// (others: garbage, NaN for NaN and ±Inf), the operations of cpu.Sin64 /
+// Cos64 in the same order (see backends/cpu/sincos64.go): Cody–Waite
+// reduction by π/2 in four parts to a double-double rh + rl with two
+// TwoSums, Cephes' polynomials by FMA, the sin tail rl·(1 - z/2) and
+// FreeBSD k_cos.c's compensated 1 - z/2.
+func sinCosF64Lanes(kind string, x reg.VecVirtual) reg.VecVirtual {
 	a := ZMM()
 	VANDPD(tc("abs"), x, a)
-	j := ZMM()
-	VMULPD(tc("4/pi"), a, j)
-	VCVTTPD2QQ(j, j)
-	odd := ZMM()
-	VPANDQ(tc("i1"), j, odd)
-	VPADDQ(odd, j, j) // j += j&1
-	y := ZMM()
-	VCVTQQ2PD(j, y)
-	z, t := ZMM(), ZMM()
-	VMULPD(tc("pa"), y, t)
-	VSUBPD(t, a, z)
-	VMULPD(tc("pb"), y, t)
-	VSUBPD(t, z, z)
-	VMULPD(tc("pc"), y, t)
-	VSUBPD(t, z, z)
-	zz := ZMM()
-	VMULPD(z, z, zz)
-	k2 := K()
-	VPTESTMQ(tc("i2"), j, k2)
-	var r reg.VecVirtual
-	sg := ZMM()
-	switch kind {
-	case "sin", "cos":
-		sp := hornerNoFMA(zz, "sin", 6)
-		s := ZMM()
-		VMULPD(zz, z, s)
-		VMULPD(sp, s, s)
-		VADDPD(s, z, s) // z + z·zz·P
-		cp := hornerNoFMA(zz, "cos", 6)
-		c, h := ZMM(), ZMM()
-		VMULPD(tc("half"), zz, h)
-		VMOVUPD(tc("one"), c)
-		VSUBPD(h, c, c) // 1 - zz/2
-		VMULPD(zz, zz, h)
-		VMULPD(cp, h, h)
-		VADDPD(h, c, c)
-		k4 := K()
-		VPTESTMQ(tc("i4"), j, k4)
-		if kind == "sin" {
-			r = s
-			VMOVAPD(c, k2, r)
-			VANDPD(tc("sign"), x, sg)
-		} else {
-			r = c
-			VMOVAPD(s, k2, r)
-			VPXORQ(sg, sg, sg)
-			VXORPD(tc("sign"), sg, k2, sg)
-		}
-		VXORPD(tc("sign"), sg, k4, sg)
-	case "tan":
-		p := hornerNoFMA(zz, "tanP", 3)
-		q := ZMM()
-		VADDPD(tc("tanQ1"), zz, q)
-		for i := 2; i <= 4; i++ {
-			VMULPD(zz, q, q)
-			VADDPD(tc(fmt.Sprint("tanQ", i)), q, q)
-		}
-		VMULPD(p, zz, p)
-		VDIVPD(q, p, p)
-		VMULPD(p, z, p)
-		VADDPD(p, z, p) // z + z·(zz·P/Q)
-		big := K()
-		VCMPPD(Imm(14), tc("tanEps"), zz, big) // zz > 1e-14 (GT_OS)
-		r = z
-		VMOVAPD(p, big, r)
-		m1 := tcReg("m1")
-		VDIVPD(r, m1, k2, r) // -1/y in the odd quadrants
-		VANDPD(tc("sign"), x, sg)
+	q := ZMM()
+	VMULPD(tc("2/pi"), a, q)
+	VRNDSCALEPD(Imm(0), q, q)
+	r1 := ZMM()
+	VMOVAPD(a, r1)
+	VFNMADD231PD(tc("dp0"), q, r1) // r1 = a - q·p0 (exact)
+	// twoSum(v, -q·p): s = v - t, e = (v - (s - bb)) - (t + bb), bb = s - v
+	twoSub := func(v reg.VecVirtual, part string) (s, e reg.VecVirtual) {
+		t, bb, u := ZMM(), ZMM(), ZMM()
+		VMULPD(tc(part), q, t)
+		s, e = ZMM(), ZMM()
+		VSUBPD(t, v, s)
+		VSUBPD(v, s, bb)
+		VSUBPD(bb, s, u)
+		VSUBPD(u, v, e) // v - (s - bb)
+		VADDPD(bb, t, t)
+		VSUBPD(t, e, e)
+		return s, e
 	}
-	VXORPD(sg, r, r)
-	// NaN and ±Inf: NaN (x - x)
+	s1, e1 := twoSub(r1, "dp1")
+	s2, e2 := twoSub(s1, "dp2")
+	tail := ZMM()
+	VADDPD(e2, e1, tail)
+	VFNMADD231PD(tc("dp3"), q, tail) // e1 + e2 - q·p3
+	rh, rl := ZMM(), ZMM()
+	VADDPD(tail, s2, rh)
+	VSUBPD(s2, rh, rl)
+	VSUBPD(rl, tail, rl) // tail - (rh - s2)
+	z := ZMM()
+	VMULPD(rh, rh, z)
+	ps, pc := ZMM(), ZMM()
+	VMOVUPD(tc("sin0"), ps)
+	VMOVUPD(tc("cos0"), pc)
+	for i := 1; i < 6; i++ {
+		VFMADD213PD(tc(fmt.Sprint("sin", i)), z, ps)
+		VFMADD213PD(tc(fmt.Sprint("cos", i)), z, pc)
+	}
+	hz, v := ZMM(), ZMM()
+	VMULPD(tc("half"), z, hz)
+	VMULPD(z, rh, v)
+	// sin = rh + fma(v, ps, fma(-hz, rl, rl))
+	sm := ZMM()
+	VMOVAPD(rl, sm)
+	VFNMADD231PD(hz, rl, sm)
+	VFMADD231PD(ps, v, sm)
+	sv := ZMM()
+	VADDPD(sm, rh, sv)
+	// cos = w + (((1 - w) - hz) + fma(z·z, pc, -(rh·rl))), w = 1 - hz
+	one := tcReg("one")
+	w, c1 := ZMM(), ZMM()
+	VSUBPD(hz, one, w)
+	VSUBPD(w, one, c1)
+	VSUBPD(hz, c1, c1)
+	t3, zz := ZMM(), ZMM()
+	VMULPD(rl, rh, t3)
+	VMULPD(z, z, zz)
+	VFMSUB231PD(pc, zz, t3) // zz·pc - rh·rl
+	VADDPD(t3, c1, c1)
+	cv := ZMM()
+	VADDPD(c1, w, cv)
+	qi := ZMM()
+	VCVTPD2QQ(q, qi)
+	k1, k2 := K(), K()
+	VPTESTMQ(tc("i1"), qi, k1)
+	VPTESTMQ(tc("i2"), qi, k2)
+	sg := ZMM()
+	var res reg.VecVirtual
+	switch kind {
+	case "sin": // s, c, -s, -c; then x's sign
+		res = sv
+		VMOVAPD(cv, k1, res)
+		VANDPD(tc("sign"), x, sg)
+		VXORPD(tc("sign"), sg, k2, sg)
+		VXORPD(sg, res, res)
+	case "cos": // c, -s, -c, s
+		res = cv
+		VXORPD(tc("sign"), sv, k1, res)
+		VPXORQ(sg, sg, sg)
+		VXORPD(tc("sign"), sg, k2, sg)
+		VXORPD(sg, res, res)
+	case "tan": // (s + sl)/(c + cl), or -(c + cl)/(s + sl) for odd q
+		sl, cl := ZMM(), ZMM()
+		VSUBPD(rh, sv, sl)
+		VSUBPD(sl, sm, sl) // small - (s - rh)
+		VSUBPD(w, cv, cl)
+		VSUBPD(cl, c1, cl) // corr - (c - w)
+		nh, nl, dh, dl := ZMM(), ZMM(), ZMM(), ZMM()
+		VMOVAPD(sv, nh)
+		VMOVAPD(sl, nl)
+		VMOVAPD(cv, dh)
+		VMOVAPD(cl, dl)
+		VXORPD(tc("sign"), cv, k1, nh)
+		VXORPD(tc("sign"), cl, k1, nl)
+		VMOVAPD(sv, k1, dh)
+		VMOVAPD(sl, k1, dl)
+		t0 := ZMM()
+		VDIVPD(dh, nh, t0)
+		r, r2 := ZMM(), ZMM()
+		VMOVAPD(nh, r)
+		VFNMADD231PD(t0, dh, r) // nh - t0·dh
+		VMOVAPD(nl, r2)
+		VFNMADD231PD(t0, dl, r2) // nl - t0·dl
+		VADDPD(r2, r, r)
+		VDIVPD(dh, r, r)
+		res = ZMM()
+		VADDPD(r, t0, res)
+		VANDPD(tc("sign"), x, sg)
+		VXORPD(sg, res, res)
+	}
 	d := ZMM()
 	VSUBPD(x, x, d)
 	kn := K()
 	VCMPPD(Imm(cmpUnord), d, d, kn)
-	VMOVAPD(d, kn, r)
-	return r
+	VMOVAPD(d, kn, res)
+	return res
 }
 
 // trigF32Lanes returns sin, cos or tan of 8 f64 lanes x holding float32
@@ -372,17 +425,17 @@ func joinF32(lo, hi reg.VecVirtual) reg.VecVirtual {
 	return r
 }
 
-// bigLanes sets k to the finite lanes of v with |v| >= 2^29 (within the
+// bigLanes sets k to the finite lanes of v with |v| >= thr (2^29 or 2^27; within the
 // mask live, if not nil).
-func bigLanes(f64 bool, v reg.VecVirtual, live reg.Register) reg.Register {
+func bigLanes(f64 bool, v reg.VecVirtual, live reg.Register, thr string) reg.Register {
 	a := ZMM()
 	k := K()
 	if f64 {
 		VANDPD(tc("abs"), v, a)
 		if live != nil {
-			VCMPPD(Imm(cmpGE), tc("thr"), a, live, k)
+			VCMPPD(Imm(cmpGE), tc(thr), a, live, k)
 		} else {
-			VCMPPD(Imm(cmpGE), tc("thr"), a, k)
+			VCMPPD(Imm(cmpGE), tc(thr), a, k)
 		}
 		VCMPPD(Imm(cmpLT), tc("inf"), a, k, k)
 	} else {
@@ -413,9 +466,13 @@ func trigKernel(f64 bool, kind string) {
 	done := GP64()
 	XORQ(done, done)
 	loop, tail, exit := name+"_loop", name+"_tail", name+"_exit"
+	thr := "thr"
+	if f64 {
+		thr = "thr27"
+	}
 	compute := func(v reg.VecVirtual) reg.VecVirtual {
 		if f64 {
-			return trigF64(kind, v)
+			return sinCosF64Lanes(kind, v)
 		}
 		lo, hi := splitF32(v)
 		return joinF32(trigF32Lanes(kind, lo), trigF32Lanes(kind, hi))
@@ -428,7 +485,7 @@ func trigKernel(f64 bool, kind string) {
 	JL(LabelRef(tail))
 	v := t.vec()
 	t.load(Mem{Base: xp}, v)
-	kb := bigLanes(f64, v, nil)
+	kb := bigLanes(f64, v, nil, thr)
 	if f64 {
 		KORTESTB(kb, kb)
 	} else {
@@ -450,7 +507,7 @@ func trigKernel(f64 bool, kind string) {
 	} else {
 		VMOVUPS_Z(Mem{Base: xp}, k, w)
 	}
-	kb2 := bigLanes(f64, w, k)
+	kb2 := bigLanes(f64, w, k, thr)
 	if f64 {
 		KORTESTB(kb2, kb2)
 	} else {
