@@ -19,6 +19,8 @@
 //     sqrt, and fused AVX-512 tanh, sigmoid and log.
 //   - PyTorch's f32 Box-Muller normal_fill_16 (normal.go), bit for bit,
 //     and its MT19937 generator's twist and float32 uniforms (mt.go).
+//   - sin, cos, tan, atan2, pow with a scalar exponent and the
+//     tanh-approximate gelu (trig.go).
 package main
 
 import (
