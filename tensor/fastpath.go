@@ -461,8 +461,8 @@ func fastUnary(u *unaryDef, out, src *Tensor) bool {
 // where the f32 erf is not correctly rounded (none in 10^7 inputs,
 // cpu.ErfF32); relu, abs, neg and square exact (relu is PyTorch's
 // clamp_min(x, 0): -0.0 and NaN pass through; neg flips the sign bit);
-// sin, cos and tan the scalar kernels' bits (math.Sin/Cos/Tan, rounded
-// once for f32: backends/cpu trig.go); gelu(approximate="tanh") the scalar
+// sin, cos and tan within 1 ulp (f64: the scalar kernels' bits,
+// cpu.Sin64/Cos64/Tan64; f32: those rounded once but near ties); gelu(approximate="tanh") the scalar
 // steps around a tanh within 1 ulp (f32) / 2 ulp (f64) of math.Tanh.
 func unaryVec[T vfloat](u *unaryDef, k *vecOps[T]) func(dst, x []T) {
 	switch u {

@@ -624,17 +624,17 @@ func ceilF64AVX2(dst *float64, x *float64, n int)
 //go:noescape
 func truncF64AVX2(dst *float64, x *float64, n int)
 
-// sinF32AVX512 sets dst[i] = sin(x[i]) as Go's math.Sin (in float64, rounded once), stopping before the first vector with a finite |x| >= 2^29; it returns the number of elements done.
+// sinF32AVX512 sets dst[i] = sin(x[i]) within 1 ulp (float64 reduction and Taylor polynomials, rounded once), stopping before the first vector with a finite |x| >= 2^29; it returns the number of elements done.
 //
 //go:noescape
 func sinF32AVX512(dst *float32, x *float32, n int) int
 
-// cosF32AVX512 sets dst[i] = cos(x[i]) as Go's math.Cos (in float64, rounded once), stopping before the first vector with a finite |x| >= 2^29; it returns the number of elements done.
+// cosF32AVX512 sets dst[i] = cos(x[i]) within 1 ulp (float64 reduction and Taylor polynomials, rounded once), stopping before the first vector with a finite |x| >= 2^29; it returns the number of elements done.
 //
 //go:noescape
 func cosF32AVX512(dst *float32, x *float32, n int) int
 
-// tanF32AVX512 sets dst[i] = tan(x[i]) as Go's math.Tan (in float64, rounded once), stopping before the first vector with a finite |x| >= 2^29; it returns the number of elements done.
+// tanF32AVX512 sets dst[i] = tan(x[i]) within 1 ulp (float64 reduction and Taylor polynomials, rounded once), stopping before the first vector with a finite |x| >= 2^29; it returns the number of elements done.
 //
 //go:noescape
 func tanF32AVX512(dst *float32, x *float32, n int) int
@@ -644,17 +644,17 @@ func tanF32AVX512(dst *float32, x *float32, n int) int
 //go:noescape
 func atan2F32AVX512(dst *float32, y *float32, x *float32, n int)
 
-// sinF64AVX512 sets dst[i] = sin(x[i]) as Go's math.Sin, stopping before the first vector with a finite |x| >= 2^29; it returns the number of elements done.
+// sinF64AVX512 sets dst[i] = sin(x[i]) as cpu.Sin64, stopping before the first vector with a finite |x| >= 2^27; it returns the number of elements done.
 //
 //go:noescape
 func sinF64AVX512(dst *float64, x *float64, n int) int
 
-// cosF64AVX512 sets dst[i] = cos(x[i]) as Go's math.Cos, stopping before the first vector with a finite |x| >= 2^29; it returns the number of elements done.
+// cosF64AVX512 sets dst[i] = cos(x[i]) as cpu.Cos64, stopping before the first vector with a finite |x| >= 2^27; it returns the number of elements done.
 //
 //go:noescape
 func cosF64AVX512(dst *float64, x *float64, n int) int
 
-// tanF64AVX512 sets dst[i] = tan(x[i]) as Go's math.Tan, stopping before the first vector with a finite |x| >= 2^29; it returns the number of elements done.
+// tanF64AVX512 sets dst[i] = tan(x[i]) as cpu.Tan64, stopping before the first vector with a finite |x| >= 2^27; it returns the number of elements done.
 //
 //go:noescape
 func tanF64AVX512(dst *float64, x *float64, n int) int

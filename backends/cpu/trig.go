@@ -24,7 +24,7 @@ import "math"
 // Taylor polynomials (relative error below 2^-33), rounding once, so the
 // result is within 1 ulp of the correctly rounded value and equal to it
 // but near ties (3, 3 and 11 of 10^7 random inputs differ from
-// float32(math.Sin/Cos/Tan), by 1 ulp). atan2 runs the f64 code and rounds.
+// float32(Sin64/Cos64/Tan64), by 1 ulp). atan2 runs the f64 code and rounds.
 //
 // Arguments with |x| >= 2^29 (f32) or 2^27 (f64), beyond the kernels'
 // reductions, are computed by the scalar reference (Payne–Hanek) one

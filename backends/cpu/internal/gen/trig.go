@@ -458,8 +458,9 @@ func trigKernel(f64 bool, kind string) {
 	name := kind + t.sfx
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, x *%s, n int) int", t.goT))
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s sets dst[i] = %s(x[i]) as Go's math.%s%s, stopping before the first vector with a finite |x| >= 2^29; it returns the number of elements done.",
-		name, kind, strings.ToUpper(kind[:1])+kind[1:], map[bool]string{false: " (in float64, rounded once)", true: ""}[f64]))
+	Doc(fmt.Sprintf("%s sets dst[i] = %s(x[i]) %s, stopping before the first vector with a finite |x| >= %s; it returns the number of elements done.",
+		name, kind, map[bool]string{false: "within 1 ulp (float64 reduction and Taylor polynomials, rounded once)", true: "as cpu." + strings.ToUpper(kind[:1]) + kind[1:] + "64"}[f64],
+		map[bool]string{false: "2^29", true: "2^27"}[f64]))
 	d := Load(Param("dst"), GP64())
 	xp := Load(Param("x"), GP64())
 	n := Load(Param("n"), GP64())
