@@ -134,6 +134,9 @@ func binary(op binOp, a, b *Tensor) (*Tensor, error) {
 		if r, ok, err := powScalarSpecial(a, b, ot); ok {
 			return r, err
 		}
+		if r := fastPowScalar(a, b, ct, ot); r != nil {
+			return r, nil
+		}
 	}
 	// The layout is TensorIterator's over the inputs converted to the
 	// common dtype (integers to the default float for div and atan2).
@@ -360,7 +363,7 @@ func binT[T num](op binOp, out, a, b *Tensor, x, y []T) error {
 			f = func(p, q T) T { return T(ipow(int64(p), int64(q))) }
 		}
 	case opAtan2:
-		f = func(p, q T) T { return T(math.Atan2(float64(p), float64(q))) }
+		f = func(p, q T) T { return T(cpu.Atan2(float64(p), float64(q))) } // atan2(-0+, -x) = -π, as C
 	case opHypot:
 		f = func(p, q T) T { return T(math.Hypot(float64(p), float64(q))) }
 	case opLogAddExp:

@@ -23,8 +23,8 @@ import (
 //     run of at least minKernelRun elements (bias rows, column scalars).
 //     Layouts with a transposed operand stay on the generic kernel, whose
 //     cache-tiled walk measured faster than packing tiles for the kernels;
-//   - exp, tanh, sigmoid, log and sqrt, and f32 erf and gelu (one fused
-//     kernel each);
+//   - exp, tanh, sigmoid, log, sqrt, sin, cos and tan, f32 erf and gelu
+//     (one fused kernel each), and pow with a number exponent (fastPowScalar);
 //   - sum, mean, amax/amin, max/min(dim), argmax/argmin and logsumexp over
 //     a block of consecutive dims of a contiguous tensor: the whole
 //     tensor, trailing dims (one kernel call per row) and leading or
@@ -46,7 +46,7 @@ type vfloat interface{ float32 | float64 }
 
 // vecOps is the kernel table of one float dtype.
 type vecOps[T vfloat] struct {
-	bin        [opMin + 1]func(dst, a, b []T) // by binOp: add, sub, mul, div, maximum, minimum (nil: none)
+	bin        [opAtan2 + 1]func(dst, a, b []T) // by binOp: add, sub, mul, div, maximum, minimum, atan2 (nil: none)
 	addScalar  func(dst, a []T, s T)
 	mulScalar  func(dst, a []T, s T)
 	exp        func(dst, x []T)
@@ -55,6 +55,10 @@ type vecOps[T vfloat] struct {
 	log        func(dst, x []T)
 	sqrt       func(dst, x []T)
 	erf, gelu  func(dst, x []T) // nil for f64 (the scalar kernels are the same math.Erf)
+	sin, cos   func(dst, x []T)
+	tan        func(dst, x []T)
+	geluTanh   func(dst, x []T)      // gelu(approximate="tanh")
+	powScalar  func(dst, x []T, y T) // x ** y for a number y (not 0.5, -0.5, -1, 2, 3, -2: powScalarSpecial)
 	abs        func(dst, x []T)
 	round      [4]func(dst, x []T)        // by cpu.RoundMode: round (half even), floor, ceil, trunc
 	clamp      func(dst, x []T, lo, hi T) // x86 MIN(hi, MAX(lo, x)): NaN x passes
@@ -67,10 +71,11 @@ type vecOps[T vfloat] struct {
 
 var opsF32 = &vecOps[float32]{
 	bin: [...]func(dst, a, b []float32){opAdd: cpu.AddF32, opSub: cpu.SubF32, opMul: cpu.MulF32, opDiv: cpu.DivF32,
-		opMax: cpu.MaximumF32, opMin: cpu.MinimumF32},
+		opMax: cpu.MaximumF32, opMin: cpu.MinimumF32, opAtan2: cpu.Atan2F32},
 	addScalar: cpu.AddScalarF32, mulScalar: cpu.MulScalarF32,
 	exp: cpu.ExpF32, tanh: cpu.TanhF32, sigmoid: cpu.SigmoidF32, log: cpu.LogF32, sqrt: cpu.SqrtF32,
 	abs: cpu.AbsF32, clamp: cpu.ClampF32, erf: cpu.ErfF32, gelu: cpu.GeluF32,
+	sin: cpu.SinF32, cos: cpu.CosF32, tan: cpu.TanF32, powScalar: cpu.PowScalarF32, geluTanh: cpu.GeluTanhF32,
 	round: roundKernels(cpu.RoundF32),
 	sum:   cpu.SumF32, max: cpu.MaxF32, prod: cpu.ProdF32,
 	softmax: cpu.SoftmaxRowsF32, logSoftmax: cpu.LogSoftmaxRowsF32, logSumExp: cpu.LogSumExpRowsF32,
@@ -78,10 +83,11 @@ var opsF32 = &vecOps[float32]{
 
 var opsF64 = &vecOps[float64]{
 	bin: [...]func(dst, a, b []float64){opAdd: cpu.AddF64, opSub: cpu.SubF64, opMul: cpu.MulF64, opDiv: cpu.DivF64,
-		opMax: cpu.MaximumF64, opMin: cpu.MinimumF64},
+		opMax: cpu.MaximumF64, opMin: cpu.MinimumF64, opAtan2: cpu.Atan2F64},
 	addScalar: cpu.AddScalarF64, mulScalar: cpu.MulScalarF64,
 	exp: cpu.ExpF64, tanh: cpu.TanhF64, sigmoid: cpu.SigmoidF64, log: cpu.LogF64, sqrt: cpu.SqrtF64,
 	abs: cpu.AbsF64, clamp: cpu.ClampF64,
+	sin: cpu.SinF64, cos: cpu.CosF64, tan: cpu.TanF64, powScalar: cpu.PowScalarF64, geluTanh: cpu.GeluTanhF64,
 	round: roundKernels(cpu.RoundF64),
 	sum:   cpu.SumF64, max: cpu.MaxF64, prod: cpu.ProdF64,
 	softmax: cpu.SoftmaxRowsF64, logSoftmax: cpu.LogSoftmaxRowsF64, logSumExp: cpu.LogSumExpRowsF64,
@@ -284,12 +290,12 @@ func allZero(st []int, shape []int) bool {
 	return true
 }
 
-// fastBinary computes out = a op b for op in add/sub/mul/div/maximum/minimum
+// fastBinary computes out = a op b for op in add/sub/mul/div/maximum/minimum/atan2
 // on f32 or f64 operands of out's shape (a, b already broadcast; out may
 // be a exactly, for in-place ops). It reports false when the layout is not
 // one it handles (the caller then runs the generic kernel).
 func fastBinary(op binOp, out, a, b *Tensor) bool {
-	if op > opMin || opsF32.bin[op] == nil || !fastPathsOn() || out.Numel() == 0 {
+	if op > opAtan2 || opsF32.bin[op] == nil || !fastPathsOn() || out.Numel() == 0 {
 		return false
 	}
 	switch out.dtype {
@@ -415,6 +421,8 @@ func arith1[T vfloat](op binOp, p, q T) T {
 			return p
 		}
 		return q
+	case opAtan2:
+		return T(cpu.Atan2(float64(p), float64(q)))
 	}
 	return p / q
 }
@@ -453,7 +461,10 @@ func fastUnary(u *unaryDef, out, src *Tensor) bool {
 // log ≤ 1, sqrt exact, round/floor/ceil/trunc exact, f32 erf and gelu those of the scalar kernels but
 // where the f32 erf is not correctly rounded (none in 10^7 inputs,
 // cpu.ErfF32); relu, abs, neg and square exact (relu is PyTorch's
-// clamp_min(x, 0): -0.0 and NaN pass through; neg flips the sign bit).
+// clamp_min(x, 0): -0.0 and NaN pass through; neg flips the sign bit);
+// sin, cos and tan within 1 ulp (f64: the scalar kernels' bits,
+// cpu.Sin64/Cos64/Tan64; f32: those rounded once but near ties); gelu(approximate="tanh") the scalar
+// steps around a tanh within 1 ulp (f32) / 2 ulp (f64) of math.Tanh.
 func unaryVec[T vfloat](u *unaryDef, k *vecOps[T]) func(dst, x []T) {
 	switch u {
 	case uRelu:
@@ -487,8 +498,37 @@ func unaryVec[T vfloat](u *unaryDef, k *vecOps[T]) func(dst, x []T) {
 		return k.round[cpu.RoundTrunc]
 	case uGelu:
 		return k.gelu
+	case uSin:
+		return k.sin
+	case uCos:
+		return k.cos
+	case uTan:
+		return k.tan
+	case uGeluTanh:
+		return k.geluTanh
 	}
 	return nil
+}
+
+// fastPowScalar is a ** b for a Python-number exponent b and an f32 or
+// f64 result (the exponents of powScalarSpecial are handled before):
+// cpu.PowScalarF32 (f32 exponent, as PyTorch's vectorised kernel, which
+// casts the exponent to the tensor's dtype) or PowScalarF64, laid out as
+// the general path lays out a op b. nil when it does not apply.
+func fastPowScalar(a, b *Tensor, ct, ot DType) *Tensor {
+	if !fastPathsOn() || !b.wrapped || a.wrapped || ct != ot || (ct != F32 && ct != F64) || a.Numel() == 0 {
+		return nil
+	}
+	y := b.FlatFloat64(0)
+	x := a.toDType(ct)
+	out := emptyIter(a.shape, ct, opAs(a, ct), opAs(b, ct))
+	if ct == F32 {
+		y32 := float32(y)
+		unaryApply(func(dst, x []float32) { opsF32.powScalar(dst, x, y32) }, out.storage.F32(), x.storage.F32(), out, x)
+	} else {
+		unaryApply(func(dst, x []float64) { opsF64.powScalar(dst, x, y) }, out.storage.F64(), x.storage.F64(), out, x)
+	}
+	return out
 }
 
 // negate sets dst[i] = -x[i]: the sign bit flipped (IEEE 754 negate), so

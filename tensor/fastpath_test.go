@@ -111,7 +111,7 @@ func TestFastBinaryMatchesGeneric(t *testing.T) {
 	ops := []struct {
 		name string
 		f    func(a, b *Tensor) (*Tensor, error)
-	}{{"add", Add}, {"sub", Sub}, {"mul", Mul}, {"div", Div}, {"maximum", Maximum}, {"minimum", Minimum}}
+	}{{"add", Add}, {"sub", Sub}, {"mul", Mul}, {"div", Div}, {"maximum", Maximum}, {"minimum", Minimum}, {"atan2", Atan2}}
 	for _, dt := range floatDTypes {
 		for _, n := range oddLens {
 			for _, specials := range []bool{false, true} {
@@ -136,8 +136,36 @@ func TestFastBinaryMatchesGeneric(t *testing.T) {
 					for _, c := range cases {
 						fast, gen := fastAndGeneric(t, func() (*Tensor, error) { return op.f(c.x, c.y) })
 						// + - * / are single IEEE operations, maximum/minimum
-						// select: results must be identical
+						// select, atan2's kernels are the scalar one's bits:
+						// results must be identical
 						sameValues(t, fmt.Sprintf("%s %s %s n=%d", op.name, c.name, dt, n), fast, gen, 0, 0)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestFastPowScalarMatchesGeneric: x ** number on the vector kernels
+// (cpu.PowScalarF32, within 1 ulp of math.Pow rounded; f64 is math.Pow
+// itself) against the generic loop, contiguous and transposed, with NaN
+// and ±Inf, for exponents with and without special cases.
+func TestFastPowScalarMatchesGeneric(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, dt := range floatDTypes {
+		for _, n := range oddLens {
+			x := mustTensor(t, testData(rng, 3*n, 4, true), []int{3, n}, dt)
+			xt, _ := mustTensor(t, testData(rng, 3*n, 4, true), []int{n, 3}, dt).T()
+			for _, y := range []float64{1.5, -1.5, 4, 7, -3, 0.1, 0, 1, math.Inf(1), math.NaN(), 2, 0.5} {
+				for _, in := range []*Tensor{x, xt} {
+					fast, gen := fastAndGeneric(t, func() (*Tensor, error) { return Pow(in, ScalarFloat(y)) })
+					tol := tolFor(dt)
+					if dt == F64 {
+						tol = 0
+					}
+					sameValues(t, fmt.Sprintf("pow %v %s n=%d contiguous=%v", y, dt, n, in.IsContiguous()), fast, gen, tol, 0)
+					if !shapeEq(fast.strides, gen.strides) {
+						t.Fatalf("pow %v %s: strides %v, generic %v", y, dt, fast.strides, gen.strides)
 					}
 				}
 			}
@@ -180,7 +208,8 @@ func TestFastUnaryMatchesGeneric(t *testing.T) {
 	ops := []struct {
 		name string
 		f    func(*Tensor) (*Tensor, error)
-	}{{"exp", Exp}, {"tanh", Tanh}, {"sigmoid", Sigmoid}, {"log", Log}, {"sqrt", Sqrt}}
+	}{{"exp", Exp}, {"tanh", Tanh}, {"sigmoid", Sigmoid}, {"log", Log}, {"sqrt", Sqrt}, {"sin", Sin}, {"cos", Cos}, {"tan", Tan},
+		{"gelu_tanh", func(x *Tensor) (*Tensor, error) { return Gelu(x, "tanh") }}}
 	for _, dt := range floatDTypes {
 		for _, n := range oddLens {
 			x := mustTensor(t, testData(rng, 3*n, 4, true), []int{3, n}, dt)
@@ -188,7 +217,14 @@ func TestFastUnaryMatchesGeneric(t *testing.T) {
 			for _, op := range ops {
 				for _, in := range []*Tensor{x, xt} {
 					fast, gen := fastAndGeneric(t, func() (*Tensor, error) { return op.f(in) })
-					sameValues(t, fmt.Sprintf("%s %s n=%d contiguous=%v", op.name, dt, n, in.IsContiguous()), fast, gen, tolFor(dt), 0)
+					atol := 0.0
+					if op.name == "gelu_tanh" { // 1 + tanh cancels in the left tail: 1 ulp of tanh, times x/2
+						atol = 1e-6
+						if dt == F64 {
+							atol = 1e-14
+						}
+					}
+					sameValues(t, fmt.Sprintf("%s %s n=%d contiguous=%v", op.name, dt, n, in.IsContiguous()), fast, gen, tolFor(dt), atol)
 				}
 			}
 		}

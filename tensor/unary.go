@@ -78,18 +78,15 @@ var (
 	uExpm1      = &unaryDef{name: "expm1", f: math.Expm1}
 	uSqrt       = &unaryDef{name: "sqrt", f: math.Sqrt}
 	uRsqrt      = &unaryDef{name: "rsqrt", f: func(x float64) float64 { return 1 / math.Sqrt(x) }, f32: rsqrtF32}
-	uSin        = &unaryDef{name: "sin", f: math.Sin}
-	uCos        = &unaryDef{name: "cos", f: math.Cos}
-	uTan        = &unaryDef{name: "tan", f: math.Tan}
+	uSin        = &unaryDef{name: "sin", f: cpu.Sin64} // within 1 ulp (math.Sin: up to 7, more for huge x)
+	uCos        = &unaryDef{name: "cos", f: cpu.Cos64}
+	uTan        = &unaryDef{name: "tan", f: cpu.Tan64}
 	uTanh       = &unaryDef{name: "tanh", f: math.Tanh}
 	uSigmoid    = &unaryDef{name: "sigmoid", f: cpu.SigmoidScalar[float64], f32: cpu.SigmoidScalar[float32]}
 	uReciprocal = &unaryDef{name: "reciprocal", f: func(x float64) float64 { return 1 / x }}
 	uErf        = &unaryDef{name: "erf", f: math.Erf}
 	uGelu       = &unaryDef{name: "gelu", f: func(x float64) float64 { return 0.5 * x * (1 + math.Erf(x/math.Sqrt2)) }, f32: geluF32}
-	uGeluTanh   = &unaryDef{name: "gelu", f: func(x float64) float64 {
-		const k = 0.7978845608028654 // sqrt(2/pi)
-		return 0.5 * x * (1 + math.Tanh(k*(x+0.044715*x*x*x)))
-	}, f32: geluTanhF32}
+	uGeluTanh   = &unaryDef{name: "gelu", f: cpu.GeluTanhScalarF64, f32: cpu.GeluTanhScalarF32} // PyTorch's steps (vector: cpu.GeluTanhF32/F64)
 
 	uIsNan    = &unaryDef{name: "isnan", kind: ukPred, p: math.IsNaN}
 	uIsInf    = &unaryDef{name: "isinf", kind: ukPred, p: func(x float64) bool { return math.IsInf(x, 0) }}
@@ -100,16 +97,6 @@ var (
 // every step rounded to float32 (cpu.GeluScalarF32; contiguous f32 runs
 // use the vector kernel cpu.GeluF32, the same results).
 var geluF32 = cpu.GeluScalarF32
-
-// geluTanhF32 is PyTorch's f32 tanh-approximate gelu, step by step in
-// float32: 0.5 * x * (1 + tanh(kBeta * (x + kKappa * x³))).
-func geluTanhF32(x float32) float32 {
-	const kBeta, kKappa = float32(0.7978845608028654), float32(0.044715)
-	cube := float32(float32(x*x) * x)
-	inner := float32(kBeta * float32(x+float32(kKappa*cube)))
-	t := float32(math.Tanh(float64(inner)))
-	return float32(float32(0.5*x) * float32(1+t))
-}
 
 func unary(u *unaryDef, t *Tensor) (*Tensor, error) {
 	switch u.kind {

@@ -18,16 +18,17 @@ import (
 
 // Kernel function types, one per op kind: the registry Impl types.
 type (
-	binFn[T float]      func(dst, a, b []T)
-	scalarFn[T float]   func(dst, a []T, s T)
-	axpyFn[T float]     func(dst []T, alpha T, x []T)
-	expShiftFn[T float] func(dst, x []T, shift T) T // dst = exp(x-shift); returns Σdst
-	reduceFn[T float]   func(x []T) T
-	dotFn[T float]      func(x, y []T) T
-	unFn[T float]       func(dst, x []T)
-	clampFn[T float]    func(dst, x []T, lo, hi T)
-	rowsFn[T float]     func(dst, x []T, rows, cols int)          // row-wise over rows×cols, contiguous
-	rowsInvFn[T float]  func(dst, x []T, rows, cols int, inv []T) // rowsFn, plus one value per row
+	binFn[T float]       func(dst, a, b []T)
+	scalarFn[T float]    func(dst, a []T, s T)
+	axpyFn[T float]      func(dst []T, alpha T, x []T)
+	expShiftFn[T float]  func(dst, x []T, shift T) T // dst = exp(x-shift); returns Σdst
+	reduceFn[T float]    func(x []T) T
+	dotFn[T float]       func(x, y []T) T
+	unFn[T float]        func(dst, x []T)
+	clampFn[T float]     func(dst, x []T, lo, hi T)
+	rowsFn[T float]      func(dst, x []T, rows, cols int)          // row-wise over rows×cols, contiguous
+	rowsInvFn[T float]   func(dst, x []T, rows, cols int, inv []T) // rowsFn, plus one value per row
+	powScalarFn[T float] func(dst, x []T, y T)                     // dst = x**y, y not 0, ±Inf or NaN
 )
 
 // kernels is the set of primitive kernels of one tier for one dtype.
@@ -45,6 +46,10 @@ type kernels[T float] struct {
 	erf, gelu            unFn[T]    // gelu: the exact (erf) form, see GeluF32
 	abs                  unFn[T]    // |x|: the sign bit cleared
 	clamp                clampFn[T] // x86 MIN(hi, MAX(lo, x)): see goClamp
+	sin, cos, tan        unFn[T]    // trig.go
+	geluTanh             unFn[T]    // gelu(approximate="tanh"): see GeluTanhF32
+	atan2                binFn[T]   // atan2(a, b): a the y coordinate
+	powScalar            powScalarFn[T]
 	// softmaxRows is a fused row softmax; registerKernels replaces a nil
 	// one with the composition of the tier's max, exp_shift_sum and
 	// mul_scalar (softmax.go).
@@ -112,6 +117,12 @@ func goKernels[T float]() kernels[T] {
 		gelu:        goGelu[T],
 		abs:         goAbs[T],
 		clamp:       goClamp[T],
+		geluTanh:    goGeluTanh[T],
+		sin:         goSin[T],
+		cos:         goCos[T],
+		tan:         goTan[T],
+		atan2:       goAtan2[T],
+		powScalar:   goPowScalar[T],
 	}
 }
 
@@ -344,7 +355,8 @@ func registerKernels[T float](dtype, name string, tier backends.Tier, prio int, 
 	for _, u := range []struct {
 		op string
 		f  unFn[T]
-	}{{"sqrt", k.sqrt}, {"tanh", k.tanh}, {"sigmoid", k.sigmoid}, {"log", k.log}, {"erf", k.erf}, {"gelu", k.gelu}} {
+	}{{"sqrt", k.sqrt}, {"tanh", k.tanh}, {"sigmoid", k.sigmoid}, {"log", k.log}, {"erf", k.erf}, {"gelu", k.gelu},
+		{"sin", k.sin}, {"cos", k.cos}, {"tan", k.tan}, {"gelu_tanh", k.geluTanh}} {
 		if u.f != nil {
 			reg(u.op, u.f)
 		}
@@ -354,6 +366,12 @@ func registerKernels[T float](dtype, name string, tier backends.Tier, prio int, 
 	}
 	if k.clamp != nil {
 		reg("clamp", k.clamp)
+	}
+	if k.atan2 != nil {
+		reg("atan2", k.atan2)
+	}
+	if k.powScalar != nil {
+		reg("pow_scalar", k.powScalar)
 	}
 	if k.maximum != nil {
 		reg("maximum", k.maximum)
@@ -435,6 +453,12 @@ func resolveKernels[T float](dtype string) kernels[T] {
 		gelu:         get("gelu").(unFn[T]),
 		abs:          get("abs").(unFn[T]),
 		clamp:        get("clamp").(clampFn[T]),
+		geluTanh:     get("gelu_tanh").(unFn[T]),
+		sin:          get("sin").(unFn[T]),
+		cos:          get("cos").(unFn[T]),
+		tan:          get("tan").(unFn[T]),
+		atan2:        get("atan2").(binFn[T]),
+		powScalar:    get("pow_scalar").(powScalarFn[T]),
 		softmaxRows:  get("softmax_rows").(rowsFn[T]),
 		expShiftRows: get("exp_shift_rows").(rowsInvFn[T]),
 	}

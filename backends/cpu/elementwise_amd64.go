@@ -55,6 +55,8 @@ func registerKernelsAsm() {
 		abs: vecAbs(16, andMaskF32AVX512, g32.abs), clamp: vecClamp(16, clampF32AVX512, g32.clamp),
 		sigmoid: masked(sigmoidF32AVX512), log: masked(logF32AVX512),
 		erf: masked(erfF32AVX512), gelu: masked(geluF32AVX512),
+		sin: trigVec(16, sinF32AVX512, g32.sin), cos: trigVec(16, cosF32AVX512, g32.cos), tan: trigVec(16, tanF32AVX512, g32.tan),
+		atan2: maskedBin(atan2F32AVX512), powScalar: powScalarAVX512, geluTanh: masked(geluTanhF32AVX512),
 		softmaxRows: fusedRows(softmaxRowsF32AVX512), expShiftRows: fusedRowsInv(expShiftRowsF32AVX512),
 	})
 	registerKernels("float64", "avx512", backends.TierAVX512, 20, kernels[float64]{
@@ -68,6 +70,8 @@ func registerKernelsAsm() {
 		sqrt: masked(sqrtF64AVX512), tanh: masked(tanhF64AVX512),
 		abs: vecAbs(8, andMaskF64AVX512, g64.abs), clamp: vecClamp(8, clampF64AVX512, g64.clamp),
 		sigmoid: masked(sigmoidF64AVX512), log: masked(logF64AVX512),
+		sin: trigVec(8, sinF64AVX512, g64.sin), cos: trigVec(8, cosF64AVX512, g64.cos), tan: trigVec(8, tanF64AVX512, g64.tan),
+		atan2: maskedBin(atan2F64AVX512), geluTanh: masked(geluTanhF64AVX512),
 		softmaxRows: fusedRows(softmaxRowsF64AVX512), expShiftRows: fusedRowsInv(expShiftRowsF64AVX512),
 	})
 }
@@ -139,6 +143,52 @@ func masked[T float](vec func(dst, x *T, n int)) unFn[T] {
 		x = x[:n]
 		vec(&dst[0], &x[0], n)
 	}
+}
+
+// trigVec adapts a sin/cos/tan kernel, which stops before the first
+// vector holding a finite |x| >= 2^29 and returns the number of elements
+// it did: that vector goes through ref (the math package's Payne–Hanek
+// reduction), then the kernel resumes. The kernel writes nothing for the
+// vector it stops at, so dst may be x.
+func trigVec[T float](lanes int, vec func(dst, x *T, n int) int, ref unFn[T]) unFn[T] {
+	return func(dst, x []T) {
+		x = x[:len(dst)]
+		for len(dst) > 0 {
+			k := vec(&dst[0], &x[0], len(dst))
+			if k >= len(dst) {
+				return
+			}
+			m := min(lanes, len(dst)-k)
+			ref(dst[k:k+m], x[k:k+m])
+			dst, x = dst[k+m:], x[k+m:]
+		}
+	}
+}
+
+// maskedBin is masked for a binary kernel.
+func maskedBin[T float](vec func(dst, a, b *T, n int)) binFn[T] {
+	return func(dst, a, b []T) {
+		n := len(dst)
+		if n == 0 {
+			return
+		}
+		a, b = a[:n], b[:n]
+		vec(&dst[0], &a[0], &b[0], n)
+	}
+}
+
+// powScalarAVX512 is PowScalarF32's AVX-512 kernel: the sign and NaN
+// rules of C pow for the scalar y are passed as smask (x's sign bit is
+// kept when y is an odd integer) and lo (-Inf when y is not an integer:
+// finite x < 0 gives NaN; +Inf disables that).
+func powScalarAVX512(dst, x []float32, y float32) {
+	n := len(dst)
+	if n == 0 {
+		return
+	}
+	x = x[:n]
+	smask, lo := powSignRules(y)
+	powScalarF32AVX512(&dst[0], &x[0], n, float64(y), lo, smask)
 }
 
 // vecAbs adapts a bitwise-and kernel to |x| (the mask clears the sign bit).

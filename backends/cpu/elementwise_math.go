@@ -84,6 +84,57 @@ func GeluScalarF32(x float32) float32 {
 	return float32(float32(x*0.5) * float32(1+e))
 }
 
+// GeluTanhScalarF32 is PyTorch's f32 tanh-approximate gelu step by step in
+// float32: 0.5·x·(1 + tanh(β·(x + κ·x³))) with β = √(2/π), κ = 0.044715,
+// x³ = (x·x)·x, then (0.5·x)·(1 + t); tanh is math.Tanh rounded once.
+func GeluTanhScalarF32(x float32) float32 {
+	const kBeta, kKappa = float32(0.7978845608028654), float32(0.044715)
+	cube := float32(float32(x*x) * x)
+	inner := float32(kBeta * float32(x+float32(kKappa*cube)))
+	t := float32(math.Tanh(float64(inner)))
+	return float32(float32(0.5*x) * float32(1+t))
+}
+
+// GeluTanhScalarF64 is GeluTanhScalarF32 in float64, in PyTorch's order:
+// (0.5·x)·(1 + tanh(β·(x + κ·((x·x)·x)))).
+func GeluTanhScalarF64(x float64) float64 {
+	const kBeta, kKappa = 0.7978845608028654, 0.044715
+	return 0.5 * x * (1 + math.Tanh(kBeta*(x+kKappa*(x*x*x))))
+}
+
+func goGeluTanh[T float](dst, x []T) {
+	x = x[:len(dst)]
+	switch d := any(dst).(type) {
+	case []float32:
+		xs := any(x).([]float32)
+		for i := range d {
+			d[i] = GeluTanhScalarF32(xs[i])
+		}
+	case []float64:
+		xs := any(x).([]float64)
+		for i := range d {
+			d[i] = GeluTanhScalarF64(xs[i])
+		}
+	}
+}
+
+// GeluTanhF32 sets dst[i] = GeluTanhScalarF32(x[i]) for i < len(dst) in
+// the pure-Go version; the AVX-512 kernel computes the same steps with the
+// tanh of TanhF32 (within 1 ulp of math.Tanh, as PyTorch's SLEEF tanhf), so
+// it differs from GeluTanhScalarF32 only where that tanh does (then by the
+// effect of 1 ulp of tanh; TestGeluTanh). Panics if x is shorter than dst.
+func GeluTanhF32(dst, x []float32) {
+	checkBin("GeluTanhF32", len(dst), len(x), len(x))
+	kF32.geluTanh(dst, x)
+}
+
+// GeluTanhF64 is GeluTanhF32 in float64 (GeluTanhScalarF64; the AVX-512
+// kernel's tanh is TanhF64's, within 2 ulp of math.Tanh).
+func GeluTanhF64(dst, x []float64) {
+	checkBin("GeluTanhF64", len(dst), len(x), len(x))
+	kF64.geluTanh(dst, x)
+}
+
 // GeluScalarF64 is 0.5·x·(1 + erf(x/√2)) in float64.
 func GeluScalarF64(x float64) float64 { return 0.5 * x * (1 + math.Erf(x/math.Sqrt2)) }
 

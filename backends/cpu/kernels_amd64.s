@@ -15533,3 +15533,3292 @@ divTRevF32AVX512_loop:
 divTRevF32AVX512_done:
 	VZEROUPPER
 	RET
+
+DATA trigConsts<>+0(SB)/8, $0x7fffffffffffffff
+DATA trigConsts<>+8(SB)/8, $0x7fffffffffffffff
+DATA trigConsts<>+16(SB)/8, $0x7fffffffffffffff
+DATA trigConsts<>+24(SB)/8, $0x7fffffffffffffff
+DATA trigConsts<>+32(SB)/8, $0x7fffffffffffffff
+DATA trigConsts<>+40(SB)/8, $0x7fffffffffffffff
+DATA trigConsts<>+48(SB)/8, $0x7fffffffffffffff
+DATA trigConsts<>+56(SB)/8, $0x7fffffffffffffff
+DATA trigConsts<>+64(SB)/8, $0x8000000000000000
+DATA trigConsts<>+72(SB)/8, $0x8000000000000000
+DATA trigConsts<>+80(SB)/8, $0x8000000000000000
+DATA trigConsts<>+88(SB)/8, $0x8000000000000000
+DATA trigConsts<>+96(SB)/8, $0x8000000000000000
+DATA trigConsts<>+104(SB)/8, $0x8000000000000000
+DATA trigConsts<>+112(SB)/8, $0x8000000000000000
+DATA trigConsts<>+120(SB)/8, $0x8000000000000000
+DATA trigConsts<>+128(SB)/4, $0x7fffffff
+DATA trigConsts<>+132(SB)/4, $0x7fffffff
+DATA trigConsts<>+136(SB)/4, $0x7fffffff
+DATA trigConsts<>+140(SB)/4, $0x7fffffff
+DATA trigConsts<>+144(SB)/4, $0x7fffffff
+DATA trigConsts<>+148(SB)/4, $0x7fffffff
+DATA trigConsts<>+152(SB)/4, $0x7fffffff
+DATA trigConsts<>+156(SB)/4, $0x7fffffff
+DATA trigConsts<>+160(SB)/4, $0x7fffffff
+DATA trigConsts<>+164(SB)/4, $0x7fffffff
+DATA trigConsts<>+168(SB)/4, $0x7fffffff
+DATA trigConsts<>+172(SB)/4, $0x7fffffff
+DATA trigConsts<>+176(SB)/4, $0x7fffffff
+DATA trigConsts<>+180(SB)/4, $0x7fffffff
+DATA trigConsts<>+184(SB)/4, $0x7fffffff
+DATA trigConsts<>+188(SB)/4, $0x7fffffff
+DATA trigConsts<>+192(SB)/4, $0x80000000
+DATA trigConsts<>+196(SB)/4, $0x80000000
+DATA trigConsts<>+200(SB)/4, $0x80000000
+DATA trigConsts<>+204(SB)/4, $0x80000000
+DATA trigConsts<>+208(SB)/4, $0x80000000
+DATA trigConsts<>+212(SB)/4, $0x80000000
+DATA trigConsts<>+216(SB)/4, $0x80000000
+DATA trigConsts<>+220(SB)/4, $0x80000000
+DATA trigConsts<>+224(SB)/4, $0x80000000
+DATA trigConsts<>+228(SB)/4, $0x80000000
+DATA trigConsts<>+232(SB)/4, $0x80000000
+DATA trigConsts<>+236(SB)/4, $0x80000000
+DATA trigConsts<>+240(SB)/4, $0x80000000
+DATA trigConsts<>+244(SB)/4, $0x80000000
+DATA trigConsts<>+248(SB)/4, $0x80000000
+DATA trigConsts<>+252(SB)/4, $0x80000000
+DATA trigConsts<>+256(SB)/4, $0x4e000000
+DATA trigConsts<>+260(SB)/4, $0x4e000000
+DATA trigConsts<>+264(SB)/4, $0x4e000000
+DATA trigConsts<>+268(SB)/4, $0x4e000000
+DATA trigConsts<>+272(SB)/4, $0x4e000000
+DATA trigConsts<>+276(SB)/4, $0x4e000000
+DATA trigConsts<>+280(SB)/4, $0x4e000000
+DATA trigConsts<>+284(SB)/4, $0x4e000000
+DATA trigConsts<>+288(SB)/4, $0x4e000000
+DATA trigConsts<>+292(SB)/4, $0x4e000000
+DATA trigConsts<>+296(SB)/4, $0x4e000000
+DATA trigConsts<>+300(SB)/4, $0x4e000000
+DATA trigConsts<>+304(SB)/4, $0x4e000000
+DATA trigConsts<>+308(SB)/4, $0x4e000000
+DATA trigConsts<>+312(SB)/4, $0x4e000000
+DATA trigConsts<>+316(SB)/4, $0x4e000000
+DATA trigConsts<>+320(SB)/4, $0x7f800000
+DATA trigConsts<>+324(SB)/4, $0x7f800000
+DATA trigConsts<>+328(SB)/4, $0x7f800000
+DATA trigConsts<>+332(SB)/4, $0x7f800000
+DATA trigConsts<>+336(SB)/4, $0x7f800000
+DATA trigConsts<>+340(SB)/4, $0x7f800000
+DATA trigConsts<>+344(SB)/4, $0x7f800000
+DATA trigConsts<>+348(SB)/4, $0x7f800000
+DATA trigConsts<>+352(SB)/4, $0x7f800000
+DATA trigConsts<>+356(SB)/4, $0x7f800000
+DATA trigConsts<>+360(SB)/4, $0x7f800000
+DATA trigConsts<>+364(SB)/4, $0x7f800000
+DATA trigConsts<>+368(SB)/4, $0x7f800000
+DATA trigConsts<>+372(SB)/4, $0x7f800000
+DATA trigConsts<>+376(SB)/4, $0x7f800000
+DATA trigConsts<>+380(SB)/4, $0x7f800000
+DATA trigConsts<>+384(SB)/8, $0x41c0000000000000
+DATA trigConsts<>+392(SB)/8, $0x41c0000000000000
+DATA trigConsts<>+400(SB)/8, $0x41c0000000000000
+DATA trigConsts<>+408(SB)/8, $0x41c0000000000000
+DATA trigConsts<>+416(SB)/8, $0x41c0000000000000
+DATA trigConsts<>+424(SB)/8, $0x41c0000000000000
+DATA trigConsts<>+432(SB)/8, $0x41c0000000000000
+DATA trigConsts<>+440(SB)/8, $0x41c0000000000000
+DATA trigConsts<>+448(SB)/8, $0x7ff0000000000000
+DATA trigConsts<>+456(SB)/8, $0x7ff0000000000000
+DATA trigConsts<>+464(SB)/8, $0x7ff0000000000000
+DATA trigConsts<>+472(SB)/8, $0x7ff0000000000000
+DATA trigConsts<>+480(SB)/8, $0x7ff0000000000000
+DATA trigConsts<>+488(SB)/8, $0x7ff0000000000000
+DATA trigConsts<>+496(SB)/8, $0x7ff0000000000000
+DATA trigConsts<>+504(SB)/8, $0x7ff0000000000000
+DATA trigConsts<>+512(SB)/8, $0x0000000000000001
+DATA trigConsts<>+520(SB)/8, $0x0000000000000001
+DATA trigConsts<>+528(SB)/8, $0x0000000000000001
+DATA trigConsts<>+536(SB)/8, $0x0000000000000001
+DATA trigConsts<>+544(SB)/8, $0x0000000000000001
+DATA trigConsts<>+552(SB)/8, $0x0000000000000001
+DATA trigConsts<>+560(SB)/8, $0x0000000000000001
+DATA trigConsts<>+568(SB)/8, $0x0000000000000001
+DATA trigConsts<>+576(SB)/8, $0x0000000000000002
+DATA trigConsts<>+584(SB)/8, $0x0000000000000002
+DATA trigConsts<>+592(SB)/8, $0x0000000000000002
+DATA trigConsts<>+600(SB)/8, $0x0000000000000002
+DATA trigConsts<>+608(SB)/8, $0x0000000000000002
+DATA trigConsts<>+616(SB)/8, $0x0000000000000002
+DATA trigConsts<>+624(SB)/8, $0x0000000000000002
+DATA trigConsts<>+632(SB)/8, $0x0000000000000002
+DATA trigConsts<>+640(SB)/8, $0x3ff0000000000000
+DATA trigConsts<>+648(SB)/8, $0x3ff0000000000000
+DATA trigConsts<>+656(SB)/8, $0x3ff0000000000000
+DATA trigConsts<>+664(SB)/8, $0x3ff0000000000000
+DATA trigConsts<>+672(SB)/8, $0x3ff0000000000000
+DATA trigConsts<>+680(SB)/8, $0x3ff0000000000000
+DATA trigConsts<>+688(SB)/8, $0x3ff0000000000000
+DATA trigConsts<>+696(SB)/8, $0x3ff0000000000000
+DATA trigConsts<>+704(SB)/8, $0x3fe0000000000000
+DATA trigConsts<>+712(SB)/8, $0x3fe0000000000000
+DATA trigConsts<>+720(SB)/8, $0x3fe0000000000000
+DATA trigConsts<>+728(SB)/8, $0x3fe0000000000000
+DATA trigConsts<>+736(SB)/8, $0x3fe0000000000000
+DATA trigConsts<>+744(SB)/8, $0x3fe0000000000000
+DATA trigConsts<>+752(SB)/8, $0x3fe0000000000000
+DATA trigConsts<>+760(SB)/8, $0x3fe0000000000000
+DATA trigConsts<>+768(SB)/8, $0x400921fb54442d18
+DATA trigConsts<>+776(SB)/8, $0x400921fb54442d18
+DATA trigConsts<>+784(SB)/8, $0x400921fb54442d18
+DATA trigConsts<>+792(SB)/8, $0x400921fb54442d18
+DATA trigConsts<>+800(SB)/8, $0x400921fb54442d18
+DATA trigConsts<>+808(SB)/8, $0x400921fb54442d18
+DATA trigConsts<>+816(SB)/8, $0x400921fb54442d18
+DATA trigConsts<>+824(SB)/8, $0x400921fb54442d18
+DATA trigConsts<>+832(SB)/8, $0x3ff921fb54442d18
+DATA trigConsts<>+840(SB)/8, $0x3ff921fb54442d18
+DATA trigConsts<>+848(SB)/8, $0x3ff921fb54442d18
+DATA trigConsts<>+856(SB)/8, $0x3ff921fb54442d18
+DATA trigConsts<>+864(SB)/8, $0x3ff921fb54442d18
+DATA trigConsts<>+872(SB)/8, $0x3ff921fb54442d18
+DATA trigConsts<>+880(SB)/8, $0x3ff921fb54442d18
+DATA trigConsts<>+888(SB)/8, $0x3ff921fb54442d18
+DATA trigConsts<>+896(SB)/8, $0x3fe921fb54442d18
+DATA trigConsts<>+904(SB)/8, $0x3fe921fb54442d18
+DATA trigConsts<>+912(SB)/8, $0x3fe921fb54442d18
+DATA trigConsts<>+920(SB)/8, $0x3fe921fb54442d18
+DATA trigConsts<>+928(SB)/8, $0x3fe921fb54442d18
+DATA trigConsts<>+936(SB)/8, $0x3fe921fb54442d18
+DATA trigConsts<>+944(SB)/8, $0x3fe921fb54442d18
+DATA trigConsts<>+952(SB)/8, $0x3fe921fb54442d18
+DATA trigConsts<>+960(SB)/8, $0x4002d97c7f3321d2
+DATA trigConsts<>+968(SB)/8, $0x4002d97c7f3321d2
+DATA trigConsts<>+976(SB)/8, $0x4002d97c7f3321d2
+DATA trigConsts<>+984(SB)/8, $0x4002d97c7f3321d2
+DATA trigConsts<>+992(SB)/8, $0x4002d97c7f3321d2
+DATA trigConsts<>+1000(SB)/8, $0x4002d97c7f3321d2
+DATA trigConsts<>+1008(SB)/8, $0x4002d97c7f3321d2
+DATA trigConsts<>+1016(SB)/8, $0x4002d97c7f3321d2
+DATA trigConsts<>+1024(SB)/8, $0x3c91a62633145c07
+DATA trigConsts<>+1032(SB)/8, $0x3c91a62633145c07
+DATA trigConsts<>+1040(SB)/8, $0x3c91a62633145c07
+DATA trigConsts<>+1048(SB)/8, $0x3c91a62633145c07
+DATA trigConsts<>+1056(SB)/8, $0x3c91a62633145c07
+DATA trigConsts<>+1064(SB)/8, $0x3c91a62633145c07
+DATA trigConsts<>+1072(SB)/8, $0x3c91a62633145c07
+DATA trigConsts<>+1080(SB)/8, $0x3c91a62633145c07
+DATA trigConsts<>+1088(SB)/8, $0x3c81a62633145c07
+DATA trigConsts<>+1096(SB)/8, $0x3c81a62633145c07
+DATA trigConsts<>+1104(SB)/8, $0x3c81a62633145c07
+DATA trigConsts<>+1112(SB)/8, $0x3c81a62633145c07
+DATA trigConsts<>+1120(SB)/8, $0x3c81a62633145c07
+DATA trigConsts<>+1128(SB)/8, $0x3c81a62633145c07
+DATA trigConsts<>+1136(SB)/8, $0x3c81a62633145c07
+DATA trigConsts<>+1144(SB)/8, $0x3c81a62633145c07
+DATA trigConsts<>+1152(SB)/8, $0x4003504f333f9de6
+DATA trigConsts<>+1160(SB)/8, $0x4003504f333f9de6
+DATA trigConsts<>+1168(SB)/8, $0x4003504f333f9de6
+DATA trigConsts<>+1176(SB)/8, $0x4003504f333f9de6
+DATA trigConsts<>+1184(SB)/8, $0x4003504f333f9de6
+DATA trigConsts<>+1192(SB)/8, $0x4003504f333f9de6
+DATA trigConsts<>+1200(SB)/8, $0x4003504f333f9de6
+DATA trigConsts<>+1208(SB)/8, $0x4003504f333f9de6
+DATA trigConsts<>+1216(SB)/8, $0x3fe51eb851eb851f
+DATA trigConsts<>+1224(SB)/8, $0x3fe51eb851eb851f
+DATA trigConsts<>+1232(SB)/8, $0x3fe51eb851eb851f
+DATA trigConsts<>+1240(SB)/8, $0x3fe51eb851eb851f
+DATA trigConsts<>+1248(SB)/8, $0x3fe51eb851eb851f
+DATA trigConsts<>+1256(SB)/8, $0x3fe51eb851eb851f
+DATA trigConsts<>+1264(SB)/8, $0x3fe51eb851eb851f
+DATA trigConsts<>+1272(SB)/8, $0x3fe51eb851eb851f
+DATA trigConsts<>+1280(SB)/8, $0x3fe9884533d43651
+DATA trigConsts<>+1288(SB)/8, $0x3fe9884533d43651
+DATA trigConsts<>+1296(SB)/8, $0x3fe9884533d43651
+DATA trigConsts<>+1304(SB)/8, $0x3fe9884533d43651
+DATA trigConsts<>+1312(SB)/8, $0x3fe9884533d43651
+DATA trigConsts<>+1320(SB)/8, $0x3fe9884533d43651
+DATA trigConsts<>+1328(SB)/8, $0x3fe9884533d43651
+DATA trigConsts<>+1336(SB)/8, $0x3fe9884533d43651
+DATA trigConsts<>+1344(SB)/8, $0x3fa6e4e26d4801f7
+DATA trigConsts<>+1352(SB)/8, $0x3fa6e4e26d4801f7
+DATA trigConsts<>+1360(SB)/8, $0x3fa6e4e26d4801f7
+DATA trigConsts<>+1368(SB)/8, $0x3fa6e4e26d4801f7
+DATA trigConsts<>+1376(SB)/8, $0x3fa6e4e26d4801f7
+DATA trigConsts<>+1384(SB)/8, $0x3fa6e4e26d4801f7
+DATA trigConsts<>+1392(SB)/8, $0x3fa6e4e26d4801f7
+DATA trigConsts<>+1400(SB)/8, $0x3fa6e4e26d4801f7
+DATA trigConsts<>+1408(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1412(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1416(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1420(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1424(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1428(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1432(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1436(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1440(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1444(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1448(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1452(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1456(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1460(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1464(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1468(SB)/4, $0x3f4c422a
+DATA trigConsts<>+1472(SB)/4, $0x3d372713
+DATA trigConsts<>+1476(SB)/4, $0x3d372713
+DATA trigConsts<>+1480(SB)/4, $0x3d372713
+DATA trigConsts<>+1484(SB)/4, $0x3d372713
+DATA trigConsts<>+1488(SB)/4, $0x3d372713
+DATA trigConsts<>+1492(SB)/4, $0x3d372713
+DATA trigConsts<>+1496(SB)/4, $0x3d372713
+DATA trigConsts<>+1500(SB)/4, $0x3d372713
+DATA trigConsts<>+1504(SB)/4, $0x3d372713
+DATA trigConsts<>+1508(SB)/4, $0x3d372713
+DATA trigConsts<>+1512(SB)/4, $0x3d372713
+DATA trigConsts<>+1516(SB)/4, $0x3d372713
+DATA trigConsts<>+1520(SB)/4, $0x3d372713
+DATA trigConsts<>+1524(SB)/4, $0x3d372713
+DATA trigConsts<>+1528(SB)/4, $0x3d372713
+DATA trigConsts<>+1532(SB)/4, $0x3d372713
+DATA trigConsts<>+1536(SB)/4, $0x3f000000
+DATA trigConsts<>+1540(SB)/4, $0x3f000000
+DATA trigConsts<>+1544(SB)/4, $0x3f000000
+DATA trigConsts<>+1548(SB)/4, $0x3f000000
+DATA trigConsts<>+1552(SB)/4, $0x3f000000
+DATA trigConsts<>+1556(SB)/4, $0x3f000000
+DATA trigConsts<>+1560(SB)/4, $0x3f000000
+DATA trigConsts<>+1564(SB)/4, $0x3f000000
+DATA trigConsts<>+1568(SB)/4, $0x3f000000
+DATA trigConsts<>+1572(SB)/4, $0x3f000000
+DATA trigConsts<>+1576(SB)/4, $0x3f000000
+DATA trigConsts<>+1580(SB)/4, $0x3f000000
+DATA trigConsts<>+1584(SB)/4, $0x3f000000
+DATA trigConsts<>+1588(SB)/4, $0x3f000000
+DATA trigConsts<>+1592(SB)/4, $0x3f000000
+DATA trigConsts<>+1596(SB)/4, $0x3f000000
+DATA trigConsts<>+1600(SB)/4, $0x3f800000
+DATA trigConsts<>+1604(SB)/4, $0x3f800000
+DATA trigConsts<>+1608(SB)/4, $0x3f800000
+DATA trigConsts<>+1612(SB)/4, $0x3f800000
+DATA trigConsts<>+1616(SB)/4, $0x3f800000
+DATA trigConsts<>+1620(SB)/4, $0x3f800000
+DATA trigConsts<>+1624(SB)/4, $0x3f800000
+DATA trigConsts<>+1628(SB)/4, $0x3f800000
+DATA trigConsts<>+1632(SB)/4, $0x3f800000
+DATA trigConsts<>+1636(SB)/4, $0x3f800000
+DATA trigConsts<>+1640(SB)/4, $0x3f800000
+DATA trigConsts<>+1644(SB)/4, $0x3f800000
+DATA trigConsts<>+1648(SB)/4, $0x3f800000
+DATA trigConsts<>+1652(SB)/4, $0x3f800000
+DATA trigConsts<>+1656(SB)/4, $0x3f800000
+DATA trigConsts<>+1660(SB)/4, $0x3f800000
+DATA trigConsts<>+1664(SB)/8, $0x3ff6a09e667f3bcd
+DATA trigConsts<>+1672(SB)/8, $0x3ff6a09e667f3bcd
+DATA trigConsts<>+1680(SB)/8, $0x3ff6a09e667f3bcd
+DATA trigConsts<>+1688(SB)/8, $0x3ff6a09e667f3bcd
+DATA trigConsts<>+1696(SB)/8, $0x3ff6a09e667f3bcd
+DATA trigConsts<>+1704(SB)/8, $0x3ff6a09e667f3bcd
+DATA trigConsts<>+1712(SB)/8, $0x3ff6a09e667f3bcd
+DATA trigConsts<>+1720(SB)/8, $0x3ff6a09e667f3bcd
+DATA trigConsts<>+1728(SB)/8, $0x4000000000000000
+DATA trigConsts<>+1736(SB)/8, $0x4000000000000000
+DATA trigConsts<>+1744(SB)/8, $0x4000000000000000
+DATA trigConsts<>+1752(SB)/8, $0x4000000000000000
+DATA trigConsts<>+1760(SB)/8, $0x4000000000000000
+DATA trigConsts<>+1768(SB)/8, $0x4000000000000000
+DATA trigConsts<>+1776(SB)/8, $0x4000000000000000
+DATA trigConsts<>+1784(SB)/8, $0x4000000000000000
+DATA trigConsts<>+1792(SB)/8, $0x3fe62e42fee00000
+DATA trigConsts<>+1800(SB)/8, $0x3fe62e42fee00000
+DATA trigConsts<>+1808(SB)/8, $0x3fe62e42fee00000
+DATA trigConsts<>+1816(SB)/8, $0x3fe62e42fee00000
+DATA trigConsts<>+1824(SB)/8, $0x3fe62e42fee00000
+DATA trigConsts<>+1832(SB)/8, $0x3fe62e42fee00000
+DATA trigConsts<>+1840(SB)/8, $0x3fe62e42fee00000
+DATA trigConsts<>+1848(SB)/8, $0x3fe62e42fee00000
+DATA trigConsts<>+1856(SB)/8, $0x3dea39ef35793c76
+DATA trigConsts<>+1864(SB)/8, $0x3dea39ef35793c76
+DATA trigConsts<>+1872(SB)/8, $0x3dea39ef35793c76
+DATA trigConsts<>+1880(SB)/8, $0x3dea39ef35793c76
+DATA trigConsts<>+1888(SB)/8, $0x3dea39ef35793c76
+DATA trigConsts<>+1896(SB)/8, $0x3dea39ef35793c76
+DATA trigConsts<>+1904(SB)/8, $0x3dea39ef35793c76
+DATA trigConsts<>+1912(SB)/8, $0x3dea39ef35793c76
+DATA trigConsts<>+1920(SB)/8, $0x0000000003538422
+DATA trigConsts<>+1928(SB)/8, $0x0000000003538422
+DATA trigConsts<>+1936(SB)/8, $0x0000000003538422
+DATA trigConsts<>+1944(SB)/8, $0x0000000003538422
+DATA trigConsts<>+1952(SB)/8, $0x0000000003538422
+DATA trigConsts<>+1960(SB)/8, $0x0000000003538422
+DATA trigConsts<>+1968(SB)/8, $0x0000000003538422
+DATA trigConsts<>+1976(SB)/8, $0x0000000003538422
+DATA trigConsts<>+1984(SB)/8, $0x4069000000000000
+DATA trigConsts<>+1992(SB)/8, $0x4069000000000000
+DATA trigConsts<>+2000(SB)/8, $0x4069000000000000
+DATA trigConsts<>+2008(SB)/8, $0x4069000000000000
+DATA trigConsts<>+2016(SB)/8, $0x4069000000000000
+DATA trigConsts<>+2024(SB)/8, $0x4069000000000000
+DATA trigConsts<>+2032(SB)/8, $0x4069000000000000
+DATA trigConsts<>+2040(SB)/8, $0x4069000000000000
+DATA trigConsts<>+2048(SB)/8, $0xc069000000000000
+DATA trigConsts<>+2056(SB)/8, $0xc069000000000000
+DATA trigConsts<>+2064(SB)/8, $0xc069000000000000
+DATA trigConsts<>+2072(SB)/8, $0xc069000000000000
+DATA trigConsts<>+2080(SB)/8, $0xc069000000000000
+DATA trigConsts<>+2088(SB)/8, $0xc069000000000000
+DATA trigConsts<>+2096(SB)/8, $0xc069000000000000
+DATA trigConsts<>+2104(SB)/8, $0xc069000000000000
+DATA trigConsts<>+2112(SB)/8, $0x3ff71547652b82fe
+DATA trigConsts<>+2120(SB)/8, $0x3ff71547652b82fe
+DATA trigConsts<>+2128(SB)/8, $0x3ff71547652b82fe
+DATA trigConsts<>+2136(SB)/8, $0x3ff71547652b82fe
+DATA trigConsts<>+2144(SB)/8, $0x3ff71547652b82fe
+DATA trigConsts<>+2152(SB)/8, $0x3ff71547652b82fe
+DATA trigConsts<>+2160(SB)/8, $0x3ff71547652b82fe
+DATA trigConsts<>+2168(SB)/8, $0x3ff71547652b82fe
+DATA trigConsts<>+2176(SB)/8, $0x3fe62e42fefa3000
+DATA trigConsts<>+2184(SB)/8, $0x3fe62e42fefa3000
+DATA trigConsts<>+2192(SB)/8, $0x3fe62e42fefa3000
+DATA trigConsts<>+2200(SB)/8, $0x3fe62e42fefa3000
+DATA trigConsts<>+2208(SB)/8, $0x3fe62e42fefa3000
+DATA trigConsts<>+2216(SB)/8, $0x3fe62e42fefa3000
+DATA trigConsts<>+2224(SB)/8, $0x3fe62e42fefa3000
+DATA trigConsts<>+2232(SB)/8, $0x3fe62e42fefa3000
+DATA trigConsts<>+2240(SB)/8, $0x3d53de6af278ece6
+DATA trigConsts<>+2248(SB)/8, $0x3d53de6af278ece6
+DATA trigConsts<>+2256(SB)/8, $0x3d53de6af278ece6
+DATA trigConsts<>+2264(SB)/8, $0x3d53de6af278ece6
+DATA trigConsts<>+2272(SB)/8, $0x3d53de6af278ece6
+DATA trigConsts<>+2280(SB)/8, $0x3d53de6af278ece6
+DATA trigConsts<>+2288(SB)/8, $0x3d53de6af278ece6
+DATA trigConsts<>+2296(SB)/8, $0x3d53de6af278ece6
+DATA trigConsts<>+2304(SB)/8, $0x3ff921fb58000000
+DATA trigConsts<>+2312(SB)/8, $0x3ff921fb58000000
+DATA trigConsts<>+2320(SB)/8, $0x3ff921fb58000000
+DATA trigConsts<>+2328(SB)/8, $0x3ff921fb58000000
+DATA trigConsts<>+2336(SB)/8, $0x3ff921fb58000000
+DATA trigConsts<>+2344(SB)/8, $0x3ff921fb58000000
+DATA trigConsts<>+2352(SB)/8, $0x3ff921fb58000000
+DATA trigConsts<>+2360(SB)/8, $0x3ff921fb58000000
+DATA trigConsts<>+2368(SB)/8, $0xbe4dde9740000000
+DATA trigConsts<>+2376(SB)/8, $0xbe4dde9740000000
+DATA trigConsts<>+2384(SB)/8, $0xbe4dde9740000000
+DATA trigConsts<>+2392(SB)/8, $0xbe4dde9740000000
+DATA trigConsts<>+2400(SB)/8, $0xbe4dde9740000000
+DATA trigConsts<>+2408(SB)/8, $0xbe4dde9740000000
+DATA trigConsts<>+2416(SB)/8, $0xbe4dde9740000000
+DATA trigConsts<>+2424(SB)/8, $0xbe4dde9740000000
+DATA trigConsts<>+2432(SB)/8, $0x3c91a62630000000
+DATA trigConsts<>+2440(SB)/8, $0x3c91a62630000000
+DATA trigConsts<>+2448(SB)/8, $0x3c91a62630000000
+DATA trigConsts<>+2456(SB)/8, $0x3c91a62630000000
+DATA trigConsts<>+2464(SB)/8, $0x3c91a62630000000
+DATA trigConsts<>+2472(SB)/8, $0x3c91a62630000000
+DATA trigConsts<>+2480(SB)/8, $0x3c91a62630000000
+DATA trigConsts<>+2488(SB)/8, $0x3c91a62630000000
+DATA trigConsts<>+2496(SB)/8, $0x3ae8a2e03707344a
+DATA trigConsts<>+2504(SB)/8, $0x3ae8a2e03707344a
+DATA trigConsts<>+2512(SB)/8, $0x3ae8a2e03707344a
+DATA trigConsts<>+2520(SB)/8, $0x3ae8a2e03707344a
+DATA trigConsts<>+2528(SB)/8, $0x3ae8a2e03707344a
+DATA trigConsts<>+2536(SB)/8, $0x3ae8a2e03707344a
+DATA trigConsts<>+2544(SB)/8, $0x3ae8a2e03707344a
+DATA trigConsts<>+2552(SB)/8, $0x3ae8a2e03707344a
+DATA trigConsts<>+2560(SB)/8, $0x41a0000000000000
+DATA trigConsts<>+2568(SB)/8, $0x41a0000000000000
+DATA trigConsts<>+2576(SB)/8, $0x41a0000000000000
+DATA trigConsts<>+2584(SB)/8, $0x41a0000000000000
+DATA trigConsts<>+2592(SB)/8, $0x41a0000000000000
+DATA trigConsts<>+2600(SB)/8, $0x41a0000000000000
+DATA trigConsts<>+2608(SB)/8, $0x41a0000000000000
+DATA trigConsts<>+2616(SB)/8, $0x41a0000000000000
+DATA trigConsts<>+2624(SB)/8, $0x3fe45f306dc9c883
+DATA trigConsts<>+2632(SB)/8, $0x3fe45f306dc9c883
+DATA trigConsts<>+2640(SB)/8, $0x3fe45f306dc9c883
+DATA trigConsts<>+2648(SB)/8, $0x3fe45f306dc9c883
+DATA trigConsts<>+2656(SB)/8, $0x3fe45f306dc9c883
+DATA trigConsts<>+2664(SB)/8, $0x3fe45f306dc9c883
+DATA trigConsts<>+2672(SB)/8, $0x3fe45f306dc9c883
+DATA trigConsts<>+2680(SB)/8, $0x3fe45f306dc9c883
+DATA trigConsts<>+2688(SB)/8, $0x3ff921fb60000000
+DATA trigConsts<>+2696(SB)/8, $0x3ff921fb60000000
+DATA trigConsts<>+2704(SB)/8, $0x3ff921fb60000000
+DATA trigConsts<>+2712(SB)/8, $0x3ff921fb60000000
+DATA trigConsts<>+2720(SB)/8, $0x3ff921fb60000000
+DATA trigConsts<>+2728(SB)/8, $0x3ff921fb60000000
+DATA trigConsts<>+2736(SB)/8, $0x3ff921fb60000000
+DATA trigConsts<>+2744(SB)/8, $0x3ff921fb60000000
+DATA trigConsts<>+2752(SB)/8, $0xbe6777a5c0000000
+DATA trigConsts<>+2760(SB)/8, $0xbe6777a5c0000000
+DATA trigConsts<>+2768(SB)/8, $0xbe6777a5c0000000
+DATA trigConsts<>+2776(SB)/8, $0xbe6777a5c0000000
+DATA trigConsts<>+2784(SB)/8, $0xbe6777a5c0000000
+DATA trigConsts<>+2792(SB)/8, $0xbe6777a5c0000000
+DATA trigConsts<>+2800(SB)/8, $0xbe6777a5c0000000
+DATA trigConsts<>+2808(SB)/8, $0xbe6777a5c0000000
+DATA trigConsts<>+2816(SB)/8, $0xbcdee59d9cceba40
+DATA trigConsts<>+2824(SB)/8, $0xbcdee59d9cceba40
+DATA trigConsts<>+2832(SB)/8, $0xbcdee59d9cceba40
+DATA trigConsts<>+2840(SB)/8, $0xbcdee59d9cceba40
+DATA trigConsts<>+2848(SB)/8, $0xbcdee59d9cceba40
+DATA trigConsts<>+2856(SB)/8, $0xbcdee59d9cceba40
+DATA trigConsts<>+2864(SB)/8, $0xbcdee59d9cceba40
+DATA trigConsts<>+2872(SB)/8, $0xbcdee59d9cceba40
+DATA trigConsts<>+2880(SB)/8, $0xbfe0000000000000
+DATA trigConsts<>+2888(SB)/8, $0xbfe0000000000000
+DATA trigConsts<>+2896(SB)/8, $0xbfe0000000000000
+DATA trigConsts<>+2904(SB)/8, $0xbfe0000000000000
+DATA trigConsts<>+2912(SB)/8, $0xbfe0000000000000
+DATA trigConsts<>+2920(SB)/8, $0xbfe0000000000000
+DATA trigConsts<>+2928(SB)/8, $0xbfe0000000000000
+DATA trigConsts<>+2936(SB)/8, $0xbfe0000000000000
+DATA trigConsts<>+2944(SB)/8, $0xbfc5555555555555
+DATA trigConsts<>+2952(SB)/8, $0xbfc5555555555555
+DATA trigConsts<>+2960(SB)/8, $0xbfc5555555555555
+DATA trigConsts<>+2968(SB)/8, $0xbfc5555555555555
+DATA trigConsts<>+2976(SB)/8, $0xbfc5555555555555
+DATA trigConsts<>+2984(SB)/8, $0xbfc5555555555555
+DATA trigConsts<>+2992(SB)/8, $0xbfc5555555555555
+DATA trigConsts<>+3000(SB)/8, $0xbfc5555555555555
+DATA trigConsts<>+3008(SB)/8, $0x3fa5555555555555
+DATA trigConsts<>+3016(SB)/8, $0x3fa5555555555555
+DATA trigConsts<>+3024(SB)/8, $0x3fa5555555555555
+DATA trigConsts<>+3032(SB)/8, $0x3fa5555555555555
+DATA trigConsts<>+3040(SB)/8, $0x3fa5555555555555
+DATA trigConsts<>+3048(SB)/8, $0x3fa5555555555555
+DATA trigConsts<>+3056(SB)/8, $0x3fa5555555555555
+DATA trigConsts<>+3064(SB)/8, $0x3fa5555555555555
+DATA trigConsts<>+3072(SB)/8, $0x3f81111111111111
+DATA trigConsts<>+3080(SB)/8, $0x3f81111111111111
+DATA trigConsts<>+3088(SB)/8, $0x3f81111111111111
+DATA trigConsts<>+3096(SB)/8, $0x3f81111111111111
+DATA trigConsts<>+3104(SB)/8, $0x3f81111111111111
+DATA trigConsts<>+3112(SB)/8, $0x3f81111111111111
+DATA trigConsts<>+3120(SB)/8, $0x3f81111111111111
+DATA trigConsts<>+3128(SB)/8, $0x3f81111111111111
+DATA trigConsts<>+3136(SB)/8, $0xbf56c16c16c16c17
+DATA trigConsts<>+3144(SB)/8, $0xbf56c16c16c16c17
+DATA trigConsts<>+3152(SB)/8, $0xbf56c16c16c16c17
+DATA trigConsts<>+3160(SB)/8, $0xbf56c16c16c16c17
+DATA trigConsts<>+3168(SB)/8, $0xbf56c16c16c16c17
+DATA trigConsts<>+3176(SB)/8, $0xbf56c16c16c16c17
+DATA trigConsts<>+3184(SB)/8, $0xbf56c16c16c16c17
+DATA trigConsts<>+3192(SB)/8, $0xbf56c16c16c16c17
+DATA trigConsts<>+3200(SB)/8, $0xbf2a01a01a01a01a
+DATA trigConsts<>+3208(SB)/8, $0xbf2a01a01a01a01a
+DATA trigConsts<>+3216(SB)/8, $0xbf2a01a01a01a01a
+DATA trigConsts<>+3224(SB)/8, $0xbf2a01a01a01a01a
+DATA trigConsts<>+3232(SB)/8, $0xbf2a01a01a01a01a
+DATA trigConsts<>+3240(SB)/8, $0xbf2a01a01a01a01a
+DATA trigConsts<>+3248(SB)/8, $0xbf2a01a01a01a01a
+DATA trigConsts<>+3256(SB)/8, $0xbf2a01a01a01a01a
+DATA trigConsts<>+3264(SB)/8, $0x3efa01a01a01a01a
+DATA trigConsts<>+3272(SB)/8, $0x3efa01a01a01a01a
+DATA trigConsts<>+3280(SB)/8, $0x3efa01a01a01a01a
+DATA trigConsts<>+3288(SB)/8, $0x3efa01a01a01a01a
+DATA trigConsts<>+3296(SB)/8, $0x3efa01a01a01a01a
+DATA trigConsts<>+3304(SB)/8, $0x3efa01a01a01a01a
+DATA trigConsts<>+3312(SB)/8, $0x3efa01a01a01a01a
+DATA trigConsts<>+3320(SB)/8, $0x3efa01a01a01a01a
+DATA trigConsts<>+3328(SB)/8, $0x3ec71de3a556c734
+DATA trigConsts<>+3336(SB)/8, $0x3ec71de3a556c734
+DATA trigConsts<>+3344(SB)/8, $0x3ec71de3a556c734
+DATA trigConsts<>+3352(SB)/8, $0x3ec71de3a556c734
+DATA trigConsts<>+3360(SB)/8, $0x3ec71de3a556c734
+DATA trigConsts<>+3368(SB)/8, $0x3ec71de3a556c734
+DATA trigConsts<>+3376(SB)/8, $0x3ec71de3a556c734
+DATA trigConsts<>+3384(SB)/8, $0x3ec71de3a556c734
+DATA trigConsts<>+3392(SB)/8, $0xbe927e4fb7789f5c
+DATA trigConsts<>+3400(SB)/8, $0xbe927e4fb7789f5c
+DATA trigConsts<>+3408(SB)/8, $0xbe927e4fb7789f5c
+DATA trigConsts<>+3416(SB)/8, $0xbe927e4fb7789f5c
+DATA trigConsts<>+3424(SB)/8, $0xbe927e4fb7789f5c
+DATA trigConsts<>+3432(SB)/8, $0xbe927e4fb7789f5c
+DATA trigConsts<>+3440(SB)/8, $0xbe927e4fb7789f5c
+DATA trigConsts<>+3448(SB)/8, $0xbe927e4fb7789f5c
+DATA trigConsts<>+3456(SB)/8, $0xbe5ae64567f544e4
+DATA trigConsts<>+3464(SB)/8, $0xbe5ae64567f544e4
+DATA trigConsts<>+3472(SB)/8, $0xbe5ae64567f544e4
+DATA trigConsts<>+3480(SB)/8, $0xbe5ae64567f544e4
+DATA trigConsts<>+3488(SB)/8, $0xbe5ae64567f544e4
+DATA trigConsts<>+3496(SB)/8, $0xbe5ae64567f544e4
+DATA trigConsts<>+3504(SB)/8, $0xbe5ae64567f544e4
+DATA trigConsts<>+3512(SB)/8, $0xbe5ae64567f544e4
+DATA trigConsts<>+3520(SB)/8, $0x3de5d8fd1fd19ccd
+DATA trigConsts<>+3528(SB)/8, $0x3de5d8fd1fd19ccd
+DATA trigConsts<>+3536(SB)/8, $0x3de5d8fd1fd19ccd
+DATA trigConsts<>+3544(SB)/8, $0x3de5d8fd1fd19ccd
+DATA trigConsts<>+3552(SB)/8, $0x3de5d8fd1fd19ccd
+DATA trigConsts<>+3560(SB)/8, $0x3de5d8fd1fd19ccd
+DATA trigConsts<>+3568(SB)/8, $0x3de5d8fd1fd19ccd
+DATA trigConsts<>+3576(SB)/8, $0x3de5d8fd1fd19ccd
+DATA trigConsts<>+3584(SB)/8, $0xbe5ae5e5a9291f5d
+DATA trigConsts<>+3592(SB)/8, $0xbe5ae5e5a9291f5d
+DATA trigConsts<>+3600(SB)/8, $0xbe5ae5e5a9291f5d
+DATA trigConsts<>+3608(SB)/8, $0xbe5ae5e5a9291f5d
+DATA trigConsts<>+3616(SB)/8, $0xbe5ae5e5a9291f5d
+DATA trigConsts<>+3624(SB)/8, $0xbe5ae5e5a9291f5d
+DATA trigConsts<>+3632(SB)/8, $0xbe5ae5e5a9291f5d
+DATA trigConsts<>+3640(SB)/8, $0xbe5ae5e5a9291f5d
+DATA trigConsts<>+3648(SB)/8, $0x3ec71de3567d48a1
+DATA trigConsts<>+3656(SB)/8, $0x3ec71de3567d48a1
+DATA trigConsts<>+3664(SB)/8, $0x3ec71de3567d48a1
+DATA trigConsts<>+3672(SB)/8, $0x3ec71de3567d48a1
+DATA trigConsts<>+3680(SB)/8, $0x3ec71de3567d48a1
+DATA trigConsts<>+3688(SB)/8, $0x3ec71de3567d48a1
+DATA trigConsts<>+3696(SB)/8, $0x3ec71de3567d48a1
+DATA trigConsts<>+3704(SB)/8, $0x3ec71de3567d48a1
+DATA trigConsts<>+3712(SB)/8, $0xbf2a01a019bfdf03
+DATA trigConsts<>+3720(SB)/8, $0xbf2a01a019bfdf03
+DATA trigConsts<>+3728(SB)/8, $0xbf2a01a019bfdf03
+DATA trigConsts<>+3736(SB)/8, $0xbf2a01a019bfdf03
+DATA trigConsts<>+3744(SB)/8, $0xbf2a01a019bfdf03
+DATA trigConsts<>+3752(SB)/8, $0xbf2a01a019bfdf03
+DATA trigConsts<>+3760(SB)/8, $0xbf2a01a019bfdf03
+DATA trigConsts<>+3768(SB)/8, $0xbf2a01a019bfdf03
+DATA trigConsts<>+3776(SB)/8, $0x3f8111111110f7d0
+DATA trigConsts<>+3784(SB)/8, $0x3f8111111110f7d0
+DATA trigConsts<>+3792(SB)/8, $0x3f8111111110f7d0
+DATA trigConsts<>+3800(SB)/8, $0x3f8111111110f7d0
+DATA trigConsts<>+3808(SB)/8, $0x3f8111111110f7d0
+DATA trigConsts<>+3816(SB)/8, $0x3f8111111110f7d0
+DATA trigConsts<>+3824(SB)/8, $0x3f8111111110f7d0
+DATA trigConsts<>+3832(SB)/8, $0x3f8111111110f7d0
+DATA trigConsts<>+3840(SB)/8, $0xbfc5555555555548
+DATA trigConsts<>+3848(SB)/8, $0xbfc5555555555548
+DATA trigConsts<>+3856(SB)/8, $0xbfc5555555555548
+DATA trigConsts<>+3864(SB)/8, $0xbfc5555555555548
+DATA trigConsts<>+3872(SB)/8, $0xbfc5555555555548
+DATA trigConsts<>+3880(SB)/8, $0xbfc5555555555548
+DATA trigConsts<>+3888(SB)/8, $0xbfc5555555555548
+DATA trigConsts<>+3896(SB)/8, $0xbfc5555555555548
+DATA trigConsts<>+3904(SB)/8, $0xbda8fa49a0861a9b
+DATA trigConsts<>+3912(SB)/8, $0xbda8fa49a0861a9b
+DATA trigConsts<>+3920(SB)/8, $0xbda8fa49a0861a9b
+DATA trigConsts<>+3928(SB)/8, $0xbda8fa49a0861a9b
+DATA trigConsts<>+3936(SB)/8, $0xbda8fa49a0861a9b
+DATA trigConsts<>+3944(SB)/8, $0xbda8fa49a0861a9b
+DATA trigConsts<>+3952(SB)/8, $0xbda8fa49a0861a9b
+DATA trigConsts<>+3960(SB)/8, $0xbda8fa49a0861a9b
+DATA trigConsts<>+3968(SB)/8, $0x3e21ee9d7b4e3f05
+DATA trigConsts<>+3976(SB)/8, $0x3e21ee9d7b4e3f05
+DATA trigConsts<>+3984(SB)/8, $0x3e21ee9d7b4e3f05
+DATA trigConsts<>+3992(SB)/8, $0x3e21ee9d7b4e3f05
+DATA trigConsts<>+4000(SB)/8, $0x3e21ee9d7b4e3f05
+DATA trigConsts<>+4008(SB)/8, $0x3e21ee9d7b4e3f05
+DATA trigConsts<>+4016(SB)/8, $0x3e21ee9d7b4e3f05
+DATA trigConsts<>+4024(SB)/8, $0x3e21ee9d7b4e3f05
+DATA trigConsts<>+4032(SB)/8, $0xbe927e4f7eac4bc6
+DATA trigConsts<>+4040(SB)/8, $0xbe927e4f7eac4bc6
+DATA trigConsts<>+4048(SB)/8, $0xbe927e4f7eac4bc6
+DATA trigConsts<>+4056(SB)/8, $0xbe927e4f7eac4bc6
+DATA trigConsts<>+4064(SB)/8, $0xbe927e4f7eac4bc6
+DATA trigConsts<>+4072(SB)/8, $0xbe927e4f7eac4bc6
+DATA trigConsts<>+4080(SB)/8, $0xbe927e4f7eac4bc6
+DATA trigConsts<>+4088(SB)/8, $0xbe927e4f7eac4bc6
+DATA trigConsts<>+4096(SB)/8, $0x3efa01a019c844f5
+DATA trigConsts<>+4104(SB)/8, $0x3efa01a019c844f5
+DATA trigConsts<>+4112(SB)/8, $0x3efa01a019c844f5
+DATA trigConsts<>+4120(SB)/8, $0x3efa01a019c844f5
+DATA trigConsts<>+4128(SB)/8, $0x3efa01a019c844f5
+DATA trigConsts<>+4136(SB)/8, $0x3efa01a019c844f5
+DATA trigConsts<>+4144(SB)/8, $0x3efa01a019c844f5
+DATA trigConsts<>+4152(SB)/8, $0x3efa01a019c844f5
+DATA trigConsts<>+4160(SB)/8, $0xbf56c16c16c14f91
+DATA trigConsts<>+4168(SB)/8, $0xbf56c16c16c14f91
+DATA trigConsts<>+4176(SB)/8, $0xbf56c16c16c14f91
+DATA trigConsts<>+4184(SB)/8, $0xbf56c16c16c14f91
+DATA trigConsts<>+4192(SB)/8, $0xbf56c16c16c14f91
+DATA trigConsts<>+4200(SB)/8, $0xbf56c16c16c14f91
+DATA trigConsts<>+4208(SB)/8, $0xbf56c16c16c14f91
+DATA trigConsts<>+4216(SB)/8, $0xbf56c16c16c14f91
+DATA trigConsts<>+4224(SB)/8, $0x3fa555555555554b
+DATA trigConsts<>+4232(SB)/8, $0x3fa555555555554b
+DATA trigConsts<>+4240(SB)/8, $0x3fa555555555554b
+DATA trigConsts<>+4248(SB)/8, $0x3fa555555555554b
+DATA trigConsts<>+4256(SB)/8, $0x3fa555555555554b
+DATA trigConsts<>+4264(SB)/8, $0x3fa555555555554b
+DATA trigConsts<>+4272(SB)/8, $0x3fa555555555554b
+DATA trigConsts<>+4280(SB)/8, $0x3fa555555555554b
+DATA trigConsts<>+4288(SB)/8, $0xbfec007fa1f72594
+DATA trigConsts<>+4296(SB)/8, $0xbfec007fa1f72594
+DATA trigConsts<>+4304(SB)/8, $0xbfec007fa1f72594
+DATA trigConsts<>+4312(SB)/8, $0xbfec007fa1f72594
+DATA trigConsts<>+4320(SB)/8, $0xbfec007fa1f72594
+DATA trigConsts<>+4328(SB)/8, $0xbfec007fa1f72594
+DATA trigConsts<>+4336(SB)/8, $0xbfec007fa1f72594
+DATA trigConsts<>+4344(SB)/8, $0xbfec007fa1f72594
+DATA trigConsts<>+4352(SB)/8, $0xc03028545b6b807a
+DATA trigConsts<>+4360(SB)/8, $0xc03028545b6b807a
+DATA trigConsts<>+4368(SB)/8, $0xc03028545b6b807a
+DATA trigConsts<>+4376(SB)/8, $0xc03028545b6b807a
+DATA trigConsts<>+4384(SB)/8, $0xc03028545b6b807a
+DATA trigConsts<>+4392(SB)/8, $0xc03028545b6b807a
+DATA trigConsts<>+4400(SB)/8, $0xc03028545b6b807a
+DATA trigConsts<>+4408(SB)/8, $0xc03028545b6b807a
+DATA trigConsts<>+4416(SB)/8, $0xc052c08c36880273
+DATA trigConsts<>+4424(SB)/8, $0xc052c08c36880273
+DATA trigConsts<>+4432(SB)/8, $0xc052c08c36880273
+DATA trigConsts<>+4440(SB)/8, $0xc052c08c36880273
+DATA trigConsts<>+4448(SB)/8, $0xc052c08c36880273
+DATA trigConsts<>+4456(SB)/8, $0xc052c08c36880273
+DATA trigConsts<>+4464(SB)/8, $0xc052c08c36880273
+DATA trigConsts<>+4472(SB)/8, $0xc052c08c36880273
+DATA trigConsts<>+4480(SB)/8, $0xc05eb8bf2d05ba25
+DATA trigConsts<>+4488(SB)/8, $0xc05eb8bf2d05ba25
+DATA trigConsts<>+4496(SB)/8, $0xc05eb8bf2d05ba25
+DATA trigConsts<>+4504(SB)/8, $0xc05eb8bf2d05ba25
+DATA trigConsts<>+4512(SB)/8, $0xc05eb8bf2d05ba25
+DATA trigConsts<>+4520(SB)/8, $0xc05eb8bf2d05ba25
+DATA trigConsts<>+4528(SB)/8, $0xc05eb8bf2d05ba25
+DATA trigConsts<>+4536(SB)/8, $0xc05eb8bf2d05ba25
+DATA trigConsts<>+4544(SB)/8, $0xc0503669fd28ec8e
+DATA trigConsts<>+4552(SB)/8, $0xc0503669fd28ec8e
+DATA trigConsts<>+4560(SB)/8, $0xc0503669fd28ec8e
+DATA trigConsts<>+4568(SB)/8, $0xc0503669fd28ec8e
+DATA trigConsts<>+4576(SB)/8, $0xc0503669fd28ec8e
+DATA trigConsts<>+4584(SB)/8, $0xc0503669fd28ec8e
+DATA trigConsts<>+4592(SB)/8, $0xc0503669fd28ec8e
+DATA trigConsts<>+4600(SB)/8, $0xc0503669fd28ec8e
+DATA trigConsts<>+4608(SB)/8, $0x4038dbc45b14603c
+DATA trigConsts<>+4616(SB)/8, $0x4038dbc45b14603c
+DATA trigConsts<>+4624(SB)/8, $0x4038dbc45b14603c
+DATA trigConsts<>+4632(SB)/8, $0x4038dbc45b14603c
+DATA trigConsts<>+4640(SB)/8, $0x4038dbc45b14603c
+DATA trigConsts<>+4648(SB)/8, $0x4038dbc45b14603c
+DATA trigConsts<>+4656(SB)/8, $0x4038dbc45b14603c
+DATA trigConsts<>+4664(SB)/8, $0x4038dbc45b14603c
+DATA trigConsts<>+4672(SB)/8, $0x4064a0dd43b8fa25
+DATA trigConsts<>+4680(SB)/8, $0x4064a0dd43b8fa25
+DATA trigConsts<>+4688(SB)/8, $0x4064a0dd43b8fa25
+DATA trigConsts<>+4696(SB)/8, $0x4064a0dd43b8fa25
+DATA trigConsts<>+4704(SB)/8, $0x4064a0dd43b8fa25
+DATA trigConsts<>+4712(SB)/8, $0x4064a0dd43b8fa25
+DATA trigConsts<>+4720(SB)/8, $0x4064a0dd43b8fa25
+DATA trigConsts<>+4728(SB)/8, $0x4064a0dd43b8fa25
+DATA trigConsts<>+4736(SB)/8, $0x407b0e18d2e2be3b
+DATA trigConsts<>+4744(SB)/8, $0x407b0e18d2e2be3b
+DATA trigConsts<>+4752(SB)/8, $0x407b0e18d2e2be3b
+DATA trigConsts<>+4760(SB)/8, $0x407b0e18d2e2be3b
+DATA trigConsts<>+4768(SB)/8, $0x407b0e18d2e2be3b
+DATA trigConsts<>+4776(SB)/8, $0x407b0e18d2e2be3b
+DATA trigConsts<>+4784(SB)/8, $0x407b0e18d2e2be3b
+DATA trigConsts<>+4792(SB)/8, $0x407b0e18d2e2be3b
+DATA trigConsts<>+4800(SB)/8, $0x407e563f13b049ea
+DATA trigConsts<>+4808(SB)/8, $0x407e563f13b049ea
+DATA trigConsts<>+4816(SB)/8, $0x407e563f13b049ea
+DATA trigConsts<>+4824(SB)/8, $0x407e563f13b049ea
+DATA trigConsts<>+4832(SB)/8, $0x407e563f13b049ea
+DATA trigConsts<>+4840(SB)/8, $0x407e563f13b049ea
+DATA trigConsts<>+4848(SB)/8, $0x407e563f13b049ea
+DATA trigConsts<>+4856(SB)/8, $0x407e563f13b049ea
+DATA trigConsts<>+4864(SB)/8, $0x4068519efbbd62ec
+DATA trigConsts<>+4872(SB)/8, $0x4068519efbbd62ec
+DATA trigConsts<>+4880(SB)/8, $0x4068519efbbd62ec
+DATA trigConsts<>+4888(SB)/8, $0x4068519efbbd62ec
+DATA trigConsts<>+4896(SB)/8, $0x4068519efbbd62ec
+DATA trigConsts<>+4904(SB)/8, $0x4068519efbbd62ec
+DATA trigConsts<>+4912(SB)/8, $0x4068519efbbd62ec
+DATA trigConsts<>+4920(SB)/8, $0x4068519efbbd62ec
+DATA trigConsts<>+4928(SB)/8, $0x3fc2f112df3e5244
+DATA trigConsts<>+4936(SB)/8, $0x3fc2f112df3e5244
+DATA trigConsts<>+4944(SB)/8, $0x3fc2f112df3e5244
+DATA trigConsts<>+4952(SB)/8, $0x3fc2f112df3e5244
+DATA trigConsts<>+4960(SB)/8, $0x3fc2f112df3e5244
+DATA trigConsts<>+4968(SB)/8, $0x3fc2f112df3e5244
+DATA trigConsts<>+4976(SB)/8, $0x3fc2f112df3e5244
+DATA trigConsts<>+4984(SB)/8, $0x3fc2f112df3e5244
+DATA trigConsts<>+4992(SB)/8, $0x3fc7466496cb03de
+DATA trigConsts<>+5000(SB)/8, $0x3fc7466496cb03de
+DATA trigConsts<>+5008(SB)/8, $0x3fc7466496cb03de
+DATA trigConsts<>+5016(SB)/8, $0x3fc7466496cb03de
+DATA trigConsts<>+5024(SB)/8, $0x3fc7466496cb03de
+DATA trigConsts<>+5032(SB)/8, $0x3fc7466496cb03de
+DATA trigConsts<>+5040(SB)/8, $0x3fc7466496cb03de
+DATA trigConsts<>+5048(SB)/8, $0x3fc7466496cb03de
+DATA trigConsts<>+5056(SB)/8, $0x3fd2492494229359
+DATA trigConsts<>+5064(SB)/8, $0x3fd2492494229359
+DATA trigConsts<>+5072(SB)/8, $0x3fd2492494229359
+DATA trigConsts<>+5080(SB)/8, $0x3fd2492494229359
+DATA trigConsts<>+5088(SB)/8, $0x3fd2492494229359
+DATA trigConsts<>+5096(SB)/8, $0x3fd2492494229359
+DATA trigConsts<>+5104(SB)/8, $0x3fd2492494229359
+DATA trigConsts<>+5112(SB)/8, $0x3fd2492494229359
+DATA trigConsts<>+5120(SB)/8, $0x3fe5555555555593
+DATA trigConsts<>+5128(SB)/8, $0x3fe5555555555593
+DATA trigConsts<>+5136(SB)/8, $0x3fe5555555555593
+DATA trigConsts<>+5144(SB)/8, $0x3fe5555555555593
+DATA trigConsts<>+5152(SB)/8, $0x3fe5555555555593
+DATA trigConsts<>+5160(SB)/8, $0x3fe5555555555593
+DATA trigConsts<>+5168(SB)/8, $0x3fe5555555555593
+DATA trigConsts<>+5176(SB)/8, $0x3fe5555555555593
+DATA trigConsts<>+5184(SB)/8, $0x3fc39a09d078c69f
+DATA trigConsts<>+5192(SB)/8, $0x3fc39a09d078c69f
+DATA trigConsts<>+5200(SB)/8, $0x3fc39a09d078c69f
+DATA trigConsts<>+5208(SB)/8, $0x3fc39a09d078c69f
+DATA trigConsts<>+5216(SB)/8, $0x3fc39a09d078c69f
+DATA trigConsts<>+5224(SB)/8, $0x3fc39a09d078c69f
+DATA trigConsts<>+5232(SB)/8, $0x3fc39a09d078c69f
+DATA trigConsts<>+5240(SB)/8, $0x3fc39a09d078c69f
+DATA trigConsts<>+5248(SB)/8, $0x3fcc71c51d8e78af
+DATA trigConsts<>+5256(SB)/8, $0x3fcc71c51d8e78af
+DATA trigConsts<>+5264(SB)/8, $0x3fcc71c51d8e78af
+DATA trigConsts<>+5272(SB)/8, $0x3fcc71c51d8e78af
+DATA trigConsts<>+5280(SB)/8, $0x3fcc71c51d8e78af
+DATA trigConsts<>+5288(SB)/8, $0x3fcc71c51d8e78af
+DATA trigConsts<>+5296(SB)/8, $0x3fcc71c51d8e78af
+DATA trigConsts<>+5304(SB)/8, $0x3fcc71c51d8e78af
+DATA trigConsts<>+5312(SB)/8, $0x3fd999999997fa04
+DATA trigConsts<>+5320(SB)/8, $0x3fd999999997fa04
+DATA trigConsts<>+5328(SB)/8, $0x3fd999999997fa04
+DATA trigConsts<>+5336(SB)/8, $0x3fd999999997fa04
+DATA trigConsts<>+5344(SB)/8, $0x3fd999999997fa04
+DATA trigConsts<>+5352(SB)/8, $0x3fd999999997fa04
+DATA trigConsts<>+5360(SB)/8, $0x3fd999999997fa04
+DATA trigConsts<>+5368(SB)/8, $0x3fd999999997fa04
+DATA trigConsts<>+5376(SB)/8, $0x3fc555555555555e
+DATA trigConsts<>+5384(SB)/8, $0x3fc555555555555e
+DATA trigConsts<>+5392(SB)/8, $0x3fc555555555555e
+DATA trigConsts<>+5400(SB)/8, $0x3fc555555555555e
+DATA trigConsts<>+5408(SB)/8, $0x3fc555555555555e
+DATA trigConsts<>+5416(SB)/8, $0x3fc555555555555e
+DATA trigConsts<>+5424(SB)/8, $0x3fc555555555555e
+DATA trigConsts<>+5432(SB)/8, $0x3fc555555555555e
+DATA trigConsts<>+5440(SB)/8, $0x3fa55555555554f9
+DATA trigConsts<>+5448(SB)/8, $0x3fa55555555554f9
+DATA trigConsts<>+5456(SB)/8, $0x3fa55555555554f9
+DATA trigConsts<>+5464(SB)/8, $0x3fa55555555554f9
+DATA trigConsts<>+5472(SB)/8, $0x3fa55555555554f9
+DATA trigConsts<>+5480(SB)/8, $0x3fa55555555554f9
+DATA trigConsts<>+5488(SB)/8, $0x3fa55555555554f9
+DATA trigConsts<>+5496(SB)/8, $0x3fa55555555554f9
+DATA trigConsts<>+5504(SB)/8, $0x3f8111111110e7a5
+DATA trigConsts<>+5512(SB)/8, $0x3f8111111110e7a5
+DATA trigConsts<>+5520(SB)/8, $0x3f8111111110e7a5
+DATA trigConsts<>+5528(SB)/8, $0x3f8111111110e7a5
+DATA trigConsts<>+5536(SB)/8, $0x3f8111111110e7a5
+DATA trigConsts<>+5544(SB)/8, $0x3f8111111110e7a5
+DATA trigConsts<>+5552(SB)/8, $0x3f8111111110e7a5
+DATA trigConsts<>+5560(SB)/8, $0x3f8111111110e7a5
+DATA trigConsts<>+5568(SB)/8, $0x3f56c16c16c3396b
+DATA trigConsts<>+5576(SB)/8, $0x3f56c16c16c3396b
+DATA trigConsts<>+5584(SB)/8, $0x3f56c16c16c3396b
+DATA trigConsts<>+5592(SB)/8, $0x3f56c16c16c3396b
+DATA trigConsts<>+5600(SB)/8, $0x3f56c16c16c3396b
+DATA trigConsts<>+5608(SB)/8, $0x3f56c16c16c3396b
+DATA trigConsts<>+5616(SB)/8, $0x3f56c16c16c3396b
+DATA trigConsts<>+5624(SB)/8, $0x3f56c16c16c3396b
+DATA trigConsts<>+5632(SB)/8, $0x3f2a01a01b4421fd
+DATA trigConsts<>+5640(SB)/8, $0x3f2a01a01b4421fd
+DATA trigConsts<>+5648(SB)/8, $0x3f2a01a01b4421fd
+DATA trigConsts<>+5656(SB)/8, $0x3f2a01a01b4421fd
+DATA trigConsts<>+5664(SB)/8, $0x3f2a01a01b4421fd
+DATA trigConsts<>+5672(SB)/8, $0x3f2a01a01b4421fd
+DATA trigConsts<>+5680(SB)/8, $0x3f2a01a01b4421fd
+DATA trigConsts<>+5688(SB)/8, $0x3f2a01a01b4421fd
+DATA trigConsts<>+5696(SB)/8, $0x3efa01a0127f883a
+DATA trigConsts<>+5704(SB)/8, $0x3efa01a0127f883a
+DATA trigConsts<>+5712(SB)/8, $0x3efa01a0127f883a
+DATA trigConsts<>+5720(SB)/8, $0x3efa01a0127f883a
+DATA trigConsts<>+5728(SB)/8, $0x3efa01a0127f883a
+DATA trigConsts<>+5736(SB)/8, $0x3efa01a0127f883a
+DATA trigConsts<>+5744(SB)/8, $0x3efa01a0127f883a
+DATA trigConsts<>+5752(SB)/8, $0x3efa01a0127f883a
+DATA trigConsts<>+5760(SB)/8, $0x3ec71ddef633fb47
+DATA trigConsts<>+5768(SB)/8, $0x3ec71ddef633fb47
+DATA trigConsts<>+5776(SB)/8, $0x3ec71ddef633fb47
+DATA trigConsts<>+5784(SB)/8, $0x3ec71ddef633fb47
+DATA trigConsts<>+5792(SB)/8, $0x3ec71ddef633fb47
+DATA trigConsts<>+5800(SB)/8, $0x3ec71ddef633fb47
+DATA trigConsts<>+5808(SB)/8, $0x3ec71ddef633fb47
+DATA trigConsts<>+5816(SB)/8, $0x3ec71ddef633fb47
+DATA trigConsts<>+5824(SB)/8, $0x3e927e5d38a23654
+DATA trigConsts<>+5832(SB)/8, $0x3e927e5d38a23654
+DATA trigConsts<>+5840(SB)/8, $0x3e927e5d38a23654
+DATA trigConsts<>+5848(SB)/8, $0x3e927e5d38a23654
+DATA trigConsts<>+5856(SB)/8, $0x3e927e5d38a23654
+DATA trigConsts<>+5864(SB)/8, $0x3e927e5d38a23654
+DATA trigConsts<>+5872(SB)/8, $0x3e927e5d38a23654
+DATA trigConsts<>+5880(SB)/8, $0x3e927e5d38a23654
+DATA trigConsts<>+5888(SB)/8, $0x3e5af6c36f75740c
+DATA trigConsts<>+5896(SB)/8, $0x3e5af6c36f75740c
+DATA trigConsts<>+5904(SB)/8, $0x3e5af6c36f75740c
+DATA trigConsts<>+5912(SB)/8, $0x3e5af6c36f75740c
+DATA trigConsts<>+5920(SB)/8, $0x3e5af6c36f75740c
+DATA trigConsts<>+5928(SB)/8, $0x3e5af6c36f75740c
+DATA trigConsts<>+5936(SB)/8, $0x3e5af6c36f75740c
+DATA trigConsts<>+5944(SB)/8, $0x3e5af6c36f75740c
+DATA trigConsts<>+5952(SB)/8, $0x3e21e0c670afff06
+DATA trigConsts<>+5960(SB)/8, $0x3e21e0c670afff06
+DATA trigConsts<>+5968(SB)/8, $0x3e21e0c670afff06
+DATA trigConsts<>+5976(SB)/8, $0x3e21e0c670afff06
+DATA trigConsts<>+5984(SB)/8, $0x3e21e0c670afff06
+DATA trigConsts<>+5992(SB)/8, $0x3e21e0c670afff06
+DATA trigConsts<>+6000(SB)/8, $0x3e21e0c670afff06
+DATA trigConsts<>+6008(SB)/8, $0x3e21e0c670afff06
+GLOBL trigConsts<>(SB), RODATA|NOPTR, $6016
+
+// func sinF32AVX512(dst *float32, x *float32, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·sinF32AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+
+sinF32AVX512_loop:
+	MOVQ          DX, SI
+	SUBQ          BX, SI
+	CMPQ          SI, $0x00000010
+	JL            sinF32AVX512_tail
+	VMOVUPS       (CX), Z0
+	VANDPS        trigConsts<>+128(SB), Z0, Z1
+	VCMPPS        $0x0d, trigConsts<>+256(SB), Z1, K1
+	VCMPPS        $0x01, trigConsts<>+320(SB), Z1, K1, K1
+	KORTESTW      K1, K1
+	JNZ           sinF32AVX512_exit
+	VCVTPS2PD     Y0, Z1
+	VEXTRACTF32X8 $0x01, Z0, Y0
+	VCVTPS2PD     Y0, Z0
+	VANDPD        trigConsts<>+0(SB), Z1, Z4
+	VMULPD        trigConsts<>+2624(SB), Z4, Z5
+	VRNDSCALEPD   $0x00, Z5, Z5
+	VMOVAPD       Z4, Z4
+	VFNMADD231PD  trigConsts<>+2688(SB), Z5, Z4
+	VFNMADD231PD  trigConsts<>+2752(SB), Z5, Z4
+	VFNMADD231PD  trigConsts<>+2816(SB), Z5, Z4
+	VCVTPD2QQ     Z5, Z5
+	VMULPD        Z4, Z4, Z6
+	VMOVUPD       trigConsts<>+3456(SB), Z7
+	VFMADD213PD   trigConsts<>+3328(SB), Z6, Z7
+	VFMADD213PD   trigConsts<>+3200(SB), Z6, Z7
+	VFMADD213PD   trigConsts<>+3072(SB), Z6, Z7
+	VFMADD213PD   trigConsts<>+2944(SB), Z6, Z7
+	VMULPD        Z6, Z4, Z8
+	VFMADD213PD   Z4, Z8, Z7
+	VMOVUPD       trigConsts<>+3392(SB), Z4
+	VFMADD213PD   trigConsts<>+3264(SB), Z6, Z4
+	VFMADD213PD   trigConsts<>+3136(SB), Z6, Z4
+	VFMADD213PD   trigConsts<>+3008(SB), Z6, Z4
+	VFMADD213PD   trigConsts<>+2880(SB), Z6, Z4
+	VFMADD213PD   trigConsts<>+640(SB), Z6, Z4
+	VPTESTMQ      trigConsts<>+512(SB), Z5, K1
+	VPTESTMQ      trigConsts<>+576(SB), Z5, K2
+	VMOVAPD       Z4, K1, Z7
+	VANDPD        trigConsts<>+64(SB), Z1, Z4
+	VXORPD        trigConsts<>+64(SB), Z4, K2, Z4
+	VXORPD        Z4, Z7, Z7
+	VSUBPD        Z1, Z1, Z1
+	VCMPPD        $0x03, Z1, Z1, K1
+	VMOVAPD       Z1, K1, Z7
+	VANDPD        trigConsts<>+0(SB), Z0, Z1
+	VMULPD        trigConsts<>+2624(SB), Z1, Z4
+	VRNDSCALEPD   $0x00, Z4, Z4
+	VMOVAPD       Z1, Z1
+	VFNMADD231PD  trigConsts<>+2688(SB), Z4, Z1
+	VFNMADD231PD  trigConsts<>+2752(SB), Z4, Z1
+	VFNMADD231PD  trigConsts<>+2816(SB), Z4, Z1
+	VCVTPD2QQ     Z4, Z4
+	VMULPD        Z1, Z1, Z5
+	VMOVUPD       trigConsts<>+3456(SB), Z6
+	VFMADD213PD   trigConsts<>+3328(SB), Z5, Z6
+	VFMADD213PD   trigConsts<>+3200(SB), Z5, Z6
+	VFMADD213PD   trigConsts<>+3072(SB), Z5, Z6
+	VFMADD213PD   trigConsts<>+2944(SB), Z5, Z6
+	VMULPD        Z5, Z1, Z8
+	VFMADD213PD   Z1, Z8, Z6
+	VMOVUPD       trigConsts<>+3392(SB), Z1
+	VFMADD213PD   trigConsts<>+3264(SB), Z5, Z1
+	VFMADD213PD   trigConsts<>+3136(SB), Z5, Z1
+	VFMADD213PD   trigConsts<>+3008(SB), Z5, Z1
+	VFMADD213PD   trigConsts<>+2880(SB), Z5, Z1
+	VFMADD213PD   trigConsts<>+640(SB), Z5, Z1
+	VPTESTMQ      trigConsts<>+512(SB), Z4, K1
+	VPTESTMQ      trigConsts<>+576(SB), Z4, K2
+	VMOVAPD       Z1, K1, Z6
+	VANDPD        trigConsts<>+64(SB), Z0, Z1
+	VXORPD        trigConsts<>+64(SB), Z1, K2, Z1
+	VXORPD        Z1, Z6, Z6
+	VSUBPD        Z0, Z0, Z0
+	VCMPPD        $0x03, Z0, Z0, K1
+	VMOVAPD       Z0, K1, Z6
+	VCVTPD2PS     Z7, Y2
+	VCVTPD2PS     Z6, Y0
+	VINSERTF32X8  $0x01, Y0, Z2, Z2
+	VMOVUPS       Z2, (AX)
+	ADDQ          $0x00000040, CX
+	ADDQ          $0x00000040, AX
+	ADDQ          $0x00000010, BX
+	JMP           sinF32AVX512_loop
+
+sinF32AVX512_tail:
+	TESTQ         SI, SI
+	JE            sinF32AVX512_exit
+	MOVQ          $-1, DI
+	BZHIQ         SI, DI, SI
+	KMOVW         SI, K1
+	VMOVUPS.Z     (CX), K1, Z0
+	VANDPS        trigConsts<>+128(SB), Z0, Z1
+	VCMPPS        $0x0d, trigConsts<>+256(SB), Z1, K1, K2
+	VCMPPS        $0x01, trigConsts<>+320(SB), Z1, K2, K2
+	KORTESTW      K2, K2
+	JNZ           sinF32AVX512_exit
+	VCVTPS2PD     Y0, Z1
+	VEXTRACTF32X8 $0x01, Z0, Y0
+	VCVTPS2PD     Y0, Z0
+	VANDPD        trigConsts<>+0(SB), Z1, Z2
+	VMULPD        trigConsts<>+2624(SB), Z2, Z4
+	VRNDSCALEPD   $0x00, Z4, Z4
+	VMOVAPD       Z2, Z2
+	VFNMADD231PD  trigConsts<>+2688(SB), Z4, Z2
+	VFNMADD231PD  trigConsts<>+2752(SB), Z4, Z2
+	VFNMADD231PD  trigConsts<>+2816(SB), Z4, Z2
+	VCVTPD2QQ     Z4, Z4
+	VMULPD        Z2, Z2, Z5
+	VMOVUPD       trigConsts<>+3456(SB), Z6
+	VFMADD213PD   trigConsts<>+3328(SB), Z5, Z6
+	VFMADD213PD   trigConsts<>+3200(SB), Z5, Z6
+	VFMADD213PD   trigConsts<>+3072(SB), Z5, Z6
+	VFMADD213PD   trigConsts<>+2944(SB), Z5, Z6
+	VMULPD        Z5, Z2, Z7
+	VFMADD213PD   Z2, Z7, Z6
+	VMOVUPD       trigConsts<>+3392(SB), Z2
+	VFMADD213PD   trigConsts<>+3264(SB), Z5, Z2
+	VFMADD213PD   trigConsts<>+3136(SB), Z5, Z2
+	VFMADD213PD   trigConsts<>+3008(SB), Z5, Z2
+	VFMADD213PD   trigConsts<>+2880(SB), Z5, Z2
+	VFMADD213PD   trigConsts<>+640(SB), Z5, Z2
+	VPTESTMQ      trigConsts<>+512(SB), Z4, K2
+	VPTESTMQ      trigConsts<>+576(SB), Z4, K3
+	VMOVAPD       Z2, K2, Z6
+	VANDPD        trigConsts<>+64(SB), Z1, Z2
+	VXORPD        trigConsts<>+64(SB), Z2, K3, Z2
+	VXORPD        Z2, Z6, Z6
+	VSUBPD        Z1, Z1, Z1
+	VCMPPD        $0x03, Z1, Z1, K2
+	VMOVAPD       Z1, K2, Z6
+	VANDPD        trigConsts<>+0(SB), Z0, Z1
+	VMULPD        trigConsts<>+2624(SB), Z1, Z2
+	VRNDSCALEPD   $0x00, Z2, Z2
+	VMOVAPD       Z1, Z1
+	VFNMADD231PD  trigConsts<>+2688(SB), Z2, Z1
+	VFNMADD231PD  trigConsts<>+2752(SB), Z2, Z1
+	VFNMADD231PD  trigConsts<>+2816(SB), Z2, Z1
+	VCVTPD2QQ     Z2, Z2
+	VMULPD        Z1, Z1, Z4
+	VMOVUPD       trigConsts<>+3456(SB), Z5
+	VFMADD213PD   trigConsts<>+3328(SB), Z4, Z5
+	VFMADD213PD   trigConsts<>+3200(SB), Z4, Z5
+	VFMADD213PD   trigConsts<>+3072(SB), Z4, Z5
+	VFMADD213PD   trigConsts<>+2944(SB), Z4, Z5
+	VMULPD        Z4, Z1, Z7
+	VFMADD213PD   Z1, Z7, Z5
+	VMOVUPD       trigConsts<>+3392(SB), Z1
+	VFMADD213PD   trigConsts<>+3264(SB), Z4, Z1
+	VFMADD213PD   trigConsts<>+3136(SB), Z4, Z1
+	VFMADD213PD   trigConsts<>+3008(SB), Z4, Z1
+	VFMADD213PD   trigConsts<>+2880(SB), Z4, Z1
+	VFMADD213PD   trigConsts<>+640(SB), Z4, Z1
+	VPTESTMQ      trigConsts<>+512(SB), Z2, K2
+	VPTESTMQ      trigConsts<>+576(SB), Z2, K3
+	VMOVAPD       Z1, K2, Z5
+	VANDPD        trigConsts<>+64(SB), Z0, Z1
+	VXORPD        trigConsts<>+64(SB), Z1, K3, Z1
+	VXORPD        Z1, Z5, Z5
+	VSUBPD        Z0, Z0, Z0
+	VCMPPD        $0x03, Z0, Z0, K2
+	VMOVAPD       Z0, K2, Z5
+	VCVTPD2PS     Z6, Y3
+	VCVTPD2PS     Z5, Y0
+	VINSERTF32X8  $0x01, Y0, Z3, Z3
+	VMOVUPS       Z3, K1, (AX)
+	MOVQ          DX, BX
+
+sinF32AVX512_exit:
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func cosF32AVX512(dst *float32, x *float32, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·cosF32AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+
+cosF32AVX512_loop:
+	MOVQ          DX, SI
+	SUBQ          BX, SI
+	CMPQ          SI, $0x00000010
+	JL            cosF32AVX512_tail
+	VMOVUPS       (CX), Z0
+	VANDPS        trigConsts<>+128(SB), Z0, Z1
+	VCMPPS        $0x0d, trigConsts<>+256(SB), Z1, K1
+	VCMPPS        $0x01, trigConsts<>+320(SB), Z1, K1, K1
+	KORTESTW      K1, K1
+	JNZ           cosF32AVX512_exit
+	VCVTPS2PD     Y0, Z1
+	VEXTRACTF32X8 $0x01, Z0, Y0
+	VCVTPS2PD     Y0, Z0
+	VANDPD        trigConsts<>+0(SB), Z1, Z8
+	VMULPD        trigConsts<>+2624(SB), Z8, Z9
+	VRNDSCALEPD   $0x00, Z9, Z9
+	VMOVAPD       Z8, Z8
+	VFNMADD231PD  trigConsts<>+2688(SB), Z9, Z8
+	VFNMADD231PD  trigConsts<>+2752(SB), Z9, Z8
+	VFNMADD231PD  trigConsts<>+2816(SB), Z9, Z8
+	VCVTPD2QQ     Z9, Z9
+	VMULPD        Z8, Z8, Z10
+	VMOVUPD       trigConsts<>+3456(SB), Z11
+	VFMADD213PD   trigConsts<>+3328(SB), Z10, Z11
+	VFMADD213PD   trigConsts<>+3200(SB), Z10, Z11
+	VFMADD213PD   trigConsts<>+3072(SB), Z10, Z11
+	VFMADD213PD   trigConsts<>+2944(SB), Z10, Z11
+	VMULPD        Z10, Z8, Z12
+	VFMADD213PD   Z8, Z12, Z11
+	VMOVUPD       trigConsts<>+3392(SB), Z8
+	VFMADD213PD   trigConsts<>+3264(SB), Z10, Z8
+	VFMADD213PD   trigConsts<>+3136(SB), Z10, Z8
+	VFMADD213PD   trigConsts<>+3008(SB), Z10, Z8
+	VFMADD213PD   trigConsts<>+2880(SB), Z10, Z8
+	VFMADD213PD   trigConsts<>+640(SB), Z10, Z8
+	VPTESTMQ      trigConsts<>+512(SB), Z9, K1
+	VPTESTMQ      trigConsts<>+576(SB), Z9, K2
+	VMOVAPD       Z11, K1, Z8
+	VPXORQ        Z2, Z2, Z2
+	VXORPD        trigConsts<>+64(SB), Z2, K1, Z2
+	VXORPD        trigConsts<>+64(SB), Z2, K2, Z2
+	VXORPD        Z2, Z8, Z8
+	VSUBPD        Z1, Z1, Z1
+	VCMPPD        $0x03, Z1, Z1, K1
+	VMOVAPD       Z1, K1, Z8
+	VANDPD        trigConsts<>+0(SB), Z0, Z1
+	VMULPD        trigConsts<>+2624(SB), Z1, Z9
+	VRNDSCALEPD   $0x00, Z9, Z9
+	VMOVAPD       Z1, Z1
+	VFNMADD231PD  trigConsts<>+2688(SB), Z9, Z1
+	VFNMADD231PD  trigConsts<>+2752(SB), Z9, Z1
+	VFNMADD231PD  trigConsts<>+2816(SB), Z9, Z1
+	VCVTPD2QQ     Z9, Z9
+	VMULPD        Z1, Z1, Z10
+	VMOVUPD       trigConsts<>+3456(SB), Z11
+	VFMADD213PD   trigConsts<>+3328(SB), Z10, Z11
+	VFMADD213PD   trigConsts<>+3200(SB), Z10, Z11
+	VFMADD213PD   trigConsts<>+3072(SB), Z10, Z11
+	VFMADD213PD   trigConsts<>+2944(SB), Z10, Z11
+	VMULPD        Z10, Z1, Z12
+	VFMADD213PD   Z1, Z12, Z11
+	VMOVUPD       trigConsts<>+3392(SB), Z1
+	VFMADD213PD   trigConsts<>+3264(SB), Z10, Z1
+	VFMADD213PD   trigConsts<>+3136(SB), Z10, Z1
+	VFMADD213PD   trigConsts<>+3008(SB), Z10, Z1
+	VFMADD213PD   trigConsts<>+2880(SB), Z10, Z1
+	VFMADD213PD   trigConsts<>+640(SB), Z10, Z1
+	VPTESTMQ      trigConsts<>+512(SB), Z9, K1
+	VPTESTMQ      trigConsts<>+576(SB), Z9, K2
+	VMOVAPD       Z11, K1, Z1
+	VPXORQ        Z3, Z3, Z3
+	VXORPD        trigConsts<>+64(SB), Z3, K1, Z3
+	VXORPD        trigConsts<>+64(SB), Z3, K2, Z3
+	VXORPD        Z3, Z1, Z1
+	VSUBPD        Z0, Z0, Z0
+	VCMPPD        $0x03, Z0, Z0, K1
+	VMOVAPD       Z0, K1, Z1
+	VCVTPD2PS     Z8, Y4
+	VCVTPD2PS     Z1, Y0
+	VINSERTF32X8  $0x01, Y0, Z4, Z4
+	VMOVUPS       Z4, (AX)
+	ADDQ          $0x00000040, CX
+	ADDQ          $0x00000040, AX
+	ADDQ          $0x00000010, BX
+	JMP           cosF32AVX512_loop
+
+cosF32AVX512_tail:
+	TESTQ         SI, SI
+	JE            cosF32AVX512_exit
+	MOVQ          $-1, DI
+	BZHIQ         SI, DI, SI
+	KMOVW         SI, K1
+	VMOVUPS.Z     (CX), K1, Z0
+	VANDPS        trigConsts<>+128(SB), Z0, Z1
+	VCMPPS        $0x0d, trigConsts<>+256(SB), Z1, K1, K2
+	VCMPPS        $0x01, trigConsts<>+320(SB), Z1, K2, K2
+	KORTESTW      K2, K2
+	JNZ           cosF32AVX512_exit
+	VCVTPS2PD     Y0, Z1
+	VEXTRACTF32X8 $0x01, Z0, Y0
+	VCVTPS2PD     Y0, Z0
+	VANDPD        trigConsts<>+0(SB), Z1, Z2
+	VMULPD        trigConsts<>+2624(SB), Z2, Z3
+	VRNDSCALEPD   $0x00, Z3, Z3
+	VMOVAPD       Z2, Z2
+	VFNMADD231PD  trigConsts<>+2688(SB), Z3, Z2
+	VFNMADD231PD  trigConsts<>+2752(SB), Z3, Z2
+	VFNMADD231PD  trigConsts<>+2816(SB), Z3, Z2
+	VCVTPD2QQ     Z3, Z3
+	VMULPD        Z2, Z2, Z4
+	VMOVUPD       trigConsts<>+3456(SB), Z8
+	VFMADD213PD   trigConsts<>+3328(SB), Z4, Z8
+	VFMADD213PD   trigConsts<>+3200(SB), Z4, Z8
+	VFMADD213PD   trigConsts<>+3072(SB), Z4, Z8
+	VFMADD213PD   trigConsts<>+2944(SB), Z4, Z8
+	VMULPD        Z4, Z2, Z9
+	VFMADD213PD   Z2, Z9, Z8
+	VMOVUPD       trigConsts<>+3392(SB), Z2
+	VFMADD213PD   trigConsts<>+3264(SB), Z4, Z2
+	VFMADD213PD   trigConsts<>+3136(SB), Z4, Z2
+	VFMADD213PD   trigConsts<>+3008(SB), Z4, Z2
+	VFMADD213PD   trigConsts<>+2880(SB), Z4, Z2
+	VFMADD213PD   trigConsts<>+640(SB), Z4, Z2
+	VPTESTMQ      trigConsts<>+512(SB), Z3, K2
+	VPTESTMQ      trigConsts<>+576(SB), Z3, K3
+	VMOVAPD       Z8, K2, Z2
+	VPXORQ        Z5, Z5, Z5
+	VXORPD        trigConsts<>+64(SB), Z5, K2, Z5
+	VXORPD        trigConsts<>+64(SB), Z5, K3, Z5
+	VXORPD        Z5, Z2, Z2
+	VSUBPD        Z1, Z1, Z1
+	VCMPPD        $0x03, Z1, Z1, K2
+	VMOVAPD       Z1, K2, Z2
+	VANDPD        trigConsts<>+0(SB), Z0, Z1
+	VMULPD        trigConsts<>+2624(SB), Z1, Z3
+	VRNDSCALEPD   $0x00, Z3, Z3
+	VMOVAPD       Z1, Z1
+	VFNMADD231PD  trigConsts<>+2688(SB), Z3, Z1
+	VFNMADD231PD  trigConsts<>+2752(SB), Z3, Z1
+	VFNMADD231PD  trigConsts<>+2816(SB), Z3, Z1
+	VCVTPD2QQ     Z3, Z3
+	VMULPD        Z1, Z1, Z4
+	VMOVUPD       trigConsts<>+3456(SB), Z5
+	VFMADD213PD   trigConsts<>+3328(SB), Z4, Z5
+	VFMADD213PD   trigConsts<>+3200(SB), Z4, Z5
+	VFMADD213PD   trigConsts<>+3072(SB), Z4, Z5
+	VFMADD213PD   trigConsts<>+2944(SB), Z4, Z5
+	VMULPD        Z4, Z1, Z8
+	VFMADD213PD   Z1, Z8, Z5
+	VMOVUPD       trigConsts<>+3392(SB), Z1
+	VFMADD213PD   trigConsts<>+3264(SB), Z4, Z1
+	VFMADD213PD   trigConsts<>+3136(SB), Z4, Z1
+	VFMADD213PD   trigConsts<>+3008(SB), Z4, Z1
+	VFMADD213PD   trigConsts<>+2880(SB), Z4, Z1
+	VFMADD213PD   trigConsts<>+640(SB), Z4, Z1
+	VPTESTMQ      trigConsts<>+512(SB), Z3, K2
+	VPTESTMQ      trigConsts<>+576(SB), Z3, K3
+	VMOVAPD       Z5, K2, Z1
+	VPXORQ        Z6, Z6, Z6
+	VXORPD        trigConsts<>+64(SB), Z6, K2, Z6
+	VXORPD        trigConsts<>+64(SB), Z6, K3, Z6
+	VXORPD        Z6, Z1, Z1
+	VSUBPD        Z0, Z0, Z0
+	VCMPPD        $0x03, Z0, Z0, K2
+	VMOVAPD       Z0, K2, Z1
+	VCVTPD2PS     Z2, Y7
+	VCVTPD2PS     Z1, Y0
+	VINSERTF32X8  $0x01, Y0, Z7, Z7
+	VMOVUPS       Z7, K1, (AX)
+	MOVQ          DX, BX
+
+cosF32AVX512_exit:
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func tanF32AVX512(dst *float32, x *float32, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·tanF32AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+
+tanF32AVX512_loop:
+	MOVQ          DX, SI
+	SUBQ          BX, SI
+	CMPQ          SI, $0x00000010
+	JL            tanF32AVX512_tail
+	VMOVUPS       (CX), Z0
+	VANDPS        trigConsts<>+128(SB), Z0, Z1
+	VCMPPS        $0x0d, trigConsts<>+256(SB), Z1, K1
+	VCMPPS        $0x01, trigConsts<>+320(SB), Z1, K1, K1
+	KORTESTW      K1, K1
+	JNZ           tanF32AVX512_exit
+	VCVTPS2PD     Y0, Z1
+	VEXTRACTF32X8 $0x01, Z0, Y0
+	VCVTPS2PD     Y0, Z0
+	VANDPD        trigConsts<>+0(SB), Z1, Z4
+	VMULPD        trigConsts<>+2624(SB), Z4, Z5
+	VRNDSCALEPD   $0x00, Z5, Z5
+	VMOVAPD       Z4, Z4
+	VFNMADD231PD  trigConsts<>+2688(SB), Z5, Z4
+	VFNMADD231PD  trigConsts<>+2752(SB), Z5, Z4
+	VFNMADD231PD  trigConsts<>+2816(SB), Z5, Z4
+	VCVTPD2QQ     Z5, Z5
+	VMULPD        Z4, Z4, Z6
+	VMOVUPD       trigConsts<>+3456(SB), Z7
+	VFMADD213PD   trigConsts<>+3328(SB), Z6, Z7
+	VFMADD213PD   trigConsts<>+3200(SB), Z6, Z7
+	VFMADD213PD   trigConsts<>+3072(SB), Z6, Z7
+	VFMADD213PD   trigConsts<>+2944(SB), Z6, Z7
+	VMULPD        Z6, Z4, Z8
+	VFMADD213PD   Z4, Z8, Z7
+	VMOVUPD       trigConsts<>+3392(SB), Z4
+	VFMADD213PD   trigConsts<>+3264(SB), Z6, Z4
+	VFMADD213PD   trigConsts<>+3136(SB), Z6, Z4
+	VFMADD213PD   trigConsts<>+3008(SB), Z6, Z4
+	VFMADD213PD   trigConsts<>+2880(SB), Z6, Z4
+	VFMADD213PD   trigConsts<>+640(SB), Z6, Z4
+	VPTESTMQ      trigConsts<>+512(SB), Z5, K1
+	VPTESTMQ      trigConsts<>+576(SB), Z5, K2
+	VMOVAPD       Z7, Z5
+	VMOVAPD       Z4, Z6
+	VXORPD        trigConsts<>+64(SB), Z4, K1, Z5
+	VMOVAPD       Z7, K1, Z6
+	VDIVPD        Z6, Z5, Z5
+	VANDPD        trigConsts<>+64(SB), Z1, Z4
+	VXORPD        Z4, Z5, Z5
+	VSUBPD        Z1, Z1, Z1
+	VCMPPD        $0x03, Z1, Z1, K1
+	VMOVAPD       Z1, K1, Z5
+	VANDPD        trigConsts<>+0(SB), Z0, Z1
+	VMULPD        trigConsts<>+2624(SB), Z1, Z4
+	VRNDSCALEPD   $0x00, Z4, Z4
+	VMOVAPD       Z1, Z1
+	VFNMADD231PD  trigConsts<>+2688(SB), Z4, Z1
+	VFNMADD231PD  trigConsts<>+2752(SB), Z4, Z1
+	VFNMADD231PD  trigConsts<>+2816(SB), Z4, Z1
+	VCVTPD2QQ     Z4, Z4
+	VMULPD        Z1, Z1, Z6
+	VMOVUPD       trigConsts<>+3456(SB), Z7
+	VFMADD213PD   trigConsts<>+3328(SB), Z6, Z7
+	VFMADD213PD   trigConsts<>+3200(SB), Z6, Z7
+	VFMADD213PD   trigConsts<>+3072(SB), Z6, Z7
+	VFMADD213PD   trigConsts<>+2944(SB), Z6, Z7
+	VMULPD        Z6, Z1, Z8
+	VFMADD213PD   Z1, Z8, Z7
+	VMOVUPD       trigConsts<>+3392(SB), Z1
+	VFMADD213PD   trigConsts<>+3264(SB), Z6, Z1
+	VFMADD213PD   trigConsts<>+3136(SB), Z6, Z1
+	VFMADD213PD   trigConsts<>+3008(SB), Z6, Z1
+	VFMADD213PD   trigConsts<>+2880(SB), Z6, Z1
+	VFMADD213PD   trigConsts<>+640(SB), Z6, Z1
+	VPTESTMQ      trigConsts<>+512(SB), Z4, K1
+	VPTESTMQ      trigConsts<>+576(SB), Z4, K2
+	VMOVAPD       Z7, Z4
+	VMOVAPD       Z1, Z6
+	VXORPD        trigConsts<>+64(SB), Z1, K1, Z4
+	VMOVAPD       Z7, K1, Z6
+	VDIVPD        Z6, Z4, Z4
+	VANDPD        trigConsts<>+64(SB), Z0, Z1
+	VXORPD        Z1, Z4, Z4
+	VSUBPD        Z0, Z0, Z0
+	VCMPPD        $0x03, Z0, Z0, K1
+	VMOVAPD       Z0, K1, Z4
+	VCVTPD2PS     Z5, Y2
+	VCVTPD2PS     Z4, Y0
+	VINSERTF32X8  $0x01, Y0, Z2, Z2
+	VMOVUPS       Z2, (AX)
+	ADDQ          $0x00000040, CX
+	ADDQ          $0x00000040, AX
+	ADDQ          $0x00000010, BX
+	JMP           tanF32AVX512_loop
+
+tanF32AVX512_tail:
+	TESTQ         SI, SI
+	JE            tanF32AVX512_exit
+	MOVQ          $-1, DI
+	BZHIQ         SI, DI, SI
+	KMOVW         SI, K1
+	VMOVUPS.Z     (CX), K1, Z0
+	VANDPS        trigConsts<>+128(SB), Z0, Z1
+	VCMPPS        $0x0d, trigConsts<>+256(SB), Z1, K1, K2
+	VCMPPS        $0x01, trigConsts<>+320(SB), Z1, K2, K2
+	KORTESTW      K2, K2
+	JNZ           tanF32AVX512_exit
+	VCVTPS2PD     Y0, Z1
+	VEXTRACTF32X8 $0x01, Z0, Y0
+	VCVTPS2PD     Y0, Z0
+	VANDPD        trigConsts<>+0(SB), Z1, Z2
+	VMULPD        trigConsts<>+2624(SB), Z2, Z4
+	VRNDSCALEPD   $0x00, Z4, Z4
+	VMOVAPD       Z2, Z2
+	VFNMADD231PD  trigConsts<>+2688(SB), Z4, Z2
+	VFNMADD231PD  trigConsts<>+2752(SB), Z4, Z2
+	VFNMADD231PD  trigConsts<>+2816(SB), Z4, Z2
+	VCVTPD2QQ     Z4, Z4
+	VMULPD        Z2, Z2, Z5
+	VMOVUPD       trigConsts<>+3456(SB), Z6
+	VFMADD213PD   trigConsts<>+3328(SB), Z5, Z6
+	VFMADD213PD   trigConsts<>+3200(SB), Z5, Z6
+	VFMADD213PD   trigConsts<>+3072(SB), Z5, Z6
+	VFMADD213PD   trigConsts<>+2944(SB), Z5, Z6
+	VMULPD        Z5, Z2, Z7
+	VFMADD213PD   Z2, Z7, Z6
+	VMOVUPD       trigConsts<>+3392(SB), Z2
+	VFMADD213PD   trigConsts<>+3264(SB), Z5, Z2
+	VFMADD213PD   trigConsts<>+3136(SB), Z5, Z2
+	VFMADD213PD   trigConsts<>+3008(SB), Z5, Z2
+	VFMADD213PD   trigConsts<>+2880(SB), Z5, Z2
+	VFMADD213PD   trigConsts<>+640(SB), Z5, Z2
+	VPTESTMQ      trigConsts<>+512(SB), Z4, K2
+	VPTESTMQ      trigConsts<>+576(SB), Z4, K3
+	VMOVAPD       Z6, Z4
+	VMOVAPD       Z2, Z5
+	VXORPD        trigConsts<>+64(SB), Z2, K2, Z4
+	VMOVAPD       Z6, K2, Z5
+	VDIVPD        Z5, Z4, Z4
+	VANDPD        trigConsts<>+64(SB), Z1, Z2
+	VXORPD        Z2, Z4, Z4
+	VSUBPD        Z1, Z1, Z1
+	VCMPPD        $0x03, Z1, Z1, K2
+	VMOVAPD       Z1, K2, Z4
+	VANDPD        trigConsts<>+0(SB), Z0, Z1
+	VMULPD        trigConsts<>+2624(SB), Z1, Z2
+	VRNDSCALEPD   $0x00, Z2, Z2
+	VMOVAPD       Z1, Z1
+	VFNMADD231PD  trigConsts<>+2688(SB), Z2, Z1
+	VFNMADD231PD  trigConsts<>+2752(SB), Z2, Z1
+	VFNMADD231PD  trigConsts<>+2816(SB), Z2, Z1
+	VCVTPD2QQ     Z2, Z2
+	VMULPD        Z1, Z1, Z5
+	VMOVUPD       trigConsts<>+3456(SB), Z6
+	VFMADD213PD   trigConsts<>+3328(SB), Z5, Z6
+	VFMADD213PD   trigConsts<>+3200(SB), Z5, Z6
+	VFMADD213PD   trigConsts<>+3072(SB), Z5, Z6
+	VFMADD213PD   trigConsts<>+2944(SB), Z5, Z6
+	VMULPD        Z5, Z1, Z7
+	VFMADD213PD   Z1, Z7, Z6
+	VMOVUPD       trigConsts<>+3392(SB), Z1
+	VFMADD213PD   trigConsts<>+3264(SB), Z5, Z1
+	VFMADD213PD   trigConsts<>+3136(SB), Z5, Z1
+	VFMADD213PD   trigConsts<>+3008(SB), Z5, Z1
+	VFMADD213PD   trigConsts<>+2880(SB), Z5, Z1
+	VFMADD213PD   trigConsts<>+640(SB), Z5, Z1
+	VPTESTMQ      trigConsts<>+512(SB), Z2, K2
+	VPTESTMQ      trigConsts<>+576(SB), Z2, K3
+	VMOVAPD       Z6, Z2
+	VMOVAPD       Z1, Z5
+	VXORPD        trigConsts<>+64(SB), Z1, K2, Z2
+	VMOVAPD       Z6, K2, Z5
+	VDIVPD        Z5, Z2, Z2
+	VANDPD        trigConsts<>+64(SB), Z0, Z1
+	VXORPD        Z1, Z2, Z2
+	VSUBPD        Z0, Z0, Z0
+	VCMPPD        $0x03, Z0, Z0, K2
+	VMOVAPD       Z0, K2, Z2
+	VCVTPD2PS     Z4, Y3
+	VCVTPD2PS     Z2, Y0
+	VINSERTF32X8  $0x01, Y0, Z3, Z3
+	VMOVUPS       Z3, K1, (AX)
+	MOVQ          DX, BX
+
+tanF32AVX512_exit:
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func atan2F32AVX512(dst *float32, y *float32, x *float32, n int)
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·atan2F32AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ y+8(FP), CX
+	MOVQ x+16(FP), DX
+	MOVQ n+24(FP), BX
+
+atan2F32AVX512_loop:
+	CMPQ          BX, $0x00000010
+	JL            atan2F32AVX512_tail
+	VMOVUPS       (CX), Z0
+	VMOVUPS       (DX), Z1
+	VCVTPS2PD     Y0, Z2
+	VEXTRACTF32X8 $0x01, Z0, Y0
+	VCVTPS2PD     Y0, Z0
+	VCVTPS2PD     Y1, Z17
+	VEXTRACTF32X8 $0x01, Z1, Y1
+	VCVTPS2PD     Y1, Z1
+	VANDPD        trigConsts<>+0(SB), Z2, Z18
+	VANDPD        trigConsts<>+0(SB), Z17, Z19
+	VDIVPD        Z19, Z18, Z20
+	VPXORQ        Z3, Z3, Z3
+	VCMPPD        $0x00, Z3, Z2, K1
+	VMOVAPD       Z3, K1, Z20
+	VCMPPD        $0x00, trigConsts<>+448(SB), Z18, K1
+	VCMPPD        $0x00, trigConsts<>+448(SB), Z19, K1, K1
+	VMOVUPD       trigConsts<>+640(SB), K1, Z20
+	VCMPPD        $0x02, trigConsts<>+1216(SB), Z20, K2
+	VCMPPD        $0x0e, trigConsts<>+1152(SB), Z20, K3
+	KORB          K2, K3, K4
+	KNOTB         K4, K4
+	VSUBPD        trigConsts<>+640(SB), Z20, Z18
+	VADDPD        trigConsts<>+640(SB), Z20, Z19
+	VMOVAPD       Z20, K2, Z18
+	VMOVUPD       trigConsts<>+640(SB), K2, Z19
+	VMOVUPD       trigConsts<>+640(SB), K3, Z18
+	VMOVAPD       Z20, K3, Z19
+	VDIVPD        Z19, Z18, Z18
+	VMULPD        Z18, Z18, Z19
+	VMULPD        trigConsts<>+4288(SB), Z19, Z20
+	VADDPD        trigConsts<>+4352(SB), Z20, Z20
+	VMULPD        Z19, Z20, Z20
+	VADDPD        trigConsts<>+4416(SB), Z20, Z20
+	VMULPD        Z19, Z20, Z20
+	VADDPD        trigConsts<>+4480(SB), Z20, Z20
+	VMULPD        Z19, Z20, Z20
+	VADDPD        trigConsts<>+4544(SB), Z20, Z20
+	VADDPD        trigConsts<>+4608(SB), Z19, Z21
+	VMULPD        Z19, Z21, Z21
+	VADDPD        trigConsts<>+4672(SB), Z21, Z21
+	VMULPD        Z19, Z21, Z21
+	VADDPD        trigConsts<>+4736(SB), Z21, Z21
+	VMULPD        Z19, Z21, Z21
+	VADDPD        trigConsts<>+4800(SB), Z21, Z21
+	VMULPD        Z19, Z21, Z21
+	VADDPD        trigConsts<>+4864(SB), Z21, Z21
+	VMULPD        Z20, Z19, Z20
+	VDIVPD        Z21, Z20, Z20
+	VMULPD        Z20, Z18, Z20
+	VADDPD        Z18, Z20, Z20
+	VXORPD        trigConsts<>+64(SB), Z20, K3, Z20
+	VPXORQ        Z4, Z4, Z4
+	VPXORQ        Z5, Z5, Z5
+	VMOVUPD       trigConsts<>+896(SB), K4, Z4
+	VMOVUPD       trigConsts<>+832(SB), K3, Z4
+	VMOVUPD       trigConsts<>+1088(SB), K4, Z5
+	VMOVUPD       trigConsts<>+1024(SB), K3, Z5
+	VADDPD        Z20, Z4, Z4
+	VADDPD        Z5, Z4, Z4
+	VPMOVQ2M      Z17, K2
+	VMOVUPD       trigConsts<>+768(SB), Z18
+	VSUBPD        Z4, Z18, K2, Z4
+	KANDB         K1, K2, K1
+	VMOVUPD       trigConsts<>+960(SB), K1, Z4
+	VANDPD        trigConsts<>+64(SB), Z2, Z18
+	VORPD         Z18, Z4, Z4
+	VCMPPD        $0x03, Z17, Z2, K1
+	VADDPD        Z17, Z2, K1, Z4
+	VANDPD        trigConsts<>+0(SB), Z0, Z2
+	VANDPD        trigConsts<>+0(SB), Z1, Z17
+	VDIVPD        Z17, Z2, Z18
+	VPXORQ        Z6, Z6, Z6
+	VCMPPD        $0x00, Z6, Z0, K1
+	VMOVAPD       Z6, K1, Z18
+	VCMPPD        $0x00, trigConsts<>+448(SB), Z2, K1
+	VCMPPD        $0x00, trigConsts<>+448(SB), Z17, K1, K1
+	VMOVUPD       trigConsts<>+640(SB), K1, Z18
+	VCMPPD        $0x02, trigConsts<>+1216(SB), Z18, K2
+	VCMPPD        $0x0e, trigConsts<>+1152(SB), Z18, K3
+	KORB          K2, K3, K4
+	KNOTB         K4, K4
+	VSUBPD        trigConsts<>+640(SB), Z18, Z2
+	VADDPD        trigConsts<>+640(SB), Z18, Z17
+	VMOVAPD       Z18, K2, Z2
+	VMOVUPD       trigConsts<>+640(SB), K2, Z17
+	VMOVUPD       trigConsts<>+640(SB), K3, Z2
+	VMOVAPD       Z18, K3, Z17
+	VDIVPD        Z17, Z2, Z2
+	VMULPD        Z2, Z2, Z17
+	VMULPD        trigConsts<>+4288(SB), Z17, Z18
+	VADDPD        trigConsts<>+4352(SB), Z18, Z18
+	VMULPD        Z17, Z18, Z18
+	VADDPD        trigConsts<>+4416(SB), Z18, Z18
+	VMULPD        Z17, Z18, Z18
+	VADDPD        trigConsts<>+4480(SB), Z18, Z18
+	VMULPD        Z17, Z18, Z18
+	VADDPD        trigConsts<>+4544(SB), Z18, Z18
+	VADDPD        trigConsts<>+4608(SB), Z17, Z19
+	VMULPD        Z17, Z19, Z19
+	VADDPD        trigConsts<>+4672(SB), Z19, Z19
+	VMULPD        Z17, Z19, Z19
+	VADDPD        trigConsts<>+4736(SB), Z19, Z19
+	VMULPD        Z17, Z19, Z19
+	VADDPD        trigConsts<>+4800(SB), Z19, Z19
+	VMULPD        Z17, Z19, Z19
+	VADDPD        trigConsts<>+4864(SB), Z19, Z19
+	VMULPD        Z18, Z17, Z18
+	VDIVPD        Z19, Z18, Z18
+	VMULPD        Z18, Z2, Z18
+	VADDPD        Z2, Z18, Z18
+	VXORPD        trigConsts<>+64(SB), Z18, K3, Z18
+	VPXORQ        Z7, Z7, Z7
+	VPXORQ        Z8, Z8, Z8
+	VMOVUPD       trigConsts<>+896(SB), K4, Z7
+	VMOVUPD       trigConsts<>+832(SB), K3, Z7
+	VMOVUPD       trigConsts<>+1088(SB), K4, Z8
+	VMOVUPD       trigConsts<>+1024(SB), K3, Z8
+	VADDPD        Z18, Z7, Z7
+	VADDPD        Z8, Z7, Z7
+	VPMOVQ2M      Z1, K2
+	VMOVUPD       trigConsts<>+768(SB), Z2
+	VSUBPD        Z7, Z2, K2, Z7
+	KANDB         K1, K2, K1
+	VMOVUPD       trigConsts<>+960(SB), K1, Z7
+	VANDPD        trigConsts<>+64(SB), Z0, Z2
+	VORPD         Z2, Z7, Z7
+	VCMPPD        $0x03, Z1, Z0, K1
+	VADDPD        Z1, Z0, K1, Z7
+	VCVTPD2PS     Z4, Y9
+	VCVTPD2PS     Z7, Y0
+	VINSERTF32X8  $0x01, Y0, Z9, Z9
+	VMOVUPS       Z9, (AX)
+	ADDQ          $0x00000040, AX
+	ADDQ          $0x00000040, CX
+	ADDQ          $0x00000040, DX
+	SUBQ          $0x00000010, BX
+	JMP           atan2F32AVX512_loop
+
+atan2F32AVX512_tail:
+	TESTQ         BX, BX
+	JE            atan2F32AVX512_done
+	MOVQ          $-1, SI
+	BZHIQ         BX, SI, BX
+	KMOVW         BX, K1
+	VMOVUPS.Z     (CX), K1, Z0
+	VMOVUPS.Z     (DX), K1, Z1
+	VCVTPS2PD     Y0, Z2
+	VEXTRACTF32X8 $0x01, Z0, Y0
+	VCVTPS2PD     Y0, Z0
+	VCVTPS2PD     Y1, Z3
+	VEXTRACTF32X8 $0x01, Z1, Y1
+	VCVTPS2PD     Y1, Z1
+	VANDPD        trigConsts<>+0(SB), Z2, Z4
+	VANDPD        trigConsts<>+0(SB), Z3, Z5
+	VDIVPD        Z5, Z4, Z6
+	VPXORQ        Z10, Z10, Z10
+	VCMPPD        $0x00, Z10, Z2, K2
+	VMOVAPD       Z10, K2, Z6
+	VCMPPD        $0x00, trigConsts<>+448(SB), Z4, K2
+	VCMPPD        $0x00, trigConsts<>+448(SB), Z5, K2, K2
+	VMOVUPD       trigConsts<>+640(SB), K2, Z6
+	VCMPPD        $0x02, trigConsts<>+1216(SB), Z6, K3
+	VCMPPD        $0x0e, trigConsts<>+1152(SB), Z6, K4
+	KORB          K3, K4, K5
+	KNOTB         K5, K5
+	VSUBPD        trigConsts<>+640(SB), Z6, Z4
+	VADDPD        trigConsts<>+640(SB), Z6, Z5
+	VMOVAPD       Z6, K3, Z4
+	VMOVUPD       trigConsts<>+640(SB), K3, Z5
+	VMOVUPD       trigConsts<>+640(SB), K4, Z4
+	VMOVAPD       Z6, K4, Z5
+	VDIVPD        Z5, Z4, Z4
+	VMULPD        Z4, Z4, Z5
+	VMULPD        trigConsts<>+4288(SB), Z5, Z6
+	VADDPD        trigConsts<>+4352(SB), Z6, Z6
+	VMULPD        Z5, Z6, Z6
+	VADDPD        trigConsts<>+4416(SB), Z6, Z6
+	VMULPD        Z5, Z6, Z6
+	VADDPD        trigConsts<>+4480(SB), Z6, Z6
+	VMULPD        Z5, Z6, Z6
+	VADDPD        trigConsts<>+4544(SB), Z6, Z6
+	VADDPD        trigConsts<>+4608(SB), Z5, Z7
+	VMULPD        Z5, Z7, Z7
+	VADDPD        trigConsts<>+4672(SB), Z7, Z7
+	VMULPD        Z5, Z7, Z7
+	VADDPD        trigConsts<>+4736(SB), Z7, Z7
+	VMULPD        Z5, Z7, Z7
+	VADDPD        trigConsts<>+4800(SB), Z7, Z7
+	VMULPD        Z5, Z7, Z7
+	VADDPD        trigConsts<>+4864(SB), Z7, Z7
+	VMULPD        Z6, Z5, Z6
+	VDIVPD        Z7, Z6, Z6
+	VMULPD        Z6, Z4, Z6
+	VADDPD        Z4, Z6, Z6
+	VXORPD        trigConsts<>+64(SB), Z6, K4, Z6
+	VPXORQ        Z11, Z11, Z11
+	VPXORQ        Z12, Z12, Z12
+	VMOVUPD       trigConsts<>+896(SB), K5, Z11
+	VMOVUPD       trigConsts<>+832(SB), K4, Z11
+	VMOVUPD       trigConsts<>+1088(SB), K5, Z12
+	VMOVUPD       trigConsts<>+1024(SB), K4, Z12
+	VADDPD        Z6, Z11, Z11
+	VADDPD        Z12, Z11, Z11
+	VPMOVQ2M      Z3, K3
+	VMOVUPD       trigConsts<>+768(SB), Z4
+	VSUBPD        Z11, Z4, K3, Z11
+	KANDB         K2, K3, K2
+	VMOVUPD       trigConsts<>+960(SB), K2, Z11
+	VANDPD        trigConsts<>+64(SB), Z2, Z4
+	VORPD         Z4, Z11, Z11
+	VCMPPD        $0x03, Z3, Z2, K2
+	VADDPD        Z3, Z2, K2, Z11
+	VANDPD        trigConsts<>+0(SB), Z0, Z2
+	VANDPD        trigConsts<>+0(SB), Z1, Z3
+	VDIVPD        Z3, Z2, Z4
+	VPXORQ        Z13, Z13, Z13
+	VCMPPD        $0x00, Z13, Z0, K2
+	VMOVAPD       Z13, K2, Z4
+	VCMPPD        $0x00, trigConsts<>+448(SB), Z2, K2
+	VCMPPD        $0x00, trigConsts<>+448(SB), Z3, K2, K2
+	VMOVUPD       trigConsts<>+640(SB), K2, Z4
+	VCMPPD        $0x02, trigConsts<>+1216(SB), Z4, K3
+	VCMPPD        $0x0e, trigConsts<>+1152(SB), Z4, K4
+	KORB          K3, K4, K5
+	KNOTB         K5, K5
+	VSUBPD        trigConsts<>+640(SB), Z4, Z2
+	VADDPD        trigConsts<>+640(SB), Z4, Z3
+	VMOVAPD       Z4, K3, Z2
+	VMOVUPD       trigConsts<>+640(SB), K3, Z3
+	VMOVUPD       trigConsts<>+640(SB), K4, Z2
+	VMOVAPD       Z4, K4, Z3
+	VDIVPD        Z3, Z2, Z2
+	VMULPD        Z2, Z2, Z3
+	VMULPD        trigConsts<>+4288(SB), Z3, Z4
+	VADDPD        trigConsts<>+4352(SB), Z4, Z4
+	VMULPD        Z3, Z4, Z4
+	VADDPD        trigConsts<>+4416(SB), Z4, Z4
+	VMULPD        Z3, Z4, Z4
+	VADDPD        trigConsts<>+4480(SB), Z4, Z4
+	VMULPD        Z3, Z4, Z4
+	VADDPD        trigConsts<>+4544(SB), Z4, Z4
+	VADDPD        trigConsts<>+4608(SB), Z3, Z5
+	VMULPD        Z3, Z5, Z5
+	VADDPD        trigConsts<>+4672(SB), Z5, Z5
+	VMULPD        Z3, Z5, Z5
+	VADDPD        trigConsts<>+4736(SB), Z5, Z5
+	VMULPD        Z3, Z5, Z5
+	VADDPD        trigConsts<>+4800(SB), Z5, Z5
+	VMULPD        Z3, Z5, Z5
+	VADDPD        trigConsts<>+4864(SB), Z5, Z5
+	VMULPD        Z4, Z3, Z4
+	VDIVPD        Z5, Z4, Z4
+	VMULPD        Z4, Z2, Z4
+	VADDPD        Z2, Z4, Z4
+	VXORPD        trigConsts<>+64(SB), Z4, K4, Z4
+	VPXORQ        Z14, Z14, Z14
+	VPXORQ        Z15, Z15, Z15
+	VMOVUPD       trigConsts<>+896(SB), K5, Z14
+	VMOVUPD       trigConsts<>+832(SB), K4, Z14
+	VMOVUPD       trigConsts<>+1088(SB), K5, Z15
+	VMOVUPD       trigConsts<>+1024(SB), K4, Z15
+	VADDPD        Z4, Z14, Z14
+	VADDPD        Z15, Z14, Z14
+	VPMOVQ2M      Z1, K3
+	VMOVUPD       trigConsts<>+768(SB), Z2
+	VSUBPD        Z14, Z2, K3, Z14
+	KANDB         K2, K3, K2
+	VMOVUPD       trigConsts<>+960(SB), K2, Z14
+	VANDPD        trigConsts<>+64(SB), Z0, Z2
+	VORPD         Z2, Z14, Z14
+	VCMPPD        $0x03, Z1, Z0, K2
+	VADDPD        Z1, Z0, K2, Z14
+	VCVTPD2PS     Z11, Y16
+	VCVTPD2PS     Z14, Y0
+	VINSERTF32X8  $0x01, Y0, Z16, Z16
+	VMOVUPS       Z16, K1, (AX)
+
+atan2F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func sinF64AVX512(dst *float64, x *float64, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·sinF64AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+
+sinF64AVX512_loop:
+	MOVQ         DX, SI
+	SUBQ         BX, SI
+	CMPQ         SI, $0x00000008
+	JL           sinF64AVX512_tail
+	VMOVUPD      (CX), Z0
+	VANDPD       trigConsts<>+0(SB), Z0, Z1
+	VCMPPD       $0x0d, trigConsts<>+2560(SB), Z1, K1
+	VCMPPD       $0x01, trigConsts<>+448(SB), Z1, K1, K1
+	KORTESTB     K1, K1
+	JNZ          sinF64AVX512_exit
+	VANDPD       trigConsts<>+0(SB), Z0, Z1
+	VMULPD       trigConsts<>+2624(SB), Z1, Z2
+	VRNDSCALEPD  $0x00, Z2, Z2
+	VMOVAPD      Z1, Z1
+	VFNMADD231PD trigConsts<>+2304(SB), Z2, Z1
+	VMULPD       trigConsts<>+2368(SB), Z2, Z3
+	VSUBPD       Z3, Z1, Z6
+	VSUBPD       Z1, Z6, Z4
+	VSUBPD       Z4, Z6, Z5
+	VSUBPD       Z5, Z1, Z1
+	VADDPD       Z4, Z3, Z3
+	VSUBPD       Z3, Z1, Z1
+	VMULPD       trigConsts<>+2432(SB), Z2, Z3
+	VSUBPD       Z3, Z6, Z7
+	VSUBPD       Z6, Z7, Z4
+	VSUBPD       Z4, Z7, Z5
+	VSUBPD       Z5, Z6, Z5
+	VADDPD       Z4, Z3, Z3
+	VSUBPD       Z3, Z5, Z5
+	VADDPD       Z5, Z1, Z1
+	VFNMADD231PD trigConsts<>+2496(SB), Z2, Z1
+	VADDPD       Z1, Z7, Z3
+	VSUBPD       Z7, Z3, Z4
+	VSUBPD       Z4, Z1, Z4
+	VMULPD       Z3, Z3, Z1
+	VMOVUPD      trigConsts<>+3520(SB), Z5
+	VMOVUPD      trigConsts<>+3904(SB), Z6
+	VFMADD213PD  trigConsts<>+3584(SB), Z1, Z5
+	VFMADD213PD  trigConsts<>+3968(SB), Z1, Z6
+	VFMADD213PD  trigConsts<>+3648(SB), Z1, Z5
+	VFMADD213PD  trigConsts<>+4032(SB), Z1, Z6
+	VFMADD213PD  trigConsts<>+3712(SB), Z1, Z5
+	VFMADD213PD  trigConsts<>+4096(SB), Z1, Z6
+	VFMADD213PD  trigConsts<>+3776(SB), Z1, Z5
+	VFMADD213PD  trigConsts<>+4160(SB), Z1, Z6
+	VFMADD213PD  trigConsts<>+3840(SB), Z1, Z5
+	VFMADD213PD  trigConsts<>+4224(SB), Z1, Z6
+	VMULPD       trigConsts<>+704(SB), Z1, Z7
+	VMULPD       Z1, Z3, Z8
+	VMOVAPD      Z4, Z9
+	VFNMADD231PD Z7, Z4, Z9
+	VFMADD231PD  Z5, Z8, Z9
+	VADDPD       Z9, Z3, Z5
+	VMOVUPD      trigConsts<>+640(SB), Z8
+	VSUBPD       Z7, Z8, Z9
+	VSUBPD       Z9, Z8, Z8
+	VSUBPD       Z7, Z8, Z8
+	VMULPD       Z4, Z3, Z3
+	VMULPD       Z1, Z1, Z1
+	VFMSUB231PD  Z6, Z1, Z3
+	VADDPD       Z3, Z8, Z8
+	VADDPD       Z8, Z9, Z1
+	VCVTPD2QQ    Z2, Z2
+	VPTESTMQ     trigConsts<>+512(SB), Z2, K1
+	VPTESTMQ     trigConsts<>+576(SB), Z2, K2
+	VMOVAPD      Z1, K1, Z5
+	VANDPD       trigConsts<>+64(SB), Z0, Z1
+	VXORPD       trigConsts<>+64(SB), Z1, K2, Z1
+	VXORPD       Z1, Z5, Z5
+	VSUBPD       Z0, Z0, Z0
+	VCMPPD       $0x03, Z0, Z0, K1
+	VMOVAPD      Z0, K1, Z5
+	VMOVUPD      Z5, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000040, AX
+	ADDQ         $0x00000008, BX
+	JMP          sinF64AVX512_loop
+
+sinF64AVX512_tail:
+	TESTQ        SI, SI
+	JE           sinF64AVX512_exit
+	MOVQ         $-1, DI
+	BZHIQ        SI, DI, SI
+	KMOVW        SI, K1
+	VMOVUPD.Z    (CX), K1, Z0
+	VANDPD       trigConsts<>+0(SB), Z0, Z1
+	VCMPPD       $0x0d, trigConsts<>+2560(SB), Z1, K1, K2
+	VCMPPD       $0x01, trigConsts<>+448(SB), Z1, K2, K2
+	KORTESTB     K2, K2
+	JNZ          sinF64AVX512_exit
+	VANDPD       trigConsts<>+0(SB), Z0, Z1
+	VMULPD       trigConsts<>+2624(SB), Z1, Z2
+	VRNDSCALEPD  $0x00, Z2, Z2
+	VMOVAPD      Z1, Z1
+	VFNMADD231PD trigConsts<>+2304(SB), Z2, Z1
+	VMULPD       trigConsts<>+2368(SB), Z2, Z3
+	VSUBPD       Z3, Z1, Z6
+	VSUBPD       Z1, Z6, Z4
+	VSUBPD       Z4, Z6, Z5
+	VSUBPD       Z5, Z1, Z1
+	VADDPD       Z4, Z3, Z3
+	VSUBPD       Z3, Z1, Z1
+	VMULPD       trigConsts<>+2432(SB), Z2, Z3
+	VSUBPD       Z3, Z6, Z7
+	VSUBPD       Z6, Z7, Z4
+	VSUBPD       Z4, Z7, Z5
+	VSUBPD       Z5, Z6, Z5
+	VADDPD       Z4, Z3, Z3
+	VSUBPD       Z3, Z5, Z5
+	VADDPD       Z5, Z1, Z1
+	VFNMADD231PD trigConsts<>+2496(SB), Z2, Z1
+	VADDPD       Z1, Z7, Z3
+	VSUBPD       Z7, Z3, Z4
+	VSUBPD       Z4, Z1, Z4
+	VMULPD       Z3, Z3, Z1
+	VMOVUPD      trigConsts<>+3520(SB), Z5
+	VMOVUPD      trigConsts<>+3904(SB), Z6
+	VFMADD213PD  trigConsts<>+3584(SB), Z1, Z5
+	VFMADD213PD  trigConsts<>+3968(SB), Z1, Z6
+	VFMADD213PD  trigConsts<>+3648(SB), Z1, Z5
+	VFMADD213PD  trigConsts<>+4032(SB), Z1, Z6
+	VFMADD213PD  trigConsts<>+3712(SB), Z1, Z5
+	VFMADD213PD  trigConsts<>+4096(SB), Z1, Z6
+	VFMADD213PD  trigConsts<>+3776(SB), Z1, Z5
+	VFMADD213PD  trigConsts<>+4160(SB), Z1, Z6
+	VFMADD213PD  trigConsts<>+3840(SB), Z1, Z5
+	VFMADD213PD  trigConsts<>+4224(SB), Z1, Z6
+	VMULPD       trigConsts<>+704(SB), Z1, Z7
+	VMULPD       Z1, Z3, Z8
+	VMOVAPD      Z4, Z9
+	VFNMADD231PD Z7, Z4, Z9
+	VFMADD231PD  Z5, Z8, Z9
+	VADDPD       Z9, Z3, Z5
+	VMOVUPD      trigConsts<>+640(SB), Z8
+	VSUBPD       Z7, Z8, Z9
+	VSUBPD       Z9, Z8, Z8
+	VSUBPD       Z7, Z8, Z8
+	VMULPD       Z4, Z3, Z3
+	VMULPD       Z1, Z1, Z1
+	VFMSUB231PD  Z6, Z1, Z3
+	VADDPD       Z3, Z8, Z8
+	VADDPD       Z8, Z9, Z1
+	VCVTPD2QQ    Z2, Z2
+	VPTESTMQ     trigConsts<>+512(SB), Z2, K2
+	VPTESTMQ     trigConsts<>+576(SB), Z2, K3
+	VMOVAPD      Z1, K2, Z5
+	VANDPD       trigConsts<>+64(SB), Z0, Z1
+	VXORPD       trigConsts<>+64(SB), Z1, K3, Z1
+	VXORPD       Z1, Z5, Z5
+	VSUBPD       Z0, Z0, Z0
+	VCMPPD       $0x03, Z0, Z0, K2
+	VMOVAPD      Z0, K2, Z5
+	VMOVUPD      Z5, K1, (AX)
+	MOVQ         DX, BX
+
+sinF64AVX512_exit:
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func cosF64AVX512(dst *float64, x *float64, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·cosF64AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+
+cosF64AVX512_loop:
+	MOVQ         DX, SI
+	SUBQ         BX, SI
+	CMPQ         SI, $0x00000008
+	JL           cosF64AVX512_tail
+	VMOVUPD      (CX), Z0
+	VANDPD       trigConsts<>+0(SB), Z0, Z1
+	VCMPPD       $0x0d, trigConsts<>+2560(SB), Z1, K1
+	VCMPPD       $0x01, trigConsts<>+448(SB), Z1, K1, K1
+	KORTESTB     K1, K1
+	JNZ          cosF64AVX512_exit
+	VANDPD       trigConsts<>+0(SB), Z0, Z1
+	VMULPD       trigConsts<>+2624(SB), Z1, Z4
+	VRNDSCALEPD  $0x00, Z4, Z4
+	VMOVAPD      Z1, Z1
+	VFNMADD231PD trigConsts<>+2304(SB), Z4, Z1
+	VMULPD       trigConsts<>+2368(SB), Z4, Z5
+	VSUBPD       Z5, Z1, Z8
+	VSUBPD       Z1, Z8, Z6
+	VSUBPD       Z6, Z8, Z7
+	VSUBPD       Z7, Z1, Z1
+	VADDPD       Z6, Z5, Z5
+	VSUBPD       Z5, Z1, Z1
+	VMULPD       trigConsts<>+2432(SB), Z4, Z5
+	VSUBPD       Z5, Z8, Z9
+	VSUBPD       Z8, Z9, Z6
+	VSUBPD       Z6, Z9, Z7
+	VSUBPD       Z7, Z8, Z7
+	VADDPD       Z6, Z5, Z5
+	VSUBPD       Z5, Z7, Z7
+	VADDPD       Z7, Z1, Z1
+	VFNMADD231PD trigConsts<>+2496(SB), Z4, Z1
+	VADDPD       Z1, Z9, Z5
+	VSUBPD       Z9, Z5, Z6
+	VSUBPD       Z6, Z1, Z6
+	VMULPD       Z5, Z5, Z1
+	VMOVUPD      trigConsts<>+3520(SB), Z7
+	VMOVUPD      trigConsts<>+3904(SB), Z8
+	VFMADD213PD  trigConsts<>+3584(SB), Z1, Z7
+	VFMADD213PD  trigConsts<>+3968(SB), Z1, Z8
+	VFMADD213PD  trigConsts<>+3648(SB), Z1, Z7
+	VFMADD213PD  trigConsts<>+4032(SB), Z1, Z8
+	VFMADD213PD  trigConsts<>+3712(SB), Z1, Z7
+	VFMADD213PD  trigConsts<>+4096(SB), Z1, Z8
+	VFMADD213PD  trigConsts<>+3776(SB), Z1, Z7
+	VFMADD213PD  trigConsts<>+4160(SB), Z1, Z8
+	VFMADD213PD  trigConsts<>+3840(SB), Z1, Z7
+	VFMADD213PD  trigConsts<>+4224(SB), Z1, Z8
+	VMULPD       trigConsts<>+704(SB), Z1, Z9
+	VMULPD       Z1, Z5, Z10
+	VMOVAPD      Z6, Z11
+	VFNMADD231PD Z9, Z6, Z11
+	VFMADD231PD  Z7, Z10, Z11
+	VADDPD       Z11, Z5, Z7
+	VMOVUPD      trigConsts<>+640(SB), Z10
+	VSUBPD       Z9, Z10, Z11
+	VSUBPD       Z11, Z10, Z10
+	VSUBPD       Z9, Z10, Z10
+	VMULPD       Z6, Z5, Z5
+	VMULPD       Z1, Z1, Z1
+	VFMSUB231PD  Z8, Z1, Z5
+	VADDPD       Z5, Z10, Z10
+	VADDPD       Z10, Z11, Z1
+	VCVTPD2QQ    Z4, Z4
+	VPTESTMQ     trigConsts<>+512(SB), Z4, K1
+	VPTESTMQ     trigConsts<>+576(SB), Z4, K2
+	VXORPD       trigConsts<>+64(SB), Z7, K1, Z1
+	VPXORQ       Z2, Z2, Z2
+	VXORPD       trigConsts<>+64(SB), Z2, K2, Z2
+	VXORPD       Z2, Z1, Z1
+	VSUBPD       Z0, Z0, Z0
+	VCMPPD       $0x03, Z0, Z0, K1
+	VMOVAPD      Z0, K1, Z1
+	VMOVUPD      Z1, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000040, AX
+	ADDQ         $0x00000008, BX
+	JMP          cosF64AVX512_loop
+
+cosF64AVX512_tail:
+	TESTQ        SI, SI
+	JE           cosF64AVX512_exit
+	MOVQ         $-1, DI
+	BZHIQ        SI, DI, SI
+	KMOVW        SI, K1
+	VMOVUPD.Z    (CX), K1, Z0
+	VANDPD       trigConsts<>+0(SB), Z0, Z1
+	VCMPPD       $0x0d, trigConsts<>+2560(SB), Z1, K1, K2
+	VCMPPD       $0x01, trigConsts<>+448(SB), Z1, K2, K2
+	KORTESTB     K2, K2
+	JNZ          cosF64AVX512_exit
+	VANDPD       trigConsts<>+0(SB), Z0, Z1
+	VMULPD       trigConsts<>+2624(SB), Z1, Z2
+	VRNDSCALEPD  $0x00, Z2, Z2
+	VMOVAPD      Z1, Z1
+	VFNMADD231PD trigConsts<>+2304(SB), Z2, Z1
+	VMULPD       trigConsts<>+2368(SB), Z2, Z4
+	VSUBPD       Z4, Z1, Z7
+	VSUBPD       Z1, Z7, Z5
+	VSUBPD       Z5, Z7, Z6
+	VSUBPD       Z6, Z1, Z1
+	VADDPD       Z5, Z4, Z4
+	VSUBPD       Z4, Z1, Z1
+	VMULPD       trigConsts<>+2432(SB), Z2, Z4
+	VSUBPD       Z4, Z7, Z8
+	VSUBPD       Z7, Z8, Z5
+	VSUBPD       Z5, Z8, Z6
+	VSUBPD       Z6, Z7, Z6
+	VADDPD       Z5, Z4, Z4
+	VSUBPD       Z4, Z6, Z6
+	VADDPD       Z6, Z1, Z1
+	VFNMADD231PD trigConsts<>+2496(SB), Z2, Z1
+	VADDPD       Z1, Z8, Z4
+	VSUBPD       Z8, Z4, Z5
+	VSUBPD       Z5, Z1, Z5
+	VMULPD       Z4, Z4, Z1
+	VMOVUPD      trigConsts<>+3520(SB), Z6
+	VMOVUPD      trigConsts<>+3904(SB), Z7
+	VFMADD213PD  trigConsts<>+3584(SB), Z1, Z6
+	VFMADD213PD  trigConsts<>+3968(SB), Z1, Z7
+	VFMADD213PD  trigConsts<>+3648(SB), Z1, Z6
+	VFMADD213PD  trigConsts<>+4032(SB), Z1, Z7
+	VFMADD213PD  trigConsts<>+3712(SB), Z1, Z6
+	VFMADD213PD  trigConsts<>+4096(SB), Z1, Z7
+	VFMADD213PD  trigConsts<>+3776(SB), Z1, Z6
+	VFMADD213PD  trigConsts<>+4160(SB), Z1, Z7
+	VFMADD213PD  trigConsts<>+3840(SB), Z1, Z6
+	VFMADD213PD  trigConsts<>+4224(SB), Z1, Z7
+	VMULPD       trigConsts<>+704(SB), Z1, Z8
+	VMULPD       Z1, Z4, Z9
+	VMOVAPD      Z5, Z10
+	VFNMADD231PD Z8, Z5, Z10
+	VFMADD231PD  Z6, Z9, Z10
+	VADDPD       Z10, Z4, Z6
+	VMOVUPD      trigConsts<>+640(SB), Z9
+	VSUBPD       Z8, Z9, Z10
+	VSUBPD       Z10, Z9, Z9
+	VSUBPD       Z8, Z9, Z9
+	VMULPD       Z5, Z4, Z4
+	VMULPD       Z1, Z1, Z1
+	VFMSUB231PD  Z7, Z1, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z9, Z10, Z1
+	VCVTPD2QQ    Z2, Z2
+	VPTESTMQ     trigConsts<>+512(SB), Z2, K2
+	VPTESTMQ     trigConsts<>+576(SB), Z2, K3
+	VXORPD       trigConsts<>+64(SB), Z6, K2, Z1
+	VPXORQ       Z3, Z3, Z3
+	VXORPD       trigConsts<>+64(SB), Z3, K3, Z3
+	VXORPD       Z3, Z1, Z1
+	VSUBPD       Z0, Z0, Z0
+	VCMPPD       $0x03, Z0, Z0, K2
+	VMOVAPD      Z0, K2, Z1
+	VMOVUPD      Z1, K1, (AX)
+	MOVQ         DX, BX
+
+cosF64AVX512_exit:
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func tanF64AVX512(dst *float64, x *float64, n int) int
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·tanF64AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+
+tanF64AVX512_loop:
+	MOVQ         DX, SI
+	SUBQ         BX, SI
+	CMPQ         SI, $0x00000008
+	JL           tanF64AVX512_tail
+	VMOVUPD      (CX), Z0
+	VANDPD       trigConsts<>+0(SB), Z0, Z1
+	VCMPPD       $0x0d, trigConsts<>+2560(SB), Z1, K1
+	VCMPPD       $0x01, trigConsts<>+448(SB), Z1, K1, K1
+	KORTESTB     K1, K1
+	JNZ          tanF64AVX512_exit
+	VANDPD       trigConsts<>+0(SB), Z0, Z1
+	VMULPD       trigConsts<>+2624(SB), Z1, Z2
+	VRNDSCALEPD  $0x00, Z2, Z2
+	VMOVAPD      Z1, Z1
+	VFNMADD231PD trigConsts<>+2304(SB), Z2, Z1
+	VMULPD       trigConsts<>+2368(SB), Z2, Z3
+	VSUBPD       Z3, Z1, Z6
+	VSUBPD       Z1, Z6, Z4
+	VSUBPD       Z4, Z6, Z5
+	VSUBPD       Z5, Z1, Z1
+	VADDPD       Z4, Z3, Z3
+	VSUBPD       Z3, Z1, Z1
+	VMULPD       trigConsts<>+2432(SB), Z2, Z3
+	VSUBPD       Z3, Z6, Z7
+	VSUBPD       Z6, Z7, Z4
+	VSUBPD       Z4, Z7, Z5
+	VSUBPD       Z5, Z6, Z5
+	VADDPD       Z4, Z3, Z3
+	VSUBPD       Z3, Z5, Z5
+	VADDPD       Z5, Z1, Z1
+	VFNMADD231PD trigConsts<>+2496(SB), Z2, Z1
+	VADDPD       Z1, Z7, Z3
+	VSUBPD       Z7, Z3, Z4
+	VSUBPD       Z4, Z1, Z4
+	VMULPD       Z3, Z3, Z1
+	VMOVUPD      trigConsts<>+3520(SB), Z5
+	VMOVUPD      trigConsts<>+3904(SB), Z6
+	VFMADD213PD  trigConsts<>+3584(SB), Z1, Z5
+	VFMADD213PD  trigConsts<>+3968(SB), Z1, Z6
+	VFMADD213PD  trigConsts<>+3648(SB), Z1, Z5
+	VFMADD213PD  trigConsts<>+4032(SB), Z1, Z6
+	VFMADD213PD  trigConsts<>+3712(SB), Z1, Z5
+	VFMADD213PD  trigConsts<>+4096(SB), Z1, Z6
+	VFMADD213PD  trigConsts<>+3776(SB), Z1, Z5
+	VFMADD213PD  trigConsts<>+4160(SB), Z1, Z6
+	VFMADD213PD  trigConsts<>+3840(SB), Z1, Z5
+	VFMADD213PD  trigConsts<>+4224(SB), Z1, Z6
+	VMULPD       trigConsts<>+704(SB), Z1, Z7
+	VMULPD       Z1, Z3, Z8
+	VMOVAPD      Z4, Z9
+	VFNMADD231PD Z7, Z4, Z9
+	VFMADD231PD  Z5, Z8, Z9
+	VADDPD       Z9, Z3, Z5
+	VMOVUPD      trigConsts<>+640(SB), Z8
+	VSUBPD       Z7, Z8, Z10
+	VSUBPD       Z10, Z8, Z8
+	VSUBPD       Z7, Z8, Z8
+	VMULPD       Z4, Z3, Z4
+	VMULPD       Z1, Z1, Z1
+	VFMSUB231PD  Z6, Z1, Z4
+	VADDPD       Z4, Z8, Z8
+	VADDPD       Z8, Z10, Z1
+	VCVTPD2QQ    Z2, Z2
+	VPTESTMQ     trigConsts<>+512(SB), Z2, K1
+	VPTESTMQ     trigConsts<>+576(SB), Z2, K2
+	VSUBPD       Z3, Z5, Z2
+	VSUBPD       Z2, Z9, Z2
+	VSUBPD       Z10, Z1, Z3
+	VSUBPD       Z3, Z8, Z3
+	VMOVAPD      Z5, Z4
+	VMOVAPD      Z2, Z6
+	VMOVAPD      Z1, Z7
+	VMOVAPD      Z3, Z8
+	VXORPD       trigConsts<>+64(SB), Z1, K1, Z4
+	VXORPD       trigConsts<>+64(SB), Z3, K1, Z6
+	VMOVAPD      Z5, K1, Z7
+	VMOVAPD      Z2, K1, Z8
+	VDIVPD       Z7, Z4, Z1
+	VMOVAPD      Z4, Z2
+	VFNMADD231PD Z1, Z7, Z2
+	VMOVAPD      Z6, Z3
+	VFNMADD231PD Z1, Z8, Z3
+	VADDPD       Z3, Z2, Z2
+	VDIVPD       Z7, Z2, Z2
+	VADDPD       Z2, Z1, Z2
+	VANDPD       trigConsts<>+64(SB), Z0, Z1
+	VXORPD       Z1, Z2, Z2
+	VSUBPD       Z0, Z0, Z0
+	VCMPPD       $0x03, Z0, Z0, K1
+	VMOVAPD      Z0, K1, Z2
+	VMOVUPD      Z2, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000040, AX
+	ADDQ         $0x00000008, BX
+	JMP          tanF64AVX512_loop
+
+tanF64AVX512_tail:
+	TESTQ        SI, SI
+	JE           tanF64AVX512_exit
+	MOVQ         $-1, DI
+	BZHIQ        SI, DI, SI
+	KMOVW        SI, K1
+	VMOVUPD.Z    (CX), K1, Z0
+	VANDPD       trigConsts<>+0(SB), Z0, Z1
+	VCMPPD       $0x0d, trigConsts<>+2560(SB), Z1, K1, K2
+	VCMPPD       $0x01, trigConsts<>+448(SB), Z1, K2, K2
+	KORTESTB     K2, K2
+	JNZ          tanF64AVX512_exit
+	VANDPD       trigConsts<>+0(SB), Z0, Z1
+	VMULPD       trigConsts<>+2624(SB), Z1, Z2
+	VRNDSCALEPD  $0x00, Z2, Z2
+	VMOVAPD      Z1, Z1
+	VFNMADD231PD trigConsts<>+2304(SB), Z2, Z1
+	VMULPD       trigConsts<>+2368(SB), Z2, Z3
+	VSUBPD       Z3, Z1, Z6
+	VSUBPD       Z1, Z6, Z4
+	VSUBPD       Z4, Z6, Z5
+	VSUBPD       Z5, Z1, Z1
+	VADDPD       Z4, Z3, Z3
+	VSUBPD       Z3, Z1, Z1
+	VMULPD       trigConsts<>+2432(SB), Z2, Z3
+	VSUBPD       Z3, Z6, Z7
+	VSUBPD       Z6, Z7, Z4
+	VSUBPD       Z4, Z7, Z5
+	VSUBPD       Z5, Z6, Z5
+	VADDPD       Z4, Z3, Z3
+	VSUBPD       Z3, Z5, Z5
+	VADDPD       Z5, Z1, Z1
+	VFNMADD231PD trigConsts<>+2496(SB), Z2, Z1
+	VADDPD       Z1, Z7, Z3
+	VSUBPD       Z7, Z3, Z4
+	VSUBPD       Z4, Z1, Z4
+	VMULPD       Z3, Z3, Z1
+	VMOVUPD      trigConsts<>+3520(SB), Z5
+	VMOVUPD      trigConsts<>+3904(SB), Z6
+	VFMADD213PD  trigConsts<>+3584(SB), Z1, Z5
+	VFMADD213PD  trigConsts<>+3968(SB), Z1, Z6
+	VFMADD213PD  trigConsts<>+3648(SB), Z1, Z5
+	VFMADD213PD  trigConsts<>+4032(SB), Z1, Z6
+	VFMADD213PD  trigConsts<>+3712(SB), Z1, Z5
+	VFMADD213PD  trigConsts<>+4096(SB), Z1, Z6
+	VFMADD213PD  trigConsts<>+3776(SB), Z1, Z5
+	VFMADD213PD  trigConsts<>+4160(SB), Z1, Z6
+	VFMADD213PD  trigConsts<>+3840(SB), Z1, Z5
+	VFMADD213PD  trigConsts<>+4224(SB), Z1, Z6
+	VMULPD       trigConsts<>+704(SB), Z1, Z7
+	VMULPD       Z1, Z3, Z8
+	VMOVAPD      Z4, Z9
+	VFNMADD231PD Z7, Z4, Z9
+	VFMADD231PD  Z5, Z8, Z9
+	VADDPD       Z9, Z3, Z5
+	VMOVUPD      trigConsts<>+640(SB), Z8
+	VSUBPD       Z7, Z8, Z10
+	VSUBPD       Z10, Z8, Z8
+	VSUBPD       Z7, Z8, Z8
+	VMULPD       Z4, Z3, Z4
+	VMULPD       Z1, Z1, Z1
+	VFMSUB231PD  Z6, Z1, Z4
+	VADDPD       Z4, Z8, Z8
+	VADDPD       Z8, Z10, Z1
+	VCVTPD2QQ    Z2, Z2
+	VPTESTMQ     trigConsts<>+512(SB), Z2, K2
+	VPTESTMQ     trigConsts<>+576(SB), Z2, K3
+	VSUBPD       Z3, Z5, Z2
+	VSUBPD       Z2, Z9, Z2
+	VSUBPD       Z10, Z1, Z3
+	VSUBPD       Z3, Z8, Z3
+	VMOVAPD      Z5, Z4
+	VMOVAPD      Z2, Z6
+	VMOVAPD      Z1, Z7
+	VMOVAPD      Z3, Z8
+	VXORPD       trigConsts<>+64(SB), Z1, K2, Z4
+	VXORPD       trigConsts<>+64(SB), Z3, K2, Z6
+	VMOVAPD      Z5, K2, Z7
+	VMOVAPD      Z2, K2, Z8
+	VDIVPD       Z7, Z4, Z1
+	VMOVAPD      Z4, Z2
+	VFNMADD231PD Z1, Z7, Z2
+	VMOVAPD      Z6, Z3
+	VFNMADD231PD Z1, Z8, Z3
+	VADDPD       Z3, Z2, Z2
+	VDIVPD       Z7, Z2, Z2
+	VADDPD       Z2, Z1, Z2
+	VANDPD       trigConsts<>+64(SB), Z0, Z1
+	VXORPD       Z1, Z2, Z2
+	VSUBPD       Z0, Z0, Z0
+	VCMPPD       $0x03, Z0, Z0, K2
+	VMOVAPD      Z0, K2, Z2
+	VMOVUPD      Z2, K1, (AX)
+	MOVQ         DX, BX
+
+tanF64AVX512_exit:
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func atan2F64AVX512(dst *float64, y *float64, x *float64, n int)
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·atan2F64AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ y+8(FP), CX
+	MOVQ x+16(FP), DX
+	MOVQ n+24(FP), BX
+
+atan2F64AVX512_loop:
+	CMPQ     BX, $0x00000008
+	JL       atan2F64AVX512_tail
+	VMOVUPD  (CX), Z0
+	VMOVUPD  (DX), Z1
+	VANDPD   trigConsts<>+0(SB), Z0, Z2
+	VANDPD   trigConsts<>+0(SB), Z1, Z3
+	VDIVPD   Z3, Z2, Z4
+	VPXORQ   Z5, Z5, Z5
+	VCMPPD   $0x00, Z5, Z0, K1
+	VMOVAPD  Z5, K1, Z4
+	VCMPPD   $0x00, trigConsts<>+448(SB), Z2, K1
+	VCMPPD   $0x00, trigConsts<>+448(SB), Z3, K1, K1
+	VMOVUPD  trigConsts<>+640(SB), K1, Z4
+	VCMPPD   $0x02, trigConsts<>+1216(SB), Z4, K2
+	VCMPPD   $0x0e, trigConsts<>+1152(SB), Z4, K3
+	KORB     K2, K3, K4
+	KNOTB    K4, K4
+	VSUBPD   trigConsts<>+640(SB), Z4, Z2
+	VADDPD   trigConsts<>+640(SB), Z4, Z3
+	VMOVAPD  Z4, K2, Z2
+	VMOVUPD  trigConsts<>+640(SB), K2, Z3
+	VMOVUPD  trigConsts<>+640(SB), K3, Z2
+	VMOVAPD  Z4, K3, Z3
+	VDIVPD   Z3, Z2, Z2
+	VMULPD   Z2, Z2, Z3
+	VMULPD   trigConsts<>+4288(SB), Z3, Z4
+	VADDPD   trigConsts<>+4352(SB), Z4, Z4
+	VMULPD   Z3, Z4, Z4
+	VADDPD   trigConsts<>+4416(SB), Z4, Z4
+	VMULPD   Z3, Z4, Z4
+	VADDPD   trigConsts<>+4480(SB), Z4, Z4
+	VMULPD   Z3, Z4, Z4
+	VADDPD   trigConsts<>+4544(SB), Z4, Z4
+	VADDPD   trigConsts<>+4608(SB), Z3, Z11
+	VMULPD   Z3, Z11, Z11
+	VADDPD   trigConsts<>+4672(SB), Z11, Z11
+	VMULPD   Z3, Z11, Z11
+	VADDPD   trigConsts<>+4736(SB), Z11, Z11
+	VMULPD   Z3, Z11, Z11
+	VADDPD   trigConsts<>+4800(SB), Z11, Z11
+	VMULPD   Z3, Z11, Z11
+	VADDPD   trigConsts<>+4864(SB), Z11, Z11
+	VMULPD   Z4, Z3, Z4
+	VDIVPD   Z11, Z4, Z4
+	VMULPD   Z4, Z2, Z4
+	VADDPD   Z2, Z4, Z4
+	VXORPD   trigConsts<>+64(SB), Z4, K3, Z4
+	VPXORQ   Z6, Z6, Z6
+	VPXORQ   Z7, Z7, Z7
+	VMOVUPD  trigConsts<>+896(SB), K4, Z6
+	VMOVUPD  trigConsts<>+832(SB), K3, Z6
+	VMOVUPD  trigConsts<>+1088(SB), K4, Z7
+	VMOVUPD  trigConsts<>+1024(SB), K3, Z7
+	VADDPD   Z4, Z6, Z6
+	VADDPD   Z7, Z6, Z6
+	VPMOVQ2M Z1, K2
+	VMOVUPD  trigConsts<>+768(SB), Z2
+	VSUBPD   Z6, Z2, K2, Z6
+	KANDB    K1, K2, K1
+	VMOVUPD  trigConsts<>+960(SB), K1, Z6
+	VANDPD   trigConsts<>+64(SB), Z0, Z2
+	VORPD    Z2, Z6, Z6
+	VCMPPD   $0x03, Z1, Z0, K1
+	VADDPD   Z1, Z0, K1, Z6
+	VMOVUPD  Z6, (AX)
+	ADDQ     $0x00000040, AX
+	ADDQ     $0x00000040, CX
+	ADDQ     $0x00000040, DX
+	SUBQ     $0x00000008, BX
+	JMP      atan2F64AVX512_loop
+
+atan2F64AVX512_tail:
+	TESTQ     BX, BX
+	JE        atan2F64AVX512_done
+	MOVQ      $-1, SI
+	BZHIQ     BX, SI, BX
+	KMOVW     BX, K1
+	VMOVUPD.Z (CX), K1, Z0
+	VMOVUPD.Z (DX), K1, Z1
+	VANDPD    trigConsts<>+0(SB), Z0, Z2
+	VANDPD    trigConsts<>+0(SB), Z1, Z3
+	VDIVPD    Z3, Z2, Z4
+	VPXORQ    Z8, Z8, Z8
+	VCMPPD    $0x00, Z8, Z0, K2
+	VMOVAPD   Z8, K2, Z4
+	VCMPPD    $0x00, trigConsts<>+448(SB), Z2, K2
+	VCMPPD    $0x00, trigConsts<>+448(SB), Z3, K2, K2
+	VMOVUPD   trigConsts<>+640(SB), K2, Z4
+	VCMPPD    $0x02, trigConsts<>+1216(SB), Z4, K3
+	VCMPPD    $0x0e, trigConsts<>+1152(SB), Z4, K4
+	KORB      K3, K4, K5
+	KNOTB     K5, K5
+	VSUBPD    trigConsts<>+640(SB), Z4, Z2
+	VADDPD    trigConsts<>+640(SB), Z4, Z3
+	VMOVAPD   Z4, K3, Z2
+	VMOVUPD   trigConsts<>+640(SB), K3, Z3
+	VMOVUPD   trigConsts<>+640(SB), K4, Z2
+	VMOVAPD   Z4, K4, Z3
+	VDIVPD    Z3, Z2, Z2
+	VMULPD    Z2, Z2, Z3
+	VMULPD    trigConsts<>+4288(SB), Z3, Z4
+	VADDPD    trigConsts<>+4352(SB), Z4, Z4
+	VMULPD    Z3, Z4, Z4
+	VADDPD    trigConsts<>+4416(SB), Z4, Z4
+	VMULPD    Z3, Z4, Z4
+	VADDPD    trigConsts<>+4480(SB), Z4, Z4
+	VMULPD    Z3, Z4, Z4
+	VADDPD    trigConsts<>+4544(SB), Z4, Z4
+	VADDPD    trigConsts<>+4608(SB), Z3, Z5
+	VMULPD    Z3, Z5, Z5
+	VADDPD    trigConsts<>+4672(SB), Z5, Z5
+	VMULPD    Z3, Z5, Z5
+	VADDPD    trigConsts<>+4736(SB), Z5, Z5
+	VMULPD    Z3, Z5, Z5
+	VADDPD    trigConsts<>+4800(SB), Z5, Z5
+	VMULPD    Z3, Z5, Z5
+	VADDPD    trigConsts<>+4864(SB), Z5, Z5
+	VMULPD    Z4, Z3, Z4
+	VDIVPD    Z5, Z4, Z4
+	VMULPD    Z4, Z2, Z4
+	VADDPD    Z2, Z4, Z4
+	VXORPD    trigConsts<>+64(SB), Z4, K4, Z4
+	VPXORQ    Z9, Z9, Z9
+	VPXORQ    Z10, Z10, Z10
+	VMOVUPD   trigConsts<>+896(SB), K5, Z9
+	VMOVUPD   trigConsts<>+832(SB), K4, Z9
+	VMOVUPD   trigConsts<>+1088(SB), K5, Z10
+	VMOVUPD   trigConsts<>+1024(SB), K4, Z10
+	VADDPD    Z4, Z9, Z9
+	VADDPD    Z10, Z9, Z9
+	VPMOVQ2M  Z1, K3
+	VMOVUPD   trigConsts<>+768(SB), Z2
+	VSUBPD    Z9, Z2, K3, Z9
+	KANDB     K2, K3, K2
+	VMOVUPD   trigConsts<>+960(SB), K2, Z9
+	VANDPD    trigConsts<>+64(SB), Z0, Z2
+	VORPD     Z2, Z9, Z9
+	VCMPPD    $0x03, Z1, Z0, K2
+	VADDPD    Z1, Z0, K2, Z9
+	VMOVUPD   Z9, K1, (AX)
+
+atan2F64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func powScalarF32AVX512(dst *float32, x *float32, n int, y float64, lo float32, smask uint32)
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·powScalarF32AVX512(SB), NOSPLIT, $0-40
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VBROADCASTSD y+24(FP), Z0
+	VBROADCASTSS lo+32(FP), Z1
+	MOVL         smask+36(FP), BX
+	VPBROADCASTD BX, Z2
+	VPXORD       Z3, Z3, Z3
+
+powScalarF32AVX512_loop:
+	CMPQ          DX, $0x00000010
+	JL            powScalarF32AVX512_tail
+	VMOVUPS       (CX), Z4
+	VANDPS        trigConsts<>+128(SB), Z4, Z5
+	VCVTPS2PD     Y5, Z6
+	VEXTRACTF32X8 $0x01, Z5, Y5
+	VCVTPS2PD     Y5, Z5
+	VGETMANTPD    $0x00, Z6, Z9
+	VGETEXPPD     Z6, Z10
+	VCMPPD        $0x0d, trigConsts<>+1664(SB), Z9, K1
+	VMULPD        trigConsts<>+704(SB), Z9, K1, Z9
+	VADDPD        trigConsts<>+640(SB), Z10, K1, Z10
+	VSUBPD        trigConsts<>+640(SB), Z9, Z9
+	VMULPD        Z9, Z9, Z11
+	VADDPD        trigConsts<>+1728(SB), Z9, Z12
+	VDIVPD        Z12, Z9, Z12
+	VMULPD        Z12, Z12, Z13
+	VMULPD        Z13, Z13, Z14
+	VMOVUPD       trigConsts<>+4928(SB), Z15
+	VFMADD213PD   trigConsts<>+4992(SB), Z14, Z15
+	VFMADD213PD   trigConsts<>+5056(SB), Z14, Z15
+	VFMADD213PD   trigConsts<>+5120(SB), Z14, Z15
+	VMULPD        Z13, Z15, Z15
+	VMOVUPD       trigConsts<>+5184(SB), Z13
+	VFMADD213PD   trigConsts<>+5248(SB), Z14, Z13
+	VFMADD213PD   trigConsts<>+5312(SB), Z14, Z13
+	VMULPD        Z14, Z13, Z13
+	VADDPD        Z13, Z15, Z15
+	VMULPD        trigConsts<>+704(SB), Z11, Z11
+	VADDPD        Z11, Z15, Z15
+	VMULPD        trigConsts<>+1856(SB), Z10, Z13
+	VFMADD231PD   Z15, Z12, Z13
+	VSUBPD        Z13, Z11, Z11
+	VSUBPD        Z9, Z11, Z11
+	VMULPD        trigConsts<>+1792(SB), Z10, Z9
+	VSUBPD        Z11, Z9, Z9
+	VFIXUPIMMPD   $0x00, trigConsts<>+1920(SB), Z6, Z9
+	VMULPD        Z0, Z9, Z9
+	VMOVUPD       trigConsts<>+1984(SB), Z6
+	VMINPD        Z9, Z6, Z9
+	VMOVUPD       trigConsts<>+2048(SB), Z6
+	VMAXPD        Z9, Z6, Z9
+	VMULPD        trigConsts<>+2112(SB), Z9, Z6
+	VRNDSCALEPD   $0x00, Z6, Z6
+	VFNMADD231PD  trigConsts<>+2176(SB), Z6, Z9
+	VFNMADD231PD  trigConsts<>+2240(SB), Z6, Z9
+	VMOVUPD       trigConsts<>+5376(SB), Z10
+	VMOVUPD       trigConsts<>+5440(SB), Z11
+	VMOVUPD       trigConsts<>+5504(SB), Z12
+	VMOVUPD       trigConsts<>+5568(SB), Z13
+	VMOVUPD       trigConsts<>+5632(SB), Z14
+	VMOVUPD       trigConsts<>+5696(SB), Z15
+	VMOVUPD       trigConsts<>+5760(SB), Z16
+	VMOVUPD       trigConsts<>+5824(SB), Z17
+	VMOVUPD       trigConsts<>+5888(SB), Z18
+	VMOVUPD       trigConsts<>+5952(SB), Z19
+	VMOVUPD       trigConsts<>+704(SB), Z20
+	VMOVUPD       trigConsts<>+640(SB), Z21
+	VMULPD        Z9, Z9, Z22
+	VMULPD        Z22, Z22, Z23
+	VMULPD        Z23, Z23, Z24
+	VMOVAPD       Z18, Z18
+	VFMADD231PD   Z19, Z9, Z18
+	VMOVAPD       Z16, Z16
+	VFMADD231PD   Z17, Z9, Z16
+	VMOVAPD       Z14, Z14
+	VFMADD231PD   Z15, Z9, Z14
+	VMOVAPD       Z14, Z14
+	VFMADD231PD   Z16, Z22, Z14
+	VMOVAPD       Z12, Z12
+	VFMADD231PD   Z13, Z9, Z12
+	VMOVAPD       Z10, Z10
+	VFMADD231PD   Z11, Z9, Z10
+	VMOVAPD       Z10, Z10
+	VFMADD231PD   Z12, Z22, Z10
+	VMOVAPD       Z10, Z10
+	VFMADD231PD   Z14, Z23, Z10
+	VMOVAPD       Z10, Z10
+	VFMADD231PD   Z18, Z24, Z10
+	VMOVAPD       Z20, Z11
+	VFMADD231PD   Z9, Z10, Z11
+	VMOVAPD       Z21, Z10
+	VFMADD231PD   Z9, Z11, Z10
+	VMOVAPD       Z21, Z11
+	VFMADD231PD   Z9, Z10, Z11
+	VSCALEFPD     Z6, Z11, Z11
+	VGETMANTPD    $0x00, Z5, Z6
+	VGETEXPPD     Z5, Z9
+	VCMPPD        $0x0d, trigConsts<>+1664(SB), Z6, K1
+	VMULPD        trigConsts<>+704(SB), Z6, K1, Z6
+	VADDPD        trigConsts<>+640(SB), Z9, K1, Z9
+	VSUBPD        trigConsts<>+640(SB), Z6, Z6
+	VMULPD        Z6, Z6, Z10
+	VADDPD        trigConsts<>+1728(SB), Z6, Z12
+	VDIVPD        Z12, Z6, Z12
+	VMULPD        Z12, Z12, Z13
+	VMULPD        Z13, Z13, Z14
+	VMOVUPD       trigConsts<>+4928(SB), Z15
+	VFMADD213PD   trigConsts<>+4992(SB), Z14, Z15
+	VFMADD213PD   trigConsts<>+5056(SB), Z14, Z15
+	VFMADD213PD   trigConsts<>+5120(SB), Z14, Z15
+	VMULPD        Z13, Z15, Z15
+	VMOVUPD       trigConsts<>+5184(SB), Z13
+	VFMADD213PD   trigConsts<>+5248(SB), Z14, Z13
+	VFMADD213PD   trigConsts<>+5312(SB), Z14, Z13
+	VMULPD        Z14, Z13, Z13
+	VADDPD        Z13, Z15, Z15
+	VMULPD        trigConsts<>+704(SB), Z10, Z10
+	VADDPD        Z10, Z15, Z15
+	VMULPD        trigConsts<>+1856(SB), Z9, Z13
+	VFMADD231PD   Z15, Z12, Z13
+	VSUBPD        Z13, Z10, Z10
+	VSUBPD        Z6, Z10, Z10
+	VMULPD        trigConsts<>+1792(SB), Z9, Z6
+	VSUBPD        Z10, Z6, Z6
+	VFIXUPIMMPD   $0x00, trigConsts<>+1920(SB), Z5, Z6
+	VMULPD        Z0, Z6, Z6
+	VMOVUPD       trigConsts<>+1984(SB), Z5
+	VMINPD        Z6, Z5, Z6
+	VMOVUPD       trigConsts<>+2048(SB), Z5
+	VMAXPD        Z6, Z5, Z6
+	VMULPD        trigConsts<>+2112(SB), Z6, Z5
+	VRNDSCALEPD   $0x00, Z5, Z5
+	VFNMADD231PD  trigConsts<>+2176(SB), Z5, Z6
+	VFNMADD231PD  trigConsts<>+2240(SB), Z5, Z6
+	VMOVUPD       trigConsts<>+5376(SB), Z9
+	VMOVUPD       trigConsts<>+5440(SB), Z10
+	VMOVUPD       trigConsts<>+5504(SB), Z12
+	VMOVUPD       trigConsts<>+5568(SB), Z13
+	VMOVUPD       trigConsts<>+5632(SB), Z14
+	VMOVUPD       trigConsts<>+5696(SB), Z15
+	VMOVUPD       trigConsts<>+5760(SB), Z16
+	VMOVUPD       trigConsts<>+5824(SB), Z17
+	VMOVUPD       trigConsts<>+5888(SB), Z18
+	VMOVUPD       trigConsts<>+5952(SB), Z19
+	VMOVUPD       trigConsts<>+704(SB), Z20
+	VMOVUPD       trigConsts<>+640(SB), Z21
+	VMULPD        Z6, Z6, Z22
+	VMULPD        Z22, Z22, Z23
+	VMULPD        Z23, Z23, Z24
+	VMOVAPD       Z18, Z18
+	VFMADD231PD   Z19, Z6, Z18
+	VMOVAPD       Z16, Z16
+	VFMADD231PD   Z17, Z6, Z16
+	VMOVAPD       Z14, Z14
+	VFMADD231PD   Z15, Z6, Z14
+	VMOVAPD       Z14, Z14
+	VFMADD231PD   Z16, Z22, Z14
+	VMOVAPD       Z12, Z12
+	VFMADD231PD   Z13, Z6, Z12
+	VMOVAPD       Z9, Z9
+	VFMADD231PD   Z10, Z6, Z9
+	VMOVAPD       Z9, Z9
+	VFMADD231PD   Z12, Z22, Z9
+	VMOVAPD       Z9, Z9
+	VFMADD231PD   Z14, Z23, Z9
+	VMOVAPD       Z9, Z9
+	VFMADD231PD   Z18, Z24, Z9
+	VMOVAPD       Z20, Z10
+	VFMADD231PD   Z6, Z9, Z10
+	VMOVAPD       Z21, Z9
+	VFMADD231PD   Z6, Z10, Z9
+	VMOVAPD       Z21, Z10
+	VFMADD231PD   Z6, Z9, Z10
+	VSCALEFPD     Z5, Z10, Z10
+	VCVTPD2PS     Z11, Y7
+	VCVTPD2PS     Z10, Y5
+	VINSERTF32X8  $0x01, Y5, Z7, Z7
+	VPANDD        Z2, Z4, Z5
+	VPORD         Z5, Z7, Z7
+	VCMPPS        $0x01, Z3, Z4, K1
+	VCMPPS        $0x01, Z4, Z1, K1, K1
+	VMULPS        trigConsts<>+320(SB), Z3, Z4
+	VMOVAPS       Z4, K1, Z7
+	VMOVUPS       Z7, (AX)
+	ADDQ          $0x00000040, CX
+	ADDQ          $0x00000040, AX
+	SUBQ          $0x00000010, DX
+	JMP           powScalarF32AVX512_loop
+
+powScalarF32AVX512_tail:
+	TESTQ         DX, DX
+	JE            powScalarF32AVX512_done
+	MOVQ          $-1, BX
+	BZHIQ         DX, BX, DX
+	KMOVW         DX, K1
+	VMOVUPS.Z     (CX), K1, Z4
+	VANDPS        trigConsts<>+128(SB), Z4, Z5
+	VCVTPS2PD     Y5, Z6
+	VEXTRACTF32X8 $0x01, Z5, Y5
+	VCVTPS2PD     Y5, Z5
+	VGETMANTPD    $0x00, Z6, Z7
+	VGETEXPPD     Z6, Z9
+	VCMPPD        $0x0d, trigConsts<>+1664(SB), Z7, K2
+	VMULPD        trigConsts<>+704(SB), Z7, K2, Z7
+	VADDPD        trigConsts<>+640(SB), Z9, K2, Z9
+	VSUBPD        trigConsts<>+640(SB), Z7, Z7
+	VMULPD        Z7, Z7, Z10
+	VADDPD        trigConsts<>+1728(SB), Z7, Z11
+	VDIVPD        Z11, Z7, Z11
+	VMULPD        Z11, Z11, Z12
+	VMULPD        Z12, Z12, Z13
+	VMOVUPD       trigConsts<>+4928(SB), Z14
+	VFMADD213PD   trigConsts<>+4992(SB), Z13, Z14
+	VFMADD213PD   trigConsts<>+5056(SB), Z13, Z14
+	VFMADD213PD   trigConsts<>+5120(SB), Z13, Z14
+	VMULPD        Z12, Z14, Z14
+	VMOVUPD       trigConsts<>+5184(SB), Z12
+	VFMADD213PD   trigConsts<>+5248(SB), Z13, Z12
+	VFMADD213PD   trigConsts<>+5312(SB), Z13, Z12
+	VMULPD        Z13, Z12, Z12
+	VADDPD        Z12, Z14, Z14
+	VMULPD        trigConsts<>+704(SB), Z10, Z10
+	VADDPD        Z10, Z14, Z14
+	VMULPD        trigConsts<>+1856(SB), Z9, Z12
+	VFMADD231PD   Z14, Z11, Z12
+	VSUBPD        Z12, Z10, Z10
+	VSUBPD        Z7, Z10, Z10
+	VMULPD        trigConsts<>+1792(SB), Z9, Z7
+	VSUBPD        Z10, Z7, Z7
+	VFIXUPIMMPD   $0x00, trigConsts<>+1920(SB), Z6, Z7
+	VMULPD        Z0, Z7, Z7
+	VMOVUPD       trigConsts<>+1984(SB), Z6
+	VMINPD        Z7, Z6, Z7
+	VMOVUPD       trigConsts<>+2048(SB), Z6
+	VMAXPD        Z7, Z6, Z7
+	VMULPD        trigConsts<>+2112(SB), Z7, Z6
+	VRNDSCALEPD   $0x00, Z6, Z6
+	VFNMADD231PD  trigConsts<>+2176(SB), Z6, Z7
+	VFNMADD231PD  trigConsts<>+2240(SB), Z6, Z7
+	VMOVUPD       trigConsts<>+5376(SB), Z9
+	VMOVUPD       trigConsts<>+5440(SB), Z10
+	VMOVUPD       trigConsts<>+5504(SB), Z11
+	VMOVUPD       trigConsts<>+5568(SB), Z12
+	VMOVUPD       trigConsts<>+5632(SB), Z13
+	VMOVUPD       trigConsts<>+5696(SB), Z14
+	VMOVUPD       trigConsts<>+5760(SB), Z15
+	VMOVUPD       trigConsts<>+5824(SB), Z16
+	VMOVUPD       trigConsts<>+5888(SB), Z17
+	VMOVUPD       trigConsts<>+5952(SB), Z18
+	VMOVUPD       trigConsts<>+704(SB), Z19
+	VMOVUPD       trigConsts<>+640(SB), Z20
+	VMULPD        Z7, Z7, Z21
+	VMULPD        Z21, Z21, Z22
+	VMULPD        Z22, Z22, Z23
+	VMOVAPD       Z17, Z17
+	VFMADD231PD   Z18, Z7, Z17
+	VMOVAPD       Z15, Z15
+	VFMADD231PD   Z16, Z7, Z15
+	VMOVAPD       Z13, Z13
+	VFMADD231PD   Z14, Z7, Z13
+	VMOVAPD       Z13, Z13
+	VFMADD231PD   Z15, Z21, Z13
+	VMOVAPD       Z11, Z11
+	VFMADD231PD   Z12, Z7, Z11
+	VMOVAPD       Z9, Z9
+	VFMADD231PD   Z10, Z7, Z9
+	VMOVAPD       Z9, Z9
+	VFMADD231PD   Z11, Z21, Z9
+	VMOVAPD       Z9, Z9
+	VFMADD231PD   Z13, Z22, Z9
+	VMOVAPD       Z9, Z9
+	VFMADD231PD   Z17, Z23, Z9
+	VMOVAPD       Z19, Z10
+	VFMADD231PD   Z7, Z9, Z10
+	VMOVAPD       Z20, Z9
+	VFMADD231PD   Z7, Z10, Z9
+	VMOVAPD       Z20, Z10
+	VFMADD231PD   Z7, Z9, Z10
+	VSCALEFPD     Z6, Z10, Z10
+	VGETMANTPD    $0x00, Z5, Z6
+	VGETEXPPD     Z5, Z7
+	VCMPPD        $0x0d, trigConsts<>+1664(SB), Z6, K2
+	VMULPD        trigConsts<>+704(SB), Z6, K2, Z6
+	VADDPD        trigConsts<>+640(SB), Z7, K2, Z7
+	VSUBPD        trigConsts<>+640(SB), Z6, Z6
+	VMULPD        Z6, Z6, Z9
+	VADDPD        trigConsts<>+1728(SB), Z6, Z11
+	VDIVPD        Z11, Z6, Z11
+	VMULPD        Z11, Z11, Z12
+	VMULPD        Z12, Z12, Z13
+	VMOVUPD       trigConsts<>+4928(SB), Z14
+	VFMADD213PD   trigConsts<>+4992(SB), Z13, Z14
+	VFMADD213PD   trigConsts<>+5056(SB), Z13, Z14
+	VFMADD213PD   trigConsts<>+5120(SB), Z13, Z14
+	VMULPD        Z12, Z14, Z14
+	VMOVUPD       trigConsts<>+5184(SB), Z12
+	VFMADD213PD   trigConsts<>+5248(SB), Z13, Z12
+	VFMADD213PD   trigConsts<>+5312(SB), Z13, Z12
+	VMULPD        Z13, Z12, Z12
+	VADDPD        Z12, Z14, Z14
+	VMULPD        trigConsts<>+704(SB), Z9, Z9
+	VADDPD        Z9, Z14, Z14
+	VMULPD        trigConsts<>+1856(SB), Z7, Z12
+	VFMADD231PD   Z14, Z11, Z12
+	VSUBPD        Z12, Z9, Z9
+	VSUBPD        Z6, Z9, Z9
+	VMULPD        trigConsts<>+1792(SB), Z7, Z6
+	VSUBPD        Z9, Z6, Z6
+	VFIXUPIMMPD   $0x00, trigConsts<>+1920(SB), Z5, Z6
+	VMULPD        Z0, Z6, Z6
+	VMOVUPD       trigConsts<>+1984(SB), Z0
+	VMINPD        Z6, Z0, Z6
+	VMOVUPD       trigConsts<>+2048(SB), Z0
+	VMAXPD        Z6, Z0, Z6
+	VMULPD        trigConsts<>+2112(SB), Z6, Z0
+	VRNDSCALEPD   $0x00, Z0, Z0
+	VFNMADD231PD  trigConsts<>+2176(SB), Z0, Z6
+	VFNMADD231PD  trigConsts<>+2240(SB), Z0, Z6
+	VMOVUPD       trigConsts<>+5376(SB), Z5
+	VMOVUPD       trigConsts<>+5440(SB), Z7
+	VMOVUPD       trigConsts<>+5504(SB), Z9
+	VMOVUPD       trigConsts<>+5568(SB), Z11
+	VMOVUPD       trigConsts<>+5632(SB), Z12
+	VMOVUPD       trigConsts<>+5696(SB), Z13
+	VMOVUPD       trigConsts<>+5760(SB), Z14
+	VMOVUPD       trigConsts<>+5824(SB), Z15
+	VMOVUPD       trigConsts<>+5888(SB), Z16
+	VMOVUPD       trigConsts<>+5952(SB), Z17
+	VMOVUPD       trigConsts<>+704(SB), Z18
+	VMOVUPD       trigConsts<>+640(SB), Z19
+	VMULPD        Z6, Z6, Z20
+	VMULPD        Z20, Z20, Z21
+	VMULPD        Z21, Z21, Z22
+	VMOVAPD       Z16, Z16
+	VFMADD231PD   Z17, Z6, Z16
+	VMOVAPD       Z14, Z14
+	VFMADD231PD   Z15, Z6, Z14
+	VMOVAPD       Z12, Z12
+	VFMADD231PD   Z13, Z6, Z12
+	VMOVAPD       Z12, Z12
+	VFMADD231PD   Z14, Z20, Z12
+	VMOVAPD       Z9, Z9
+	VFMADD231PD   Z11, Z6, Z9
+	VMOVAPD       Z5, Z5
+	VFMADD231PD   Z7, Z6, Z5
+	VMOVAPD       Z5, Z5
+	VFMADD231PD   Z9, Z20, Z5
+	VMOVAPD       Z5, Z5
+	VFMADD231PD   Z12, Z21, Z5
+	VMOVAPD       Z5, Z5
+	VFMADD231PD   Z16, Z22, Z5
+	VMOVAPD       Z18, Z7
+	VFMADD231PD   Z6, Z5, Z7
+	VMOVAPD       Z19, Z5
+	VFMADD231PD   Z6, Z7, Z5
+	VMOVAPD       Z19, Z7
+	VFMADD231PD   Z6, Z5, Z7
+	VSCALEFPD     Z0, Z7, Z7
+	VCVTPD2PS     Z10, Y8
+	VCVTPD2PS     Z7, Y0
+	VINSERTF32X8  $0x01, Y0, Z8, Z8
+	VPANDD        Z2, Z4, Z0
+	VPORD         Z0, Z8, Z8
+	VCMPPS        $0x01, Z3, Z4, K2
+	VCMPPS        $0x01, Z4, Z1, K2, K2
+	VMULPS        trigConsts<>+320(SB), Z3, Z0
+	VMOVAPS       Z0, K2, Z8
+	VMOVUPS       Z8, K1, (AX)
+
+powScalarF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geluTanhF32AVX512(dst *float32, x *float32, n int)
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·geluTanhF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         $0x000000007fffffff, BX
+	VPBROADCASTD BX, Z0
+	MOVQ         $0x000000003f200000, BX
+	VPBROADCASTD BX, Z1
+	MOVQ         $0x0000000042b20000, BX
+	VPBROADCASTD BX, Z2
+	MOVQ         $0x000000003fb8aa3b, BX
+	VPBROADCASTD BX, Z2
+	MOVQ         $0x000000003f317200, BX
+	VPBROADCASTD BX, Z3
+	MOVQ         $0x0000000035bfbe8e, BX
+	VPBROADCASTD BX, Z4
+	MOVQ         $0x0000000039502bda, BX
+	VPBROADCASTD BX, Z5
+	MOVQ         $0x000000003ab696c9, BX
+	VPBROADCASTD BX, Z6
+	MOVQ         $0x000000003c0888a6, BX
+	VPBROADCASTD BX, Z7
+	MOVQ         $0x000000003d2aaa7a, BX
+	VPBROADCASTD BX, Z8
+	MOVQ         $0x000000003e2aaaab, BX
+	VPBROADCASTD BX, Z9
+	MOVQ         $0x000000003f000000, BX
+	VPBROADCASTD BX, Z10
+	MOVQ         $0x000000003f800000, BX
+	VPBROADCASTD BX, Z11
+	MOVQ         $0x000000004b400000, BX
+	VPBROADCASTD BX, Z12
+	MOVQ         $0x0000000042200000, BX
+	VPBROADCASTD BX, Z13
+	MOVQ         $0x0000000040000000, BX
+	VPBROADCASTD BX, Z14
+	MOVQ         $0x00000000bbbaf0ea, BX
+	VPBROADCASTD BX, Z15
+	MOVQ         $0x000000003ca9134e, BX
+	VPBROADCASTD BX, Z16
+	MOVQ         $0x00000000bd5c1e2d, BX
+	VPBROADCASTD BX, Z17
+	MOVQ         $0x000000003e088393, BX
+	VPBROADCASTD BX, Z18
+	MOVQ         $0x00000000beaaaa99, BX
+	VPBROADCASTD BX, Z19
+
+geluTanhF32AVX512_loop2:
+	CMPQ         DX, $0x00000020
+	JL           geluTanhF32AVX512_loop1
+	VMOVUPS      (CX), Z20
+	VMULPS       Z20, Z20, Z21
+	VMULPS       Z20, Z21, Z21
+	VMULPS       trigConsts<>+1472(SB), Z21, Z21
+	VADDPS       Z21, Z20, Z21
+	VMULPS       trigConsts<>+1408(SB), Z21, Z21
+	VANDPS       Z0, Z21, Z20
+	VANDNPS      Z21, Z0, Z21
+	VCMPPS       $0x01, Z1, Z20, K1
+	VMULPS       Z20, Z20, Z22
+	VMULPS       Z22, Z20, Z23
+	VMOVAPS      Z15, Z24
+	VFMADD213PS  Z16, Z22, Z24
+	VFMADD213PS  Z17, Z22, Z24
+	VFMADD213PS  Z18, Z22, Z24
+	VFMADD213PS  Z19, Z22, Z24
+	VADDPS       Z20, Z20, Z22
+	VFMADD213PS  Z20, Z23, Z24
+	VMINPS       Z22, Z13, Z22
+	VMULPS       Z2, Z22, Z20
+	VADDPS       Z12, Z20, Z20
+	VSUBPS       Z12, Z20, Z20
+	VFNMADD231PS Z20, Z3, Z22
+	VFNMADD231PS Z20, Z4, Z22
+	VMOVAPS      Z5, Z23
+	VFMADD213PS  Z6, Z22, Z23
+	VFMADD213PS  Z7, Z22, Z23
+	VFMADD213PS  Z8, Z22, Z23
+	VFMADD213PS  Z9, Z22, Z23
+	VFMADD213PS  Z10, Z22, Z23
+	VMULPS       Z22, Z22, Z25
+	VFMADD231PS  Z23, Z25, Z22
+	VADDPS       Z11, Z22, Z22
+	VSCALEFPS    Z20, Z22, Z22
+	VADDPS       Z11, Z22, Z22
+	VRCP14PS     Z22, Z20
+	VMULPS       Z20, Z14, Z23
+	VMOVAPS      Z14, Z25
+	VFNMADD231PS Z23, Z22, Z25
+	VFMADD231PS  Z25, Z20, Z23
+	VSUBPS       Z23, Z11, Z20
+	VMOVAPS      Z24, K1, Z20
+	VORPS        Z21, Z20, Z20
+	VADDPS       trigConsts<>+1600(SB), Z20, Z20
+	VMOVUPS      (CX), Z21
+	VMULPS       trigConsts<>+1536(SB), Z21, Z21
+	VMULPS       Z20, Z21, Z21
+	VMOVUPS      Z21, (AX)
+	VMOVUPS      64(CX), Z20
+	VMULPS       Z20, Z20, Z21
+	VMULPS       Z20, Z21, Z21
+	VMULPS       trigConsts<>+1472(SB), Z21, Z21
+	VADDPS       Z21, Z20, Z21
+	VMULPS       trigConsts<>+1408(SB), Z21, Z21
+	VANDPS       Z0, Z21, Z20
+	VANDNPS      Z21, Z0, Z21
+	VCMPPS       $0x01, Z1, Z20, K1
+	VMULPS       Z20, Z20, Z22
+	VMULPS       Z22, Z20, Z23
+	VMOVAPS      Z15, Z24
+	VFMADD213PS  Z16, Z22, Z24
+	VFMADD213PS  Z17, Z22, Z24
+	VFMADD213PS  Z18, Z22, Z24
+	VFMADD213PS  Z19, Z22, Z24
+	VADDPS       Z20, Z20, Z22
+	VFMADD213PS  Z20, Z23, Z24
+	VMINPS       Z22, Z13, Z22
+	VMULPS       Z2, Z22, Z20
+	VADDPS       Z12, Z20, Z20
+	VSUBPS       Z12, Z20, Z20
+	VFNMADD231PS Z20, Z3, Z22
+	VFNMADD231PS Z20, Z4, Z22
+	VMOVAPS      Z5, Z23
+	VFMADD213PS  Z6, Z22, Z23
+	VFMADD213PS  Z7, Z22, Z23
+	VFMADD213PS  Z8, Z22, Z23
+	VFMADD213PS  Z9, Z22, Z23
+	VFMADD213PS  Z10, Z22, Z23
+	VMULPS       Z22, Z22, Z25
+	VFMADD231PS  Z23, Z25, Z22
+	VADDPS       Z11, Z22, Z22
+	VSCALEFPS    Z20, Z22, Z22
+	VADDPS       Z11, Z22, Z22
+	VRCP14PS     Z22, Z20
+	VMULPS       Z20, Z14, Z23
+	VMOVAPS      Z14, Z25
+	VFNMADD231PS Z23, Z22, Z25
+	VFMADD231PS  Z25, Z20, Z23
+	VSUBPS       Z23, Z11, Z20
+	VMOVAPS      Z24, K1, Z20
+	VORPS        Z21, Z20, Z20
+	VADDPS       trigConsts<>+1600(SB), Z20, Z20
+	VMOVUPS      64(CX), Z21
+	VMULPS       trigConsts<>+1536(SB), Z21, Z21
+	VMULPS       Z20, Z21, Z21
+	VMOVUPS      Z21, 64(AX)
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000020, DX
+	JMP          geluTanhF32AVX512_loop2
+
+geluTanhF32AVX512_loop1:
+	CMPQ         DX, $0x00000010
+	JL           geluTanhF32AVX512_tail
+	VMOVUPS      (CX), Z20
+	VMULPS       Z20, Z20, Z21
+	VMULPS       Z20, Z21, Z21
+	VMULPS       trigConsts<>+1472(SB), Z21, Z21
+	VADDPS       Z21, Z20, Z21
+	VMULPS       trigConsts<>+1408(SB), Z21, Z21
+	VANDPS       Z0, Z21, Z20
+	VANDNPS      Z21, Z0, Z21
+	VCMPPS       $0x01, Z1, Z20, K1
+	VMULPS       Z20, Z20, Z22
+	VMULPS       Z22, Z20, Z23
+	VMOVAPS      Z15, Z24
+	VFMADD213PS  Z16, Z22, Z24
+	VFMADD213PS  Z17, Z22, Z24
+	VFMADD213PS  Z18, Z22, Z24
+	VFMADD213PS  Z19, Z22, Z24
+	VADDPS       Z20, Z20, Z22
+	VFMADD213PS  Z20, Z23, Z24
+	VMINPS       Z22, Z13, Z22
+	VMULPS       Z2, Z22, Z20
+	VADDPS       Z12, Z20, Z20
+	VSUBPS       Z12, Z20, Z20
+	VFNMADD231PS Z20, Z3, Z22
+	VFNMADD231PS Z20, Z4, Z22
+	VMOVAPS      Z5, Z23
+	VFMADD213PS  Z6, Z22, Z23
+	VFMADD213PS  Z7, Z22, Z23
+	VFMADD213PS  Z8, Z22, Z23
+	VFMADD213PS  Z9, Z22, Z23
+	VFMADD213PS  Z10, Z22, Z23
+	VMULPS       Z22, Z22, Z25
+	VFMADD231PS  Z23, Z25, Z22
+	VADDPS       Z11, Z22, Z22
+	VSCALEFPS    Z20, Z22, Z22
+	VADDPS       Z11, Z22, Z22
+	VRCP14PS     Z22, Z20
+	VMULPS       Z20, Z14, Z23
+	VMOVAPS      Z14, Z25
+	VFNMADD231PS Z23, Z22, Z25
+	VFMADD231PS  Z25, Z20, Z23
+	VSUBPS       Z23, Z11, Z20
+	VMOVAPS      Z24, K1, Z20
+	VORPS        Z21, Z20, Z20
+	VADDPS       trigConsts<>+1600(SB), Z20, Z20
+	VMOVUPS      (CX), Z21
+	VMULPS       trigConsts<>+1536(SB), Z21, Z21
+	VMULPS       Z20, Z21, Z21
+	VMOVUPS      Z21, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000010, DX
+
+geluTanhF32AVX512_tail:
+	TESTQ        DX, DX
+	JE           geluTanhF32AVX512_done
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, DX
+	KMOVW        DX, K1
+	VMOVUPS.Z    (CX), K1, Z20
+	VMULPS       Z20, Z20, Z21
+	VMULPS       Z20, Z21, Z21
+	VMULPS       trigConsts<>+1472(SB), Z21, Z21
+	VADDPS       Z21, Z20, Z21
+	VMULPS       trigConsts<>+1408(SB), Z21, Z21
+	VANDPS       Z0, Z21, Z20
+	VANDNPS      Z21, Z0, Z0
+	VCMPPS       $0x01, Z1, Z20, K2
+	VMULPS       Z20, Z20, Z1
+	VMULPS       Z1, Z20, Z21
+	VMOVAPS      Z15, Z15
+	VFMADD213PS  Z16, Z1, Z15
+	VFMADD213PS  Z17, Z1, Z15
+	VFMADD213PS  Z18, Z1, Z15
+	VFMADD213PS  Z19, Z1, Z15
+	VADDPS       Z20, Z20, Z1
+	VFMADD213PS  Z20, Z21, Z15
+	VMINPS       Z1, Z13, Z1
+	VMULPS       Z2, Z1, Z2
+	VADDPS       Z12, Z2, Z2
+	VSUBPS       Z12, Z2, Z2
+	VFNMADD231PS Z2, Z3, Z1
+	VFNMADD231PS Z2, Z4, Z1
+	VMOVAPS      Z5, Z3
+	VFMADD213PS  Z6, Z1, Z3
+	VFMADD213PS  Z7, Z1, Z3
+	VFMADD213PS  Z8, Z1, Z3
+	VFMADD213PS  Z9, Z1, Z3
+	VFMADD213PS  Z10, Z1, Z3
+	VMULPS       Z1, Z1, Z4
+	VFMADD231PS  Z3, Z4, Z1
+	VADDPS       Z11, Z1, Z1
+	VSCALEFPS    Z2, Z1, Z1
+	VADDPS       Z11, Z1, Z1
+	VRCP14PS     Z1, Z2
+	VMULPS       Z2, Z14, Z3
+	VMOVAPS      Z14, Z4
+	VFNMADD231PS Z3, Z1, Z4
+	VFMADD231PS  Z4, Z2, Z3
+	VSUBPS       Z3, Z11, Z1
+	VMOVAPS      Z15, K2, Z1
+	VORPS        Z0, Z1, Z1
+	VADDPS       trigConsts<>+1600(SB), Z1, Z1
+	VMOVUPS.Z    (CX), K1, Z0
+	VMULPS       trigConsts<>+1536(SB), Z0, Z0
+	VMULPS       Z1, Z0, Z0
+	VMOVUPS      Z0, K1, (AX)
+
+geluTanhF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func geluTanhF64AVX512(dst *float64, x *float64, n int)
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·geluTanhF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         $0x7fffffffffffffff, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x3fe4000000000000, BX
+	VPBROADCASTQ BX, Z1
+	MOVQ         $0x4086300000000000, BX
+	VPBROADCASTQ BX, Z2
+	MOVQ         $0x3ff71547652b82fe, BX
+	VPBROADCASTQ BX, Z3
+	MOVQ         $0x3fe62e4000000000, BX
+	VPBROADCASTQ BX, Z4
+	MOVQ         $0x3eb7f7d1cf79abca, BX
+	VPBROADCASTQ BX, Z5
+	MOVQ         $0x3f2089cdd5e44be8, BX
+	VPBROADCASTQ BX, Z6
+	MOVQ         $0x3f9f06d10cca2c7e, BX
+	VPBROADCASTQ BX, Z7
+	MOVQ         $0x3ff0000000000000, BX
+	VPBROADCASTQ BX, Z8
+	MOVQ         $0x3ec92eb6bc365fa0, BX
+	VPBROADCASTQ BX, Z9
+	MOVQ         $0x3f64ae39b508b6c0, BX
+	VPBROADCASTQ BX, Z10
+	MOVQ         $0x3fcd17099887e074, BX
+	VPBROADCASTQ BX, Z11
+	MOVQ         $0x4000000000000000, BX
+	VPBROADCASTQ BX, Z12
+	MOVQ         $0x3ff0000000000000, BX
+	VPBROADCASTQ BX, Z13
+	MOVQ         $0x4338000000000000, BX
+	VPBROADCASTQ BX, Z14
+	MOVQ         $0xbfeedc5baafd6f4b, BX
+	VPBROADCASTQ BX, Z15
+	MOVQ         $0xc058d26a0e26682d, BX
+	VPBROADCASTQ BX, Z16
+	MOVQ         $0xc0993ac030580563, BX
+	VPBROADCASTQ BX, Z17
+	MOVQ         $0x405c33f28a581b86, BX
+	VPBROADCASTQ BX, Z18
+	MOVQ         $0x40a176fa0e5535fa, BX
+	VPBROADCASTQ BX, Z19
+	MOVQ         $0x40b2ec102442040c, BX
+	VPBROADCASTQ BX, Z20
+
+geluTanhF64AVX512_loop2:
+	CMPQ         DX, $0x00000010
+	JL           geluTanhF64AVX512_loop1
+	VMOVUPD      (CX), Z21
+	VMULPD       Z21, Z21, Z22
+	VMULPD       Z21, Z22, Z22
+	VMULPD       trigConsts<>+1344(SB), Z22, Z22
+	VADDPD       Z22, Z21, Z22
+	VMULPD       trigConsts<>+1280(SB), Z22, Z22
+	VANDPD       Z0, Z22, Z21
+	VANDNPD      Z22, Z0, Z22
+	VCMPPD       $0x01, Z1, Z21, K1
+	VMULPD       Z21, Z21, Z23
+	VMULPD       Z23, Z21, Z24
+	VMOVAPD      Z15, Z25
+	VFMADD213PD  Z16, Z23, Z25
+	VFMADD213PD  Z17, Z23, Z25
+	VADDPD       Z21, Z21, Z26
+	VMOVAPD      Z13, Z27
+	VFMADD213PD  Z18, Z23, Z27
+	VFMADD213PD  Z19, Z23, Z27
+	VFMADD213PD  Z20, Z23, Z27
+	VMULPD       Z24, Z25, Z25
+	VMINPD       Z26, Z2, Z26
+	VMULPD       Z3, Z26, Z23
+	VADDPD       Z14, Z23, Z23
+	VSUBPD       Z14, Z23, Z23
+	VFNMADD231PD Z23, Z4, Z26
+	VFNMADD231PD Z23, Z5, Z26
+	VMULPD       Z26, Z26, Z24
+	VMOVAPD      Z6, Z28
+	VFMADD213PD  Z7, Z24, Z28
+	VFMADD213PD  Z8, Z24, Z28
+	VMULPD       Z26, Z28, Z28
+	VMOVAPD      Z9, Z26
+	VFMADD213PD  Z10, Z24, Z26
+	VFMADD213PD  Z11, Z24, Z26
+	VFMADD213PD  Z12, Z24, Z26
+	VADDPD       Z28, Z26, Z24
+	VSUBPD       Z28, Z26, Z26
+	VSCALEFPD    Z23, Z24, Z24
+	VADDPD       Z26, Z26, Z23
+	VADDPD       Z24, Z26, Z24
+	VMOVAPD      Z25, K1, Z23
+	VMOVAPD      Z27, K1, Z24
+	VDIVPD       Z24, Z23, Z23
+	VSUBPD       Z23, Z13, Z24
+	VADDPD       Z23, Z21, K1, Z24
+	VORPD        Z22, Z24, Z24
+	VADDPD       trigConsts<>+640(SB), Z24, Z24
+	VMOVUPD      (CX), Z21
+	VMULPD       trigConsts<>+704(SB), Z21, Z21
+	VMULPD       Z24, Z21, Z21
+	VMOVUPD      Z21, (AX)
+	VMOVUPD      64(CX), Z21
+	VMULPD       Z21, Z21, Z22
+	VMULPD       Z21, Z22, Z22
+	VMULPD       trigConsts<>+1344(SB), Z22, Z22
+	VADDPD       Z22, Z21, Z22
+	VMULPD       trigConsts<>+1280(SB), Z22, Z22
+	VANDPD       Z0, Z22, Z21
+	VANDNPD      Z22, Z0, Z22
+	VCMPPD       $0x01, Z1, Z21, K1
+	VMULPD       Z21, Z21, Z23
+	VMULPD       Z23, Z21, Z24
+	VMOVAPD      Z15, Z25
+	VFMADD213PD  Z16, Z23, Z25
+	VFMADD213PD  Z17, Z23, Z25
+	VADDPD       Z21, Z21, Z26
+	VMOVAPD      Z13, Z27
+	VFMADD213PD  Z18, Z23, Z27
+	VFMADD213PD  Z19, Z23, Z27
+	VFMADD213PD  Z20, Z23, Z27
+	VMULPD       Z24, Z25, Z25
+	VMINPD       Z26, Z2, Z26
+	VMULPD       Z3, Z26, Z23
+	VADDPD       Z14, Z23, Z23
+	VSUBPD       Z14, Z23, Z23
+	VFNMADD231PD Z23, Z4, Z26
+	VFNMADD231PD Z23, Z5, Z26
+	VMULPD       Z26, Z26, Z24
+	VMOVAPD      Z6, Z28
+	VFMADD213PD  Z7, Z24, Z28
+	VFMADD213PD  Z8, Z24, Z28
+	VMULPD       Z26, Z28, Z28
+	VMOVAPD      Z9, Z26
+	VFMADD213PD  Z10, Z24, Z26
+	VFMADD213PD  Z11, Z24, Z26
+	VFMADD213PD  Z12, Z24, Z26
+	VADDPD       Z28, Z26, Z24
+	VSUBPD       Z28, Z26, Z26
+	VSCALEFPD    Z23, Z24, Z24
+	VADDPD       Z26, Z26, Z23
+	VADDPD       Z24, Z26, Z24
+	VMOVAPD      Z25, K1, Z23
+	VMOVAPD      Z27, K1, Z24
+	VDIVPD       Z24, Z23, Z23
+	VSUBPD       Z23, Z13, Z24
+	VADDPD       Z23, Z21, K1, Z24
+	VORPD        Z22, Z24, Z24
+	VADDPD       trigConsts<>+640(SB), Z24, Z24
+	VMOVUPD      64(CX), Z21
+	VMULPD       trigConsts<>+704(SB), Z21, Z21
+	VMULPD       Z24, Z21, Z21
+	VMOVUPD      Z21, 64(AX)
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000010, DX
+	JMP          geluTanhF64AVX512_loop2
+
+geluTanhF64AVX512_loop1:
+	CMPQ         DX, $0x00000008
+	JL           geluTanhF64AVX512_tail
+	VMOVUPD      (CX), Z21
+	VMULPD       Z21, Z21, Z22
+	VMULPD       Z21, Z22, Z22
+	VMULPD       trigConsts<>+1344(SB), Z22, Z22
+	VADDPD       Z22, Z21, Z22
+	VMULPD       trigConsts<>+1280(SB), Z22, Z22
+	VANDPD       Z0, Z22, Z21
+	VANDNPD      Z22, Z0, Z22
+	VCMPPD       $0x01, Z1, Z21, K1
+	VMULPD       Z21, Z21, Z23
+	VMULPD       Z23, Z21, Z24
+	VMOVAPD      Z15, Z25
+	VFMADD213PD  Z16, Z23, Z25
+	VFMADD213PD  Z17, Z23, Z25
+	VADDPD       Z21, Z21, Z26
+	VMOVAPD      Z13, Z27
+	VFMADD213PD  Z18, Z23, Z27
+	VFMADD213PD  Z19, Z23, Z27
+	VFMADD213PD  Z20, Z23, Z27
+	VMULPD       Z24, Z25, Z25
+	VMINPD       Z26, Z2, Z26
+	VMULPD       Z3, Z26, Z23
+	VADDPD       Z14, Z23, Z23
+	VSUBPD       Z14, Z23, Z23
+	VFNMADD231PD Z23, Z4, Z26
+	VFNMADD231PD Z23, Z5, Z26
+	VMULPD       Z26, Z26, Z24
+	VMOVAPD      Z6, Z28
+	VFMADD213PD  Z7, Z24, Z28
+	VFMADD213PD  Z8, Z24, Z28
+	VMULPD       Z26, Z28, Z28
+	VMOVAPD      Z9, Z26
+	VFMADD213PD  Z10, Z24, Z26
+	VFMADD213PD  Z11, Z24, Z26
+	VFMADD213PD  Z12, Z24, Z26
+	VADDPD       Z28, Z26, Z24
+	VSUBPD       Z28, Z26, Z26
+	VSCALEFPD    Z23, Z24, Z24
+	VADDPD       Z26, Z26, Z23
+	VADDPD       Z24, Z26, Z24
+	VMOVAPD      Z25, K1, Z23
+	VMOVAPD      Z27, K1, Z24
+	VDIVPD       Z24, Z23, Z23
+	VSUBPD       Z23, Z13, Z24
+	VADDPD       Z23, Z21, K1, Z24
+	VORPD        Z22, Z24, Z24
+	VADDPD       trigConsts<>+640(SB), Z24, Z24
+	VMOVUPD      (CX), Z21
+	VMULPD       trigConsts<>+704(SB), Z21, Z21
+	VMULPD       Z24, Z21, Z21
+	VMOVUPD      Z21, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, DX
+
+geluTanhF64AVX512_tail:
+	TESTQ        DX, DX
+	JE           geluTanhF64AVX512_done
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, DX
+	KMOVW        DX, K1
+	VMOVUPD.Z    (CX), K1, Z21
+	VMULPD       Z21, Z21, Z22
+	VMULPD       Z21, Z22, Z22
+	VMULPD       trigConsts<>+1344(SB), Z22, Z22
+	VADDPD       Z22, Z21, Z22
+	VMULPD       trigConsts<>+1280(SB), Z22, Z22
+	VANDPD       Z0, Z22, Z21
+	VANDNPD      Z22, Z0, Z0
+	VCMPPD       $0x01, Z1, Z21, K2
+	VMULPD       Z21, Z21, Z1
+	VMULPD       Z1, Z21, Z22
+	VMOVAPD      Z15, Z15
+	VFMADD213PD  Z16, Z1, Z15
+	VFMADD213PD  Z17, Z1, Z15
+	VADDPD       Z21, Z21, Z16
+	VMOVAPD      Z13, Z17
+	VFMADD213PD  Z18, Z1, Z17
+	VFMADD213PD  Z19, Z1, Z17
+	VFMADD213PD  Z20, Z1, Z17
+	VMULPD       Z22, Z15, Z15
+	VMINPD       Z16, Z2, Z16
+	VMULPD       Z3, Z16, Z1
+	VADDPD       Z14, Z1, Z1
+	VSUBPD       Z14, Z1, Z1
+	VFNMADD231PD Z1, Z4, Z16
+	VFNMADD231PD Z1, Z5, Z16
+	VMULPD       Z16, Z16, Z2
+	VMOVAPD      Z6, Z3
+	VFMADD213PD  Z7, Z2, Z3
+	VFMADD213PD  Z8, Z2, Z3
+	VMULPD       Z16, Z3, Z3
+	VMOVAPD      Z9, Z4
+	VFMADD213PD  Z10, Z2, Z4
+	VFMADD213PD  Z11, Z2, Z4
+	VFMADD213PD  Z12, Z2, Z4
+	VADDPD       Z3, Z4, Z2
+	VSUBPD       Z3, Z4, Z3
+	VSCALEFPD    Z1, Z2, Z2
+	VADDPD       Z3, Z3, Z1
+	VADDPD       Z2, Z3, Z2
+	VMOVAPD      Z15, K2, Z1
+	VMOVAPD      Z17, K2, Z2
+	VDIVPD       Z2, Z1, Z1
+	VSUBPD       Z1, Z13, Z2
+	VADDPD       Z1, Z21, K2, Z2
+	VORPD        Z0, Z2, Z2
+	VADDPD       trigConsts<>+640(SB), Z2, Z2
+	VMOVUPD.Z    (CX), K1, Z0
+	VMULPD       trigConsts<>+704(SB), Z0, Z0
+	VMULPD       Z2, Z0, Z0
+	VMOVUPD      Z0, K1, (AX)
+
+geluTanhF64AVX512_done:
+	VZEROUPPER
+	RET

@@ -718,3 +718,58 @@ func divTF32AVX512(o *float32, os int, a *float32, as int, b *float32, bs int, c
 //
 //go:noescape
 func divTRevF32AVX512(o *float32, os int, a *float32, as int, b *float32, bs int, cols int)
+
+// sinF32AVX512 sets dst[i] = sin(x[i]) within 1 ulp (float64 reduction and Taylor polynomials, rounded once), stopping before the first vector with a finite |x| >= 2^29; it returns the number of elements done.
+//
+//go:noescape
+func sinF32AVX512(dst *float32, x *float32, n int) int
+
+// cosF32AVX512 sets dst[i] = cos(x[i]) within 1 ulp (float64 reduction and Taylor polynomials, rounded once), stopping before the first vector with a finite |x| >= 2^29; it returns the number of elements done.
+//
+//go:noescape
+func cosF32AVX512(dst *float32, x *float32, n int) int
+
+// tanF32AVX512 sets dst[i] = tan(x[i]) within 1 ulp (float64 reduction and Taylor polynomials, rounded once), stopping before the first vector with a finite |x| >= 2^29; it returns the number of elements done.
+//
+//go:noescape
+func tanF32AVX512(dst *float32, x *float32, n int) int
+
+// atan2F32AVX512 sets dst[i] = atan2(y[i], x[i]) for i < n (math.Atan2's algorithm, in float64, rounded once).
+//
+//go:noescape
+func atan2F32AVX512(dst *float32, y *float32, x *float32, n int)
+
+// sinF64AVX512 sets dst[i] = sin(x[i]) as cpu.Sin64, stopping before the first vector with a finite |x| >= 2^27; it returns the number of elements done.
+//
+//go:noescape
+func sinF64AVX512(dst *float64, x *float64, n int) int
+
+// cosF64AVX512 sets dst[i] = cos(x[i]) as cpu.Cos64, stopping before the first vector with a finite |x| >= 2^27; it returns the number of elements done.
+//
+//go:noescape
+func cosF64AVX512(dst *float64, x *float64, n int) int
+
+// tanF64AVX512 sets dst[i] = tan(x[i]) as cpu.Tan64, stopping before the first vector with a finite |x| >= 2^27; it returns the number of elements done.
+//
+//go:noescape
+func tanF64AVX512(dst *float64, x *float64, n int) int
+
+// atan2F64AVX512 sets dst[i] = atan2(y[i], x[i]) for i < n (math.Atan2's algorithm).
+//
+//go:noescape
+func atan2F64AVX512(dst *float64, y *float64, x *float64, n int)
+
+// powScalarF32AVX512 sets dst[i] = |x[i]|^y (float64 exp(y·log|x|), rounded once) with x[i]'s sign bit & smask copied on, NaN where lo < x[i] < 0, for i < n.
+//
+//go:noescape
+func powScalarF32AVX512(dst *float32, x *float32, n int, y float64, lo float32, smask uint32)
+
+// geluTanhF32AVX512 sets dst[i] = 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))), each step in the element type for i < n.
+//
+//go:noescape
+func geluTanhF32AVX512(dst *float32, x *float32, n int)
+
+// geluTanhF64AVX512 sets dst[i] = 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))), each step in the element type for i < n.
+//
+//go:noescape
+func geluTanhF64AVX512(dst *float64, x *float64, n int)

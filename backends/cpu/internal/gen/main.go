@@ -23,6 +23,8 @@
 //     sums, float min reductions, var/std's widening f32 -> f64 sums,
 //     linspace's arange blocks, and f32 + - * / with a transposed operand
 //     (16×16 register transposes).
+//   - sin, cos, tan, atan2, pow with a scalar exponent and the
+//     tanh-approximate gelu (trig.go).
 package main
 
 import (
@@ -1016,6 +1018,7 @@ func main() {
 	}
 	roundKernels()
 	moreKernels()
+	trigKernels()
 	Generate()
 }
 

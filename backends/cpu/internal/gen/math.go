@@ -228,6 +228,16 @@ func sqrtOp(t vt, src, dst Op) {
 // n >= 0, applying the vector function that setup returns (setup runs
 // once, before the loop, to materialise constants). dst may equal x.
 func mathUnary(t vt, op, doc string, setup func() func(x reg.VecVirtual) reg.VecVirtual) {
+	mathUnaryReload(t, op, doc, func() func(x reg.VecVirtual, _ func() reg.VecVirtual) reg.VecVirtual {
+		f := setup()
+		return func(x reg.VecVirtual, _ func() reg.VecVirtual) reg.VecVirtual { return f(x) }
+	})
+}
+
+// mathUnaryReload is mathUnary for a vector function that may load its
+// argument again (reload emits a new load of the same vector, masked in
+// the tail) instead of keeping it in a register throughout.
+func mathUnaryReload(t vt, op, doc string, setup func() func(x reg.VecVirtual, reload func() reg.VecVirtual) reg.VecVirtual) {
 	name := op + t.sfx
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, x *%s, n int)", t.goT))
 	Pragma("noescape")
@@ -238,9 +248,12 @@ func mathUnary(t vt, op, doc string, setup func() func(x reg.VecVirtual) reg.Vec
 	f := setup()
 	loop, one, tail, done := name+"_loop2", name+"_loop1", name+"_tail", name+"_done"
 	vec := func(off int) {
-		v := t.vec()
-		t.load(Mem{Base: xp, Disp: off}, v)
-		t.store(f(v), Mem{Base: d, Disp: off})
+		load := func() reg.VecVirtual {
+			v := t.vec()
+			t.load(Mem{Base: xp, Disp: off}, v)
+			return v
+		}
+		t.store(f(load(), load), Mem{Base: d, Disp: off})
 	}
 	Label(loop)
 	CMPQ(n, U32(2*t.lanes))
@@ -262,13 +275,16 @@ func mathUnary(t vt, op, doc string, setup func() func(x reg.VecVirtual) reg.Vec
 	TESTQ(n, n)
 	JE(LabelRef(done))
 	k := lowLanes(n) // n < lanes
-	v := t.vec()
-	if t.f64 {
-		VMOVUPD_Z(Mem{Base: xp}, k, v)
-	} else {
-		VMOVUPS_Z(Mem{Base: xp}, k, v)
+	load := func() reg.VecVirtual {
+		v := t.vec()
+		if t.f64 {
+			VMOVUPD_Z(Mem{Base: xp}, k, v)
+		} else {
+			VMOVUPS_Z(Mem{Base: xp}, k, v)
+		}
+		return v
 	}
-	storeMasked(t, f(v), k, Mem{Base: d})
+	storeMasked(t, f(load(), load), k, Mem{Base: d})
 	Label(done)
 	VZEROUPPER()
 	RET()
@@ -482,7 +498,13 @@ func divF32(num, den reg.VecVirtual) reg.VecVirtual {
 // Both branches run on every lane and the result is selected with an
 // opmask; NaN takes the second branch and stays NaN.
 func tanhKernel(t vt) {
-	mathUnary(t, "tanh", "tanh(x[i])", func() func(x reg.VecVirtual) reg.VecVirtual {
+	mathUnary(t, "tanh", "tanh(x[i])", func() func(x reg.VecVirtual) reg.VecVirtual { return tanhSetup(t) })
+}
+
+// tanhSetup materialises tanhKernel's constants and returns its vector
+// function (also the tanh inside the gelu tanh-approximation kernels).
+func tanhSetup(t vt) func(x reg.VecVirtual) reg.VecVirtual {
+	{
 		abs := constBits(t, absMask(t))
 		thr := constVec(t, 0.625)
 		// 2|x| >= 0: only the upper clamp; f32 clamps at 40 (e^40 is finite,
@@ -550,7 +572,7 @@ func tanhKernel(t vt) {
 			t.or(sgn, r, r)
 			return r
 		}
-	})
+	}
 }
 
 // sigmoidKernel emits sigmoidF32AVX512 / sigmoidF64AVX512: with
