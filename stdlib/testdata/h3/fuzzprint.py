@@ -1,4 +1,4 @@
-import random, sys, subprocess, math, torch, re
+import os, random, sys, subprocess, math, torch, re
 sys.path.insert(0, '/tmp/h3')
 random.seed(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
 N = int(sys.argv[2]) if len(sys.argv) > 2 else 200
@@ -58,7 +58,7 @@ for k in range(N):
     progs.append(src); wants.append(trepr(t))
 sep = '###SEP###'
 tsr = '\n'.join(p + f'\nprint("{sep}")' for p in progs)
-r = subprocess.run(['/tmp/tsr-h3', '-'], input=tsr, capture_output=True, text=True)
+r = subprocess.run([os.environ.get('TSR', '/tmp/tsr'), '-'], input=tsr, capture_output=True, text=True)
 outs = r.stdout.split(sep + '\n')
 if r.returncode: print('ERR', r.stderr[:2000])
 bad = 0
