@@ -71,17 +71,17 @@ func (c *optimClass) Call(th *runtime.Thread, args []runtime.Value, kwargs []run
 		if lr == nil {
 			return nil, runtime.Errorf("TypeError", "SGD(): missing required argument 'lr'")
 		}
-		lrf, ok := runtime.AsFloat(lr)
-		if !ok || isBool(lr) {
-			return nil, runtime.Errorf("TypeError", "SGD(): lr must be a number, not %s", lr.Type())
+		lrf, err := optimLR("SGD", lr)
+		if err != nil {
+			return nil, err
 		}
 		switch {
 		case lrf < 0:
 			return nil, runtime.Errorf("ValueError", "Invalid learning rate: %s", runtime.Repr(lr))
 		case momentum < 0:
-			return nil, runtime.Errorf("ValueError", "Invalid momentum value: %s", runtime.Repr(runtime.Float(momentum)))
+			return nil, invalidValue("momentum", momentum)
 		case wd < 0:
-			return nil, runtime.Errorf("ValueError", "Invalid weight_decay value: %s", runtime.Repr(runtime.Float(wd)))
+			return nil, invalidValue("weight_decay", wd)
 		case nesterov && (momentum <= 0 || dampening != 0):
 			return nil, runtime.Errorf("ValueError", "Nesterov momentum requires a momentum and zero dampening")
 		}
@@ -99,21 +99,21 @@ func (c *optimClass) Call(th *runtime.Thread, args []runtime.Value, kwargs []run
 			"weight_decay?", &wd, "momentum?", &momentum, "centered?", &centered, "maximize?", &maximize); err != nil {
 			return nil, err
 		}
-		lrf, ok := runtime.AsFloat(lr)
-		if !ok || isBool(lr) {
-			return nil, runtime.Errorf("TypeError", "RMSprop(): lr must be a number, not %s", lr.Type())
+		lrf, err := optimLR("RMSprop", lr)
+		if err != nil {
+			return nil, err
 		}
 		switch {
 		case lrf < 0:
 			return nil, runtime.Errorf("ValueError", "Invalid learning rate: %s", runtime.Repr(lr))
 		case eps < 0:
-			return nil, runtime.Errorf("ValueError", "Invalid epsilon value: %s", runtime.Repr(runtime.Float(eps)))
+			return nil, invalidValue("epsilon", eps)
 		case momentum < 0:
-			return nil, runtime.Errorf("ValueError", "Invalid momentum value: %s", runtime.Repr(runtime.Float(momentum)))
+			return nil, invalidValue("momentum", momentum)
 		case wd < 0:
-			return nil, runtime.Errorf("ValueError", "Invalid weight_decay value: %s", runtime.Repr(runtime.Float(wd)))
+			return nil, invalidValue("weight_decay", wd)
 		case alpha < 0:
-			return nil, runtime.Errorf("ValueError", "Invalid alpha value: %s", runtime.Repr(runtime.Float(alpha)))
+			return nil, invalidValue("alpha", alpha)
 		}
 		set("lr", lr)
 		set("momentum", runtime.Float(momentum))
@@ -130,21 +130,21 @@ func (c *optimClass) Call(th *runtime.Thread, args []runtime.Value, kwargs []run
 			"weight_decay?", &wd, "initial_accumulator_value?", &initAcc, "eps?", &eps, "maximize?", &maximize); err != nil {
 			return nil, err
 		}
-		lrf, ok := runtime.AsFloat(lr)
-		if !ok || isBool(lr) {
-			return nil, runtime.Errorf("TypeError", "Adagrad(): lr must be a number, not %s", lr.Type())
+		lrf, err := optimLR("Adagrad", lr)
+		if err != nil {
+			return nil, err
 		}
 		switch {
 		case lrf < 0:
 			return nil, runtime.Errorf("ValueError", "Invalid learning rate: %s", runtime.Repr(lr))
 		case lrDecay < 0:
-			return nil, runtime.Errorf("ValueError", "Invalid lr_decay value: %s", runtime.Repr(runtime.Float(lrDecay)))
+			return nil, invalidValue("lr_decay", lrDecay)
 		case wd < 0:
-			return nil, runtime.Errorf("ValueError", "Invalid weight_decay value: %s", runtime.Repr(runtime.Float(wd)))
+			return nil, invalidValue("weight_decay", wd)
 		case initAcc < 0:
-			return nil, runtime.Errorf("ValueError", "Invalid initial_accumulator_value value: %s", runtime.Repr(runtime.Float(initAcc)))
+			return nil, invalidValue("initial_accumulator_value", initAcc)
 		case eps < 0:
-			return nil, runtime.Errorf("ValueError", "Invalid epsilon value: %s", runtime.Repr(runtime.Float(eps)))
+			return nil, invalidValue("epsilon", eps)
 		}
 		set("lr", lr)
 		set("lr_decay", runtime.Float(lrDecay))
@@ -164,9 +164,9 @@ func (c *optimClass) Call(th *runtime.Thread, args []runtime.Value, kwargs []run
 			"weight_decay?", &wd, "amsgrad?", &amsgrad, "maximize?", &maximize); err != nil {
 			return nil, err
 		}
-		lrf, ok := runtime.AsFloat(lr)
-		if !ok || isBool(lr) {
-			return nil, runtime.Errorf("TypeError", "%s(): lr must be a number, not %s", c.name, lr.Type())
+		lrf, err := optimLR(c.name, lr)
+		if err != nil {
+			return nil, err
 		}
 		b, err := betaPair(betas)
 		if err != nil {
@@ -176,13 +176,13 @@ func (c *optimClass) Call(th *runtime.Thread, args []runtime.Value, kwargs []run
 		case lrf < 0:
 			return nil, runtime.Errorf("ValueError", "Invalid learning rate: %s", runtime.Repr(lr))
 		case eps < 0:
-			return nil, runtime.Errorf("ValueError", "Invalid epsilon value: %s", runtime.Repr(runtime.Float(eps)))
+			return nil, invalidValue("epsilon", eps)
 		case b[0] < 0 || b[0] >= 1:
 			return nil, runtime.Errorf("ValueError", "Invalid beta parameter at index 0: %s", runtime.Repr(runtime.Float(b[0])))
 		case b[1] < 0 || b[1] >= 1:
 			return nil, runtime.Errorf("ValueError", "Invalid beta parameter at index 1: %s", runtime.Repr(runtime.Float(b[1])))
 		case wd < 0:
-			return nil, runtime.Errorf("ValueError", "Invalid weight_decay value: %s", runtime.Repr(runtime.Float(wd)))
+			return nil, invalidValue("weight_decay", wd)
 		}
 		set("lr", lr)
 		set("betas", runtime.Tuple{runtime.Float(b[0]), runtime.Float(b[1])})
@@ -223,6 +223,22 @@ func (c *optimClass) Call(th *runtime.Thread, args []runtime.Value, kwargs []run
 		}
 	}
 	return o, nil
+}
+
+// optimLR is an optimizer's lr as a float, or torch's TypeError when lr is
+// not a number (bools included).
+func optimLR(name string, lr runtime.Value) (float64, error) {
+	lrf, ok := runtime.AsFloat(lr)
+	if !ok || isBool(lr) {
+		return 0, runtime.Errorf("TypeError", "%s(): lr must be a number, not %s", name, lr.Type())
+	}
+	return lrf, nil
+}
+
+// invalidValue is torch.optim's ValueError for a hyper-parameter out of
+// range: "Invalid <what> value: <v>".
+func invalidValue(what string, v float64) error {
+	return runtime.Errorf("ValueError", "Invalid %s value: %s", what, runtime.Repr(runtime.Float(v)))
 }
 
 // Attr exposes nothing (the class is only called).
