@@ -620,40 +620,9 @@ func batchNormClass(kind string, dims []int, want string) func(th *runtime.Threa
 			}
 			momentum = runtime.Float(f)
 		}
-		l := newModule(kind, func(l *layer) string {
-			f := l.fields
-			return fmt.Sprintf("%s, eps=%s, momentum=%s, affine=%s, track_running_stats=%s", f["num_features"], runtime.Repr(f["eps"]),
-				runtime.Repr(f["momentum"]), f["affine"], f["track_running_stats"])
-		})
-		l.config = []string{"num_features", "eps", "momentum", "affine", "track_running_stats"}
-		l.params = []string{"weight", "bias"}
-		l.buffers = []string{"running_mean", "running_var", "num_batches_tracked"}
-		l.fields["num_features"], l.fields["eps"], l.fields["momentum"] = runtime.MakeInt(int64(n)), runtime.Float(eps), momentum
-		l.fields["affine"], l.fields["track_running_stats"] = runtime.Bool(affine), runtime.Bool(track)
-		for _, name := range append(l.params, l.buffers...) {
-			l.fields[name] = runtime.None
-		}
-		full := func(v float64) (*T, error) { return tensor.Full([]int{n}, v, dtype) }
-		if affine {
-			for name, v := range map[string]float64{"weight": 1, "bias": 0} {
-				t, err := full(v)
-				if err != nil {
-					return nil, err
-				}
-				if l.fields[name], err = newParam(th, t); err != nil {
-					return nil, err
-				}
-			}
-		}
-		if track {
-			for name, v := range map[string]float64{"running_mean": 0, "running_var": 1} {
-				t, err := full(v)
-				if err != nil {
-					return nil, err
-				}
-				l.fields[name] = NewTensorValue(th, t)
-			}
-			l.fields["num_batches_tracked"] = NewTensorValue(th, tensor.ScalarInt(0))
+		l, err := newRunningNormLayer(th, kind, n, eps, momentum, affine, track, dtype)
+		if err != nil {
+			return nil, err
 		}
 		l.forward = func(th *runtime.Thread, l *layer, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 			x, err := input1(kind, args, kwargs)
@@ -1212,4 +1181,49 @@ func (s *seqModule) AttrNames() []string {
 	names := append(s.layer.AttrNames(), "append")
 	sort.Strings(names)
 	return names
+}
+
+// newRunningNormLayer is the state shared by BatchNorm*d and InstanceNorm*d
+// (torch's _NormBase): config num_features, eps, momentum (a float or none),
+// affine, track_running_stats; with affine, parameters weight (ones) and
+// bias (zeros) of shape [n] in dtype; with track_running_stats, buffers
+// running_mean (zeros), running_var (ones) and num_batches_tracked (i64 0);
+// absent ones are none. The caller sets forward.
+func newRunningNormLayer(th *runtime.Thread, kind string, n int, eps float64, momentum runtime.Value, affine, track bool, dtype tensor.DType) (*layer, error) {
+	l := newModule(kind, func(l *layer) string {
+		f := l.fields
+		return fmt.Sprintf("%s, eps=%s, momentum=%s, affine=%s, track_running_stats=%s", f["num_features"], runtime.Repr(f["eps"]),
+			runtime.Repr(f["momentum"]), f["affine"], f["track_running_stats"])
+	})
+	l.config = []string{"num_features", "eps", "momentum", "affine", "track_running_stats"}
+	l.params = []string{"weight", "bias"}
+	l.buffers = []string{"running_mean", "running_var", "num_batches_tracked"}
+	l.fields["num_features"], l.fields["eps"], l.fields["momentum"] = runtime.MakeInt(int64(n)), runtime.Float(eps), momentum
+	l.fields["affine"], l.fields["track_running_stats"] = runtime.Bool(affine), runtime.Bool(track)
+	for _, name := range append(l.params, l.buffers...) {
+		l.fields[name] = runtime.None
+	}
+	full := func(v float64) (*T, error) { return tensor.Full([]int{n}, v, dtype) }
+	if affine {
+		for name, v := range map[string]float64{"weight": 1, "bias": 0} {
+			t, err := full(v)
+			if err != nil {
+				return nil, err
+			}
+			if l.fields[name], err = newParam(th, t); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if track {
+		for name, v := range map[string]float64{"running_mean": 0, "running_var": 1} {
+			t, err := full(v)
+			if err != nil {
+				return nil, err
+			}
+			l.fields[name] = NewTensorValue(th, t)
+		}
+		l.fields["num_batches_tracked"] = NewTensorValue(th, tensor.ScalarInt(0))
+	}
+	return l, nil
 }

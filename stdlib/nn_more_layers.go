@@ -549,40 +549,9 @@ func instanceNormClass(kind string, k int) func(th *runtime.Thread, args []runti
 		if n < 0 {
 			return nil, runtime.Errorf("RuntimeError", "%s: num_features must be non-negative, got %d", kind, n)
 		}
-		l := newModule(kind, func(l *layer) string {
-			f := l.fields
-			return fmt.Sprintf("%s, eps=%s, momentum=%s, affine=%s, track_running_stats=%s", f["num_features"], runtime.Repr(f["eps"]),
-				runtime.Repr(f["momentum"]), f["affine"], f["track_running_stats"])
-		})
-		l.config = []string{"num_features", "eps", "momentum", "affine", "track_running_stats"}
-		l.params = []string{"weight", "bias"}
-		l.buffers = []string{"running_mean", "running_var", "num_batches_tracked"}
-		l.fields["num_features"], l.fields["eps"], l.fields["momentum"] = runtime.MakeInt(int64(n)), runtime.Float(eps), runtime.Float(momentum)
-		l.fields["affine"], l.fields["track_running_stats"] = runtime.Bool(affine), runtime.Bool(track)
-		for _, name := range append(l.params, l.buffers...) {
-			l.fields[name] = runtime.None
-		}
-		full := func(v float64) (*T, error) { return tensor.Full([]int{n}, v, dtype) }
-		if affine {
-			for name, v := range map[string]float64{"weight": 1, "bias": 0} {
-				t, err := full(v)
-				if err != nil {
-					return nil, err
-				}
-				if l.fields[name], err = newParam(th, t); err != nil {
-					return nil, err
-				}
-			}
-		}
-		if track {
-			for name, v := range map[string]float64{"running_mean": 0, "running_var": 1} {
-				t, err := full(v)
-				if err != nil {
-					return nil, err
-				}
-				l.fields[name] = NewTensorValue(th, t)
-			}
-			l.fields["num_batches_tracked"] = NewTensorValue(th, tensor.ScalarInt(0))
+		l, err := newRunningNormLayer(th, kind, n, eps, runtime.Float(momentum), affine, track, dtype)
+		if err != nil {
+			return nil, err
 		}
 		l.forward = func(th *runtime.Thread, l *layer, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 			var x tensorArg
