@@ -358,39 +358,14 @@ func trailingReduction(t *Tensor, pl *reducePlan) bool {
 	return true
 }
 
-// sqDev returns Σ (row[i] - mean)² in float64, mean = Σ row[i] / n (n > 0),
-// both sums over four interleaved partial sums (f32 rows: the widening
-// vector kernels of cpu.SqDevF32, the same two float64 passes).
+// sqDev returns Σ (row[i] - mean)² in float64, mean = Σ row[i] / n (n > 0):
+// cpu.SqDevF32 / cpu.SqDevF64, two float64 passes over four interleaved
+// partial sums (f32 rows through the widening vector kernels).
 func sqDev[T vfloat](row []T) float64 {
 	if r, ok := any(row).([]float32); ok {
 		return cpu.SqDevF32(r)
 	}
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(row); i += 4 {
-		s0 += float64(row[i])
-		s1 += float64(row[i+1])
-		s2 += float64(row[i+2])
-		s3 += float64(row[i+3])
-	}
-	for ; i < len(row); i++ {
-		s0 += float64(row[i])
-	}
-	mean := (s0 + s1 + s2 + s3) / float64(len(row))
-	s0, s1, s2, s3 = 0, 0, 0, 0
-	i = 0
-	for ; i+4 <= len(row); i += 4 {
-		d0, d1, d2, d3 := float64(row[i])-mean, float64(row[i+1])-mean, float64(row[i+2])-mean, float64(row[i+3])-mean
-		s0 += d0 * d0
-		s1 += d1 * d1
-		s2 += d2 * d2
-		s3 += d3 * d3
-	}
-	for ; i < len(row); i++ {
-		d := float64(row[i]) - mean
-		s0 += d * d
-	}
-	return s0 + s1 + s2 + s3
+	return cpu.SqDevF64(any(row).([]float64))
 }
 
 // Amax returns the maximum over dims (NaN propagates). Zero elements in a

@@ -33,9 +33,21 @@ func SqDevF32(x []float32) float64 {
 	return sqDevF32(x)
 }
 
-// goSqDevF32 is the scalar reference: each pass over four interleaved
-// partial sums.
-func goSqDevF32(x []float32) float64 {
+// SqDevF64 is SqDevF32 for float64 data (the scalar passes; no vector
+// variant). Panics on an empty x.
+func SqDevF64(x []float64) float64 {
+	if len(x) == 0 {
+		panic("cpu.SqDevF64: empty slice")
+	}
+	return goSqDev(x)
+}
+
+// goSqDevF32 is the registered scalar reference for float32.
+func goSqDevF32(x []float32) float64 { return goSqDev(x) }
+
+// goSqDev is the scalar reference: each pass over four interleaved partial
+// sums.
+func goSqDev[T float](x []T) float64 {
 	var s0, s1, s2, s3 float64
 	i := 0
 	for ; i+4 <= len(x); i += 4 {
@@ -51,7 +63,7 @@ func goSqDevF32(x []float32) float64 {
 }
 
 // sqDevFrom is the second pass: Σ (float64(x[i]) - mean)².
-func sqDevFrom(x []float32, mean float64) float64 {
+func sqDevFrom[T float](x []T, mean float64) float64 {
 	var s0, s1, s2, s3 float64
 	i := 0
 	for ; i+4 <= len(x); i += 4 {
