@@ -414,14 +414,6 @@ func potf2Lower(a, l []float64, n int, upper bool) int {
 
 // ---- tensorinv, tensorsolve ----
 
-func prodInts(xs []int) int {
-	p := 1
-	for _, x := range xs {
-		p *= x
-	}
-	return p
-}
-
 func linalgTensorInv(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 	var A tensorArg
 	ind := 2
@@ -435,7 +427,7 @@ func linalgTensorInv(th *runtime.Thread, b *runtime.Builtin, args []runtime.Valu
 	if ind > len(s) {
 		ind = len(s)
 	}
-	outer, inner := prodInts(s[:ind]), prodInts(s[ind:])
+	outer, inner := numelOf(s[:ind]), numelOf(s[ind:])
 	if outer != inner {
 		return nil, runtime.Errorf("RuntimeError", "Expected self to satisfy the requirement prod(self.shape[ind:]) == prod(self.shape[:ind]), but got %d != %d", inner, outer)
 	}
@@ -477,12 +469,12 @@ func linalgTensorSolve(th *runtime.Thread, b *runtime.Builtin, args []runtime.Va
 		bd = len(s)
 	}
 	resShape := append([]int(nil), s[bd:]...)
-	rp, bp := prodInts(resShape), B.t.Numel()
+	rp, bp := numelOf(resShape), B.t.Numel()
 	if rp != bp {
 		return nil, runtime.Errorf("RuntimeError", "Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == prod(self.shape[:other.ndim]), but got %d != %d", rp, bp)
 	}
 	if At.Numel() != rp*rp {
-		return nil, runtime.Errorf("RuntimeError", "Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == prod(self.shape[:other.ndim]), but got %d != %d", rp, prodInts(s[:bd]))
+		return nil, runtime.Errorf("RuntimeError", "Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == prod(self.shape[:other.ndim]), but got %d != %d", rp, numelOf(s[:bd]))
 	}
 	Ar, err := reshapeOp(e, At, []int{rp, rp})
 	if err != nil {

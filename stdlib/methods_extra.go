@@ -147,6 +147,7 @@ func takeAlongOp(e *Engine, name string, x *T, dim int, idx, vals *T) (*T, error
 	return e.ApplyCustom(name, []*T{x}, forward, backward)
 }
 
+// numelOf is the product of the sizes in shape (1 for no dims).
 func numelOf(shape []int) int {
 	n := 1
 	for _, s := range shape {

@@ -37,13 +37,7 @@ type axisMap struct {
 func applyAxisMaps(vals []float64, shape []int, maps []axisMap, rd func(float64) float64) ([]float64, []int) {
 	shape = append([]int(nil), shape...)
 	for _, m := range maps {
-		outer, inner := 1, 1
-		for _, s := range shape[:m.dim] {
-			outer *= s
-		}
-		for _, s := range shape[m.dim+1:] {
-			inner *= s
-		}
+		outer, inner := numelOf(shape[:m.dim]), numelOf(shape[m.dim+1:])
 		n, on := shape[m.dim], len(m.idx0)
 		out := make([]float64, outer*on*inner)
 		for o := 0; o < outer; o++ {
@@ -79,13 +73,7 @@ func transposeAxisMaps(g []float64, outShape []int, inShape []int, maps []axisMa
 		// the size along m.dim before this map: the input's for the first
 		// map, else unchanged by the maps applied before it
 		n := inShape[m.dim]
-		outer, inner := 1, 1
-		for _, s := range shape[:m.dim] {
-			outer *= s
-		}
-		for _, s := range shape[m.dim+1:] {
-			inner *= s
-		}
+		outer, inner := numelOf(shape[:m.dim]), numelOf(shape[m.dim+1:])
 		on := shape[m.dim]
 		out := make([]float64, outer*n*inner)
 		for o := 0; o < outer; o++ {
@@ -121,13 +109,7 @@ func transposeAxisMaps(g []float64, outShape []int, inShape []int, maps []axisMa
 func applyAxisMapsTyped[F float32 | float64](vals []F, shape []int, maps []axisMap, dst []F) {
 	shape = append([]int(nil), shape...)
 	for mi, m := range maps {
-		outer, inner := 1, 1
-		for _, s := range shape[:m.dim] {
-			outer *= s
-		}
-		for _, s := range shape[m.dim+1:] {
-			inner *= s
-		}
+		outer, inner := numelOf(shape[:m.dim]), numelOf(shape[m.dim+1:])
 		n, on := shape[m.dim], len(m.idx0)
 		var out []F
 		if mi == len(maps)-1 {
@@ -159,10 +141,6 @@ func applyAxisMapsTyped[F float32 | float64](vals []F, shape []int, maps []axisM
 				}
 				b := src[m.idx1[j]*inner : (m.idx1[j]+1)*inner]
 				w0, w1 := F(m.w0[j]), F(m.w1[j])
-				if inner == 1 {
-					d[0] = F(a[0]*w0) + F(b[0]*w1)
-					continue
-				}
 				b = b[:len(a)]
 				d = d[:len(a)]
 				for k := range a {
