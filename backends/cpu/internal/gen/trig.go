@@ -321,11 +321,7 @@ func sinCosF64Lanes(kind string, x reg.VecVirtual) reg.VecVirtual {
 		VANDPD(tc("sign"), x, sg)
 		VXORPD(sg, res, res)
 	}
-	d := ZMM()
-	VSUBPD(x, x, d)
-	kn := K()
-	VCMPPD(Imm(cmpUnord), d, d, kn)
-	VMOVAPD(d, kn, res)
+	nanForNonFinite(x, res)
 	return res
 }
 
@@ -399,11 +395,7 @@ func trigF32Lanes(kind string, x reg.VecVirtual) reg.VecVirtual {
 		VANDPD(tc("sign"), x, sg)
 		VXORPD(sg, res, res)
 	}
-	d := ZMM()
-	VSUBPD(x, x, d)
-	kn := K()
-	VCMPPD(Imm(cmpUnord), d, d, kn)
-	VMOVAPD(d, kn, res)
+	nanForNonFinite(x, res)
 	return res
 }
 
@@ -822,4 +814,14 @@ func geluTanhKernels() {
 			}
 		})
 	}
+}
+
+// nanForNonFinite sets the lanes of res whose x is NaN or ±Inf to NaN
+// (x - x, which is NaN exactly there).
+func nanForNonFinite(x, res reg.VecVirtual) {
+	d := ZMM()
+	VSUBPD(x, x, d)
+	kn := K()
+	VCMPPD(Imm(cmpUnord), d, d, kn)
+	VMOVAPD(d, kn, res)
 }
