@@ -64,3 +64,35 @@ print(u.extra)
 		t.Errorf("nn.Linear after refused assignment: %v", err)
 	}
 }
+
+// TestModuleAttrDel: del m.x unbinds a user module's global (Python: the
+// module's functions then raise NameError, m.x is AttributeError "module
+// 'u' has no attribute 'scale'"); a stdlib module is read-only.
+func TestModuleAttrDel(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "u.tsr"), []byte("scale = 3\nfn get() { scale }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	in := tsr.New(tsr.Options{AllowDirs: []string{dir}, Stdout: &out})
+	prog := `import "u.tsr" as u
+print(u.get())
+del u.scale
+try { u.scale } catch e { print(e.kind, e.message) }
+try { u.get() } catch e { print(e.kind, e.message) }
+try { del u.scale } catch e { print(e.kind, e.message) }
+u.scale = 5
+print(u.get())
+try { del nn.Linear } catch e { print(e.kind, e.message) }
+`
+	if _, err := in.Eval(ctx, filepath.Join(dir, "main.tsr"), prog); err != nil {
+		t.Fatal(err)
+	}
+	want := "3\nAttributeError module 'u' has no attribute 'scale'\nNameError name 'scale' is not defined\n" +
+		"AttributeError module 'u' has no attribute 'scale'\n5\n" +
+		"AttributeError cannot delete 'nn.Linear': stdlib module 'nn' is read-only\n"
+	if out.String() != want {
+		t.Errorf("output\n%s\nwant\n%s", out.String(), want)
+	}
+}

@@ -149,7 +149,8 @@ type (
 		span
 		Elems []Expr
 	}
-	// DictExpr is {k: v, ...}.
+	// DictExpr is {k: v, ...}. A nil Keys[i] marks a **mapping entry
+	// ({**d, "k": v}) whose mapping is Values[i].
 	DictExpr struct {
 		span
 		Keys, Values []Expr
@@ -250,8 +251,11 @@ type (
 	// FuncDef is fn name(params) { body }; Name is "" for fn expressions.
 	FuncDef struct {
 		span
-		Name     string
-		Params   []*Param
+		Name   string
+		Params []*Param
+		// PosOnly is the number of positional-only parameters: those
+		// before a / in the parameter list (0 without one).
+		PosOnly  int
 		Body     []Stmt
 		BodyOpen Pos
 	}

@@ -224,6 +224,8 @@ func stackEffect(op runtime.Opcode, arg int) int {
 		return -3
 	case runtime.DEL_INDEX:
 		return -2
+	case runtime.DEL_ATTR, runtime.DICT_UPDATE:
+		return -1
 	case runtime.SETATTR:
 		return -2
 	case runtime.UNPACK:
@@ -638,6 +640,10 @@ func (fc *fcomp) stmt(st Stmt) {
 				fc.subscript(x.Key)
 				fc.at(x)
 				fc.emit0(runtime.DEL_INDEX)
+			case *Attr:
+				fc.expr(x.X)
+				fc.at(x)
+				fc.emit(runtime.DEL_ATTR, fc.c.name(x.Name))
 			}
 		}
 	case *BlockStmt:
@@ -1060,12 +1066,7 @@ func (fc *fcomp) expr(x Expr) {
 		fc.at(x)
 		fc.emit(runtime.SET, len(x.Elems))
 	case *DictExpr:
-		for i := range x.Keys {
-			fc.expr(x.Keys[i])
-			fc.expr(x.Values[i])
-		}
-		fc.at(x)
-		fc.emit(runtime.DICT, len(x.Keys))
+		fc.dict(x)
 	case *FuncExpr:
 		fc.function(x.Func)
 	case *GradExpr:
@@ -1370,11 +1371,39 @@ func (fc *fcomp) compare(x *Compare) {
 	fc.patch(end)
 }
 
+// dict compiles a dict display. Entries up to the first **mapping build
+// the dict (DICT); after that each **mapping, and each run of key: value
+// entries built as a dict of its own, is merged in order (DICT_UPDATE),
+// so later keys win as in CPython.
+func (fc *fcomp) dict(x *DictExpr) {
+	i, n := 0, len(x.Keys)
+	run := func() {
+		j := i
+		for ; i < n && x.Keys[i] != nil; i++ {
+			fc.expr(x.Keys[i])
+			fc.expr(x.Values[i])
+		}
+		fc.at(x)
+		fc.emit(runtime.DICT, i-j)
+	}
+	run()
+	for i < n {
+		if x.Keys[i] == nil {
+			fc.expr(x.Values[i])
+			fc.at(x.Values[i])
+			i++
+		} else {
+			run()
+		}
+		fc.emit0(runtime.DICT_UPDATE)
+	}
+}
+
 // function compiles a nested function and emits MAKE_FUNC, leaving the
 // function value on the stack.
 func (fc *fcomp) function(fd *FuncDef) {
 	inner := fc.c.inner[fd]
-	code := &runtime.Funcode{Prog: fc.c.prog, Pos: fd.Start}
+	code := &runtime.Funcode{Prog: fc.c.prog, Pos: fd.Start, NumPosOnly: fd.PosOnly}
 	nd := 0
 	kwonly := false
 	for _, p := range fd.Params {

@@ -243,14 +243,17 @@ func (p *fparser) params() []*pParam {
 	return out
 }
 
-// canStartParam reports whether t begins a pParam: a name, * or **.
+// canStartParam reports whether t begins a pParam: a name, *, ** or /.
 func canStartParam(t *token) bool {
-	return t.Type == tokIdent || t.Type != tokEOF && (t.Value == "*" || t.Value == "**")
+	return t.Type == tokIdent || t.Type != tokEOF && (t.Value == "*" || t.Value == "**" || t.Value == "/")
 }
 
 func (p *fparser) param() *pParam {
 	prm := &pParam{Pos: p.pos()}
-	if t := p.peek(); t.Type != tokEOF && (t.Value == "*" || t.Value == "**") {
+	if t := p.peek(); t.Type != tokEOF && t.Value == "/" {
+		prm.Slash = true
+		p.i++
+	} else if t.Type != tokEOF && (t.Value == "*" || t.Value == "**") {
 		prm.Star = t.Value
 		p.i++
 		if p.peek().Type == tokIdent {
@@ -730,12 +733,12 @@ func (p *fparser) primary() *pPrimary {
 	case v == "{":
 		d := &pDict{Pos: p.pos(), Open: true}
 		p.advance()
-		if canStartExpr(p.peek()) {
+		if canStartEntry(p.peek()) {
 			d.First = p.entry()
 			if p.is("for") {
 				d.Comp = p.compFors()
 			} else {
-				d.More = moreItems(p, canStartExpr, p.entry)
+				d.More = moreItems(p, canStartEntry, p.entry)
 			}
 		}
 		p.expect("}")
@@ -748,8 +751,18 @@ func (p *fparser) primary() *pPrimary {
 	return x
 }
 
+// canStartEntry reports whether t may begin a pEntry: an expression or **.
+func canStartEntry(t *token) bool {
+	return canStartExpr(t) || t.Type != tokEOF && t.Value == "**"
+}
+
 func (p *fparser) entry() *pEntry {
-	e := &pEntry{Pos: p.pos(), K: p.expr()}
+	e := &pEntry{Pos: p.pos()}
+	if t := p.peek(); t.Type != tokEOF && t.Value == "**" {
+		e.DStar = true
+		p.i++
+	}
+	e.K = p.expr()
 	if p.is(":") {
 		p.advance()
 		e.V = p.expr()

@@ -22,6 +22,7 @@ var seedSources = []string{
 	"fn f(a, *rest, k=1, **opts) { g(*rest, a, **opts, k=k) }\nfn h(*, m) { m }\nfirst, *mid, last = [*xs, *ys]\nfor a, *b in rows { }\n",
 	"s = {1, *t}\nu = {x % 3 for x in xs}\ng = (x * x for x in xs)\nmsg = \"%d items, %.3f s %(k)s\" % (n, t)\ndel d[k], l[1:2], x\n",
 	"v = 1 if fn(x) { x } else {\"a\": 2}\nif c { f = fn(x) { x } } else { f = grad(w) { w } }\n",
+	"e = {**d, \"k\": v, **{}}\nfn f(a, b=1, /, c=2, *r, k, **o) { }\ng = fn(x, /) { x }\ndel m.bias, d[k], l[1:2]\n",
 	"f\"{{}} {a:{b}} {\"x\"}\"", "f\"{v!r:>{w}.{p}f} {x!s} {y != z} {q!a:{{}}}\"", "f\"{a:{b:{c}}}\"", "x = (1,\n", "\"abc", "ein\"ij,jk\"", "ein\"i...->\"", "a.b[...]", "0x", "1__0", "..",
 }
 

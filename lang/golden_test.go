@@ -249,6 +249,13 @@ var goldenSnippets = []string{
 	"{1, 2}", "{1, *a, 2,}", "{x for x in xs if x}", "{1: 2, 3}", "{1, 2: 3}", "{a, b: c for x in y}",
 	"del x", "del d[k], l[1:2]", "del (a, [b])", "del f()", "del x.y", "del", "del = 1", "del *a",
 	"g = (x * x for x in xs)", "(x for x in xs, 1)", "(x, y for x in xs)", "((a, b) for a, b in z)", "(*a for a in b)", "if f(fn(x) { x }) { } else { }", "fn f() { } else { }", "for a, (b, *c) in d { }", "for *a, *b in c { }",
+	// session 11: {**d} in dict displays, positional-only parameters, del x.attr
+	"{**d, \"k\": v}", "{**a, **b}", "{\"a\": 1, **d,}", "{**d}", "{**d: 1}", "{1, **d}", "{**d, 1}",
+	"{**d for d in x}", "{k: v for k, v in x, **d}", "{***d}", "{**}", "f({**d})",
+	"fn f(a, b, /, c) { }", "fn f(a, /) { }", "fn f(a=1, /, b=2, *, c, **k) { }", "g = fn(x, /) { x }",
+	"fn f(/, a) { }", "fn f(a, /, b, /) { }", "fn f(*, a, /) { }", "fn f(*a, /) { }", "fn f(**k, /) { }",
+	"fn f(a=1, /, b) { }", "fn f(a, /=1) { }", "fn f(/) { }", "fn f(a, //) { }",
+	"del m.bias", "del a.b.c, d[0].e", "del (m.w, x)",
 }
 
 // TestGoldenSnippets compares the trees and errors of goldenSnippets with

@@ -39,10 +39,12 @@ type pFnDef struct {
 }
 
 // pParam is a parameter: name, name=default, *name (or a bare * before
-// keyword-only parameters) or **name.
+// keyword-only parameters), **name, or the / that ends the positional-only
+// parameters (Slash).
 type pParam struct {
 	Pos     lexer.Position
-	Star    string `parser:"( @( \"*\" | \"**\" )"`
+	Slash   bool   `parser:"( @\"/\""`
+	Star    string `parser:"| @( \"*\" | \"**\" )"`
 	SName   string `parser:"  @Ident?"`
 	Name    string `parser:"| @Ident )"`
 	Default *pExpr `parser:"( \"=\" @@ )?"`
@@ -324,12 +326,13 @@ type pDict struct {
 	EndPos lexer.Position
 }
 
-// pEntry is a dict display's key: value, or (V nil) a set display's
-// element.
+// pEntry is a dict display's key: value, **mapping (DStar, V nil), or
+// (V nil) a set display's element.
 type pEntry struct {
-	Pos lexer.Position
-	K   *pExpr `parser:"@@"`
-	V   *pExpr `parser:"( \":\" @@ )?"`
+	Pos   lexer.Position
+	DStar bool   `parser:"@\"**\"?"`
+	K     *pExpr `parser:"@@"`
+	V     *pExpr `parser:"( \":\" @@ )?"`
 }
 
 // pFieldExpr is the grammar of an f-string replacement field's expression.

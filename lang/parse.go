@@ -345,7 +345,7 @@ func (lw *lowerer) stmt(p *pStmt) Stmt {
 		var add func(x Expr)
 		add = func(x Expr) {
 			switch x := x.(type) {
-			case *Ident, *Index:
+			case *Ident, *Index, *Attr:
 				d.Targets = append(d.Targets, x)
 			case *TupleExpr:
 				for _, e := range x.Elems {
@@ -357,7 +357,7 @@ func (lw *lowerer) stmt(p *pStmt) Stmt {
 				}
 			default:
 				start, _ := x.Span()
-				lw.fail(start, "cannot delete this expression (del takes names and subscripts)")
+				lw.fail(start, "cannot delete this expression (del takes names, subscripts and attributes)")
 			}
 		}
 		add(lw.exprList(p.Del.X))
@@ -466,9 +466,27 @@ func (lw *lowerer) ifStmt(p *pIf) *IfStmt {
 func (lw *lowerer) funcDef(name string, params []*pParam, body *pBlock, start, end lexer.Position) *FuncDef {
 	fd := &FuncDef{span: lw.sp(start, end), Name: name, Body: lw.block(body), BodyOpen: lw.pos(body.Pos)}
 	seen := map[string]bool{}
-	sawDefault, sawStar, sawDStar := false, false, false
+	sawDefault, sawStar, sawDStar, sawSlash := false, false, false, false
 	for i, p := range params {
 		prm := &Param{Pos: lw.pos(p.Pos), Name: p.Name}
+		if p.Slash {
+			// the / that ends the positional-only parameters (PEP 570)
+			switch {
+			case p.Default != nil:
+				lw.fail(lw.pos(p.Default.Pos), "invalid syntax")
+			case sawDStar:
+				lw.fail(prm.Pos, "arguments cannot follow var-keyword argument")
+			case sawSlash:
+				lw.fail(prm.Pos, "/ may appear only once")
+			case sawStar:
+				lw.fail(prm.Pos, "/ must be ahead of *")
+			case len(fd.Params) == 0:
+				lw.fail(prm.Pos, "at least one argument must precede /")
+			}
+			sawSlash = true
+			fd.PosOnly = len(fd.Params)
+			continue
+		}
 		switch p.Star {
 		case "*":
 			prm.Name, prm.Star = p.SName, 1
@@ -895,7 +913,7 @@ func (lw *lowerer) primary(p *pPrimary) Expr {
 			l.Elems = append(l.Elems, lw.starExpr(e))
 		}
 		return l
-	case p.Dict != nil && p.Dict.First != nil && p.Dict.First.V == nil:
+	case p.Dict != nil && p.Dict.First != nil && p.Dict.First.V == nil && !p.Dict.First.DStar:
 		if p.Dict.Comp != nil {
 			return &Comprehension{span: sp, Set: true, Elt: lw.expr(p.Dict.First.K), Fors: lw.compFors(p.Dict.Comp)}
 		}
@@ -904,20 +922,35 @@ func (lw *lowerer) primary(p *pPrimary) Expr {
 			if e.V != nil {
 				lw.fail(lw.pos(e.V.Pos), "invalid syntax: a set display has no key: value entries")
 			}
+			if e.DStar {
+				lw.fail(lw.pos(e.Pos), "invalid syntax: a set display cannot unpack a mapping with **")
+			}
 			set.Elems = append(set.Elems, lw.starExpr(e.K))
 		}
 		return set
 	case p.Dict != nil:
 		if p.Dict.Comp != nil {
+			if p.Dict.First.DStar {
+				lw.fail(lw.pos(p.Dict.First.Pos), "dict unpacking cannot be used in dict comprehension")
+			}
 			return &Comprehension{span: sp, Dict: true, Key: lw.expr(p.Dict.First.K), Value: lw.expr(p.Dict.First.V),
 				Fors: lw.compFors(p.Dict.Comp)}
 		}
 		d := &DictExpr{span: sp}
+		entries := p.Dict.More
 		if p.Dict.First != nil {
-			d.Keys = append(d.Keys, lw.expr(p.Dict.First.K))
-			d.Values = append(d.Values, lw.expr(p.Dict.First.V))
+			entries = append([]*pEntry{p.Dict.First}, entries...)
 		}
-		for _, e := range p.Dict.More {
+		for _, e := range entries {
+			if e.DStar {
+				// **mapping: a nil key, as in CPython's AST
+				if e.V != nil {
+					lw.fail(lw.pos(e.V.Pos), "invalid syntax")
+				}
+				d.Keys = append(d.Keys, nil)
+				d.Values = append(d.Values, lw.expr(e.K))
+				continue
+			}
 			if e.V == nil {
 				lw.fail(lw.pos(e.Pos), "':' expected after dictionary key")
 			}

@@ -147,8 +147,7 @@ func describe(name string, v runtime.Value) string {
 		return b.String()
 	case *runtime.Function:
 		fc := x.Funcode()
-		params := fc.Locals[:fc.NumParams]
-		return fmt.Sprintf("fn %s(%s)  (defined at %s:%s)", fc.Name, strings.Join(params, ", "), fc.Prog.Filename, fc.Pos)
+		return fmt.Sprintf("fn %s%s  (defined at %s:%s)", fc.Name, x.Signature(), fc.Prog.Filename, fc.Pos)
 	}
 	return fmt.Sprintf("%s: %s = %s", name, v.Type(), short(runtime.Repr(v)))
 }

@@ -312,3 +312,34 @@ func TestExitWords(t *testing.T) {
 		t.Errorf("a user's exit function: stdout %q", out.String())
 	}
 }
+
+// TestHelpSignature checks :help's rendering of a tsr function's
+// parameters, as CPython 3.11's inspect.signature renders the Python twin
+// (def f(a, b=2, /, c=[1, 'x'], *args, d, e=1.5, **kw), ...).
+func TestHelpSignature(t *testing.T) {
+	s, _, out, _ := newTest(t, "",
+		`fn f(a, b=2, /, c=[1, "x"], *args, d, e=1.5, **kw) { a }`,
+		`fn g(x, *, scale) { x }`,
+		`fn h(p, /) { p }`,
+		`fn k(*rest) { rest }`,
+		`fn n() { none }`,
+		`m = fn(u, v=none, **opts) { u }`,
+		":help f", ":help g", ":help h", ":help k", ":help n", ":help m",
+	)
+	if err := s.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	o := out.String()
+	for _, want := range []string{
+		`fn f(a, b=2, /, c=[1, 'x'], *args, d, e=1.5, **kw)  (defined at `,
+		"fn g(x, *, scale)  (defined at ",
+		"fn h(p, /)  (defined at ",
+		"fn k(*rest)  (defined at ",
+		"fn n()  (defined at ",
+		"fn <fn>(u, v=none, **opts)  (defined at ",
+	} {
+		if !strings.Contains(o, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, o)
+		}
+	}
+}

@@ -199,6 +199,10 @@ const (
 	DEL_CELL   // -- ; unbind the captured local arg
 	DEL_GLOBAL // -- ; unbind global arg (NameError if unbound)
 	DEL_INDEX  // x key -- ; del x[key]
+	DEL_ATTR   // x -- ; del x.name ; arg = names index
+
+	// {**m, k: v}: merge the mapping m into the dict below it (CPython's DICT_UPDATE)
+	DICT_UPDATE // dict m -- dict
 
 	numOpcodes
 )
@@ -232,7 +236,8 @@ var opcodeNames = [...]string{
 	LOAD_LOCAL_B: "LOAD_LOCAL_B", LOAD_GLOBAL_B: "LOAD_GLOBAL_B", STORE_LOCAL_C: "STORE_LOCAL_C", STORE_GLOBAL_C: "STORE_GLOBAL_C",
 	RECYCLE_POP: "RECYCLE_POP", LIST_APPEND: "LIST_APPEND", DICT_SET: "DICT_SET", IS: "IS",
 	LIST_EXTEND: "LIST_EXTEND", KW_MERGE: "KW_MERGE", CALL_EX: "CALL_EX", LIST_TUPLE: "LIST_TUPLE", UNPACK_EX: "UNPACK_EX", SET: "SET",
-	DEL_LOCAL: "DEL_LOCAL", DEL_CELL: "DEL_CELL", DEL_GLOBAL: "DEL_GLOBAL", DEL_INDEX: "DEL_INDEX",
+	DEL_LOCAL: "DEL_LOCAL", DEL_CELL: "DEL_CELL", DEL_GLOBAL: "DEL_GLOBAL", DEL_INDEX: "DEL_INDEX", DEL_ATTR: "DEL_ATTR",
+	DICT_UPDATE: "DICT_UPDATE",
 }
 
 // AttnOperands is the number of stack operands of ATTN.
@@ -326,9 +331,12 @@ type Funcode struct {
 	// PCPos[pc] is the source position of instruction pc.
 	PCPos []Pos
 	// Params are the parameter names (the first NumParams locals);
-	// NumDefaults of them, at the end, have defaults.
+	// NumDefaults of them, at the end, have defaults. The first NumPosOnly
+	// of them are positional-only (declared before a /): a keyword argument
+	// of that name is an error, or goes to **kwargs when there is one.
 	NumParams   int
 	NumDefaults int
+	NumPosOnly  int
 	// NumKwOnly keyword-only parameters (those after a *) follow the
 	// positional ones; KwOnlyDefault[i] tells whether the i-th has a
 	// default. Their defaults follow the positional parameters' in the

@@ -340,6 +340,9 @@ func GetAttr(x Value, name string) (Value, error) {
 	if m := builtinMethod(x, name); m != nil {
 		return m, nil
 	}
+	if m, ok := x.(*Module); ok {
+		return nil, Errorf("AttributeError", "module '%s' has no attribute '%s'", m.ModName, name)
+	}
 	return nil, Errorf("AttributeError", "'%s' object has no attribute '%s'", x.Type(), name)
 }
 
@@ -349,6 +352,34 @@ func SetAttr(x Value, name string, v Value) error {
 		return sa.SetAttr(name, v)
 	}
 	return Errorf("AttributeError", "cannot set attribute '%s' of '%s' object", name, x.Type())
+}
+
+// DelAttr performs del x.name: values implementing HasDelAttr decide;
+// for others it is CPython's AttributeError ("'list' object has no
+// attribute 'foo'", or "'list' object attribute 'append' is read-only").
+func DelAttr(x Value, name string) error {
+	if da, ok := x.(HasDelAttr); ok {
+		return da.DelAttr(name)
+	}
+	if _, err := GetAttr(x, name); err != nil {
+		return err
+	}
+	return Errorf("AttributeError", "'%s' object attribute '%s' is read-only", pyTypeName(x), name)
+}
+
+// mergeMapping merges the mapping m into d ({**m} in a dict display), with
+// CPython's error when m is not a mapping.
+func mergeMapping(d *Dict, m Value) error {
+	md, ok := m.(*Dict)
+	if !ok {
+		return Errorf("TypeError", "'%s' object is not a mapping", pyTypeName(m))
+	}
+	for _, kv := range md.Items() {
+		if err := d.SetKey(kv[0], kv[1]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // DelIndex performs del x[key]: a dict's key (KeyError if absent), a
@@ -399,6 +430,9 @@ func DelIndex(x, key Value) error {
 		c.Elems[len(c.Elems)-1] = nil
 		c.Elems = c.Elems[:len(c.Elems)-1]
 		return nil
+	}
+	if di, ok := x.(HasDelIndex); ok {
+		return di.DelIndex(key)
 	}
 	return Errorf("TypeError", "'%s' object doesn't support item deletion", x.Type())
 }

@@ -271,6 +271,22 @@ func (m *Module) SetAttr(name string, v Value) error {
 	return nil
 }
 
+// DelAttr performs del m.name. On a user module it unbinds the module's
+// global name (AttributeError "module 'm' has no attribute 'x'" if it is
+// not bound); a stdlib module is read-only.
+func (m *Module) DelAttr(name string) error {
+	if m.Env == nil {
+		return Errorf("AttributeError", "cannot delete '%s.%s': stdlib module '%s' is read-only", m.ModName, name, m.ModName)
+	}
+	_, member := m.Members[name]
+	bound := m.Env.Delete(name)
+	delete(m.Members, name)
+	if !member && !bound {
+		return Errorf("AttributeError", "module '%s' has no attribute '%s'", m.ModName, name)
+	}
+	return nil
+}
+
 // AttrNames lists the members, sorted.
 func (m *Module) AttrNames() []string { return sortedKeys(m.Members) }
 

@@ -42,6 +42,20 @@ type HasSetAttr interface {
 	SetAttr(name string, v Value) error
 }
 
+// HasDelAttr is implemented by values whose attributes can be deleted:
+// del x.name.
+type HasDelAttr interface {
+	HasAttrs
+	DelAttr(name string) error
+}
+
+// HasDelIndex is implemented by containers whose items can be deleted:
+// del x[key] (dicts and lists are handled by DelIndex itself).
+type HasDelIndex interface {
+	Value
+	DelIndex(key Value) error
+}
+
 // Side says on which side of a binary operator the receiver stands.
 type Side bool
 

@@ -121,6 +121,16 @@ func (g *Globals) Set(name string, v Value) {
 	g.slots[name] = &gslot{v: v}
 }
 
+// Delete unbinds name and reports whether it was bound.
+func (g *Globals) Delete(name string) bool {
+	p := g.slots[name]
+	if p == nil || p.v == nil {
+		return false
+	}
+	p.v, p.claimed = nil, false
+	return true
+}
+
 // Names returns the bound names, sorted.
 func (g *Globals) Names() []string {
 	var names []string
@@ -193,6 +203,43 @@ func (f *Function) String() string    { return "<function " + f.code.Name + ">" 
 func (*Function) Type() string        { return "function" }
 func (*Function) Truth() bool         { return true }
 func (f *Function) Funcode() *Funcode { return f.code }
+
+// Signature renders f's parameter list as Python's inspect.signature
+// does: "(a, b, /, c=2, *args, d, e=1.5, **kw)", each default by its
+// repr, a bare * before keyword-only parameters when there is no *args.
+func (f *Function) Signature() string {
+	fc := f.code
+	np, nk := fc.NumParams, fc.NumKwOnly
+	var parts []string
+	d := 0
+	dflt := func(name string, has bool) string {
+		if has && d < len(f.defaults) {
+			name += "=" + Repr(f.defaults[d])
+			d++
+		}
+		return name
+	}
+	for i := 0; i < np; i++ {
+		parts = append(parts, dflt(fc.Locals[i], i >= np-fc.NumDefaults))
+		if i+1 == fc.NumPosOnly {
+			parts = append(parts, "/")
+		}
+	}
+	slot := np + nk
+	if fc.VarArgs {
+		parts = append(parts, "*"+fc.Locals[slot])
+		slot++
+	} else if nk > 0 {
+		parts = append(parts, "*")
+	}
+	for i := 0; i < nk; i++ {
+		parts = append(parts, dflt(fc.Locals[np+i], i < len(fc.KwOnlyDefault) && fc.KwOnlyDefault[i]))
+	}
+	if fc.VarKw {
+		parts = append(parts, "**"+fc.Locals[slot])
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
 
 // Call runs the function on th.
 func (f *Function) Call(th *Thread, args []Value, kwargs []Kwarg) (Value, error) {
@@ -474,7 +521,7 @@ func bindArgs(fn *Function, locals []Value, args []Value, kwargs []Kwarg) error 
 	}
 	for _, kw := range kwargs {
 		found := false
-		for i := 0; i < np+nk; i++ {
+		for i := fc.NumPosOnly; i < np+nk; i++ {
 			if fc.Locals[i] == kw.Name {
 				if locals[i] != nil {
 					return Errorf("TypeError", "%s() got multiple values for argument '%s'", fc.Name, kw.Name)
@@ -486,6 +533,9 @@ func bindArgs(fn *Function, locals []Value, args []Value, kwargs []Kwarg) error 
 		}
 		if !found {
 			if extra == nil {
+				if names := posOnlyPassed(fc, kwargs); names != "" {
+					return Errorf("TypeError", "%s() got some positional-only arguments passed as keyword arguments: '%s'", fc.Name, names)
+				}
 				return Errorf("TypeError", "%s() got an unexpected keyword argument '%s'", fc.Name, kw.Name)
 			}
 			if _, dup, _ := extra.Get(String(kw.Name)); dup {
@@ -534,6 +584,21 @@ func bindArgs(fn *Function, locals []Value, args []Value, kwargs []Kwarg) error 
 		}
 	}
 	return nil
+}
+
+// posOnlyPassed lists, as CPython's error does ("a, b"), the keyword
+// arguments that name positional-only parameters of fc.
+func posOnlyPassed(fc *Funcode, kwargs []Kwarg) string {
+	var names []string
+	for _, kw := range kwargs {
+		for _, n := range fc.Locals[:fc.NumPosOnly] {
+			if n == kw.Name {
+				names = append(names, n)
+				break
+			}
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // tooManyPositional is CPython's error for n positional arguments given
@@ -1254,6 +1319,19 @@ loop:
 			}
 			sp -= 2
 			stack[sp], stack[sp+1] = nil, nil
+		case DEL_ATTR:
+			fr.pc = pc - 1
+			if err = DelAttr(stack[sp-1], prog.Names[insn>>8]); err != nil {
+				goto fail
+			}
+			sp--
+			stack[sp] = nil
+		case DICT_UPDATE:
+			if err = mergeMapping(stack[sp-2].(*Dict), stack[sp-1]); err != nil {
+				goto fail
+			}
+			sp--
+			stack[sp] = nil
 		case LIST_TUPLE:
 			stack[sp-1] = Tuple(stack[sp-1].(*List).Elems)
 		case UNPACK_EX:

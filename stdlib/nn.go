@@ -702,6 +702,93 @@ type layer struct {
 	// outer is the value scripts see for this layer when that is not the
 	// *layer itself (a Sequential's *seqModule); nil otherwise.
 	outer runtime.Value
+	// dels is the bookkeeping of del m.name; nil until the first del or
+	// the first attribute registered by assignment.
+	dels *layerDels
+}
+
+// layerDels records what del m.name and assignments did to a layer, as
+// torch's Module.__delattr__ / __setattr__ would leave it.
+type layerDels struct {
+	// missing names the layer's own parameters, buffers and children that
+	// were deleted and not assigned again: its forward reads them, so a
+	// call is torch's AttributeError until they are.
+	missing []string
+	// plain names tensor attributes assigned after a del that are neither
+	// parameters nor buffers (torch: a plain tensor attribute).
+	plain []string
+	// added names parameters and children registered by assignment; the
+	// forward does not read them, so deleting them blocks nothing.
+	added map[string]bool
+}
+
+func (l *layer) delState() *layerDels {
+	if l.dels == nil {
+		l.dels = &layerDels{added: map[string]bool{}}
+	}
+	return l.dels
+}
+
+// checkIntact is the error of calling a layer one of whose own
+// parameters, buffers or children was deleted (torch's forward then
+// reads a missing attribute).
+func (l *layer) checkIntact() error {
+	if l.dels != nil && len(l.dels.missing) > 0 {
+		return runtime.Errorf("AttributeError", "'%s' object has no attribute '%s'", l.kind, l.dels.missing[0])
+	}
+	return nil
+}
+
+// removeName returns names without name, and whether it was there.
+func removeName(names []string, name string) ([]string, bool) {
+	for i, n := range names {
+		if n == name {
+			return append(names[:i:i], names[i+1:]...), true
+		}
+	}
+	return names, false
+}
+
+// DelAttr performs del m.name as torch's Module.__delattr__: a parameter,
+// buffer or child module is unregistered (it leaves parameters(),
+// state_dict() and the printout) and m.name is then an AttributeError.
+// Deleting one the layer's forward uses makes calling the layer torch's
+// AttributeError until a tensor (or module) is assigned to that name
+// again; an nn.Parameter assigned is registered as a parameter, a plain
+// tensor stays a plain attribute. Configuration fields (in_features, ...)
+// cannot be deleted.
+func (l *layer) DelAttr(name string) error {
+	d := l.delState()
+	var found bool
+	if l.params, found = removeName(l.params, name); !found {
+		l.buffers, found = removeName(l.buffers, name)
+	}
+	if !found {
+		d.plain, found = removeName(d.plain, name)
+	}
+	if found {
+		delete(l.fields, name)
+		if !d.added[name] {
+			d.missing = append(d.missing, name)
+		}
+		delete(d.added, name)
+		return nil
+	}
+	for i, n := range l.subNames {
+		if n == name {
+			l.subs = append(l.subs[:i:i], l.subs[i+1:]...)
+			l.subNames = append(l.subNames[:i:i], l.subNames[i+1:]...)
+			if !d.added[name] {
+				d.missing = append(d.missing, name)
+			}
+			delete(d.added, name)
+			return nil
+		}
+	}
+	if _, ok := l.fields[name]; ok {
+		return runtime.Errorf("AttributeError", "cannot delete attribute '%s' of '%s': it is part of the layer's configuration", name, l.kind)
+	}
+	return runtime.Errorf("AttributeError", "'%s' object has no attribute '%s'", l.kind, name)
 }
 
 func (l *layer) String() string {
@@ -723,6 +810,9 @@ func (l *layer) Name() string { return l.kind }
 
 // Call runs the layer's forward.
 func (l *layer) Call(th *runtime.Thread, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+	if err := l.checkIntact(); err != nil {
+		return nil, err
+	}
 	return l.forward(th, l, args, kwargs)
 }
 
@@ -764,6 +854,9 @@ func (l *layer) Attr(name string) (runtime.Value, error) {
 		}), nil
 	case "forward":
 		return runtime.NewBuiltin(l.kind+".forward", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+			if err := l.checkIntact(); err != nil {
+				return nil, err
+			}
 			return l.forward(th, l, args, kwargs)
 		}), nil
 	}
@@ -785,6 +878,40 @@ func (l *layer) AttrNames() []string {
 
 // SetAttr replaces a parameter or a buffer (a tensor, or none).
 func (l *layer) SetAttr(name string, v runtime.Value) error {
+	if d := l.dels; d != nil {
+		if rest, ok := removeName(d.missing, name); ok {
+			// assigned again after del: a Parameter is registered as one,
+			// another tensor is a plain attribute, a module a child
+			if m, ok := asLayer(v); ok {
+				l.subs = append(l.subs, m)
+				l.subNames = append(l.subNames, name)
+			} else if t, ok := v.(*TensorValue); ok && t.param {
+				l.params = append(l.params, name)
+				l.fields[name] = v
+			} else if ok || v == runtime.None {
+				d.plain = append(d.plain, name)
+				l.fields[name] = v
+			} else {
+				return runtime.Errorf("TypeError", "cannot assign %s as '%s' (tensor, none or module expected)", v.Type(), name)
+			}
+			d.missing = rest
+			return nil
+		}
+		for _, p := range d.plain {
+			if p == name {
+				t, ok := v.(*TensorValue)
+				if !ok && v != runtime.None {
+					return runtime.Errorf("TypeError", "cannot assign %s as '%s' (tensor or none expected)", v.Type(), name)
+				}
+				if ok && t.param { // a Parameter assigned is registered
+					d.plain, _ = removeName(d.plain, name)
+					l.params = append(l.params, name)
+				}
+				l.fields[name] = v
+				return nil
+			}
+		}
+	}
 	for _, p := range append(l.params[:len(l.params):len(l.params)], l.buffers...) {
 		if p == name {
 			if _, ok := v.(*TensorValue); !ok && v != runtime.None {
@@ -800,6 +927,7 @@ func (l *layer) SetAttr(name string, v runtime.Value) error {
 		if t, ok := v.(*TensorValue); ok && t.param {
 			l.params = append(l.params, name)
 			l.fields[name] = v
+			l.delState().added[name] = true
 			return nil
 		}
 		if m, ok := asLayer(v); ok {
@@ -811,6 +939,7 @@ func (l *layer) SetAttr(name string, v runtime.Value) error {
 			}
 			l.subs = append(l.subs, m)
 			l.subNames = append(l.subNames, name)
+			l.delState().added[name] = true
 			return nil
 		}
 	}

@@ -196,6 +196,21 @@ CASES = [
     ("is_not_prec", "a = none\nprint(not a is none, not a is not none)", None),
     ("is_in_comp", "xs = [1, none, 2, none]\nprint([x for x in xs if x is not none], len([x for x in xs if x is none]))", None),
     ("is_guard", "x = none\nprint(x is not none and x > 1, 5 if x is none else x)", None),
+    # ---- {**d} in dict displays (session 11)
+    ("dict_unpack", 'd = {"a": 1, "b": 2}\ne = {"c": 3}\nprint({**d, "k": 4}, {"a": 0, **d}, {**d, **e, "a": 9}, {**{}}, {**d, }, {})\nprint([*[1, 2], *(3,), *range(2)], (*"ab", 1))', None),
+    ("dict_unpack_copy", 'd = {"a": [1]}\nc = {**d}\nc["b"] = 2\nprint(d, c, c["a"] is d["a"])', None),
+    ("dict_unpack_order", 'fn k(x) {\n    print(x)\n    x\n}\nprint({k("a"): k(1), **k({"b": 2}), k("c"): k(3), **k({"a": 5})})',
+     "def k(x):\n    print(x)\n    return x\nprint({k('a'): k(1), **k({'b': 2}), k('c'): k(3), **k({'a': 5})})"),
+    ("dict_unpack_errors", 'for f in [fn() { {**[1]} }, fn() { {"a": 1, **5} }, fn() { {**none} }, fn() { {**"ab"} }] {\n  try { f() } catch e { print(e.kind, e.message) }\n}',
+     "for f in [lambda: {**[1]}, lambda: {'a': 1, **5}, lambda: {**None}, lambda: {**'ab'}]:\n  try:\n    f()\n  except Exception as e:\n    print(type(e).__name__, e)"),
+    # ---- positional-only parameters (PEP 570)
+    ("posonly", 'fn f(a, b, /, c, d=4) { [a, b, c, d] }\nprint(f(1, 2, 3), f(1, 2, c=3), f(1, 2, 3, d=5))\nfn h(a, /, **kw) { [a, kw] }\nprint(h(1, a=2), h(3))\nfn k(a, /, b=2, *, c) { [a, b, c] }\nprint(k(1, c=3), k(1, 5, c=3), k(1, b=6, c=7))\nm = fn(x, y=10, /) { x * y }\nprint(m(4), m(4, 2))\nfn v(a, /, *args, **kw) { [a, args, kw] }\nprint(v(1, 2, 3, a=4, z=5))',
+     "def f(a, b, /, c, d=4):\n    return [a, b, c, d]\nprint(f(1, 2, 3), f(1, 2, c=3), f(1, 2, 3, d=5))\ndef h(a, /, **kw):\n    return [a, kw]\nprint(h(1, a=2), h(3))\ndef k(a, /, b=2, *, c):\n    return [a, b, c]\nprint(k(1, c=3), k(1, 5, c=3), k(1, b=6, c=7))\nm = lambda x, y=10, /: x * y\nprint(m(4), m(4, 2))\ndef v(a, /, *args, **kw):\n    return [a, args, kw]\nprint(v(1, 2, 3, a=4, z=5))"),
+    ("posonly_errors", 'fn f(a, b, /, c, d=4) { [a, b, c, d] }\nfn k(a, /, b=2, *, c) { [a, b, c] }\nfor g in [fn() { f(1, b=2, c=3) }, fn() { f(a=1, b=2, c=3) }, fn() { f(1) }, fn() { f(1, 2, 3, 4, 5) }, fn() { f(1, 2, 3, b=2) }, fn() { f(1, 2, 3, zz=1) }, fn() { f(1, 2, a=4, c=3) }, fn() { f(1, 2, zz=1, a=4) }, fn() { k(1, a=2, c=3) }, fn() { k(a=1, c=3) }, fn() { k(1) }, fn() { f(c=1) }] {\n  try { g() } catch e { print(e.kind, e.message) }\n}',
+     "def f(a, b, /, c, d=4):\n    return [a, b, c, d]\ndef k(a, /, b=2, *, c):\n    return [a, b, c]\nfor g in [lambda: f(1, b=2, c=3), lambda: f(a=1, b=2, c=3), lambda: f(1), lambda: f(1, 2, 3, 4, 5), lambda: f(1, 2, 3, b=2), lambda: f(1, 2, 3, zz=1), lambda: f(1, 2, a=4, c=3), lambda: f(1, 2, zz=1, a=4), lambda: k(1, a=2, c=3), lambda: k(a=1, c=3), lambda: k(1), lambda: f(c=1)]:\n  try:\n    g()\n  except Exception as e:\n    print(type(e).__name__, e)"),
+    # ---- del x.attr
+    ("del_attr_errors", 'l = [1]\nfor g in [fn() { del l.append }, fn() { del l.nosuch }] {\n  try { g() } catch e { print(e.kind, e.message) }\n}\nprint(l)',
+     "l = [1]\ndef g1():\n    del l.append\ndef g2():\n    del l.nosuch\nfor g in [g1, g2]:\n  try:\n    g()\n  except Exception as e:\n    print(type(e).__name__, e)\nprint(l)"),
 ]
 
 def to_python(src):
