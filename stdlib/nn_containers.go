@@ -495,23 +495,7 @@ func newParameterList(th *runtime.Thread, args []runtime.Value, kwargs []runtime
 	pl := &paramList{l}
 	l.outer = pl
 	l.forward = noForward("ParameterList")
-	l.repr = func(l *layer) string {
-		if len(l.params) == 0 {
-			return "ParameterList()"
-		}
-		var b strings.Builder
-		b.WriteString("ParameterList(\n")
-		for _, p := range l.params {
-			t := l.fields[p].(*TensorValue).t
-			size := make([]string, t.Dim())
-			for i, s := range t.Shape() {
-				size[i] = fmt.Sprint(s)
-			}
-			fmt.Fprintf(&b, "    (%s): Parameter containing: [%s of size %s]\n", p, t.DType(), strings.Join(size, "x"))
-		}
-		b.WriteString(")")
-		return b.String()
-	}
+	l.repr = paramContainerRepr
 	if vals != runtime.None {
 		if err := pl.extend(th, vals); err != nil {
 			return nil, err

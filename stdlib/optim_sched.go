@@ -273,6 +273,7 @@ func lrSchedulerModule() *runtime.Module {
 		{"LambdaLR", "LambdaLR(optimizer, lr_lambda, last_epoch=-1): lr = base_lr * lr_lambda(epoch); lr_lambda a function or a list of one per group."},
 		{"LinearLR", "LinearLR(optimizer, start_factor=1/3, end_factor=1.0, total_iters=5, last_epoch=-1): the lr factor goes linearly from start_factor to end_factor over total_iters steps (warm-up), then stays."},
 		{"ConstantLR", "ConstantLR(optimizer, factor=1/3, total_iters=5, last_epoch=-1): lr * factor until total_iters steps, then the lr."},
+		{"OneCycleLR", "OneCycleLR(optimizer, max_lr, total_steps=none, epochs=none, steps_per_epoch=none, pct_start=0.3, anneal_strategy=\"cos\", cycle_momentum=true, base_momentum=0.85, max_momentum=0.95, div_factor=25.0, final_div_factor=1e4, three_phase=false, last_epoch=-1): the 1cycle policy (Smith & Topin 2017) as torch 1.13's: lr anneals from max_lr/div_factor up to max_lr over pct_start of total_steps, then down to initial_lr/final_div_factor (cosine or linear); with cycle_momentum, SGD's momentum (Adam's beta1) anneals inversely between max_momentum and base_momentum. Stepping past total_steps is a ValueError."},
 		{"CosineAnnealingWarmRestarts", "CosineAnnealingWarmRestarts(optimizer, T_0, T_mult=1, eta_min=0, last_epoch=-1): cosine annealing from base_lr to eta_min over T_i steps, restarting with T_i *= T_mult (SGDR, Loshchilov & Hutter 2017)."},
 	} {
 		m[c.name] = &schedClass{name: c.name, doc: c.doc}
@@ -316,6 +317,254 @@ type scheduler struct {
 	totalIters             int
 	// CosineAnnealingWarmRestarts
 	t0, tMult, tI, tCur int
+	// OneCycleLR
+	oneCycle *oneCycle
+}
+
+// oneCycle is OneCycleLR's schedule: its phases and options (the lrs and
+// momenta are read from the param groups' keys at each step, as torch's).
+type oneCycle struct {
+	totalSteps int
+	phases     []cyclePhase
+	linear     bool // anneal_strategy="linear" (else "cos")
+	momentum   bool // cycle_momentum
+	useBeta1   bool // the optimizer has betas (Adam): cycle beta1
+}
+
+// cyclePhase is one phase of OneCycleLR: it ends at step end, annealing
+// the group keys startLR to endLR and startMom to endMom.
+type cyclePhase struct {
+	end                              float64
+	startLR, endLR, startMom, endMom string
+}
+
+// anneal is torch's _annealing_cos / _annealing_linear.
+func (c *oneCycle) anneal(start, end, pct float64) float64 {
+	if c.linear {
+		return (end-start)*pct + start
+	}
+	return end + (start-end)/2.0*(math.Cos(math.Pi*pct)+1)
+}
+
+// perGroup is torch's OneCycleLR._format_param: a number for every group,
+// or a list or tuple of one per group.
+func perGroup(name string, v runtime.Value, n int) ([]float64, error) {
+	var elems []runtime.Value
+	switch l := v.(type) {
+	case *runtime.List:
+		elems = l.Elems
+	case runtime.Tuple:
+		elems = l
+	default:
+		f, ok := runtime.AsFloat(v)
+		if !ok || isBool(v) {
+			return nil, runtime.Errorf("TypeError", "OneCycleLR: %s must be a number or a list, not %s", name, v.Type())
+		}
+		out := make([]float64, n)
+		for i := range out {
+			out[i] = f
+		}
+		return out, nil
+	}
+	if len(elems) != n {
+		return nil, runtime.Errorf("ValueError", "expected %d values for %s, got %d", n, name, len(elems))
+	}
+	out := make([]float64, n)
+	for i, e := range elems {
+		f, ok := runtime.AsFloat(e)
+		if !ok || isBool(e) {
+			return nil, runtime.Errorf("TypeError", "OneCycleLR: %s must hold numbers, not %s", name, e.Type())
+		}
+		out[i] = f
+	}
+	return out, nil
+}
+
+// newOneCycle validates OneCycleLR's arguments as torch 1.13's __init__
+// does, in its order, and (when last_epoch is -1) writes initial_lr,
+// max_lr, min_lr and, with cycle_momentum, max_momentum, base_momentum and
+// momentum (or beta1) into each param group.
+func newOneCycle(o *optimizer, last int, maxLR, totalSteps, epochs, spe, pct runtime.Value, anneal string,
+	cycleMom bool, baseMom, maxMom runtime.Value, div, finalDiv float64, three bool) (*oneCycle, error) {
+	c := &oneCycle{momentum: cycleMom}
+	posInt := func(name string, v runtime.Value) (int, error) {
+		n, ok := v.(runtime.Int)
+		if !ok || isBool(v) || n <= 0 {
+			return 0, runtime.Errorf("ValueError", "Expected positive integer %s, but got %s", name, runtime.Str(v))
+		}
+		return int(n), nil
+	}
+	var err error
+	switch {
+	case totalSteps == runtime.None && epochs == runtime.None && spe == runtime.None:
+		return nil, runtime.Errorf("ValueError", "You must define either total_steps OR (epochs AND steps_per_epoch)")
+	case totalSteps != runtime.None:
+		if c.totalSteps, err = posInt("total_steps", totalSteps); err != nil {
+			return nil, err
+		}
+	default:
+		e, err := posInt("epochs", epochs)
+		if err != nil {
+			return nil, err
+		}
+		n, err := posInt("steps_per_epoch", spe)
+		if err != nil {
+			return nil, err
+		}
+		c.totalSteps = e * n
+	}
+	p, isFloat := pct.(runtime.Float)
+	if !isFloat || p < 0 || p > 1 {
+		return nil, runtime.Errorf("ValueError", "Expected float between 0 and 1 pct_start, but got %s", runtime.Str(pct))
+	}
+	T := float64(c.totalSteps)
+	if three {
+		c.phases = []cyclePhase{
+			{float64(p)*T - 1, "initial_lr", "max_lr", "max_momentum", "base_momentum"},
+			{2*float64(p)*T - 2, "max_lr", "initial_lr", "base_momentum", "max_momentum"},
+			{T - 1, "initial_lr", "min_lr", "max_momentum", "max_momentum"},
+		}
+	} else {
+		c.phases = []cyclePhase{
+			{float64(p)*T - 1, "initial_lr", "max_lr", "max_momentum", "base_momentum"},
+			{T - 1, "max_lr", "min_lr", "base_momentum", "max_momentum"},
+		}
+	}
+	switch anneal {
+	case "cos":
+	case "linear":
+		c.linear = true
+	default:
+		return nil, runtime.Errorf("ValueError", "anneal_strategy must by one of 'cos' or 'linear', instead got %s", anneal)
+	}
+	groups := o.groups.Elems
+	set := func(g runtime.Value, k string, v runtime.Value) error {
+		return g.(*runtime.Dict).SetKey(runtime.String(k), v)
+	}
+	maxLRs, err := perGroup("max_lr", maxLR, len(groups))
+	if err != nil {
+		return nil, err
+	}
+	if last == -1 {
+		for i, g := range groups {
+			init := maxLRs[i] / div
+			for _, kv := range []struct {
+				k string
+				v float64
+			}{{"initial_lr", init}, {"max_lr", maxLRs[i]}, {"min_lr", init / finalDiv}} {
+				if err := set(g, kv.k, runtime.Float(kv.v)); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	if cycleMom {
+		if len(groups) == 0 {
+			return nil, runtime.Errorf("ValueError", "optimizer must support momentum with `cycle_momentum` option enabled")
+		}
+		g0 := groups[0].(*runtime.Dict)
+		_, hasMom, _ := g0.Get(runtime.String("momentum"))
+		_, hasBetas, _ := g0.Get(runtime.String("betas"))
+		if !hasMom && !hasBetas {
+			return nil, runtime.Errorf("ValueError", "optimizer must support momentum with `cycle_momentum` option enabled")
+		}
+		c.useBeta1 = hasBetas
+		maxMoms, err := perGroup("max_momentum", maxMom, len(groups))
+		if err != nil {
+			return nil, err
+		}
+		baseMoms, err := perGroup("base_momentum", baseMom, len(groups))
+		if err != nil {
+			return nil, err
+		}
+		if last == -1 {
+			for i, g := range groups {
+				if err := c.setMomentum(g.(*runtime.Dict), maxMoms[i]); err != nil {
+					return nil, err
+				}
+				if err := set(g, "max_momentum", runtime.Float(maxMoms[i])); err != nil {
+					return nil, err
+				}
+				if err := set(g, "base_momentum", runtime.Float(baseMoms[i])); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return c, nil
+}
+
+// setMomentum writes m as the group's momentum, or as the first of its
+// betas (torch: group['betas'] = (m, *group['betas'][1:])).
+func (c *oneCycle) setMomentum(g *runtime.Dict, m float64) error {
+	if !c.useBeta1 {
+		return g.SetKey(runtime.String("momentum"), runtime.Float(m))
+	}
+	bv, _, err := g.Get(runtime.String("betas"))
+	if err != nil {
+		return err
+	}
+	rest, err := runtime.Elements(bv)
+	if err != nil || len(rest) == 0 {
+		return runtime.Errorf("TypeError", "OneCycleLR: the group's betas must be a non-empty tuple, not %s", bv.Type())
+	}
+	nb := append(runtime.Tuple{runtime.Float(m)}, rest[1:]...)
+	return g.SetKey(runtime.String("betas"), nb)
+}
+
+// groupFloat reads a number from a param group (OneCycleLR's keys).
+func groupFloat(g *runtime.Dict, key string) (float64, error) {
+	v, ok, err := g.Get(runtime.String(key))
+	if err != nil {
+		return 0, err
+	}
+	if !ok {
+		return 0, runtime.Errorf("KeyError", "'%s'", key)
+	}
+	f, isNum := runtime.AsFloat(v)
+	if !isNum {
+		return 0, runtime.Errorf("TypeError", "param group %s must be a number, not %s", key, v.Type())
+	}
+	return f, nil
+}
+
+// lr is torch's OneCycleLR.get_lr for one group at step e; it also sets
+// the group's momentum (or beta1) when cycling momentum.
+func (c *oneCycle) lr(g *runtime.Dict, e int) (float64, error) {
+	if e > c.totalSteps {
+		return 0, runtime.Errorf("ValueError", "Tried to step %d times. The specified number of total steps is %d", e+1, c.totalSteps)
+	}
+	start := 0.0
+	for i, ph := range c.phases {
+		if float64(e) <= ph.end || i == len(c.phases)-1 {
+			pct := (float64(e) - start) / (ph.end - start)
+			a, err := groupFloat(g, ph.startLR)
+			if err != nil {
+				return 0, err
+			}
+			b, err := groupFloat(g, ph.endLR)
+			if err != nil {
+				return 0, err
+			}
+			lr := c.anneal(a, b, pct)
+			if c.momentum {
+				ma, err := groupFloat(g, ph.startMom)
+				if err != nil {
+					return 0, err
+				}
+				mb, err := groupFloat(g, ph.endMom)
+				if err != nil {
+					return 0, err
+				}
+				if err := c.setMomentum(g, c.anneal(ma, mb, pct)); err != nil {
+					return 0, err
+				}
+			}
+			return lr, nil
+		}
+		start = ph.end
+	}
+	return 0, nil // unreachable: the last phase always matches
 }
 
 // Call builds the scheduler and takes its first step, as torch's
@@ -326,6 +575,12 @@ func (c *schedClass) Call(th *runtime.Thread, args []runtime.Value, kwargs []run
 	last := -1
 	var extra []any
 	var ms, lam runtime.Value
+	var oc struct {
+		maxLR, totalSteps, epochs, spe, pct, baseMom, maxMom runtime.Value
+		anneal                                               string
+		cycleMom, three                                      bool
+		div, finalDiv                                        float64
+	}
 	switch c.name {
 	case "StepLR":
 		extra = []any{"step_size", &s.stepSize, "gamma?", &s.gamma}
@@ -346,6 +601,14 @@ func (c *schedClass) Call(th *runtime.Thread, args []runtime.Value, kwargs []run
 	case "CosineAnnealingWarmRestarts":
 		s.tMult = 1
 		extra = []any{"T_0", &s.t0, "T_mult?", &s.tMult, "eta_min?", &s.etaMin}
+	case "OneCycleLR":
+		oc.totalSteps, oc.epochs, oc.spe = runtime.None, runtime.None, runtime.None
+		oc.pct, oc.anneal, oc.cycleMom = runtime.Float(0.3), "cos", true
+		oc.baseMom, oc.maxMom, oc.div, oc.finalDiv = runtime.Float(0.85), runtime.Float(0.95), 25, 1e4
+		extra = []any{"max_lr", &oc.maxLR, "total_steps?", &oc.totalSteps, "epochs?", &oc.epochs, "steps_per_epoch?", &oc.spe,
+			"pct_start?", &oc.pct, "anneal_strategy?", &oc.anneal, "cycle_momentum?", &oc.cycleMom,
+			"base_momentum?", &oc.baseMom, "max_momentum?", &oc.maxMom, "div_factor?", &oc.div,
+			"final_div_factor?", &oc.finalDiv, "three_phase?", &oc.three}
 	}
 	names := append(append([]any{"optimizer", &ov}, extra...), "last_epoch?", &last)
 	if err := runtime.UnpackArgs(c.name, args, kwargs, names...); err != nil {
@@ -383,6 +646,14 @@ func (c *schedClass) Call(th *runtime.Thread, args []runtime.Value, kwargs []run
 	}
 	if c.name == "CosineAnnealingLR" && s.tMax == 0 {
 		return nil, runtime.Errorf("ZeroDivisionError", "float division by zero")
+	}
+	if c.name == "OneCycleLR" {
+		var err error
+		s.oneCycle, err = newOneCycle(o, last, oc.maxLR, oc.totalSteps, oc.epochs, oc.spe, oc.pct, oc.anneal,
+			oc.cycleMom, oc.baseMom, oc.maxMom, oc.div, oc.finalDiv, oc.three)
+		if err != nil {
+			return nil, err
+		}
 	}
 	groups := o.groups.Elems
 	if c.name == "LambdaLR" {
@@ -536,6 +807,10 @@ func (s *scheduler) step() error {
 			}
 		case "CosineAnnealingWarmRestarts":
 			lr = s.etaMin + (base-s.etaMin)*(1+math.Cos(math.Pi*float64(s.tCur)/float64(s.tI)))/2
+		case "OneCycleLR":
+			if lr, err = s.oneCycle.lr(groups[i].(*runtime.Dict), e); err != nil {
+				return err // torch raises with last_epoch already advanced
+			}
 		case "LambdaLR":
 			v, err := s.th.Call(s.lambdas[i], []runtime.Value{runtime.MakeInt(int64(e))}, nil)
 			if err != nil {

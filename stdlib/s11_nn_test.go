@@ -1,0 +1,59 @@
+package stdlib_test
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+)
+
+// Session 11 (helper h3): optim.lr_scheduler.OneCycleLR, nn.ParameterDict,
+// del on layers and containers, ParameterList printing, nn.init.orthogonal_,
+// in-place activations and interpolate mode="bicubic", against PyTorch 1.13
+// through testdata/gen_s11_nn.py (testdata/s11_nn.json for values and
+// errors, testdata/s11_nn_programs.json for whole programs' output).
+
+func loadS11NN(t *testing.T) *opsMoreTorchGolden {
+	t.Helper()
+	return loadTorchGolden(t, "testdata/s11_nn.json", 14, 0, 9)
+}
+
+func TestS11NNGolden(t *testing.T) { checkTorchCases(t, loadS11NN(t)) }
+func TestS11NNErrors(t *testing.T) { checkTorchErrors(t, loadS11NN(t)) }
+
+// TestS11NNPrograms runs each program of s11_nn_programs.json and compares
+// its output with PyTorch's for the Python twin.
+func TestS11NNPrograms(t *testing.T) {
+	b, err := os.ReadFile("testdata/s11_nn_programs.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var progs []struct{ Name, Tsr, Python, Want string }
+	if err := json.Unmarshal(b, &progs); err != nil {
+		t.Fatal(err)
+	}
+	if len(progs) < 4 {
+		t.Fatalf("only %d programs", len(progs))
+	}
+	for _, p := range progs {
+		t.Run(p.Name, func(t *testing.T) {
+			if got := runPrint(t, p.Tsr); got != p.Want {
+				t.Errorf("got\n%s\nwant (PyTorch 1.13)\n%s\nsource:\n%s", got, p.Want, p.Tsr)
+			}
+		})
+	}
+}
+
+// TestParameterDictKeyError: a non-string key is torch 1.13's TypeError
+// (its message; torch then leaves the key half-inserted, tsr does not).
+func TestParameterDictKeyError(t *testing.T) {
+	checkPrints(t, []printCase{{`d = nn.ParameterDict()
+try { d[1] = ones(1) } catch e { print(e.kind, e.message) }
+print(len(d), d.keys())
+d.update([("u", ones(2)), ["v", ones(3)]])
+print(d.popitem()[0], d.keys())
+d.clear()
+print(d)`, `TypeError Index given to ParameterDict cannot be used as a key as it is not a string (type is 'int'). Open an issue on github if you need non-string keys.
+0 []
+v ['u']
+ParameterDict()`}})
+}
