@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/tsrlang/tsr/runtime"
+	"github.com/tsrlang/tsr/tensor"
+	"github.com/tsrlang/tsr/tensor/linalg"
 )
 
 // nn.init (torch.nn.init, PyTorch 1.13): in-place initialisers run without
@@ -32,6 +34,7 @@ func init() {
 		"xavier_uniform_":  f("xavier_uniform_", "xavier_uniform_(tensor, gain=1.0): U(-a, a), a = gain * sqrt(6 / (fan_in + fan_out)) (Glorot & Bengio 2010); returns tensor.", initXavier(false)),
 		"xavier_normal_":   f("xavier_normal_", "xavier_normal_(tensor, gain=1.0): N(0, std^2), std = gain * sqrt(2 / (fan_in + fan_out)); returns tensor.", initXavier(true)),
 		"kaiming_uniform_": f("kaiming_uniform_", "kaiming_uniform_(tensor, a=0, mode=\"fan_in\", nonlinearity=\"leaky_relu\"): U(-b, b), b = gain * sqrt(3 / fan) (He et al. 2015), gain = calculate_gain(nonlinearity, a); returns tensor.", initKaiming(false)),
+		"orthogonal_":      f("orthogonal_", "orthogonal_(tensor, gain=1): fill a tensor of 2 or more dims with a (semi-)orthogonal matrix viewed as [size(0), numel/size(0)] (Saxe et al. 2013), as torch: N(0, 1) draws from the generator (transposed when rows < cols), QR (Householder, LAPACK geqrf/orgqr), Q's columns multiplied by the signs of R's diagonal, times gain; returns tensor. ValueError below 2 dims; an empty tensor is left as it is.", initOrthogonal),
 		"kaiming_normal_":  f("kaiming_normal_", "kaiming_normal_(tensor, a=0, mode=\"fan_in\", nonlinearity=\"leaky_relu\"): N(0, std^2), std = gain / sqrt(fan); returns tensor.", initKaiming(true)),
 	}
 	m.Members["init"] = &runtime.Module{ModName: "nn.init", Members: members, Doc: "torch.nn.init: in-place parameter initialisers (no autograd), torch's formulas and generator stream."}
@@ -417,4 +420,79 @@ func contains(xs []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// initOrthogonal is torch.nn.init.orthogonal_(tensor, gain=1): a
+// (semi-)orthogonal fill from the QR factorisation of a standard normal
+// matrix, Q made unique by the signs of R's diagonal (Mezzadri 2007,
+// arXiv:math-ph/0609050), drawn from the interpreter's generator as torch
+// draws it (tensor.new(rows, cols).normal_(0, 1)), so after manual_seed the
+// values agree with torch's up to the QR's rounding.
+func initOrthogonal(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+	var t initTensor
+	g := 1.0
+	if err := runtime.UnpackArgs("orthogonal_", args, kwargs, "tensor", &t, "gain?", &g); err != nil {
+		return nil, err
+	}
+	x := t.v.t
+	if x.Dim() < 2 {
+		return nil, runtime.Errorf("ValueError", "Only tensors with 2 or more dimensions are supported")
+	}
+	if x.Numel() == 0 {
+		return t.v, nil
+	}
+	if !x.DType().IsFloat() {
+		return nil, runtime.Errorf("RuntimeError", "\"normal_kernel_cpu\" not implemented for '%s'", tensor.CastErrorName(x.DType()))
+	}
+	e := engineOf(th)
+	prev := e.SetGradEnabled(false)
+	defer e.SetGradEnabled(prev)
+	rows := x.Shape()[0]
+	cols := x.Numel() / rows
+	flat, err := tensor.Zeros([]int{rows, cols}, x.DType())
+	if err != nil {
+		return nil, err
+	}
+	fv := NewTensorValue(th, flat)
+	if _, err := callMethod(th, fv, "normal_", []runtime.Value{fl(0), fl(1)}, nil); err != nil {
+		return nil, err
+	}
+	call := func(v runtime.Value, name string, args ...runtime.Value) (runtime.Value, error) {
+		return callMethod(th, v, name, args, nil)
+	}
+	var a runtime.Value = fv
+	if rows < cols {
+		if a, err = call(a, "t"); err != nil {
+			return nil, err
+		}
+	}
+	q, r, err := linalg.QR(e, a.(*TensorValue).t, "reduced")
+	if err != nil {
+		return nil, err
+	}
+	ph, err := call(NewTensorValue(th, r), "diagonal")
+	if err == nil {
+		ph, err = call(ph, "sign")
+	}
+	var qv runtime.Value
+	if err == nil {
+		qv, err = call(NewTensorValue(th, q), "mul", ph)
+	}
+	if err == nil && rows < cols {
+		qv, err = call(qv, "t")
+	}
+	var view runtime.Value
+	if err == nil {
+		view, err = call(t.v, "view_as", qv)
+	}
+	if err == nil {
+		_, err = call(view, "copy_", qv)
+	}
+	if err == nil {
+		_, err = call(t.v, "mul_", fl(g))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return t.v, nil
 }

@@ -925,14 +925,9 @@ func activationClass(kind, fname, opt string) func(th *runtime.Thread, args []ru
 			case "approximate":
 				return callNN(th, fname, []runtime.Value{x}, []runtime.Kwarg{lkw("approximate", l.fields["approximate"])})
 			case "negative_slope":
-				if l.fields["inplace"] == runtime.Bool(true) {
-					return callMethod(th, x, "leaky_relu_", []runtime.Value{l.fields["negative_slope"]}, nil)
-				}
-				return callNN(th, fname, []runtime.Value{x, l.fields["negative_slope"]}, nil)
+				return callNN(th, fname, []runtime.Value{x, l.fields["negative_slope"]}, []runtime.Kwarg{lkw("inplace", l.fields["inplace"])})
 			case "inplace":
-				if l.fields["inplace"] == runtime.Bool(true) {
-					return callMethod(th, x, fname+"_", nil, nil)
-				}
+				return callNN(th, fname, []runtime.Value{x}, []runtime.Kwarg{lkw("inplace", l.fields["inplace"])})
 			}
 			return callNN(th, fname, []runtime.Value{x}, nil)
 		}

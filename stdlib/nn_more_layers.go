@@ -80,12 +80,16 @@ func kvRepr(names ...string) func(l *layer) string {
 }
 
 // callWith calls nn function fname on x and the named fields, passed by
-// keyword under the same names (or kwNames when given).
+// keyword under the same names, and inplace=true when the layer's inplace
+// field is true (the activation then computes into x).
 func callWith(fname string, fields ...string) func(th *runtime.Thread, l *layer, x runtime.Value) (runtime.Value, error) {
 	return func(th *runtime.Thread, l *layer, x runtime.Value) (runtime.Value, error) {
 		var kws []runtime.Kwarg
 		for _, f := range fields {
 			kws = append(kws, lkw(f, l.fields[f]))
+		}
+		if v, ok := l.fields["inplace"]; ok && v.Truth() {
+			kws = append(kws, lkw("inplace", runtime.Bool(true)))
 		}
 		return callNN(th, fname, []runtime.Value{x}, kws)
 	}
@@ -118,7 +122,7 @@ func init() {
 	act("CELU", "celu", []lopt{{name: "alpha", def: f1}, inplaceOpt}, kvRepr("alpha"), "alpha")
 	act("SELU", "selu", []lopt{inplaceOpt}, kvRepr())
 	act("Softplus", "softplus", []lopt{{name: "beta", def: runtime.MakeInt(1)}, {name: "threshold", def: runtime.MakeInt(20)}}, kvRepr("beta", "threshold"), "beta", "threshold")
-	act("Mish", "mish", []lopt{inplaceOpt}, nil)
+	act("Mish", "mish", []lopt{inplaceOpt}, kvRepr())
 	act("ReLU6", "relu6", []lopt{inplaceOpt}, kvRepr())
 	act("Hardswish", "hardswish", []lopt{inplaceOpt}, nil)
 	act("Hardsigmoid", "hardsigmoid", []lopt{inplaceOpt}, nil)

@@ -14,7 +14,7 @@ import (
 
 func loadS11NN(t *testing.T) *opsMoreTorchGolden {
 	t.Helper()
-	return loadTorchGolden(t, "testdata/s11_nn.json", 14, 0, 9)
+	return loadTorchGolden(t, "testdata/s11_nn.json", 79, 31, 14)
 }
 
 func TestS11NNGolden(t *testing.T) { checkTorchCases(t, loadS11NN(t)) }
@@ -56,4 +56,29 @@ print(d)`, `TypeError Index given to ParameterDict cannot be used as a key as it
 0 []
 v ['u']
 ParameterDict()`}})
+}
+
+func TestS11NNGradFn(t *testing.T) { checkTorchGradFns(t, loadS11NN(t)) }
+
+// TestOrthogonalProperties: orthogonal_ in f32 and f64 gives rows (wide)
+// or columns (tall) that are orthonormal times gain, leaves an empty
+// tensor alone, records no gradient and refuses integer tensors.
+func TestOrthogonalProperties(t *testing.T) {
+	checkPrints(t, []printCase{{`manual_seed(1)
+w = zeros(3, 8)
+print(nn.init.orthogonal_(w) is w, ((w @ w.t()) - eye(3)).abs().max().item() < 1e-6)
+v = zeros(10, 2, 2, dtype=f64)
+nn.init.orthogonal_(v, gain=0.5)
+m = v.flatten(1)
+print(((m.t() @ m) - 0.25 * eye(4, dtype=f64)).abs().max().item() < 1e-14)
+p = nn.Parameter(zeros(4, 4))
+nn.init.orthogonal_(p)
+print(p.grad_fn, p.requires_grad, p._version > 0, ((p @ p.t()) - eye(4)).abs().max().item() < 1e-6)
+e = zeros(0, 3)
+print(nn.init.orthogonal_(e).shape)
+try { nn.init.orthogonal_(zeros(2, 2, dtype=i64)) } catch err { print(err.kind) }`, `true true
+true
+none true true true
+[0, 3]
+RuntimeError`}})
 }

@@ -85,6 +85,66 @@ ONECYCLE_ERRORS = [
 ]
 
 
+ORTHO = [
+    ("orthogonal_f64", "manual_seed(3)\nw = zeros(4, 6, dtype=f64)\nnn.init.orthogonal_(w)\nr = w"),
+    ("orthogonal_tall_gain", "manual_seed(4)\nw = zeros(7, 3, dtype=f64)\nnn.init.orthogonal_(w, gain=1.5)\nr = w"),
+    ("orthogonal_conv", "manual_seed(5)\nw = zeros(3, 2, 2, 2, dtype=f64)\nnn.init.orthogonal_(w)\nr = w"),
+    ("orthogonal_square", "manual_seed(6)\nw = zeros(5, 5, dtype=f64)\nnn.init.orthogonal_(w)\nr = w"),
+    ("orthogonal_returns_self", "manual_seed(6)\nw = zeros(2, 3, dtype=f64)\nr = nn.init.orthogonal_(w) * 1"),
+    ("orthogonal_then_randn", "manual_seed(7)\nw = zeros(3, 4, dtype=f64)\nnn.init.orthogonal_(w)\nr = randn(5, dtype=f64)"),
+]
+ORTHO_ERRORS = [
+    ("orthogonal_1d", "nn.init.orthogonal_(zeros(3))", True),
+]
+
+XA = "a = tensor([-2.0, -0.5, 0.25, 1.5, 3.0, 7.0], requires_grad=true)\ny = a * 1\n"
+W6 = "(y * tensor([1.0, -2.0, 3.0, 0.5, -1.5, 2.5])).sum().backward()\nr = a.grad"
+ACTS = [  # (name, call on y with inplace=true, module form)
+    ("relu", "nn.relu(y, inplace=true)", "nn.ReLU(inplace=true)(y)"),
+    ("relu6", "nn.relu6(y, inplace=true)", "nn.ReLU6(inplace=true)(y)"),
+    ("elu", "nn.elu(y, 0.5, true)", "nn.ELU(0.5, inplace=true)(y)"),
+    ("celu", "nn.celu(y, alpha=2.0, inplace=true)", "nn.CELU(2.0, inplace=true)(y)"),
+    ("selu", "nn.selu(y, true)", "nn.SELU(inplace=true)(y)"),
+    ("leaky_relu", "nn.leaky_relu(y, 0.2, inplace=true)", "nn.LeakyReLU(0.2, inplace=true)(y)"),
+    ("hardtanh", "nn.hardtanh(y, -1.0, 2.0, inplace=true)", "nn.Hardtanh(-1.0, 2.0, inplace=true)(y)"),
+    ("hardsigmoid", "nn.hardsigmoid(y, inplace=true)", "nn.Hardsigmoid(inplace=true)(y)"),
+    ("hardswish", "nn.hardswish(y, inplace=true)", "nn.Hardswish(inplace=true)(y)"),
+    ("silu", "nn.silu(y, inplace=true)", "nn.SiLU(inplace=true)(y)"),
+    ("mish", "nn.mish(y, inplace=true)", "nn.Mish(inplace=true)(y)"),
+    ("threshold", "nn.threshold(y, 0.5, -3.0, inplace=true)", "nn.Threshold(0.5, -3.0, inplace=true)(y)"),
+]
+UNDERSCORE = [
+    ("relu_", "nn.relu_(y)"), ("elu_", "nn.elu_(y, alpha=0.5)"), ("celu_", "nn.celu_(y)"), ("selu_", "nn.selu_(y)"),
+    ("leaky_relu_", "nn.leaky_relu_(y, 0.3)"), ("hardtanh_", "nn.hardtanh_(y, 0.0, 2.0)"), ("threshold_", "nn.threshold_(y, 1.0, 9.0)"),
+]
+INPLACE = []
+INPLACE_GRADFN = []
+for n, call, mod in ACTS:
+    INPLACE.append((f"inplace_{n}_value", f"{XA}{call}\nr = y.detach()"))
+    INPLACE.append((f"inplace_{n}_grad", f"{XA}{call}\n{W6}"))
+    INPLACE.append((f"inplace_{n}_module", f"{XA}{mod}\n{W6}"))
+    INPLACE.append((f"inplace_{n}_version", f"{XA}v = y._version\nz = {call}\nr = tensor([y._version - v, float(z is y)])"))
+    INPLACE_GRADFN.append((f"inplace_{n}_gradfn", f"{XA}r = {call}"))
+    INPLACE_GRADFN.append((f"inplace_{n}_module_gradfn", f"{XA}r = {mod}"))
+for n, call in UNDERSCORE:
+    INPLACE.append((f"f_{n}_grad", f"{XA}{call}\n{W6}"))
+    INPLACE_GRADFN.append((f"f_{n}_gradfn", f"{XA}r = {call}"))
+INPLACE += [
+    ("inplace_relu_no_grad", "x = tensor([-1.0, 2.0], requires_grad=true)\nno_grad { nn.relu(x, inplace=true) }\nr = x",
+     "x = torch.tensor([-1.0, 2.0], requires_grad=True)\nwith torch.no_grad():\n    F.relu(x, inplace=True)\nr = x"),
+    ("inplace_view", "x = tensor([[-1.0, 2.0], [3.0, -4.0]])\nnn.elu(x[:, 0], inplace=true)\nr = x"),
+    ("inplace_view_grad", "a = tensor([[-1.0, 2.0], [3.0, -4.0]], requires_grad=true)\ny = a * 1\nnn.leaky_relu(y[0], 0.5, inplace=true)\n"
+     "(y * tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()\nr = a.grad"),
+    ("inplace_false_keeps", "x = tensor([-1.0, 2.0])\ny = nn.relu(x, inplace=false)\nr = x"),
+]
+INPLACE_ERRORS = [
+    ("inplace_leaf", "a = tensor([1.0, -1.0], requires_grad=true)\nnn.relu(a, inplace=true)", True),
+    ("inplace_leaf_module", "a = tensor([1.0, -1.0], requires_grad=true)\nnn.ELU(inplace=true)(a)", True),
+    ("inplace_leaf_underscore", "a = tensor([1.0, -1.0], requires_grad=true)\nnn.leaky_relu_(a)", True),
+    ("inplace_saved", "a = tensor([1.0, -1.0], requires_grad=true)\nb = a.exp()\nnn.silu(b, inplace=true)\nb.sum().backward()", False),
+]
+
+
 def programs():
     """(name, tsr, python) programs whose printed output must agree."""
     return [
@@ -253,7 +313,8 @@ def run_program(src):
 
 
 def main():
-    write_golden("s11_nn.json", "gen_s11_nn.py", ONECYCLE, [], ONECYCLE_ERRORS, to_torch=to_torch)
+    write_golden("s11_nn.json", "gen_s11_nn.py", ONECYCLE + ORTHO + INPLACE, INPLACE_GRADFN,
+                 ONECYCLE_ERRORS + ORTHO_ERRORS + INPLACE_ERRORS, to_torch=to_torch)
     out = []
     for name, tsr, py in programs():
         torch.manual_seed(0)
