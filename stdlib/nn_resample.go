@@ -26,10 +26,16 @@ import (
 
 // axisMap maps output index j along dim to input index idx0[j] (weight
 // w0[j]) plus idx1[j] (weight w1[j]); w0 nil means a plain copy of idx0.
+//
+// A cubic map (taps != nil, bicubic) maps output j to the four inputs
+// taps[0..3][j] with weights tw[0..3][j]; idx0 then holds taps[0] (only
+// its length, the output size, is read).
 type axisMap struct {
 	dim        int
 	idx0, idx1 []int
 	w0, w1     []float64
+	taps       *[4][]int
+	tw         *[4][]float64
 }
 
 // applyAxisMaps computes the maps' forward on x's values (row-major)
@@ -45,6 +51,22 @@ func applyAxisMaps(vals []float64, shape []int, maps []axisMap, rd func(float64)
 			dst := out[o*on*inner : (o+1)*on*inner]
 			for j := 0; j < on; j++ {
 				d := dst[j*inner : (j+1)*inner]
+				if m.taps != nil {
+					// x0*w0 + x1*w1 + x2*w2 + x3*w3, left to right
+					for k := range d {
+						acc := 0.0
+						for q := 0; q < 4; q++ {
+							i := m.taps[q][j]
+							if p := rd(src[i*inner+k] * m.tw[q][j]); q == 0 {
+								acc = p
+							} else {
+								acc = rd(acc + p)
+							}
+						}
+						d[k] = acc
+					}
+					continue
+				}
 				a := src[m.idx0[j]*inner : (m.idx0[j]+1)*inner]
 				if m.w0 == nil {
 					copy(d, a)
@@ -81,6 +103,16 @@ func transposeAxisMaps(g []float64, outShape []int, inShape []int, maps []axisMa
 			dst := out[o*n*inner : (o+1)*n*inner]
 			for j := 0; j < on; j++ {
 				s := src[j*inner : (j+1)*inner]
+				if m.taps != nil {
+					for q := 0; q < 4; q++ {
+						a := dst[m.taps[q][j]*inner : (m.taps[q][j]+1)*inner]
+						w := m.tw[q][j]
+						for k, v := range s {
+							a[k] += v * w
+						}
+					}
+					continue
+				}
 				a := dst[m.idx0[j]*inner : (m.idx0[j]+1)*inner]
 				if m.w0 == nil {
 					for k, v := range s {
@@ -120,6 +152,10 @@ func applyAxisMapsTyped[F float32 | float64](vals []F, shape []int, maps []axisM
 		for o := 0; o < outer; o++ {
 			src := vals[o*n*inner : (o+1)*n*inner]
 			dsto := out[o*on*inner : (o+1)*on*inner]
+			if m.taps != nil {
+				cubicAxisTyped(src, dsto, inner, m)
+				continue
+			}
 			if inner == 1 && m.w0 == nil { // a gather along the last dim
 				for j, i := range m.idx0 {
 					dsto[j] = src[i]
@@ -151,6 +187,77 @@ func applyAxisMapsTyped[F float32 | float64](vals []F, shape []int, maps []axisM
 		vals = out
 		shape[m.dim] = on
 	}
+}
+
+// cubicAxisTyped applies a cubic map to one outer slice:
+// x0*w0 + x1*w1 + x2*w2 + x3*w3 (ATen's cubic_interp1d) summed in float64
+// and rounded once to the dtype, one axis after the other (width first).
+func cubicAxisTyped[F float32 | float64](src, dst []F, inner int, m axisMap) {
+	t0, t1, t2, t3 := m.taps[0], m.taps[1], m.taps[2], m.taps[3]
+	w0, w1, w2, w3 := m.tw[0], m.tw[1], m.tw[2], m.tw[3]
+	for j := range t0 {
+		a, b, c, d := src[t0[j]*inner:], src[t1[j]*inner:], src[t2[j]*inner:], src[t3[j]*inner:]
+		x0, x1, x2, x3 := F(w0[j]), F(w1[j]), F(w2[j]), F(w3[j])
+		out := dst[j*inner : (j+1)*inner]
+		for k := range out {
+			acc := float64(a[k])*float64(x0) + float64(b[k])*float64(x1) + float64(c[k])*float64(x2) + float64(d[k])*float64(x3)
+			out[k] = F(acc)
+		}
+	}
+}
+
+// cubicMap gives the taps and weights of PyTorch 1.13's bicubic
+// upsampling along one dim (upsample_bicubic2d, compute_indices_weights_cubic): scale as linearMap's;
+// source x = scale*j (align_corners) or scale*(j+0.5)-0.5 (not clamped:
+// cubic); i = floor(x) (floorf, through float32), t = x - i; taps
+// i-1..i+2 clamped to [0, n-1] (upsample_get_value_bounded: the border is
+// replicated); weights Keys' cubic convolution with A = -0.75: W2(t+1),
+// W1(t), W1(1-t), W2(2-t), W1(x) = ((A+2)x - (A+3))x^2 + 1 on [0, 1],
+// W2(x) = ((Ax - 5A)x + 8A)x - 4A on [1, 2]. Source indices are
+// computed in float32 for f32 and bf16 (opmath) and in float64 for f64;
+// the weights in float64, then rounded to the input's dtype. In f32 the
+// results are within 5 ulps (of the largest value) of PyTorch 1.13's,
+// whose compiled kernel rounds differently; in f64 they agree to 1e-12.
+func cubicMap(n, on int, scale *float64, align bool, dt tensor.DType) axisMap {
+	op := func(v float64) float64 { return float64(float32(v)) }
+	if dt == tensor.F64 {
+		op = func(v float64) float64 { return v }
+	}
+	var s float64
+	switch {
+	case align && on > 1:
+		s = op(op(float64(n-1)) / float64(on-1))
+	case align:
+		s = 0
+	case scale != nil && *scale > 0:
+		s = op(1.0 / *scale)
+	default:
+		s = op(op(float64(n)) / float64(on))
+	}
+	const A = -0.75
+	w1 := func(x float64) float64 { return ((A+2)*x-(A+3))*x*x + 1 }
+	w2 := func(x float64) float64 { return ((A*x-5*A)*x+8*A)*x - 4*A }
+	var taps [4][]int
+	var tw [4][]float64
+	for q := range taps {
+		taps[q], tw[q] = make([]int, on), make([]float64, on)
+	}
+	for j := 0; j < on; j++ {
+		var src float64
+		if align {
+			src = op(s * op(float64(j)))
+		} else {
+			src = op(s*(float64(j)+0.5) - 0.5)
+		}
+		i := int(math.Floor(float64(float32(src))))
+		t := op(src - float64(i))
+		w := [4]float64{w2(op(t + 1)), w1(t), w1(op(1 - t)), w2(op(op(1-t) + 1))}
+		for q := 0; q < 4; q++ {
+			taps[q][j] = min(max(i-1+q, 0), n-1)
+			tw[q][j] = tensor.RoundToDType(w[q], dt)
+		}
+	}
+	return axisMap{idx0: taps[0], taps: &taps, tw: &tw}
 }
 
 // axisMapOp records the maps as one node named name (PyTorch's grad_fn
@@ -429,15 +536,15 @@ func interpolate(th *runtime.Thread, x *T, size, scale runtime.Value, mode strin
 	if antialias && !(mode == "bilinear" || mode == "bicubic") && x.Dim() == 4 {
 		return nil, runtime.Errorf("ValueError", "Anti-alias option is only supported for bilinear and bicubic modes")
 	}
-	need := map[string]int{"linear": 1, "bilinear": 2, "trilinear": 3, "bicubic": 2}
+	need := map[string]int{"linear": 1, "bilinear": 2, "trilinear": 3} // PyTorch 1.13 does not check bicubic's here
 	if k, ok := need[mode]; ok && x.Dim() >= 3 && x.Dim() <= 5 && nd != k {
 		return nil, runtime.Errorf("NotImplementedError", "Got %dD input, but %s mode needs %dD input", x.Dim(), mode, k+2)
 	}
-	known := mode == "nearest" || mode == "nearest-exact" || mode == "area" || linear
+	known := mode == "nearest" || mode == "nearest-exact" || mode == "area" || linear && (mode != "bicubic" || x.Dim() == 4)
 	if x.Dim() < 3 || x.Dim() > 5 || !known {
 		return nil, runtime.Errorf("NotImplementedError", "Input Error: Only 3D, 4D and 5D input Tensors supported (got %dD) for the modes: %s (got %s)", x.Dim(), interpModes, mode)
 	}
-	if mode == "bicubic" || antialias {
+	if antialias {
 		return nil, runtime.Errorf("NotImplementedError", "interpolate(): mode='%s' (antialias=%s) is not supported yet", mode, runtime.Bool(antialias))
 	}
 	if outSize == nil {
@@ -472,7 +579,10 @@ func interpolate(th *runtime.Thread, x *T, size, scale runtime.Value, mode strin
 	}
 	dt := x.DType()
 	kernel := "compute_indices_weights_nearest"
-	if linear {
+	switch {
+	case mode == "bicubic":
+		kernel = "compute_indices_weights_cubic"
+	case linear:
 		kernel = "compute_indices_weights_linear"
 	}
 	if dt != tensor.F32 && dt != tensor.F64 && dt != tensor.BF16 {
@@ -489,6 +599,8 @@ func interpolate(th *runtime.Thread, x *T, size, scale runtime.Value, mode strin
 		switch mode {
 		case "nearest", "nearest-exact":
 			m = nearestMap(n, on, sc, mode == "nearest-exact")
+		case "bicubic":
+			m = cubicMap(n, on, sc, alignCorners, dt)
 		default:
 			m = linearMap(n, on, sc, alignCorners, dt)
 		}
@@ -496,7 +608,7 @@ func interpolate(th *runtime.Thread, x *T, size, scale runtime.Value, mode strin
 		maps = append(maps, m)
 	}
 	name := map[string]string{"nearest": "Nearest", "nearest-exact": "NearestExact", "linear": "Linear",
-		"bilinear": "Bilinear", "trilinear": "Trilinear"}[mode]
+		"bilinear": "Bilinear", "trilinear": "Trilinear", "bicubic": "Bicubic"}[mode]
 	r, err := axisMapOp(engineOf(th), fmt.Sprintf("Upsample%s%dDBackward1", name, nd), x, maps)
 	return tensorResult(th, r, err)
 }
@@ -598,7 +710,7 @@ func init() {
 	}
 	fn := func(name, doc string, f builtinFn) { m.Members[name] = moduleFunc("nn", name, doc, f) }
 	fn("pad", "pad(input, pad, mode=\"constant\", value=0): pad (or crop, for negative amounts) the last len(pad)/2 dims; pad lists (before, after) pairs starting from the last dim. mode \"constant\" fills with value (any number of dims); \"reflect\" (mirror without repeating the edge, amounts below the size), \"replicate\" (repeat the edge) and \"circular\" (wrap around, amounts at most the size) pad 1, 2 or 3 trailing dims of a (k+1)- or (k+2)-d input (circular: batched only), f32/f64 (circular: any dtype). grad_fn ConstantPadNdBackward0, ReflectionPad{1,2,3}DBackward0, ReplicationPad{1,2,3}DBackward0, CopySlices (circular).", nnPadDispatch)
-	fn("interpolate", "interpolate(input, size=none, scale_factor=none, mode=\"nearest\", align_corners=none, recompute_scale_factor=none, antialias=false): resize the spatial dims of input [N, C, d1, ..., dk] (k = 1, 2, 3) to size, or to floor(d * scale_factor). Modes: \"nearest\" (source floor(j * in/out), PyTorch's legacy rule), \"nearest-exact\" (floor((j + 0.5) * in/out)), \"linear\" (3-D), \"bilinear\" (4-D), \"trilinear\" (5-D) with align_corners (corner pixels' centres aligned: source j*(in-1)/(out-1)) or not (half-pixel: (j + 0.5)*in/out - 0.5, clamped at 0), and \"area\" (adaptive_avg_pool). A given scale_factor is used for the source coordinates unless recompute_scale_factor. f32, f64, bf16 (ATen's scalar_t arithmetic). grad_fn Upsample<Mode><k>DBackward1.", nnInterpolate)
+	fn("interpolate", "interpolate(input, size=none, scale_factor=none, mode=\"nearest\", align_corners=none, recompute_scale_factor=none, antialias=false): resize the spatial dims of input [N, C, d1, ..., dk] (k = 1, 2, 3) to size, or to floor(d * scale_factor). Modes: \"nearest\" (source floor(j * in/out), PyTorch's legacy rule), \"nearest-exact\" (floor((j + 0.5) * in/out)), \"linear\" (3-D), \"bilinear\" (4-D), \"bicubic\" (4-D; cubic convolution, A = -0.75, border taps clamped), \"trilinear\" (5-D) with align_corners (corner pixels' centres aligned: source j*(in-1)/(out-1)) or not (half-pixel: (j + 0.5)*in/out - 0.5, clamped at 0), and \"area\" (adaptive_avg_pool). A given scale_factor is used for the source coordinates unless recompute_scale_factor. f32, f64, bf16 (ATen's scalar_t arithmetic). grad_fn Upsample<Mode><k>DBackward1.", nnInterpolate)
 	fn("upsample", "upsample(input, size=none, scale_factor=none, mode=\"nearest\", align_corners=none): deprecated alias of interpolate.", nnUpsampleAlias(""))
 	fn("upsample_nearest", "upsample_nearest(input, size=none, scale_factor=none): deprecated; interpolate with mode \"nearest\".", nnUpsampleAlias("nearest"))
 	fn("upsample_bilinear", "upsample_bilinear(input, size=none, scale_factor=none): deprecated; interpolate with mode \"bilinear\" and align_corners=true (4-D input).", nnUpsampleAlias("bilinear"))

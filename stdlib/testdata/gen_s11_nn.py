@@ -145,6 +145,45 @@ INPLACE_ERRORS = [
 ]
 
 
+# inputs from exact arithmetic only (no sin/cos, whose f32 results may
+# differ from torch's in the last bit)
+X4 = "x = ((arange(24.).reshape(1, 2, 3, 4) * 37) % 17 - 8) / 4"
+X4B = "x = ((arange(60.).reshape(2, 1, 5, 6) * 29) % 23 - 11) / 8 * 3"
+G = ("x = x.double().requires_grad_()\ny = {e}\n"
+     "(y * (arange(1., y.numel() + 1., dtype=f64) * 0.731).sin().reshape(y.shape)).sum().backward()\nr = x.grad")
+BIC = 'mode="bicubic"'
+BICUBIC = [
+    ("bicubic_up", f"{X4}\nr = nn.interpolate(x, size=(5, 7), {BIC})"),
+    ("bicubic_up_align", f"{X4}\nr = nn.interpolate(x, size=(5, 7), {BIC}, align_corners=true)"),
+    ("bicubic_down", f"{X4B}\nr = nn.interpolate(x, size=(3, 4), {BIC})"),
+    ("bicubic_down_align", f"{X4B}\nr = nn.interpolate(x, size=(2, 3), {BIC}, align_corners=true)"),
+    ("bicubic_scale", f"{X4}\nr = nn.interpolate(x, scale_factor=2.5, {BIC})"),
+    ("bicubic_scale_pair", f"{X4B}\nr = nn.interpolate(x, scale_factor=(0.6, 1.7), {BIC})"),
+    ("bicubic_recompute", f"{X4B}\nr = nn.interpolate(x, scale_factor=(0.6, 1.7), {BIC}, recompute_scale_factor=true)"),
+    ("bicubic_same", f"{X4B}\nr = nn.interpolate(x, size=(5, 6), {BIC})"),
+    ("bicubic_same_h", f"{X4B}\nr = nn.interpolate(x, size=(5, 9), {BIC})"),
+    ("bicubic_to_1", f"{X4B}\nr = nn.interpolate(x, size=(1, 1), {BIC}, align_corners=true)"),
+    ("bicubic_to_1_half", f"{X4B}\nr = nn.interpolate(x, size=(1, 2), {BIC})"),
+    ("bicubic_from_1", "x = tensor([[[[2.0, -1.0]]]])\nr = nn.interpolate(x, size=(3, 5), mode=\"bicubic\")"),
+    ("bicubic_f64", f"{X4}\nr = nn.interpolate(x.double(), size=(7, 9), {BIC})"),
+    ("bicubic_f64_align", f"{X4B}\nr = nn.interpolate(x.double(), size=(8, 4), {BIC}, align_corners=true)"),
+    ("bicubic_transposed", f"{X4}\nr = nn.interpolate(x.transpose(2, 3), size=(6, 5), {BIC})"),
+    ("bicubic_overshoot", "x = tensor([[[[0.0, 0.0, 10.0, 0.0, 0.0]]]])\nr = nn.interpolate(x, size=(1, 11), mode=\"bicubic\")"),
+    ("bicubic_upsample_layer", f"{X4}\nr = nn.Upsample(scale_factor=2, {BIC})(x)"),
+    ("bicubic_grad", f"{X4}\n" + G.format(e=f"nn.interpolate(x, size=(5, 7), {BIC})")),
+    ("bicubic_grad_align", f"{X4}\n" + G.format(e=f"nn.interpolate(x, size=(5, 7), {BIC}, align_corners=true)")),
+    ("bicubic_grad_down", f"{X4B}\n" + G.format(e=f"nn.interpolate(x, size=(3, 2), {BIC})")),
+    ("bicubic_grad_scale", f"{X4B}\n" + G.format(e=f"nn.interpolate(x, scale_factor=1.5, {BIC})")),
+]
+BICUBIC_GRADFN = [("bicubic_gradfn", f"{X4}\nx.requires_grad_()\nr = nn.interpolate(x, size=(5, 7), {BIC})")]
+BICUBIC_ERRORS = [
+    ("bicubic_3d", "nn.interpolate(ones(1, 2, 3), size=4, mode=\"bicubic\")", True),
+    ("bicubic_5d", "nn.interpolate(ones(1, 1, 2, 3, 4), size=(2, 3, 4), mode=\"bicubic\")", True),
+    ("bicubic_int", "nn.interpolate(ones(1, 1, 2, 2, dtype=i64), size=(3, 3), mode=\"bicubic\")", True),
+    ("bicubic_zero", "nn.interpolate(ones(1, 1, 2, 2), size=(0, 3), mode=\"bicubic\")", True),
+]
+
+
 def programs():
     """(name, tsr, python) programs whose printed output must agree."""
     return [
@@ -313,8 +352,8 @@ def run_program(src):
 
 
 def main():
-    write_golden("s11_nn.json", "gen_s11_nn.py", ONECYCLE + ORTHO + INPLACE, INPLACE_GRADFN,
-                 ONECYCLE_ERRORS + ORTHO_ERRORS + INPLACE_ERRORS, to_torch=to_torch)
+    write_golden("s11_nn.json", "gen_s11_nn.py", ONECYCLE + ORTHO + INPLACE + BICUBIC, INPLACE_GRADFN + BICUBIC_GRADFN,
+                 ONECYCLE_ERRORS + ORTHO_ERRORS + INPLACE_ERRORS + BICUBIC_ERRORS, to_torch=to_torch)
     out = []
     for name, tsr, py in programs():
         torch.manual_seed(0)
