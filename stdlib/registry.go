@@ -255,6 +255,25 @@ func (x *TensorValue) AttrNames() []string {
 	return names
 }
 
+// DelAttr performs del x.name as PyTorch's: del x.grad sets the gradient
+// to none; del x.data and del x.requires_grad are its RuntimeErrors; other
+// attributes are read-only (or absent).
+func (x *TensorValue) DelAttr(name string) error {
+	switch name {
+	case "grad":
+		x.t.SetGrad(nil)
+		return nil
+	case "data":
+		return runtime.Errorf("RuntimeError", "Deleting tensor data is not allowed. Delete tensor instead!")
+	case "requires_grad":
+		return runtime.Errorf("RuntimeError", "requires_grad must be a bool")
+	}
+	if v, err := x.Attr(name); err != nil || v == nil {
+		return runtime.Errorf("AttributeError", "'tensor' object has no attribute '%s'", name)
+	}
+	return runtime.Errorf("AttributeError", "attribute '%s' of 'tensor' objects is not writable", name)
+}
+
 // SetAttr assigns x.requires_grad, x.grad and x.data.
 func (x *TensorValue) SetAttr(name string, v runtime.Value) error {
 	switch name {

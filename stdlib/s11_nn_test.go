@@ -144,3 +144,23 @@ func TestBicubicFiniteDifference(t *testing.T) {
 		{`nn.interpolate(x.transpose(2, 3), size=(6, 2), mode="bicubic", align_corners=true)`, []fdLeaf{x}},
 	})
 }
+
+// TestTensorDelAttr: del x.grad clears the gradient (PyTorch: x.grad is
+// then None); del x.data and del x.requires_grad are PyTorch's
+// RuntimeErrors, other attributes are read-only.
+func TestTensorDelAttr(t *testing.T) {
+	checkPrints(t, []printCase{{`x = ones(2, requires_grad=true)
+(x * 2).sum().backward()
+print(x.grad)
+del x.grad
+print(x.grad)
+try { del x.data } catch e { print(e.kind, e.message) }
+try { del x.requires_grad } catch e { print(e.kind, e.message) }
+try { del x.shape } catch e { print(e.kind, e.message) }
+try { del x.foo } catch e { print(e.kind, e.message) }`, `tensor([2., 2.])
+none
+RuntimeError Deleting tensor data is not allowed. Delete tensor instead!
+RuntimeError requires_grad must be a bool
+AttributeError attribute 'shape' of 'tensor' objects is not writable
+AttributeError 'tensor' object has no attribute 'foo'`}})
+}
