@@ -164,3 +164,23 @@ RuntimeError requires_grad must be a bool
 AttributeError attribute 'shape' of 'tensor' objects is not writable
 AttributeError 'tensor' object has no attribute 'foo'`}})
 }
+
+// TestTopLevelInplaceActivations: torch.relu_, celu_, selu_ and
+// threshold_ (PyTorch 1.13's values for this chain), in place.
+func TestTopLevelInplaceActivations(t *testing.T) {
+	checkPrints(t, []printCase{{`x = tensor([-1.0, 2.0])
+v = x._version
+print(relu_(x) is x, x)
+selu_(x)
+print(x)
+celu_(x)
+print(x)
+threshold_(x, 0.5, 9.0)
+print(x, x._version - v)
+a = tensor([1.0], requires_grad=true)
+try { relu_(a) } catch e { print(e.kind, e.message) }`, `true tensor([0., 2.])
+tensor([0.0000, 2.1014])
+tensor([0.0000, 2.1014])
+tensor([9.0000, 2.1014]) 4
+RuntimeError a leaf Variable that requires grad is being used in an in-place operation.`}})
+}

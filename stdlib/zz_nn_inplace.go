@@ -47,6 +47,10 @@ var inplaceActivations = []inplaceActivation{
 // inplace=true.
 var underscoreForms = []string{"relu", "elu", "celu", "selu", "leaky_relu", "hardtanh", "threshold"}
 
+// topLevelUnderscore are those torch also has at the top level
+// (torch.relu_(x), torch.celu_, torch.selu_, torch.threshold_).
+var topLevelUnderscore = []string{"relu", "celu", "selu", "threshold"}
+
 func init() {
 	m := modules["nn"]
 	if m == nil {
@@ -60,8 +64,14 @@ func init() {
 		w := moduleFunc("nn", a.name, orig.Doc, inplaceWrapper(a, orig, false))
 		m.Members[a.name] = w
 		if contains(underscoreForms, a.name) {
-			m.Members[a.name+"_"] = moduleFunc("nn", a.name+"_", a.name+"_(input, ...): nn."+a.name+" with inplace=true: computed into input, which is returned (its version counter bumped).",
+			u := moduleFunc("nn", a.name+"_", a.name+"_(input, ...): nn."+a.name+" with inplace=true: computed into input, which is returned (its version counter bumped).",
 				inplaceWrapper(a, orig, true))
+			m.Members[a.name+"_"] = u
+			if contains(topLevelUnderscore, a.name) {
+				if _, taken := globals[a.name+"_"]; !taken {
+					globals[a.name+"_"] = u // torch.relu_(x), ...
+				}
+			}
 		}
 	}
 }
