@@ -184,3 +184,16 @@ tensor([0.0000, 2.1014])
 tensor([9.0000, 2.1014]) 4
 RuntimeError a leaf Variable that requires grad is being used in an in-place operation.`}})
 }
+
+// TestInplaceActivationSavedOperand: an in-place activation on a tensor
+// that needs no grad but was saved by another node (w * x saves x) still
+// trips that node's version check, as in PyTorch.
+func TestInplaceActivationSavedOperand(t *testing.T) {
+	checkPrints(t, []printCase{{`w = tensor([1.0, 2.0], requires_grad=true)
+x = tensor([-1.0, 3.0])
+y = w * x
+nn.relu(x, inplace=true)
+try { y.sum().backward() } catch e { print(e.kind) }
+print(x, x._version, x.requires_grad)`, `RuntimeError
+tensor([0., 3.]) 1 false`}})
+}

@@ -133,6 +133,12 @@ func inplaceWrapper(a inplaceActivation, orig *runtime.Builtin, always bool) bui
 			return orig.Call(th, args, kwargs) // orig reports the wrong type
 		}
 		e := engineOf(th)
+		if !x.t.RequiresGrad() && e.GradEnabled() {
+			// nothing records x: no snapshot of it is needed (inplaceVia
+			// clones under grad mode so that saved values stay intact)
+			prev := e.SetGradEnabled(false)
+			defer e.SetGradEnabled(prev)
+		}
 		err := inplaceVia(e, x.t, a.node, func(self *T) (*T, error) {
 			call := append([]runtime.Value{NewTensorValue(th, self)}, args[1:]...)
 			r, err := orig.Call(th, call, kwargs)
