@@ -362,6 +362,9 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 		var err error
 		if n.custom != nil {
 			ins, err = n.custom(buf)
+			if err == nil && create {
+				markNoDoubleBackward(n, buf, ins)
+			}
 		} else {
 			ins, err = n.fn.Backward(&Ctx{E: e, node: n}, buf)
 		}
@@ -546,4 +549,43 @@ func hasSavedTensor(saved []savedTensor) bool {
 		}
 	}
 	return false
+}
+
+// markNoDoubleBackward makes the gradients a custom node (ApplyCustom)
+// returned during a create_graph pass fail loudly when differentiated
+// again, as PyTorch's ops without a double-backward formula do, instead of
+// silently acting as constants: a gradient computed outside the engine
+// (no grad_fn) gets a node, depending on the custom node's inputs and on
+// the incoming gradients, whose backward is a NotImplementedError. Custom
+// backwards written in engine ops record a graph and are left alone.
+func markNoDoubleBackward(n *Node, buf, ins []*T) {
+	var next []edge
+	var inMeta []meta
+	for i, ed := range n.next {
+		if ed.valid() {
+			next = append(next, ed)
+			inMeta = append(inMeta, n.inMeta[i])
+		}
+	}
+	for _, g := range buf {
+		if g != nil && g.RequiresGrad() {
+			next = append(next, edgeOf(g))
+			inMeta = append(inMeta, metaOf(g))
+		}
+	}
+	if len(next) == 0 {
+		return
+	}
+	name := n.name
+	for i, g := range ins {
+		if g == nil || g.RequiresGrad() || !g.DType().IsFloat() || i >= len(n.next) || !n.next[i].valid() {
+			continue
+		}
+		w := &Node{name: "NotImplemented", nIn: len(next), next: next, inMeta: inMeta, seq: nextNodeSeq()}
+		w.custom = func([]*T) ([]*T, error) {
+			return nil, &Error{Kind: "NotImplementedError", Msg: "the derivative for '" + name + "' is not implemented: its gradient cannot be differentiated again (double backward)"}
+		}
+		w.outMeta = []meta{metaOf(g)}
+		ins[i] = attach(w, g.ShallowCopy(), 0, nil)
+	}
 }

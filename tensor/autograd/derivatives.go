@@ -849,6 +849,10 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
+		if recording(c) {
+			k := &calc{e: c.E}
+			return []*T{cumprodGradGraph(k, x, g0(gs), c.Int("dim", 0))}, k.err
+		}
 		gi, err := tensor.CumprodBackward(x, g0(gs), c.Int("dim", 0))
 		return []*T{gi}, err
 	}})
@@ -860,6 +864,10 @@ func init() {
 		y, err := c.Output(0)
 		if err != nil {
 			return nil, err
+		}
+		if recording(c) {
+			k := &calc{e: c.E}
+			return []*T{logcumsumexpGradGraph(k, x, g0(gs), c.Int("dim", 0))}, k.err
 		}
 		gi, err := tensor.LogCumSumExpBackward(x, y, g0(gs), c.Int("dim", 0))
 		return []*T{gi}, err
@@ -1065,6 +1073,10 @@ func geluBackward(c *Ctx, g *T) (*T, error) {
 		return nil, err
 	}
 	approx := c.String("approximate")
+	if recording(c) {
+		k := &calc{e: c.E}
+		return k.mul(g, geluGradGraph(k, x, approx)), k.err
+	}
 	vals := x.ToFloat64s()
 	d := make([]float64, len(vals))
 	for i, v := range vals {
@@ -1386,6 +1398,12 @@ func normBackward(c *Ctx, gs []*T) ([]*T, error) {
 		}
 		d, err = tensor.Div(mf, cnt)
 	default:
+		if recording(c) {
+			k := &calc{e: E}
+			d = normGradGraph(k, x, ob, p)
+			err = k.err
+			break
+		}
 		d, err = normBackwardP(x, ob, p)
 	}
 	if err != nil {
