@@ -358,6 +358,7 @@ func adaptiveBuiltin(nd int, isMax bool) builtinFn {
 				return []*T{c}, err
 			})
 		default:
+			var pos *T // the backward's own copy: idx is squeezed below for 1-d pools
 			r, err = e.ApplyCustom("AdaptiveMaxPool2DBackward", []*T{x4}, func() (*T, error) {
 				c, err := x4.To(cdt)
 				if err != nil {
@@ -366,11 +367,12 @@ func adaptiveBuiltin(nd int, isMax bool) builtinFn {
 				if c, idx, err = tensor.AdaptiveMaxPool2d(c, oh, ow); err != nil {
 					return nil, err
 				}
+				pos = idx
 				return c.To(dt)
 			}, func(g *T) ([]*T, error) {
 				c, err := g.To(cdt)
 				if err == nil {
-					c, err = tensor.MaxPoolBackward(c, idx, x4.Shape())
+					c, err = tensor.MaxPoolBackward(c, pos, x4.Shape())
 				}
 				if err == nil {
 					c, err = c.To(dt)

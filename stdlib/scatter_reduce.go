@@ -352,5 +352,32 @@ func scatterReduceOp(e *Engine, self, src *T, dpos, spos []int, reduce string, i
 		}
 		return []*T{a, b}, nil
 	}
-	return e.ApplyCustom("ScatterReduceBackward", []*T{self, src}, forward, backward)
+	if reduce == "prod" {
+		return e.ApplyCustom("ScatterReduceBackward", []*T{self, src}, forward, backward)
+	}
+	// sum, mean, amax and amin are (piecewise) linear: the backward maps g
+	// to (a ⊙ g, b ⊙ g[dpos]) with coefficients a, b that do not depend on
+	// g (the backward of ones), and the tangent is its adjoint
+	// a ⊙ u_self + Σ_k b_k u_src[spos[k]] at dpos[k]
+	tangent := func(us []*T) (*T, error) {
+		ones, err := tensor.Ones(shape, us[0].DType())
+		if err != nil {
+			return nil, err
+		}
+		ab, err := backward(ones)
+		if err != nil {
+			return nil, err
+		}
+		av, bv := ab[0].ToFloat64s(), ab[1].ToFloat64s()
+		uself, usrc := us[0].ToFloat64s(), us[1].ToFloat64s()
+		out := make([]float64, len(av))
+		for p := range out {
+			out[p] = av[p] * uself[p]
+		}
+		for k, p := range dpos {
+			out[p] += bv[spos[k]] * usrc[spos[k]]
+		}
+		return tensor.FromFloat64s(out, shape, us[0].DType())
+	}
+	return e.ApplyLinear("ScatterReduceBackward", []*T{self, src}, forward, backward, tangent)
 }

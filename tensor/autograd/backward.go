@@ -363,10 +363,26 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 		if n.custom != nil {
 			ins, err = n.custom(buf)
 			if err == nil && create {
-				markNoDoubleBackward(n, buf, ins)
+				if n.tangent != nil {
+					linearDoubleBackward(n, buf, ins, n.tangent)
+				} else {
+					markNoDoubleBackward(n, buf, ins)
+				}
 			}
 		} else {
 			ins, err = n.fn.Backward(&Ctx{E: e, node: n}, buf)
+			if err == nil && create && n.fn.Tangent != nil {
+				ctx := &Ctx{E: e, node: n}
+				linearDoubleBackward(n, buf, ins, func(us []*T) (*T, error) { return n.fn.Tangent(ctx, us) })
+			} else if err == nil && create && n.fn.View {
+				// a view's geometric backward (geometryBackward) runs
+				// outside the engine: its gradient is linear in g
+				if in, ok := n.attrs["_in_geo"].(viewGeo); ok {
+					if out, ok := n.attrs["_out_geo"].(viewGeo); ok {
+						linearDoubleBackward(n, buf, ins, func(us []*T) (*T, error) { return viewTangent(in, out, us[0]) })
+					}
+				}
+			}
 		}
 		if err != nil {
 			return nil, err
@@ -588,4 +604,79 @@ func markNoDoubleBackward(n *Node, buf, ins []*T) {
 		w.outMeta = []meta{metaOf(g)}
 		ins[i] = attach(w, g.ShallowCopy(), 0, nil)
 	}
+}
+
+// linearDoubleBackward records the gradients ins that the custom node n of
+// a linear op (ApplyLinear) returned during a create_graph pass as outputs
+// of one node depending on the output gradient g: differentiating them
+// again applies the op to their cotangents (n.tangent). They do not depend
+// on n's inputs; when g itself is a constant they are left as they are.
+func linearDoubleBackward(n *Node, buf, ins []*T, tangent func(us []*T) (*T, error)) {
+	g := buf[0]
+	if g == nil || !g.RequiresGrad() {
+		return
+	}
+	w := &Node{name: n.name + "Backward", nIn: 1, next: []edge{edgeOf(g)}, inMeta: []meta{metaOf(g)}, seq: nextNodeSeq()}
+	var slot []int // input of n for each output of w
+	for i, gi := range ins {
+		if gi == nil || gi.RequiresGrad() || !gi.DType().IsFloat() || i >= len(n.next) || !n.next[i].valid() {
+			continue // (a gradient computed in engine ops keeps its own graph)
+		}
+		ins[i] = attach(w, gi.ShallowCopy(), len(slot), nil)
+		w.outMeta = append(w.outMeta, metaOf(ins[i]))
+		slot = append(slot, i)
+	}
+	if len(slot) == 0 {
+		return
+	}
+	inMeta := n.inMeta
+	w.custom = func(us []*T) ([]*T, error) {
+		ts := make([]*T, len(inMeta))
+		for i, m := range inMeta {
+			if m.dtype.IsFloat() {
+				z, err := tensor.Zeros(m.shape, m.dtype)
+				if err != nil {
+					return nil, err
+				}
+				ts[i] = z
+			}
+		}
+		for k, i := range slot {
+			if us[k] != nil {
+				ts[i] = us[k]
+			}
+		}
+		t, err := tangent(ts)
+		return []*T{t}, err
+	}
+}
+
+// viewTangent applies a view op to a tangent u of its input's shape: the
+// output reads, at each of its storage positions, u's element there (the
+// mean of the input elements aliasing it, when the input overlaps itself:
+// the adjoint of geometryBackward's even split), 0 where the view reaches
+// outside its input.
+func viewTangent(in, out viewGeo, u *T) (*T, error) {
+	lo, hi := in.span()
+	if l2, h2 := out.span(); l2 < lo || h2 > hi {
+		lo, hi = min(lo, l2), max(hi, h2)
+	}
+	sum := make([]float64, hi-lo+1)
+	count := make([]int32, len(sum))
+	uv := u.Contiguous().ToFloat64s()
+	i := 0
+	in.offsets(func(off int) {
+		sum[off-lo] += uv[i]
+		count[off-lo]++
+		i++
+	})
+	res := make([]float64, 0, prodInts(out.shape))
+	out.offsets(func(off int) {
+		v := 0.0
+		if c := count[off-lo]; c > 0 {
+			v = sum[off-lo] / float64(c)
+		}
+		res = append(res, v)
+	})
+	return tensor.FromFloat64s(res, out.shape, u.DType())
 }

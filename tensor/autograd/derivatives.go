@@ -23,6 +23,12 @@ type Function struct {
 	View bool
 	// Backward is the derivative formula.
 	Backward func(c *Ctx, grads []*T) ([]*T, error)
+	// Tangent, for an op linear in its inputs whose Backward runs
+	// outside the engine, applies the op to tangents us (one per input,
+	// zeros where none) in engine ops: a create_graph backward then
+	// records the gradient as differentiable in the output gradient
+	// (linearDoubleBackward).
+	Tangent func(c *Ctx, us []*T) (*T, error)
 
 	node string // cached node name
 }
@@ -968,7 +974,10 @@ func init() {
 		gi, err := e(c).mul(g0(gs), eye)
 		return []*T{gi}, err
 	}})
-	def(&Function{Name: "diag", Backward: diagBackward})
+	def(&Function{Name: "diag", Backward: diagBackward, Tangent: func(c *Ctx, us []*T) (*T, error) {
+		off, u := c.Int("diagonal", 0), us[0]
+		return c.E.Apply("diag", us, Attrs{"diagonal": off}, func() (*T, error) { return tensor.Diag(u, off) })
+	}})
 
 	// ---- joining ----
 	def(&Function{Name: "cat", Backward: catBackward})
@@ -1003,6 +1012,14 @@ func init() {
 		}
 		gv, err = c.E.toDType(gv.Contiguous(), c.InputDType(1))
 		return []*T{gSelf, gv}, err
+	}, Tangent: func(c *Ctx, us []*T) (*T, error) {
+		// x[idx] = v is linear in (x, v): the tangent writes v's into x's
+		items, _ := c.Attr("indices").([]tensor.Index)
+		r := us[0].Clone()
+		if err := r.IndexPut(items, us[1]); err != nil {
+			return nil, err
+		}
+		return r, nil
 	}})
 
 	// ---- in-place only ----

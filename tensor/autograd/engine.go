@@ -105,6 +105,9 @@ type Node struct {
 	freedSaved bool
 	// custom overrides fn.Backward (ApplyCustom).
 	custom func(grads []*T) ([]*T, error)
+	// tangent, set by ApplyLinear, applies the (linear) op to tangents of
+	// its inputs: the double backward of custom (markNoDoubleBackward).
+	tangent func(us []*T) (*T, error)
 	// seq numbers nodes in creation order (PyTorch's sequence_nr): of
 	// the nodes ready in backward, the most recent runs first.
 	seq uint64
@@ -361,6 +364,28 @@ func (e *Engine) ApplyCustom(name string, inputs []*T, forward func() (*T, error
 	return out, nil
 }
 
+// ApplyLinear is ApplyCustom for an op that is linear in its inputs
+// jointly (indexing, gather and scatter, flips and rolls, pads, pools with
+// fixed windows and argmax positions, ...), so its gradient is
+// differentiable again: apply(us) must compute the op on tangents us (one
+// per input, of the input's shape; zeros for inputs without a gradient),
+// in engine ops or through ApplyLinear again, with the forward's
+// non-tensor arguments (indices, positions). The gradient of a linear op
+// does not depend on its inputs; with respect to the output gradient g
+// its derivative is the op itself: d<backward(g), u>/dg = apply(u).
+func (e *Engine) ApplyLinear(name string, inputs []*T, forward func() (*T, error), backward func(grad *T) ([]*T, error), apply func(us []*T) (*T, error)) (*T, error) {
+	out, err := forward()
+	if err != nil || out == nil || !e.gradEnabled || !anyRequiresGrad(inputs) || !out.DType().IsFloat() {
+		return out, err
+	}
+	n := e.newNode(nil, customNodeName(name), inputs, nil)
+	n.custom = func(grads []*T) ([]*T, error) { return backward(grads[0]) }
+	n.tangent = apply
+	out = attach(n, out, 0, inputs)
+	n.outMeta = []meta{metaOf(out)}
+	return out, nil
+}
+
 // ApplyInplace performs an in-place op on self through forward (a pure
 // tensor in-place op, which bumps self's version) and records it. op names
 // the out-of-place formula it shares ("add", "mul", "copy", ...); others are
@@ -408,6 +433,7 @@ func (e *Engine) ApplyInplace(op string, self *T, others []*T, attrs Attrs, forw
 				g, err := asStridedScatter(e, geo, grads[0])
 				return []*T{g}, err
 			}
+			vn.tangent = func(us []*T) (*T, error) { return asStridedGather(geo, us[0]) }
 			n.next[0] = edge{node: vn, nr: 0}
 		}
 	}
@@ -449,6 +475,7 @@ func (e *Engine) ApplyInplace(op string, self *T, others []*T, attrs Attrs, forw
 		}
 		return copySlicesBackward(e, geo, grads[0])
 	}
+	cs.tangent = func(us []*T) (*T, error) { return copySlicesForward(geo, us[0], us[1]) }
 	base.SetGradFn(cs, 0)
 	base.SetRequiresGrad(true)
 	vn := &Node{name: "AsStridedBackward0", nIn: 1, attrs: Attrs{"geometry": geo}, seq: nextNodeSeq()}
@@ -459,6 +486,7 @@ func (e *Engine) ApplyInplace(op string, self *T, others []*T, attrs Attrs, forw
 		g, err := asStridedScatter(e, geo, grads[0])
 		return []*T{g}, err
 	}
+	vn.tangent = func(us []*T) (*T, error) { return asStridedGather(geo, us[0]) }
 	self.SetGradFn(vn, 0)
 	self.SetRequiresGrad(true)
 	return nil
@@ -484,6 +512,7 @@ func viewGradFn(self *T) tensor.Node {
 		g, err := asStridedScatter(nil, geo, grads[0])
 		return []*T{g}, err
 	}
+	vn.tangent = func(us []*T) (*T, error) { return asStridedGather(geo, us[0]) }
 	return vn
 }
 
@@ -604,6 +633,39 @@ func asStridedScatter(e *Engine, geo geometry, g *T) (*T, error) {
 		return nil, err
 	}
 	return out.AsStrided(geo.baseShape, geo.baseStrides, 0)
+}
+
+// asStridedGather is the forward of an AsStridedBackward0 node on a
+// tangent u of the base's shape: the view's elements of u (a copy), the
+// adjoint of asStridedScatter.
+func asStridedGather(geo geometry, u *T) (*T, error) {
+	flat, _, err := baseLayout(geo, u.DType(), u)
+	if err != nil {
+		return nil, err
+	}
+	v, err := flat.AsStrided(geo.size, geo.stride, geo.offset)
+	if err != nil {
+		return nil, err
+	}
+	return v.Clone(), nil
+}
+
+// copySlicesForward is the forward of a CopySlices node on tangents: base
+// (the base's shape) with the view's region overwritten by src (the
+// view's shape), the adjoint of copySlicesBackward.
+func copySlicesForward(geo geometry, base, src *T) (*T, error) {
+	flat, b, err := baseLayout(geo, base.DType(), base)
+	if err != nil {
+		return nil, err
+	}
+	region, err := flat.AsStrided(geo.size, geo.stride, geo.offset)
+	if err != nil {
+		return nil, err
+	}
+	if err := region.CopyInplace(src); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 func copySlicesBackward(e *Engine, geo geometry, g *T) ([]*T, error) {

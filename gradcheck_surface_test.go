@@ -1,0 +1,524 @@
+package tsr_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tsrlang/tsr"
+	"github.com/tsrlang/tsr/runtime"
+	"github.com/tsrlang/tsr/tensor"
+)
+
+// surfCase is one finite-difference check of a differentiable function as
+// a tsr program calls it: expr is an expression over the f64 leaves x, y,
+// z (shapes), drawn uniform in (-1, 1), in [0.5, 1.5] (in 'p') or spread
+// apart so no finite difference crosses a kink or a tie (in 'd').
+// Conditioning (x @ x.mT + 3 I, ...) is written into expr. noGG, when set,
+// says why the second derivative is not available: differentiating the
+// gradient again must then fail with an error (never be silently wrong).
+type surfCase struct {
+	fn     string // the covered name: "linalg.det", "nn.conv2d", "cumsum"
+	expr   string
+	shapes [][]int
+	in     byte
+	noGG   string
+}
+
+const noDoubleConv = "custom backward (ApplyCustom) without a double-backward formula"
+
+func surfCases() []surfCase {
+	s1 := [][]int{{3, 4}}
+	sq := [][]int{{3, 3}}
+	return []surfCase{
+		// elementwise and broadcasting
+		{"add", "x + y * 2", [][]int{{2, 3}, {3}}, 'r', ""},
+		{"sub", "sub(x, y, alpha=0.5)", [][]int{{2, 1}, {2, 3}}, 'r', ""},
+		{"mul", "x * y", [][]int{{2, 3}, {2, 1}}, 'r', ""},
+		{"div", "x / y", [][]int{{3}, {2, 3}}, 'p', ""},
+		{"pow", "x ** y", [][]int{{4}, {4}}, 'p', ""},
+		{"float_power", "float_power(x, 2.5)", s1, 'p', ""},
+		{"rsub", "rsub(x, y)", [][]int{{3}, {3}}, 'r', ""},
+		{"addcmul", "addcmul(x, y, z, value=0.5)", [][]int{{3}, {2, 3}, {3}}, 'r', ""},
+		{"addcdiv", "addcdiv(x, y, z, value=0.5)", [][]int{{3}, {3}, {3}}, 'p', ""},
+		{"lerp", "lerp(x, y, z)", [][]int{{3}, {3}, {3}}, 'r', ""},
+		{"hypot", "hypot(x, y)", [][]int{{4}, {4}}, 'p', ""},
+		{"atan2", "atan2(x, y)", [][]int{{4}, {4}}, 'p', ""},
+		{"fmod", "fmod(x * 3, y)", [][]int{{4}, {4}}, 'p', ""},
+		{"xlogy", "xlogy(x, y)", [][]int{{4}, {4}}, 'p', ""},
+		{"logaddexp", "logaddexp(x, y)", [][]int{{4}, {4}}, 'r', ""},
+		{"logaddexp2", "logaddexp2(x, y)", [][]int{{4}, {4}}, 'r', ""},
+		{"copysign", "copysign(x, y)", [][]int{{4}, {4}}, 'd', ""},
+		{"maximum", "maximum(x, y)", [][]int{{4}, {4}}, 'd', ""},
+		{"fmax", "fmax(x, y)", [][]int{{4}, {4}}, 'd', ""},
+		{"clamp", "clamp(x, -0.5, 0.5)", s1, 'd', ""},
+		{"clamp_min", "clamp_min(x, 0.1)", s1, 'd', ""},
+		{"clamp", "clamp(x, y, z)", [][]int{{4}, {4}, {4}}, 'd', ""},
+		{"where", "where(x > 0, x, y)", [][]int{{2, 3}, {3}}, 'd', ""},
+		{"frac", "frac(x * 3)", s1, 'd', ""},
+		{"nan_to_num", "nan_to_num(x)", s1, 'r', ""},
+		{"logit", "logit(x * 0.4 + 0.5)", s1, 'r', ""},
+		{"special.logit", "special.logit(x * 0.4 + 0.5, eps=0.01)", s1, 'r', ""},
+		{"special.expit", "special.expit(x)", s1, 'r', ""},
+		{"special.entr", "special.entr(x)", s1, 'p', ""},
+		{"special.ndtr", "special.ndtr(x)", s1, 'r', ""},
+		{"special.erfinv", "special.erfinv(x * 0.8)", s1, 'r', ""},
+		{"special.zeta", "special.zeta(tensor([2.5, 3., 4.], dtype=f64), x)", [][]int{{3}}, 'p', noDoubleConv},
+		{"special.multigammaln", "special.multigammaln(x + 2, 3)", s1, 'p', ""},
+		{"special.xlogy", "special.xlogy(x, y)", [][]int{{4}, {4}}, 'p', ""},
+		{"special.sinc", "special.sinc(x)", s1, 'r', ""},
+		{"special.polygamma", "special.polygamma(2, x)", s1, 'p', ""},
+		{"special.i0", "special.i0(x * 2)", s1, 'r', ""},
+		{"lgamma", "lgamma(x)", s1, 'p', ""},
+		{"erfinv", "erfinv(x * 0.9)", s1, 'r', ""},
+		{"sigmoid", "sigmoid(x)", s1, 'r', ""},
+		{"gelu", "gelu(x)", s1, 'r', ""},
+		{"renorm", "renorm(x, 2, 0, 0.5)", s1, 'r', ""},
+		// reductions
+		{"sum", "x.sum(dim=(0, 2), keepdim=true)", [][]int{{2, 3, 4}}, 'r', ""},
+		{"nansum", "nansum(x, 1)", s1, 'r', ""},
+		{"mean", "x.mean(-1)", s1, 'r', ""},
+		{"nanmean", "nanmean(x, 0)", s1, 'r', ""},
+		{"prod", "prod(x, 1)", s1, 'r', ""},
+		{"var", "var(x, 1, correction=0)", s1, 'r', ""},
+		{"std", "std(x, 0, keepdim=true)", s1, 'r', ""},
+		{"var_mean", "var_mean(x, 1)[0] + var_mean(x, 1)[1]", s1, 'r', ""},
+		{"std_mean", "std_mean(x, 1)[0] * std_mean(x, 1)[1]", s1, 'r', ""},
+		{"amax", "amax(x, 1)", s1, 'd', ""},
+		{"max", "max(x, 1)[0]", s1, 'd', ""},
+		{"min", "min(x, 0, keepdim=true)[0]", s1, 'd', ""},
+		{"aminmax", "aminmax(x, dim=1)[0] + aminmax(x, dim=1)[1]", s1, 'd', ""},
+		{"median", "median(x, 1)[0]", [][]int{{3, 5}}, 'd', ""},
+		{"nanmedian", "nanmedian(x, 1)[0]", [][]int{{3, 5}}, 'd', ""},
+		{"quantile", "quantile(x, 0.3, dim=1)", [][]int{{3, 5}}, 'd', ""},
+		{"nanquantile", "nanquantile(x, 0.7)", [][]int{{3, 5}}, 'd', ""},
+		{"mode", "mode(x, 1)[0]", s1, 'd', ""},
+		{"kthvalue", "kthvalue(x, 2, 1)[0]", s1, 'd', ""},
+		{"logsumexp", "logsumexp(x, 1)", s1, 'r', ""},
+		{"norm", "norm(x, 3)", s1, 'r', ""},
+		{"dist", "dist(x, y, 3)", [][]int{{4}, {4}}, 'r', ""},
+		{"cumsum", "cumsum(x, 1)", s1, 'r', ""},
+		{"cumprod", "cumprod(x, 1)", s1, 'p', ""},
+		{"cummax", "cummax(x, 1)[0]", s1, 'd', ""},
+		{"cummin", "cummin(x, 0)[0]", s1, 'd', ""},
+		{"logcumsumexp", "logcumsumexp(x, 0)", s1, 'r', ""},
+		{"diff", "diff(x, dim=1)", s1, 'r', ""},
+		{"trapezoid", "trapezoid(x)", s1, 'r', ""},
+		{"cumulative_trapezoid", "cumulative_trapezoid(x)", s1, 'r', ""},
+		{"cov", "cov(x)", s1, 'r', ""},
+		{"corrcoef", "corrcoef(x)", s1, 'r', ""},
+		{"sort", "sort(x, 1)[0]", s1, 'd', ""},
+		{"msort", "msort(x)", s1, 'd', ""},
+		{"topk", "topk(x, 2)[0]", s1, 'd', ""},
+		// views and indexing
+		{"as_strided", "as_strided(x, (3, 3), (1, 1))", [][]int{{6}}, 'r', ""},
+		{"expand", "x.expand(2, 3, 4)", [][]int{{3, 1}}, 'r', ""},
+		{"broadcast_to", "broadcast_to(x, (2, 3))", [][]int{{3}}, 'r', ""},
+		{"unfold", "x.unfold(0, 3, 2)", [][]int{{7}}, 'r', ""},
+		{"diagonal", "diagonal(x, 1)", s1, 'r', ""},
+		{"getitem", "x[1:, tensor([0, 2, 2])]", s1, 'r', ""},
+		{"getitem", "x[x > 0]", s1, 'd', ""},
+		{"getitem", "x[tensor([[0, 1], [2, 0]]), 1:3]", s1, 'r', ""},
+		{"index_select", "index_select(x, 1, tensor([3, 0, 3]))", s1, 'r', ""},
+		{"gather", "gather(x, 1, tensor([[0, 0], [3, 1], [2, 2]]))", s1, 'r', ""},
+		{"take", "take(x, tensor([0, 5, 5, 11]))", s1, 'r', ""},
+		{"take_along_dim", "take_along_dim(x, tensor([[1], [0], [3]]), 1)", s1, 'r', ""},
+		{"masked_select", "masked_select(x, x > 0)", s1, 'd', ""},
+		{"masked_fill", "masked_fill(x, x > 0, 0.5)", s1, 'd', ""},
+		{"masked_scatter", "masked_scatter(x, x > 0, y)", [][]int{{3, 4}, {12}}, 'd', noDoubleConv},
+		{"scatter", "scatter(x, 1, tensor([[0, 1], [2, 3], [1, 0]]), y)", [][]int{{3, 4}, {3, 2}}, 'r', ""},
+		{"scatter_add", "scatter_add(x, 0, tensor([[0, 1, 2, 0]]), y)", [][]int{{3, 4}, {1, 4}}, 'r', ""},
+		{"scatter_reduce", "scatter_reduce(x, 1, tensor([[0, 0], [1, 3], [2, 2]]), y, \"mean\")", [][]int{{3, 4}, {3, 2}}, 'd', ""},
+		{"scatter_reduce", "scatter_reduce(x, 0, tensor([[0, 1, 2, 0], [2, 2, 0, 1]]), y, \"amax\", include_self=false)", [][]int{{3, 4}, {2, 4}}, 'd', ""},
+		{"scatter_reduce", "scatter_reduce(x, 0, tensor([[0, 1, 2, 0], [2, 2, 0, 1]]), y, \"sum\")", [][]int{{3, 4}, {2, 4}}, 'r', ""},
+		{"scatter_reduce", "scatter_reduce(x, 0, tensor([[0, 1, 2, 0], [2, 2, 0, 1]]), y, \"prod\")", [][]int{{3, 4}, {2, 4}}, 'p', noDoubleConv},
+		{"index_add", "index_add(x, 0, tensor([0, 2, 0]), y, alpha=2)", [][]int{{3, 4}, {3, 4}}, 'r', ""},
+		{"index_copy", "index_copy(x, 0, tensor([2, 0]), y)", [][]int{{3, 4}, {2, 4}}, 'r', ""},
+		{"index_fill", "index_fill(x, 1, tensor([1, 3]), 0.5)", s1, 'r', ""},
+		{"index_put", "index_put(x, (tensor([0, 2]), tensor([1, 1])), y, accumulate=true)", [][]int{{3, 4}, {2}}, 'r', ""},
+		{"put", "put(x, tensor([1, 7]), y)", [][]int{{3, 4}, {2}}, 'r', ""},
+		{"diagonal_scatter", "diagonal_scatter(x, y, 1)", [][]int{{3, 4}, {3}}, 'r', ""},
+		{"select_scatter", "select_scatter(x, y, 0, 1)", [][]int{{3, 4}, {4}}, 'r', ""},
+		{"slice_scatter", "slice_scatter(x, y, 1, 1, 3)", [][]int{{3, 4}, {3, 2}}, 'r', ""},
+		{"roll", "roll(x, (1, -1), (0, 1))", s1, 'r', ""},
+		{"flip", "flip(x, (0,))", s1, 'r', ""},
+		{"rot90", "rot90(x, 1, (0, 1))", s1, 'r', ""},
+		{"tril", "tril(x, -1) + triu(x, 2)", s1, 'r', ""},
+		{"repeat", "x.repeat(2, 1)", s1, 'r', ""},
+		{"repeat_interleave", "repeat_interleave(x, 2, 0)", s1, 'r', ""},
+		{"tile", "tile(x, (2,))", [][]int{{3}}, 'r', ""},
+		{"kron", "kron(x, y)", [][]int{{2, 2}, {2, 3}}, 'r', ""},
+		{"block_diag", "block_diag(x, y)", [][]int{{2, 2}, {1, 3}}, 'r', ""},
+		{"diag_embed", "diag_embed(x, 1)", [][]int{{2, 3}}, 'r', ""},
+		{"diagflat", "diagflat(x)", [][]int{{3}}, 'r', ""},
+		{"vander", "vander(x, 3)", [][]int{{3}}, 'r', ""},
+		{"cartesian_prod", "cartesian_prod(x, y)", [][]int{{2}, {3}}, 'r', ""},
+		{"combinations", "combinations(x, 2)", [][]int{{4}}, 'r', ""},
+		// joins and splits
+		{"cat", "cat((x, y), 1)", [][]int{{2, 3}, {2, 1}}, 'r', ""},
+		{"stack", "stack((x, y), 0)", [][]int{{2, 3}, {2, 3}}, 'r', ""},
+		{"hstack", "hstack((x, y)) + 0", [][]int{{3}, {2}}, 'r', ""},
+		{"split", "split(x, (1, 2), 0)[1] * 2", [][]int{{3, 2}}, 'r', ""},
+		{"chunk", "chunk(x, 2, 1)[1]", s1, 'r', ""},
+		{"unbind", "unbind(x, 1)[2]", s1, 'r', ""},
+		{"tensor_split", "tensor_split(x, 3, 1)[0]", s1, 'r', ""},
+		{"meshgrid", "meshgrid(x, y, indexing=\"ij\")[0] * meshgrid(x, y, indexing=\"ij\")[1]", [][]int{{2}, {3}}, 'r', ""},
+		// matrix products
+		{"matmul", "x @ y", [][]int{{2, 3, 4}, {4, 2}}, 'r', ""},
+		{"bmm", "bmm(x, y)", [][]int{{2, 2, 3}, {2, 3, 2}}, 'r', ""},
+		{"addmm", "addmm(z, x, y, beta=0.5, alpha=2)", [][]int{{2, 3}, {3, 3}, {2, 1}}, 'r', ""},
+		{"addmv", "addmv(z, x, y)", [][]int{{2, 3}, {3}, {2}}, 'r', ""},
+		{"addr", "addr(z, x, y)", [][]int{{2}, {3}, {2, 3}}, 'r', ""},
+		{"baddbmm", "baddbmm(z, x, y)", [][]int{{2, 2, 3}, {2, 3, 2}, {2, 2}}, 'r', ""},
+		{"addbmm", "addbmm(z, x, y)", [][]int{{2, 2, 3}, {2, 3, 2}, {2, 2}}, 'r', ""},
+		{"mv", "mv(x, y)", [][]int{{2, 3}, {3}}, 'r', ""},
+		{"vdot", "vdot(x, y)", [][]int{{3}, {3}}, 'r', ""},
+		{"inner", "inner(x, y)", [][]int{{2, 3}, {3}}, 'r', ""},
+		{"tensordot", "tensordot(x, y, 1)", [][]int{{2, 3}, {3, 2}}, 'r', ""},
+		{"einsum", "einsum(\"bij,bjk->bik\", x, y)", [][]int{{2, 2, 3}, {2, 3, 2}}, 'r', ""},
+		{"einsum", "einsum(\"ii->i\", x)", sq, 'r', ""},
+		{"chain_matmul", "chain_matmul(x, y, x.mT)", [][]int{{2, 3}, {3, 3}}, 'r', ""},
+		{"cross", "cross(x, y, dim=1)", [][]int{{2, 3}, {2, 3}}, 'r', ""},
+		{"cdist", "cdist(x, y)", [][]int{{3, 2}, {2, 2}}, 'd', ""},
+		{"cosine_similarity", "cosine_similarity(x, y, 1)", [][]int{{2, 3}, {2, 3}}, 'r', ""},
+		{"pairwise_distance", "pairwise_distance(x, y)", [][]int{{2, 3}, {2, 3}}, 'r', ""},
+		{"trace", "trace(x)", s1, 'r', ""},
+		{"matrix_power", "matrix_power(x, 3)", sq, 'r', ""},
+		{"matrix_exp", "matrix_exp(x)", sq, 'r', noDoubleConv},
+		// softmax family and nn activations
+		{"softmax", "softmax(x, 1)", s1, 'r', ""},
+		{"log_softmax", "log_softmax(x, 0)", s1, 'r', ""},
+		{"nn.softmin", "nn.softmin(x, 1)", s1, 'r', ""},
+		{"nn.glu", "nn.glu(x, 1)", s1, 'r', ""},
+		{"nn.elu", "nn.elu(x)", s1, 'd', ""},
+		{"nn.celu", "nn.celu(x, 0.5)", s1, 'd', ""},
+		{"nn.selu", "nn.selu(x)", s1, 'd', ""},
+		{"nn.silu", "nn.silu(x)", s1, 'r', ""},
+		{"nn.mish", "nn.mish(x)", s1, 'r', ""},
+		{"nn.softplus", "nn.softplus(x, beta=2)", s1, 'r', ""},
+		{"nn.softsign", "nn.softsign(x)", s1, 'd', ""},
+		{"nn.tanhshrink", "nn.tanhshrink(x)", s1, 'r', ""},
+		{"nn.logsigmoid", "nn.logsigmoid(x)", s1, 'r', ""},
+		{"nn.leaky_relu", "nn.leaky_relu(x, 0.1)", s1, 'd', ""},
+		{"nn.prelu", "nn.prelu(x, y)", [][]int{{2, 3, 2}, {3}}, 'd', ""},
+		{"nn.hardtanh", "nn.hardtanh(x, -0.5, 0.5)", s1, 'd', ""},
+		{"nn.hardswish", "nn.hardswish(x * 4)", s1, 'd', ""},
+		{"nn.hardsigmoid", "nn.hardsigmoid(x * 4)", s1, 'd', ""},
+		{"nn.hardshrink", "nn.hardshrink(x, 0.3)", s1, 'd', ""},
+		{"nn.softshrink", "nn.softshrink(x, 0.3)", s1, 'd', ""},
+		{"nn.relu6", "nn.relu6(x * 8)", s1, 'd', ""},
+		{"nn.threshold", "nn.threshold(x, 0.1, -2.0)", s1, 'd', ""},
+		{"nn.normalize", "nn.normalize(x, dim=1)", s1, 'r', ""},
+		{"nn.linear", "nn.linear(x, y, z)", [][]int{{2, 3}, {4, 3}, {4}}, 'r', ""},
+		{"nn.layer_norm", "nn.layer_norm(x, (4,), y, z)", [][]int{{3, 4}, {4}, {4}}, 'r', ""},
+		{"nn.scaled_dot_product_attention", "nn.scaled_dot_product_attention(x, y, z)", [][]int{{2, 3}, {2, 3}, {2, 3}}, 'r', ""},
+		{"nn.dropout", "nn.dropout(x, 0.0)", s1, 'r', ""},
+		{"nn.embedding", "nn.embedding(tensor([[0, 2], [2, 1]]), x)", [][]int{{3, 2}}, 'r', ""},
+		{"nn.pixel_shuffle", "nn.pixel_shuffle(x, 2)", [][]int{{1, 4, 2, 1}}, 'r', ""},
+		{"nn.pixel_unshuffle", "nn.pixel_unshuffle(x, 2)", [][]int{{1, 1, 2, 4}}, 'r', ""},
+		// losses
+		{"nn.mse_loss", "nn.mse_loss(x, y)", [][]int{{2, 3}, {2, 3}}, 'r', ""},
+		{"nn.l1_loss", "nn.l1_loss(x, y, reduction=\"sum\")", [][]int{{2, 3}, {2, 3}}, 'd', ""},
+		{"nn.huber_loss", "nn.huber_loss(x * 2, y, delta=0.5)", [][]int{{2, 3}, {2, 3}}, 'd', ""},
+		{"nn.smooth_l1_loss", "nn.smooth_l1_loss(x * 2, y, beta=0.5)", [][]int{{2, 3}, {2, 3}}, 'd', ""},
+		{"nn.soft_margin_loss", "nn.soft_margin_loss(x, y)", [][]int{{2, 3}, {2, 3}}, 'r', ""},
+		{"nn.cross_entropy", "nn.cross_entropy(x, tensor([1, 0, 3]))", s1, 'r', ""},
+		{"nn.cross_entropy", "nn.cross_entropy(x, softmax(y, 1), label_smoothing=0.1)", [][]int{{3, 4}, {3, 4}}, 'r', ""},
+		{"nn.nll_loss", "nn.nll_loss(x, tensor([1, 0, 3]), weight=tensor([1., 2., 3., 4.], dtype=f64))", s1, 'r', ""},
+		{"nn.kl_div", "nn.kl_div(x, y, reduction=\"batchmean\")", [][]int{{2, 3}, {2, 3}}, 'p', ""},
+		{"nn.binary_cross_entropy", "nn.binary_cross_entropy(sigmoid(x), sigmoid(y))", [][]int{{2, 3}, {2, 3}}, 'r', ""},
+		{"nn.binary_cross_entropy_with_logits", "nn.binary_cross_entropy_with_logits(x, sigmoid(y), pos_weight=tensor([1., 2., 0.5], dtype=f64))", [][]int{{2, 3}, {2, 3}}, 'r', ""},
+		// convolution, pooling, normalisation, resampling
+		{"nn.conv1d", "nn.conv1d(x, y, z, stride=2, padding=1)", [][]int{{1, 2, 5}, {3, 2, 2}, {3}}, 'r', noDoubleConv},
+		{"nn.conv2d", "nn.conv2d(x, y, padding=1, groups=2)", [][]int{{1, 2, 3, 3}, {2, 1, 2, 2}}, 'r', noDoubleConv},
+		{"nn.conv_transpose1d", "nn.conv_transpose1d(x, y, stride=2)", [][]int{{1, 2, 3}, {2, 1, 2}}, 'r', noDoubleConv},
+		{"nn.conv_transpose2d", "nn.conv_transpose2d(x, y, stride=2, padding=1, output_padding=1)", [][]int{{1, 1, 2, 2}, {1, 2, 2, 2}}, 'r', noDoubleConv},
+		{"nn.unfold", "nn.unfold(x, 2, padding=1)", [][]int{{1, 1, 3, 3}}, 'r', noDoubleConv},
+		{"nn.fold", "nn.fold(x, (3, 3), 2)", [][]int{{1, 4, 4}}, 'r', noDoubleConv},
+		{"nn.max_pool1d", "nn.max_pool1d(x, 2, 1)", [][]int{{1, 2, 5}}, 'd', noDoubleConv},
+		{"nn.max_pool2d", "nn.max_pool2d(x, 2, 1, padding=1)", [][]int{{1, 1, 3, 4}}, 'd', noDoubleConv},
+		{"nn.avg_pool1d", "nn.avg_pool1d(x, 2, 1, 1, ceil_mode=true)", [][]int{{1, 2, 5}}, 'r', noDoubleConv},
+		{"nn.avg_pool2d", "nn.avg_pool2d(x, 2, 1, 1, count_include_pad=false)", [][]int{{1, 1, 3, 4}}, 'r', noDoubleConv},
+		{"nn.adaptive_avg_pool1d", "nn.adaptive_avg_pool1d(x, 3)", [][]int{{1, 2, 5}}, 'r', noDoubleConv},
+		{"nn.adaptive_avg_pool2d", "nn.adaptive_avg_pool2d(x, (2, 3))", [][]int{{1, 1, 3, 4}}, 'r', noDoubleConv},
+		{"nn.adaptive_max_pool1d", "nn.adaptive_max_pool1d(x, 3)", [][]int{{1, 2, 5}}, 'd', noDoubleConv},
+		{"nn.adaptive_max_pool2d", "nn.adaptive_max_pool2d(x, (2, 3))", [][]int{{1, 1, 3, 4}}, 'd', noDoubleConv},
+		{"nn.batch_norm", "nn.batch_norm(x, none, none, y, z, training=true)", [][]int{{3, 2, 2}, {2}, {2}}, 'r', ""},
+		{"nn.batch_norm", "nn.batch_norm(x, tensor([0.1, -0.2], dtype=f64), tensor([1.5, 0.5], dtype=f64), y, z)", [][]int{{3, 2, 2}, {2}, {2}}, 'r', ""},
+		{"nn.group_norm", "nn.group_norm(x, 2, y, z)", [][]int{{2, 4, 2}, {4}, {4}}, 'r', ""},
+		{"nn.instance_norm", "nn.instance_norm(x, weight=y, bias=z)", [][]int{{2, 2, 3}, {2}, {2}}, 'r', ""},
+		{"nn.interpolate", "nn.interpolate(x, scale_factor=2, mode=\"linear\")", [][]int{{1, 2, 3}}, 'r', ""},
+		{"nn.interpolate", "nn.interpolate(x, size=(3, 5), mode=\"bilinear\", align_corners=true)", [][]int{{1, 1, 2, 3}}, 'r', ""},
+		{"nn.interpolate", "nn.interpolate(x, scale_factor=2)", [][]int{{1, 1, 2, 3}}, 'r', ""},
+		{"nn.upsample", "nn.upsample(x, scale_factor=2, mode=\"nearest\")", [][]int{{1, 1, 3}}, 'r', ""},
+		{"nn.upsample_bilinear", "nn.upsample_bilinear(x, scale_factor=2)", [][]int{{1, 1, 2, 2}}, 'r', ""},
+		{"nn.upsample_nearest", "nn.upsample_nearest(x, scale_factor=2)", [][]int{{1, 1, 2, 2}}, 'r', ""},
+		{"nn.pad", "nn.pad(x, (1, 2))", [][]int{{2, 3}}, 'r', ""},
+		{"nn.pad", "nn.pad(x, (1, 2, 2, 1), mode=\"reflect\")", [][]int{{1, 1, 3, 4}}, 'r', ""},
+		{"nn.pad", "nn.pad(x, (2, 1), mode=\"replicate\")", [][]int{{1, 2, 3}}, 'r', ""},
+		{"nn.pad", "nn.pad(x, (2, 1), mode=\"circular\")", [][]int{{1, 2, 3}}, 'r', ""},
+		// linear algebra
+		{"linalg.det", "linalg.det(x + 2 * eye(3, dtype=f64))", sq, 'r', ""},
+		{"det", "det(x + 2 * eye(3, dtype=f64))", sq, 'r', ""},
+		{"logdet", "logdet(x @ x.mT + eye(3, dtype=f64))", sq, 'r', ""},
+		{"linalg.slogdet", "linalg.slogdet(x + 2 * eye(3, dtype=f64))[1]", sq, 'r', ""},
+		{"linalg.inv", "linalg.inv(x + 2 * eye(3, dtype=f64))", [][]int{{2, 3, 3}}, 'r', ""},
+		{"linalg.inv_ex", "linalg.inv_ex(x + 2 * eye(3, dtype=f64))[0]", sq, 'r', ""},
+		{"linalg.solve", "linalg.solve(x + 2 * eye(3, dtype=f64), y)", [][]int{{3, 3}, {3, 2}}, 'r', ""},
+		{"linalg.solve_ex", "linalg.solve_ex(x + 2 * eye(3, dtype=f64), y)[0]", [][]int{{3, 3}, {3}}, 'r', ""},
+		{"linalg.cholesky", "linalg.cholesky(x @ x.mT + eye(3, dtype=f64))", sq, 'r', ""},
+		{"linalg.cholesky_ex", "linalg.cholesky_ex(x @ x.mT + eye(3, dtype=f64))[0]", sq, 'r', ""},
+		{"linalg.qr", "linalg.qr(x)[0] + linalg.qr(x)[1]", sq, 'r', ""},
+		{"linalg.qr", "linalg.qr(x)[1]", [][]int{{4, 3}}, 'r', ""},
+		{"linalg.eigh", "linalg.eigh(x + x.mT)[0]", sq, 'r', ""},
+		{"linalg.eigh", "(fn(v) { v @ diag(tensor([1., 2., 3.], dtype=f64)) @ v.mT })(linalg.eigh(x + x.mT)[1])", sq, 'r', ""},
+		{"linalg.eigvalsh", "linalg.eigvalsh(x + x.mT)", sq, 'r', ""},
+		{"linalg.svdvals", "linalg.svdvals(x)", [][]int{{3, 4}}, 'r', ""},
+		{"linalg.svd", "linalg.svd(x, full_matrices=false)[0] @ linalg.svd(x, full_matrices=false)[2]", [][]int{{4, 3}}, 'r', ""},
+		{"linalg.svd", "(fn(r) { r[0] @ r[2] })(linalg.svd(x, full_matrices=false))", [][]int{{4, 3}}, 'r', ""},
+		{"linalg.pinv", "linalg.pinv(x)", [][]int{{4, 3}}, 'r', ""},
+		{"pinverse", "pinverse(x)", [][]int{{3, 4}}, 'r', ""},
+		{"linalg.lstsq", "linalg.lstsq(x, y)[0]", [][]int{{4, 3}, {4, 2}}, 'r', ""},
+		{"linalg.solve_triangular", "linalg.solve_triangular(triu(x) + 2 * eye(3, dtype=f64), y, upper=true)", [][]int{{3, 3}, {3, 2}}, 'r', ""},
+		{"triangular_solve", "triangular_solve(y, tril(x) + 2 * eye(3, dtype=f64), upper=false)[0]", [][]int{{3, 3}, {3, 2}}, 'r', ""},
+		{"linalg.lu_factor", "linalg.lu_factor(x + 2 * eye(3, dtype=f64))[0]", sq, 'r', noDoubleConv},
+		{"linalg.lu_factor_ex", "linalg.lu_factor_ex(x + 2 * eye(3, dtype=f64))[0]", sq, 'r', noDoubleConv},
+		{"linalg.lu", "linalg.lu(x + 2 * eye(3, dtype=f64))[1] + linalg.lu(x + 2 * eye(3, dtype=f64))[2]", sq, 'r', noDoubleConv},
+		{"linalg.lu_solve", "(fn(f) { linalg.lu_solve(f[0], f[1], y) })(linalg.lu_factor(x + 2 * eye(3, dtype=f64)))", [][]int{{3, 3}, {3, 2}}, 'r', noDoubleConv},
+		{"lu_unpack", "(fn(f) { lu_unpack(f[0], f[1])[2] })(linalg.lu_factor(x + 2 * eye(3, dtype=f64)))", sq, 'r', noDoubleConv},
+		{"cholesky_solve", "cholesky_solve(y, tril(x) + 2 * eye(3, dtype=f64))", [][]int{{3, 3}, {3, 2}}, 'r', noDoubleConv},
+		{"cholesky_inverse", "cholesky_inverse(tril(x) + 2 * eye(3, dtype=f64))", sq, 'r', noDoubleConv},
+		{"linalg.matrix_norm", "linalg.matrix_norm(x)", s1, 'r', ""},
+		{"linalg.matrix_norm", "linalg.matrix_norm(x, ord=\"nuc\")", s1, 'r', ""},
+		{"linalg.matrix_norm", "linalg.matrix_norm(x, ord=2)", s1, 'r', ""},
+		{"linalg.vector_norm", "linalg.vector_norm(x, 3, dim=1)", s1, 'r', ""},
+		{"linalg.norm", "linalg.norm(x)", s1, 'r', ""},
+		{"linalg.cond", "linalg.cond(x + 2 * eye(3, dtype=f64))", sq, 'r', ""},
+		{"linalg.matrix_exp", "linalg.matrix_exp(x)", sq, 'r', noDoubleConv},
+		{"linalg.matrix_power", "linalg.matrix_power(x, -2)", [][]int{{2, 2}}, 'r', ""},
+		{"linalg.multi_dot", "linalg.multi_dot((x, y, x.mT))", [][]int{{2, 3}, {3, 3}}, 'r', ""},
+		{"linalg.vecdot", "linalg.vecdot(x, y)", [][]int{{2, 3}, {2, 3}}, 'r', ""},
+		{"linalg.cross", "linalg.cross(x, y)", [][]int{{2, 3}, {2, 3}}, 'r', ""},
+		{"linalg.diagonal", "linalg.diagonal(x)", s1, 'r', ""},
+		{"linalg.matmul", "linalg.matmul(x, y)", [][]int{{2, 3}, {3, 2}}, 'r', ""},
+		{"linalg.vander", "linalg.vander(x)", [][]int{{3}}, 'r', ""},
+		{"linalg.tensorinv", "linalg.tensorinv((x + 2 * eye(4, dtype=f64)).reshape(4, 2, 2), 1)", [][]int{{4, 4}}, 'r', ""},
+		{"linalg.tensorsolve", "linalg.tensorsolve((x + 2 * eye(4, dtype=f64)).reshape(2, 2, 4), y)", [][]int{{4, 4}, {2, 2}}, 'r', ""},
+	}
+}
+
+func surfInput(r *rand.Rand, shape []int, kind byte) *tensor.Tensor {
+	n := 1
+	for _, s := range shape {
+		n *= s
+	}
+	v := make([]float64, n)
+	for i := range v {
+		switch kind {
+		case 'p':
+			v[i] = 0.5 + r.Float64()
+		case 'd':
+			v[i] = (float64(i)+0.3*r.Float64())/float64(n)*2 - 0.93
+		default:
+			v[i] = r.Float64()*2 - 1
+		}
+	}
+	if kind == 'd' {
+		r.Shuffle(n, func(i, j int) { v[i], v[j] = v[j], v[i] })
+	}
+	t, err := tensor.FromFloat64s(v, shape, tensor.F64)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// surfRunner evaluates one case's program: f_ (the expression), g_ (the
+// gradients of sum(f_ * w)) and h_ (the gradients of sum_k <g_k, v_k>,
+// through a nested gradient block: create_graph).
+type surfRunner struct {
+	in    *tsr.Interpreter
+	names []string
+}
+
+func newSurfRunner(c surfCase) (*surfRunner, error) {
+	names := []string{"x", "y", "z"}[:len(c.shapes)]
+	ps := strings.Join(names, ", ")
+	var vs, dots []string
+	for i, n := range names {
+		vs = append(vs, fmt.Sprintf("v%d", i))
+		dots = append(dots, fmt.Sprintf("(gs[%d] * v%d).sum()", i, i))
+		_ = n
+	}
+	src := fmt.Sprintf(`fn f_(%[1]s) { return %[2]s }
+fn g_(%[1]s, w) { return [grad(%[1]s) { (f_(%[1]s) * w).sum() }] }
+fn h_(%[1]s, w, %[3]s) { return [grad(%[1]s) { gs = g_(%[1]s, w); %[4]s }] }
+`, ps, c.expr, strings.Join(vs, ", "), strings.Join(dots, " + "))
+	if len(names) > 1 {
+		src = strings.ReplaceAll(src, "return [grad(", "return list(grad(")
+		src = strings.ReplaceAll(src, "}] }", "}) }")
+	}
+	in := tsr.New(tsr.Options{})
+	if _, err := in.Eval(context.Background(), "gradcheck", src); err != nil {
+		return nil, err
+	}
+	return &surfRunner{in: in, names: names}, nil
+}
+
+func (s *surfRunner) call(name string, args ...*tensor.Tensor) ([]*tensor.Tensor, error) {
+	as := make([]any, len(args))
+	for i, a := range args {
+		as[i] = a
+	}
+	v, err := s.in.Call(context.Background(), name, as...)
+	if err != nil {
+		return nil, err
+	}
+	var one *tensor.Tensor
+	if tsr.Convert(v, &one) == nil && one != nil {
+		return []*tensor.Tensor{one}, nil
+	}
+	var many []*tensor.Tensor
+	if err := tsr.Convert(v, &many); err != nil {
+		return nil, fmt.Errorf("%s returned %s: %v", name, v.Type(), err)
+	}
+	return many, nil
+}
+
+func flat(ts []*tensor.Tensor) [][]float64 {
+	r := make([][]float64, len(ts))
+	for i, t := range ts {
+		r[i] = t.ToFloat64s()
+	}
+	return r
+}
+
+// checkSurf runs gradcheck and gradgradcheck on one case.
+func checkSurf(t *testing.T, c surfCase, seed uint64) {
+	r := rand.New(rand.NewPCG(seed, 3))
+	s, err := newSurfRunner(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ins := make([]*tensor.Tensor, len(c.shapes))
+	for i, sh := range c.shapes {
+		ins[i] = surfInput(r, sh, c.in)
+	}
+	outs, err := s.call("f_", ins...)
+	if err != nil {
+		t.Fatalf("forward: %v", err)
+	}
+	out := outs[0]
+	if !out.DType().IsFloat() || out.DType() != tensor.F64 {
+		t.Fatalf("forward gave dtype %s, want f64", out.DType())
+	}
+	w := surfInput(r, out.Shape(), 'r')
+	gs, err := s.call("g_", append(slices.Clone(ins), w)...)
+	if err != nil {
+		t.Fatalf("backward: %v", err)
+	}
+	if len(gs) != len(ins) {
+		t.Fatalf("%d gradients for %d inputs", len(gs), len(ins))
+	}
+	loss := func(args []*tensor.Tensor) float64 {
+		o, err := s.call("f_", args...)
+		if err != nil {
+			t.Fatalf("forward: %v", err)
+		}
+		ov, wv := o[0].ToFloat64s(), w.ToFloat64s()
+		sum := 0.0
+		for i := range ov {
+			sum += ov[i] * wv[i]
+		}
+		return sum
+	}
+	const h = 1e-6
+	for k, in := range ins {
+		if !slices.Equal(gs[k].Shape(), in.Shape()) {
+			t.Fatalf("gradient %d has shape %v, want %v", k, gs[k].Shape(), in.Shape())
+		}
+		an := gs[k].ToFloat64s()
+		vals := in.ToFloat64s()
+		for i := range vals {
+			at := func(d float64) float64 {
+				pv := slices.Clone(vals)
+				pv[i] += d
+				args := slices.Clone(ins)
+				args[k], _ = tensor.FromFloat64s(pv, in.Shape(), tensor.F64)
+				return loss(args)
+			}
+			num := (at(h) - at(-h)) / (2 * h)
+			if math.Abs(num-an[i]) > 1e-5*math.Max(1, math.Abs(num)) {
+				t.Errorf("d/d%s[%d]: analytic %.9g, finite difference %.9g", s.names[k], i, an[i], num)
+			}
+		}
+	}
+	// second order: H v against (g(x + h v) - g(x - h v)) / 2h
+	vs := make([]*tensor.Tensor, len(ins))
+	for i, in := range ins {
+		vs[i] = surfInput(r, in.Shape(), 'r')
+	}
+	hv, err := s.call("h_", append(append(slices.Clone(ins), w), vs...)...)
+	if c.noGG != "" {
+		if err == nil {
+			t.Logf("second derivative listed as unavailable (%s) but ran; checking it", c.noGG)
+		} else {
+			if !strings.Contains(err.Error(), "NotImplementedError") && !strings.Contains(err.Error(), "not implemented") {
+				t.Errorf("double backward failed with an unexpected error: %v", err)
+			}
+			return
+		}
+	} else if err != nil {
+		t.Fatalf("double backward: %v", err)
+	}
+	const h2 = 1e-5
+	shifted := func(sign float64) [][]float64 {
+		args := make([]*tensor.Tensor, len(ins))
+		for k, in := range ins {
+			iv, vv := in.ToFloat64s(), vs[k].ToFloat64s()
+			for i := range iv {
+				iv[i] += sign * h2 * vv[i]
+			}
+			args[k], _ = tensor.FromFloat64s(iv, in.Shape(), tensor.F64)
+		}
+		g, err := s.call("g_", append(args, w)...)
+		if err != nil {
+			t.Fatalf("backward: %v", err)
+		}
+		return flat(g)
+	}
+	p, m := shifted(1), shifted(-1)
+	bad := false
+	for k, hk := range flat(hv) {
+		for i := range hk {
+			num := (p[k][i] - m[k][i]) / (2 * h2)
+			if math.Abs(num-hk[i]) > 1e-4*math.Max(1, math.Abs(num)) {
+				bad = true
+				if c.noGG == "" {
+					t.Errorf("(H v) %s[%d]: analytic %.9g, finite difference %.9g", s.names[k], i, hk[i], num)
+				}
+			}
+		}
+	}
+	if c.noGG != "" && !bad {
+		t.Errorf("second derivative passes: drop the exclusion %q", c.noGG)
+	}
+	if c.noGG != "" && bad {
+		t.Errorf("second derivative is silently wrong (%s)", c.noGG)
+	}
+}
+
+// TestGradcheckSurface checks every case of surfCases: first derivatives
+// against central differences, second derivatives (create_graph) against
+// central differences of the first, or, where listed, a clear error.
+func TestGradcheckSurface(t *testing.T) {
+	for i, c := range surfCases() {
+		t.Run(fmt.Sprintf("%s_%d", c.fn, i), func(t *testing.T) { checkSurf(t, c, uint64(i+1)) })
+	}
+}
+
+var _ = runtime.Value(nil)
