@@ -116,13 +116,13 @@ func surfCases() []surfCase {
 		{"topk", "topk(x, 2)[0]", s1, 'd', ""},
 		// views and indexing
 		{"as_strided", "as_strided(x, (3, 3), (1, 1))", [][]int{{6}}, 'r', ""},
-		{"expand", "x.expand(2, 3, 4)", [][]int{{3, 1}}, 'r', ""},
+		{"Tensor.expand", "x.expand(2, 3, 4)", [][]int{{3, 1}}, 'r', ""},
 		{"broadcast_to", "broadcast_to(x, (2, 3))", [][]int{{3}}, 'r', ""},
-		{"unfold", "x.unfold(0, 3, 2)", [][]int{{7}}, 'r', ""},
+		{"Tensor.unfold", "x.unfold(0, 3, 2)", [][]int{{7}}, 'r', ""},
 		{"diagonal", "diagonal(x, 1)", s1, 'r', ""},
-		{"getitem", "x[1:, tensor([0, 2, 2])]", s1, 'r', ""},
-		{"getitem", "x[x > 0]", s1, 'd', ""},
-		{"getitem", "x[tensor([[0, 1], [2, 0]]), 1:3]", s1, 'r', ""},
+		{"Tensor.__getitem__", "x[1:, tensor([0, 2, 2])]", s1, 'r', ""},
+		{"Tensor.__getitem__", "x[x > 0]", s1, 'd', ""},
+		{"Tensor.__getitem__", "x[tensor([[0, 1], [2, 0]]), 1:3]", s1, 'r', ""},
 		{"index_select", "index_select(x, 1, tensor([3, 0, 3]))", s1, 'r', ""},
 		{"gather", "gather(x, 1, tensor([[0, 0], [3, 1], [2, 2]]))", s1, 'r', ""},
 		{"take", "take(x, tensor([0, 5, 5, 11]))", s1, 'r', ""},
@@ -147,7 +147,9 @@ func surfCases() []surfCase {
 		{"roll", "roll(x, (1, -1), (0, 1))", s1, 'r', ""},
 		{"flip", "flip(x, (0,))", s1, 'r', ""},
 		{"rot90", "rot90(x, 1, (0, 1))", s1, 'r', ""},
-		{"tril", "tril(x, -1) + triu(x, 2)", s1, 'r', ""},
+		{"tril", "tril(x, -1)", s1, 'r', ""},
+		{"triu", "triu(x, 1)", s1, 'r', ""},
+		{"angle", "angle(x) + x", s1, 'd', ""},
 		{"repeat", "x.repeat(2, 1)", s1, 'r', ""},
 		{"repeat_interleave", "repeat_interleave(x, 2, 0)", s1, 'r', ""},
 		{"tile", "tile(x, (2,))", [][]int{{3}}, 'r', ""},
@@ -233,20 +235,22 @@ func surfCases() []surfCase {
 		{"nn.binary_cross_entropy", "nn.binary_cross_entropy(sigmoid(x), sigmoid(y))", [][]int{{2, 3}, {2, 3}}, 'r', ""},
 		{"nn.binary_cross_entropy_with_logits", "nn.binary_cross_entropy_with_logits(x, sigmoid(y), pos_weight=tensor([1., 2., 0.5], dtype=f64))", [][]int{{2, 3}, {2, 3}}, 'r', ""},
 		// convolution, pooling, normalisation, resampling
-		{"nn.conv1d", "nn.conv1d(x, y, z, stride=2, padding=1)", [][]int{{1, 2, 5}, {3, 2, 2}, {3}}, 'r', noDoubleConv},
-		{"nn.conv2d", "nn.conv2d(x, y, padding=1, groups=2)", [][]int{{1, 2, 3, 3}, {2, 1, 2, 2}}, 'r', noDoubleConv},
-		{"nn.conv_transpose1d", "nn.conv_transpose1d(x, y, stride=2)", [][]int{{1, 2, 3}, {2, 1, 2}}, 'r', noDoubleConv},
-		{"nn.conv_transpose2d", "nn.conv_transpose2d(x, y, stride=2, padding=1, output_padding=1)", [][]int{{1, 1, 2, 2}, {1, 2, 2, 2}}, 'r', noDoubleConv},
-		{"nn.unfold", "nn.unfold(x, 2, padding=1)", [][]int{{1, 1, 3, 3}}, 'r', noDoubleConv},
-		{"nn.fold", "nn.fold(x, (3, 3), 2)", [][]int{{1, 4, 4}}, 'r', noDoubleConv},
-		{"nn.max_pool1d", "nn.max_pool1d(x, 2, 1)", [][]int{{1, 2, 5}}, 'd', noDoubleConv},
-		{"nn.max_pool2d", "nn.max_pool2d(x, 2, 1, padding=1)", [][]int{{1, 1, 3, 4}}, 'd', noDoubleConv},
-		{"nn.avg_pool1d", "nn.avg_pool1d(x, 2, 1, 1, ceil_mode=true)", [][]int{{1, 2, 5}}, 'r', noDoubleConv},
-		{"nn.avg_pool2d", "nn.avg_pool2d(x, 2, 1, 1, count_include_pad=false)", [][]int{{1, 1, 3, 4}}, 'r', noDoubleConv},
-		{"nn.adaptive_avg_pool1d", "nn.adaptive_avg_pool1d(x, 3)", [][]int{{1, 2, 5}}, 'r', noDoubleConv},
-		{"nn.adaptive_avg_pool2d", "nn.adaptive_avg_pool2d(x, (2, 3))", [][]int{{1, 1, 3, 4}}, 'r', noDoubleConv},
-		{"nn.adaptive_max_pool1d", "nn.adaptive_max_pool1d(x, 3)", [][]int{{1, 2, 5}}, 'd', noDoubleConv},
-		{"nn.adaptive_max_pool2d", "nn.adaptive_max_pool2d(x, (2, 3))", [][]int{{1, 1, 3, 4}}, 'd', noDoubleConv},
+		{"nn.conv1d", "nn.conv1d(x, y, z, stride=2, padding=1)", [][]int{{1, 2, 5}, {3, 2, 2}, {3}}, 'r', ""},
+		{"nn.conv2d", "nn.conv2d(x, y, z, stride=(2, 1), dilation=(1, 2), padding=1)", [][]int{{2, 2, 3, 4}, {3, 2, 2, 2}, {3}}, 'r', ""},
+		{"nn.conv_transpose2d", "nn.conv_transpose2d(x, y, z, groups=2, stride=(1, 2))", [][]int{{1, 2, 2, 3}, {2, 2, 2, 1}, {4}}, 'r', ""},
+		{"nn.conv2d", "nn.conv2d(x, y, padding=1, groups=2)", [][]int{{1, 2, 3, 3}, {2, 1, 2, 2}}, 'r', ""},
+		{"nn.conv_transpose1d", "nn.conv_transpose1d(x, y, stride=2)", [][]int{{1, 2, 3}, {2, 1, 2}}, 'r', ""},
+		{"nn.conv_transpose2d", "nn.conv_transpose2d(x, y, stride=2, padding=1, output_padding=1)", [][]int{{1, 1, 2, 2}, {1, 2, 2, 2}}, 'r', ""},
+		{"nn.unfold", "nn.unfold(x, 2, padding=1)", [][]int{{1, 1, 3, 3}}, 'r', ""},
+		{"nn.fold", "nn.fold(x, (3, 3), 2)", [][]int{{1, 4, 4}}, 'r', ""},
+		{"nn.max_pool1d", "nn.max_pool1d(x, 2, 1)", [][]int{{1, 2, 5}}, 'd', ""},
+		{"nn.max_pool2d", "nn.max_pool2d(x, 2, 1, padding=1)", [][]int{{1, 1, 3, 4}}, 'd', ""},
+		{"nn.avg_pool1d", "nn.avg_pool1d(x, 2, 1, 1, ceil_mode=true)", [][]int{{1, 2, 5}}, 'r', ""},
+		{"nn.avg_pool2d", "nn.avg_pool2d(x, 2, 1, 1, count_include_pad=false)", [][]int{{1, 1, 3, 4}}, 'r', ""},
+		{"nn.adaptive_avg_pool1d", "nn.adaptive_avg_pool1d(x, 3)", [][]int{{1, 2, 5}}, 'r', ""},
+		{"nn.adaptive_avg_pool2d", "nn.adaptive_avg_pool2d(x, (2, 3))", [][]int{{1, 1, 3, 4}}, 'r', ""},
+		{"nn.adaptive_max_pool1d", "nn.adaptive_max_pool1d(x, 3)", [][]int{{1, 2, 5}}, 'd', ""},
+		{"nn.adaptive_max_pool2d", "nn.adaptive_max_pool2d(x, (2, 3))", [][]int{{1, 1, 3, 4}}, 'd', ""},
 		{"nn.batch_norm", "nn.batch_norm(x, none, none, y, z, training=true)", [][]int{{3, 2, 2}, {2}, {2}}, 'r', ""},
 		{"nn.batch_norm", "nn.batch_norm(x, tensor([0.1, -0.2], dtype=f64), tensor([1.5, 0.5], dtype=f64), y, z)", [][]int{{3, 2, 2}, {2}, {2}}, 'r', ""},
 		{"nn.group_norm", "nn.group_norm(x, 2, y, z)", [][]int{{2, 4, 2}, {4}, {4}}, 'r', ""},
@@ -261,6 +265,141 @@ func surfCases() []surfCase {
 		{"nn.pad", "nn.pad(x, (1, 2, 2, 1), mode=\"reflect\")", [][]int{{1, 1, 3, 4}}, 'r', ""},
 		{"nn.pad", "nn.pad(x, (2, 1), mode=\"replicate\")", [][]int{{1, 2, 3}}, 'r', ""},
 		{"nn.pad", "nn.pad(x, (2, 1), mode=\"circular\")", [][]int{{1, 2, 3}}, 'r', ""},
+		// tsr names of the table's elementwise ops, aliases and the rest
+		{"abs", "abs(x)", s1, 'd', ""},
+		{"absolute", "absolute(x)", s1, 'd', ""},
+		{"neg", "neg(x)", s1, 'r', ""},
+		{"negative", "negative(x)", s1, 'r', ""},
+		{"positive", "positive(x)", s1, 'r', ""},
+		{"sin", "sin(x)", s1, 'r', ""},
+		{"cos", "cos(x)", s1, 'r', ""},
+		{"tan", "tan(x)", s1, 'r', ""},
+		{"tanh", "tanh(x)", s1, 'r', ""},
+		{"sinh", "sinh(x)", s1, 'r', ""},
+		{"cosh", "cosh(x)", s1, 'r', ""},
+		{"atan", "atan(x)", s1, 'r', ""},
+		{"arctan", "arctan(x)", s1, 'r', ""},
+		{"asinh", "asinh(x)", s1, 'r', ""},
+		{"arcsinh", "arcsinh(x)", s1, 'r', ""},
+		{"exp", "exp(x)", s1, 'r', ""},
+		{"exp2", "exp2(x)", s1, 'r', ""},
+		{"expm1", "expm1(x)", s1, 'r', ""},
+		{"sigmoid", "sigmoid(x)", s1, 'r', ""},
+		{"relu", "relu(x)", s1, 'd', ""},
+		{"square", "square(x)", s1, 'r', ""},
+		{"sgn", "sgn(x)", s1, 'd', ""},
+		{"sign", "sign(x)", s1, 'd', ""},
+		{"ceil", "ceil(x)", s1, 'd', ""},
+		{"floor", "floor(x)", s1, 'd', ""},
+		{"round", "round(x)", s1, 'd', ""},
+		{"trunc", "trunc(x)", s1, 'd', ""},
+		{"fix", "fix(x)", s1, 'd', ""},
+		{"erf", "erf(x)", s1, 'r', ""},
+		{"erfc", "erfc(x)", s1, 'r', ""},
+		{"sinc", "sinc(x)", s1, 'r', ""},
+		{"deg2rad", "deg2rad(x)", s1, 'r', ""},
+		{"rad2deg", "rad2deg(x)", s1, 'r', ""},
+		{"clone", "clone(x)", s1, 'r', ""},
+		{"contiguous", "contiguous(x)", s1, 'r', ""},
+		{"log", "log(x)", s1, 'p', ""},
+		{"log10", "log10(x)", s1, 'p', ""},
+		{"log1p", "log1p(x)", s1, 'p', ""},
+		{"log2", "log2(x)", s1, 'p', ""},
+		{"sqrt", "sqrt(x)", s1, 'p', ""},
+		{"rsqrt", "rsqrt(x)", s1, 'p', ""},
+		{"reciprocal", "reciprocal(x)", s1, 'p', ""},
+		{"digamma", "digamma(x)", s1, 'p', ""},
+		{"acosh", "acosh(x + 1)", s1, 'p', ""},
+		{"arccosh", "arccosh(x + 1)", s1, 'p', ""},
+		{"i0", "i0(x)", s1, 'p', ""},
+		{"asin", "asin(x * 0.8)", s1, 'r', ""},
+		{"arcsin", "arcsin(x * 0.8)", s1, 'r', ""},
+		{"acos", "acos(x * 0.8)", s1, 'r', ""},
+		{"arccos", "arccos(x * 0.8)", s1, 'r', ""},
+		{"atanh", "atanh(x * 0.8)", s1, 'r', ""},
+		{"arctanh", "arctanh(x * 0.8)", s1, 'r', ""},
+		{"polygamma", "polygamma(1, x)", s1, 'p', ""},
+		{"ldexp", "ldexp(x, tensor([1, 2, 0, -1]))", s1, 'r', ""},
+		{"remainder", "remainder(x * 3, y)", [][]int{{4}, {4}}, 'p', ""},
+		{"divide", "divide(x, y, rounding_mode=none)", [][]int{{4}, {4}}, 'p', ""},
+		{"true_divide", "true_divide(x, y)", [][]int{{4}, {4}}, 'p', ""},
+		{"multiply", "multiply(x, y)", [][]int{{4}, {4}}, 'r', ""},
+		{"subtract", "subtract(x, y)", [][]int{{4}, {4}}, 'r', ""},
+		{"arctan2", "arctan2(x, y)", [][]int{{4}, {4}}, 'p', ""},
+		{"minimum", "minimum(x, y)", [][]int{{4}, {4}}, 'd', ""},
+		{"fmin", "fmin(x, y)", [][]int{{4}, {4}}, 'd', ""},
+		{"clip", "clip(x, -0.4, 0.3)", s1, 'd', ""},
+		{"clamp_max", "clamp_max(x, 0.2)", s1, 'd', ""},
+		{"amin", "amin(x, (0, 1))", s1, 'd', ""},
+		{"mm", "mm(x, y)", [][]int{{2, 3}, {3, 2}}, 'r', ""},
+		{"dot", "dot(x, y)", [][]int{{3}, {3}}, 'r', ""},
+		{"outer", "outer(x, y)", [][]int{{2}, {3}}, 'r', ""},
+		{"ger", "ger(x, y)", [][]int{{2}, {3}}, 'r', ""},
+		{"diag", "diag(x, 1)", [][]int{{3}}, 'r', ""},
+		{"diag", "diag(x, -1)", s1, 'r', ""},
+		{"adjoint", "adjoint(x) * 1", s1, 'r', ""},
+		{"t", "t(x) * 1", s1, 'r', ""},
+		{"transpose", "transpose(x, 0, 1) * 1", s1, 'r', ""},
+		{"swapaxes", "swapaxes(x, 0, 1) * 1", s1, 'r', ""},
+		{"swapdims", "swapdims(x, 0, 1) * 1", s1, 'r', ""},
+		{"permute", "permute(x, (2, 0, 1)) * 1", [][]int{{2, 3, 2}}, 'r', ""},
+		{"movedim", "movedim(x, 0, 2) * 1", [][]int{{2, 3, 2}}, 'r', ""},
+		{"moveaxis", "moveaxis(x, 0, 2) * 1", [][]int{{2, 3, 2}}, 'r', ""},
+		{"reshape", "reshape(x, (4, 3)) * 1", s1, 'r', ""},
+		{"ravel", "ravel(x) * 1", s1, 'r', ""},
+		{"flatten", "flatten(x, 1) * 1", [][]int{{2, 3, 2}}, 'r', ""},
+		{"unflatten", "unflatten(x, 1, (2, 2)) * 1", s1, 'r', ""},
+		{"squeeze", "squeeze(x) * 1", [][]int{{3, 1, 2}}, 'r', ""},
+		{"unsqueeze", "unsqueeze(x, 1) * 1", s1, 'r', ""},
+		{"narrow", "narrow(x, 1, 1, 2) * 1", s1, 'r', ""},
+		{"select", "select(x, 0, 1) * 1", s1, 'r', ""},
+		{"fliplr", "fliplr(x)", s1, 'r', ""},
+		{"flipud", "flipud(x)", s1, 'r', ""},
+		{"atleast_1d", "atleast_1d(x) * 1", [][]int{{}}, 'r', ""},
+		{"atleast_2d", "atleast_2d(x) * 1", [][]int{{3}}, 'r', ""},
+		{"atleast_3d", "atleast_3d(x) * 1", [][]int{{3}}, 'r', ""},
+		{"broadcast_tensors", "broadcast_tensors(x, y)[0] * broadcast_tensors(x, y)[1]", [][]int{{2, 1}, {3}}, 'r', ""},
+		{"concat", "concat((x, y))", [][]int{{2}, {3}}, 'r', ""},
+		{"concatenate", "concatenate((x, y), 1)", [][]int{{2, 1}, {2, 2}}, 'r', ""},
+		{"vstack", "vstack((x, y))", [][]int{{3}, {2, 3}}, 'r', ""},
+		{"row_stack", "row_stack((x, y))", [][]int{{3}, {2, 3}}, 'r', ""},
+		{"column_stack", "column_stack((x, y))", [][]int{{3}, {3, 2}}, 'r', ""},
+		{"dstack", "dstack((x, y))", [][]int{{2, 3}, {2, 3}}, 'r', ""},
+		{"split_with_sizes", "split_with_sizes(x, (1, 3), 1)[1] * 2", s1, 'r', ""},
+		{"hsplit", "hsplit(x, 2)[1] * 2", s1, 'r', ""},
+		{"vsplit", "vsplit(x, 3)[2] * 2", [][]int{{3, 2}}, 'r', ""},
+		{"dsplit", "dsplit(x, 2)[0] * 2", [][]int{{1, 2, 4}}, 'r', ""},
+		{"gradient", "gradient(x, dim=1)[0]", s1, 'r', ""},
+		{"trapz", "trapz(x)", s1, 'r', ""},
+		{"inverse", "inverse(x + 2 * eye(3, dtype=f64))", sq, 'r', ""},
+		{"cholesky", "cholesky(x @ x.mT + eye(3, dtype=f64))", sq, 'r', ""},
+		{"slogdet", "slogdet(x + 2 * eye(3, dtype=f64))[1]", sq, 'r', ""},
+		{"index_put_", "(fn(a) { a.index_put_((tensor([0, 2]),), y); a })(x * 1)", [][]int{{3, 4}, {4}}, 'r', ""},
+		{"linalg.lowrank", "(fn(r) { r[0] @ diag(r[1]) @ r[2] })(linalg.lowrank(x, 2))", [][]int{{4, 3}}, 'r', ""},
+		{"nn.gelu", "nn.gelu(x, approximate=\"tanh\")", s1, 'r', ""},
+		{"nn.relu", "nn.relu(x)", s1, 'd', ""},
+		{"nn.sigmoid", "nn.sigmoid(x)", s1, 'r', ""},
+		{"nn.tanh", "nn.tanh(x)", s1, 'r', ""},
+		{"nn.softmax", "nn.softmax(x, 0)", s1, 'r', ""},
+		{"nn.log_softmax", "nn.log_softmax(x, 1)", s1, 'r', ""},
+		{"nn.logsumexp", "nn.logsumexp(x, 1)", s1, 'r', ""},
+		{"nn.hardtanh_", "nn.hardtanh_(x * 1, -0.5, 0.5)", s1, 'd', ""},
+		{"nn.cosine_similarity", "nn.cosine_similarity(x, y)", [][]int{{2, 3}, {2, 3}}, 'r', ""},
+		{"nn.pairwise_distance", "nn.pairwise_distance(x, y, p=3)", [][]int{{2, 3}, {2, 3}}, 'r', ""},
+		{"nn.dropout1d", "nn.dropout1d(x, 0.0)", [][]int{{2, 3}}, 'r', ""},
+		{"nn.dropout2d", "nn.dropout2d(x, 0.0)", [][]int{{2, 2, 3}}, 'r', ""},
+		{"special.digamma", "special.digamma(x)", s1, 'p', ""},
+		{"special.psi", "special.psi(x)", s1, 'p', ""},
+		{"special.gammaln", "special.gammaln(x)", s1, 'p', ""},
+		{"special.erf", "special.erf(x)", s1, 'r', ""},
+		{"special.erfc", "special.erfc(x)", s1, 'r', ""},
+		{"special.exp2", "special.exp2(x)", s1, 'r', ""},
+		{"special.expm1", "special.expm1(x)", s1, 'r', ""},
+		{"special.log1p", "special.log1p(x)", s1, 'p', ""},
+		{"special.round", "special.round(x)", s1, 'd', ""},
+		{"special.softmax", "special.softmax(x, 1)", s1, 'r', ""},
+		{"special.log_softmax", "special.log_softmax(x, 1)", s1, 'r', ""},
+		{"special.logsumexp", "special.logsumexp(x, 1)", s1, 'r', ""},
 		// linear algebra
 		{"linalg.det", "linalg.det(x + 2 * eye(3, dtype=f64))", sq, 'r', ""},
 		{"det", "det(x + 2 * eye(3, dtype=f64))", sq, 'r', ""},
@@ -338,8 +477,11 @@ func surfInput(r *rand.Rand, shape []int, kind byte) *tensor.Tensor {
 }
 
 // surfRunner evaluates one case's program: f_ (the expression), g_ (the
-// gradients of sum(f_ * w)) and h_ (the gradients of sum_k <g_k, v_k>,
-// through a nested gradient block: create_graph).
+// gradients of L = sum(w f_²)) and h_ (the gradients of sum_k <g_k, v_k>,
+// through a nested gradient block: create_graph). Squaring makes the
+// output gradient 2 w f_ depend on the inputs, so the double backward
+// also differentiates each formula in its output gradient (the whole
+// second derivative of a linear op).
 type surfRunner struct {
 	in    *tsr.Interpreter
 	names []string
@@ -355,7 +497,7 @@ func newSurfRunner(c surfCase) (*surfRunner, error) {
 		_ = n
 	}
 	src := fmt.Sprintf(`fn f_(%[1]s) { return %[2]s }
-fn g_(%[1]s, w) { return [grad(%[1]s) { (f_(%[1]s) * w).sum() }] }
+fn g_(%[1]s, w) { return [grad(%[1]s) { o = f_(%[1]s); (o * o * w).sum() }] }
 fn h_(%[1]s, w, %[3]s) { return [grad(%[1]s) { gs = g_(%[1]s, w); %[4]s }] }
 `, ps, c.expr, strings.Join(vs, ", "), strings.Join(dots, " + "))
 	if len(names) > 1 {
@@ -432,7 +574,7 @@ func checkSurf(t *testing.T, c surfCase, seed uint64) {
 		ov, wv := o[0].ToFloat64s(), w.ToFloat64s()
 		sum := 0.0
 		for i := range ov {
-			sum += ov[i] * wv[i]
+			sum += ov[i] * ov[i] * wv[i]
 		}
 		return sum
 	}
@@ -521,4 +663,86 @@ func TestGradcheckSurface(t *testing.T) {
 	}
 }
 
-var _ = runtime.Value(nil)
+// surfExcluded are the callable names of the global namespace and of
+// linalg, nn and special that have no surfCases case, by reason.
+var surfExcluded = map[string]string{}
+
+func init() {
+	for reason, names := range map[string]string{
+		"no floating-point result, or no tensor input to differentiate (predicates, integer and boolean results, creation, random sampling, utilities)": `all allclose any arange argmax argmin argsort argwhere as_tensor asarray bernoulli bin bincount binomial
+			bitwise_and bitwise_left_shift bitwise_not bitwise_or bitwise_right_shift bitwise_xor broadcast_shapes bucketize callable chr clock
+			count_nonzero device dict divmod einsum_path empty empty_like empty_strided enumerate eq equal error eye filter finfo format
+			full full_like gcd ge get_default_dtype get_num_threads get_rng_state getattr greater greater_equal gt hasattr hex histc histogram
+			iinfo initial_seed is_complex is_floating_point is_grad_enabled is_nonzero is_same_size is_signed is_tensor isclose isfinite isin
+			isinf isinstance isnan isneginf isposinf isreal lcm le len less less_equal linspace list logical_and logical_not logical_or
+			logical_xor logspace lt manual_seed map multinomial ne nonzero normal not_equal numel oct ones ones_like ord poisson print
+			promote_types rand rand_like randint randint_like randn randn_like randperm range repr result_type reversed scalar_tensor
+			searchsorted seed set set_grad_enabled set_num_threads set_rng_state shares_memory signbit sorted str tensor tril_indices
+			triu_indices tuple type zeros zeros_like zip linalg.backend linalg.matrix_rank nn.one_hot`,
+		"detach cuts the graph by definition (its gradient is none)": "detach",
+		"not differentiable in PyTorch 1.13 either: frexp's and unique's backward are not implemented": "frexp unique unique_consecutive",
+		"backward is an error, as PyTorch's (tensor/autograd TestGradcheckAllOps lists them; stdlib torch_more tests check the message)": "floor_divide heaviside nextafter",
+		"complex eigen-decomposition: tsr has no complex autograd": "linalg.eig linalg.eigvals",
+	} {
+		for _, n := range strings.Fields(names) {
+			surfExcluded[n] = reason
+		}
+	}
+}
+
+// TestGradcheckSurfaceCoverage requires a surfCases case, or an entry of
+// surfExcluded with its reason, for every callable that tsr predeclares
+// and every function of linalg, nn and special (classes aside): a new
+// differentiable function without a finite-difference check fails here.
+func TestGradcheckSurfaceCoverage(t *testing.T) {
+	covered := map[string]bool{}
+	for _, c := range surfCases() {
+		covered[c.fn] = true
+	}
+	in := tsr.New(tsr.Options{})
+	var names []string
+	for _, n := range in.Predeclared() {
+		if v, _ := in.Global(n); isBuiltin(v) {
+			names = append(names, n)
+		}
+	}
+	for _, m := range []string{"linalg", "nn", "special"} {
+		v, _ := in.Global(m)
+		mod, ok := v.(*runtime.Module)
+		if !ok {
+			t.Fatalf("%s is not a module", m)
+		}
+		for _, n := range mod.AttrNames() {
+			if a, _ := mod.Attr(n); isBuiltin(a) && !(n[0] >= 'A' && n[0] <= 'Z') {
+				names = append(names, m+"."+n)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, n := range names {
+		seen[n] = true
+		_, excl := surfExcluded[n]
+		switch {
+		case covered[n] && excl:
+			t.Errorf("%s has a gradcheck case and an exclusion (%s)", n, surfExcluded[n])
+		case !covered[n] && !excl:
+			t.Errorf("%s has no gradcheck case in surfCases and no documented exclusion in surfExcluded", n)
+		}
+	}
+	for n := range covered {
+		if !seen[n] && !strings.HasPrefix(n, "Tensor.") { // methods are not enumerated
+			t.Errorf("surfCases case %q names no function of tsr", n)
+		}
+	}
+	for n := range surfExcluded {
+		if !seen[n] {
+			t.Errorf("surfExcluded lists %q, which tsr does not define", n)
+		}
+	}
+	t.Logf("%d functions: %d with gradcheck cases (%d cases), %d excluded", len(names), len(names)-len(surfExcluded), len(surfCases()), len(surfExcluded))
+}
+
+func isBuiltin(v runtime.Value) bool {
+	_, ok := v.(*runtime.Builtin)
+	return ok
+}

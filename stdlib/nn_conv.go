@@ -340,7 +340,7 @@ func convOp(e *Engine, x, w, bias *T, p tensor.ConvParams, transposed bool) (*T,
 	if bias != nil {
 		inputs = append(inputs, bias)
 	}
-	return e.ApplyCustom("ConvolutionBackward", inputs, func() (*T, error) {
+	return e.ApplyCustomDouble("ConvolutionBackward", inputs, func() (*T, error) {
 		ts, err := castAll(cdt, x, w, bias)
 		if err != nil {
 			return nil, err
@@ -367,37 +367,84 @@ func convOp(e *Engine, x, w, bias *T, p tensor.ConvParams, transposed bool) (*T,
 		}
 		return o.To(dt)
 	}, func(g *T) ([]*T, error) {
-		ts, err := castAll(cdt, x, w, g)
+		return convGrads(cdt, x, w, g, p, transposed, x.RequiresGrad(), w.RequiresGrad(), bias != nil && bias.RequiresGrad(), len(inputs))
+	}, func(g *T, cots []*T) ([]*T, error) {
+		// conv is bilinear in (x, w) plus bias: the cotangent of g is the
+		// JVP conv(cx, w) + conv(x, cw) + cb; w's is the weight gradient
+		// at input cx, x's the input gradient with weight cw
+		var cb *T
+		if len(cots) > 2 {
+			cb = cots[2]
+		}
+		gg, err := convOp(e, cots[0], w, cb, p, transposed)
 		if err != nil {
 			return nil, err
 		}
-		var x4, w4, g4 *T
-		if x4, err = as4d(ts[0]); err == nil {
-			if w4, err = as4d(ts[1]); err == nil {
-				g4, err = as4d(ts[2])
-			}
-		}
+		t2, err := convOp(e, x, cots[1], nil, p, transposed)
 		if err != nil {
 			return nil, err
 		}
-		gx, gw, gb, err := tensor.ConvBackward(x4, w4, g4, p, transposed, x.RequiresGrad(), w.RequiresGrad(), bias != nil && bias.RequiresGrad())
-		if err != nil {
+		if gg, err = e.Apply("add", []*T{gg, t2}, nil, func() (*T, error) { return tensor.Add(gg, t2) }); err != nil {
 			return nil, err
 		}
-		out := []*T{nil, nil, nil}
-		for i, r := range []*T{gx, gw, gb} {
-			if r == nil {
-				continue
-			}
-			if r, err = r.Reshape(inputs[min(i, len(inputs)-1)].Shape()...); err != nil {
+		res := make([]*T, len(inputs)+1)
+		res[0] = gg
+		if w.RequiresGrad() {
+			r, err := convGrads(cdt, cots[0], w, g, p, transposed, false, true, false, 2)
+			if err != nil {
 				return nil, err
 			}
-			if out[i], err = r.To(dt); err != nil {
+			res[2] = r[1]
+		}
+		if x.RequiresGrad() {
+			r, err := convGrads(cdt, x, cots[1], g, p, transposed, true, false, false, 2)
+			if err != nil {
 				return nil, err
 			}
+			res[1] = r[0]
 		}
-		return out[:len(inputs)], nil
+		return res, nil
 	})
+}
+
+// convGrads is the (transposed) convolution's backward at x, w for the
+// output gradient g (tensor.ConvBackward in the compute dtype cdt): the
+// gradients of x, w and the bias, those not needed nil, the first n.
+func convGrads(cdt tensor.DType, x, w, g *T, p tensor.ConvParams, transposed, needX, needW, needB bool, n int) ([]*T, error) {
+	dt := x.DType()
+	ts, err := castAll(cdt, x, w, g)
+	if err != nil {
+		return nil, err
+	}
+	var x4, w4, g4 *T
+	if x4, err = as4d(ts[0]); err == nil {
+		if w4, err = as4d(ts[1]); err == nil {
+			g4, err = as4d(ts[2])
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	gx, gw, gb, err := tensor.ConvBackward(x4, w4, g4, p, transposed, needX, needW, needB)
+	if err != nil {
+		return nil, err
+	}
+	shapes := [][]int{x.Shape(), w.Shape()}
+	out := []*T{nil, nil, nil}
+	for i, r := range []*T{gx, gw, gb} {
+		if r == nil {
+			continue
+		}
+		if i < 2 { // the bias gradient is 1-D already
+			if r, err = r.Reshape(shapes[i]...); err != nil {
+				return nil, err
+			}
+		}
+		if out[i], err = r.To(dt); err != nil {
+			return nil, err
+		}
+	}
+	return out[:n], nil
 }
 
 // unfoldParams reads unfold/fold's kernel_size, dilation, padding and
@@ -463,8 +510,8 @@ func nnUnfold(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwar
 	}
 	dt := xt.DType()
 	e := engineOf(th)
-	r, err := e.ApplyCustom("Im2ColBackward", []*T{xt}, func() (*T, error) {
-		c, err := xt.To(cdt)
+	fwd := func(in *T) (*T, error) {
+		c, err := in.To(cdt)
 		if err == nil {
 			c, err = c.Contiguous().Reshape(shape...)
 		}
@@ -478,7 +525,8 @@ func nnUnfold(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwar
 			c, err = c.To(dt)
 		}
 		return c, err
-	}, func(g *T) ([]*T, error) {
+	}
+	r, err := e.ApplyLinear("Im2ColBackward", []*T{xt}, func() (*T, error) { return fwd(xt) }, func(g *T) ([]*T, error) {
 		c, err := g.To(cdt)
 		if err == nil && !batched {
 			c, err = c.Unsqueeze(0)
@@ -493,7 +541,7 @@ func nnUnfold(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwar
 			c, err = c.To(dt)
 		}
 		return []*T{c}, err
-	})
+	}, func(us []*T) (*T, error) { return fwd(us[0]) })
 	return tensorResult(th, r, err)
 }
 
@@ -544,8 +592,8 @@ func nnFold(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs
 	}
 	dt := xt.DType()
 	e := engineOf(th)
-	r, err := e.ApplyCustom("Col2ImBackward", []*T{xt}, func() (*T, error) {
-		c, err := xt.To(cdt)
+	fwd := func(in *T) (*T, error) {
+		c, err := in.To(cdt)
 		if err == nil {
 			c, err = c.Contiguous().Reshape(shape...)
 		}
@@ -559,7 +607,8 @@ func nnFold(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs
 			c, err = c.To(dt)
 		}
 		return c, err
-	}, func(g *T) ([]*T, error) {
+	}
+	r, err := e.ApplyLinear("Col2ImBackward", []*T{xt}, func() (*T, error) { return fwd(xt) }, func(g *T) ([]*T, error) {
 		c, err := g.To(cdt)
 		if err == nil {
 			c, err = c.Contiguous().Reshape(shape[0], shape[1]/K, osz[0], osz[1])
@@ -574,6 +623,6 @@ func nnFold(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs
 			c, err = c.To(dt)
 		}
 		return []*T{c}, err
-	})
+	}, func(us []*T) (*T, error) { return fwd(us[0]) })
 	return tensorResult(th, r, err)
 }

@@ -108,6 +108,8 @@ type Node struct {
 	// tangent, set by ApplyLinear, applies the (linear) op to tangents of
 	// its inputs: the double backward of custom (markNoDoubleBackward).
 	tangent func(us []*T) (*T, error)
+	// double, set by ApplyCustomDouble, is custom's double backward.
+	double func(g *T, cots []*T) ([]*T, error)
 	// seq numbers nodes in creation order (PyTorch's sequence_nr): of
 	// the nodes ready in backward, the most recent runs first.
 	seq uint64
@@ -381,6 +383,28 @@ func (e *Engine) ApplyLinear(name string, inputs []*T, forward func() (*T, error
 	n := e.newNode(nil, customNodeName(name), inputs, nil)
 	n.custom = func(grads []*T) ([]*T, error) { return backward(grads[0]) }
 	n.tangent = apply
+	out = attach(n, out, 0, inputs)
+	n.outMeta = []meta{metaOf(out)}
+	return out, nil
+}
+
+// ApplyCustomDouble is ApplyCustom for an op whose gradient can be
+// differentiated again by a formula: double(g, cots) receives the output
+// gradient g and the cotangents of backward's results (one per input, of
+// the input's shape; zeros for inputs without a gradient) and returns the
+// cotangent of g followed by one per input (nil where none), i.e. the
+// gradient of sum_i <backward(g)_i, cots_i> with respect to g and the
+// inputs. The cotangent of g is the op's Jacobian-vector product along
+// cots; for a bilinear op (convolution) the input terms are the op's
+// backward with the other operand replaced by its cotangent.
+func (e *Engine) ApplyCustomDouble(name string, inputs []*T, forward func() (*T, error), backward func(grad *T) ([]*T, error), double func(g *T, cots []*T) ([]*T, error)) (*T, error) {
+	out, err := forward()
+	if err != nil || out == nil || !e.gradEnabled || !anyRequiresGrad(inputs) || !out.DType().IsFloat() {
+		return out, err
+	}
+	n := e.newNode(nil, customNodeName(name), inputs, nil)
+	n.custom = func(grads []*T) ([]*T, error) { return backward(grads[0]) }
+	n.double = double
 	out = attach(n, out, 0, inputs)
 	n.outMeta = []meta{metaOf(out)}
 	return out, nil
