@@ -102,3 +102,27 @@ func allZero(t *T) bool {
 	}
 	return true
 }
+
+// LUFactorBackwardGraph is the gradient of A for the packed factorization
+// LU = lu_factor(A) of square matrices (batched: [..., n, n]) in engine
+// ops, so it can be differentiated again: with L = tril(LU, -1) + I and
+// U = triu(LU), PyTorch's linalg_lu_backward
+//
+//	gA = P L⁻ᴴ (tril(Lᴴ tril(g, -1), -1) + triu(triu(g) Uᴴ)) U⁻ᴴ
+//
+// where P (A = P L U) is the permutation matrix of the pivots, [..., n, n].
+// LU should be the recorded output (its graph carries A's dependence).
+func (e *Engine) LUFactorBackwardGraph(LU, P, g *T) (*T, error) {
+	k := &calc{e: e}
+	n := LU.Shape()[LU.Dim()-1]
+	eye, err := tensor.Eye(n, n, LU.DType())
+	if err != nil {
+		return nil, err
+	}
+	L := k.add(k.tril(LU, -1), eye)
+	U := k.triu(LU, 0)
+	phi := k.add(k.tril(k.mm(k.mT(L), k.tril(g, -1)), -1), k.triu(k.mm(k.triu(g, 0), k.mT(U)), 0))
+	X := k.solveTri(k.mT(U), phi, false, false) // X Uᴴ = phi
+	X = k.solveTri(k.mT(L), X, true, true)      // Lᴴ Y = X
+	return k.mm(P, X), k.err
+}
