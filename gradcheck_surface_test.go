@@ -3,6 +3,7 @@ package tsr_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -400,6 +401,55 @@ func surfCases() []surfCase {
 		{"special.softmax", "special.softmax(x, 1)", s1, 'r', ""},
 		{"special.log_softmax", "special.log_softmax(x, 1)", s1, 'r', ""},
 		{"special.logsumexp", "special.logsumexp(x, 1)", s1, 'r', ""},
+		// tensor methods without a function of the same name
+		{"Tensor.expand_as", "x.expand_as(y) * y", [][]int{{3, 1}, {3, 2}}, 'r', ""},
+		{"Tensor.reshape_as", "x.reshape_as(y) * y", [][]int{{2, 3}, {3, 2}}, 'r', ""},
+		{"Tensor.view", "x.view(3, 2) * 1", [][]int{{2, 3}}, 'r', ""},
+		{"Tensor.view_as", "x.view_as(y) * y", [][]int{{2, 3}, {6}}, 'r', ""},
+		{"Tensor.sum_to_size", "x.sum_to_size(1, 3)", [][]int{{2, 3}}, 'r', ""},
+		{"Tensor.to", "x.to(f64, copy=true) * 1", s1, 'r', ""},
+		{"Tensor.type_as", "x.type_as(y) * y", [][]int{{3}, {3}}, 'r', ""},
+		{"Tensor.copy_", "(fn(a) { a[1:].copy_(y); a })(x * 1)", [][]int{{3, 2}, {2}}, 'r', ""},
+		{"Tensor.fill_", "(fn(a) { a[0].fill_(2.0); a * a })(x * 1)", [][]int{{3, 2}}, 'r', ""},
+		{"Tensor.zero_", "(fn(a) { a[:, 1].zero_(); a * a })(x * 1)", [][]int{{3, 2}}, 'r', ""},
+		{"Tensor.fill_diagonal_", "(fn(a) { a.fill_diagonal_(0.5); a * a })(x * 1)", sq, 'r', ""},
+		{"Tensor.masked_fill_", "(fn(a) { a.masked_fill_(x > 0, 0.5); a * a })(x * 1)", s1, 'd', ""},
+		{"Tensor.index_fill_", "(fn(a) { a.index_fill_(1, tensor([0, 2]), 0.5); a * a })(x * 1)", s1, 'r', ""},
+		{"Tensor.acos_", "(fn(a) { a.acos_(); a })(x * 0.8)", s1, 'r', ""},
+		{"Tensor.arccos_", "(fn(a) { a.arccos_(); a })(x * 0.8)", s1, 'r', ""},
+		{"Tensor.asin_", "(fn(a) { a.asin_(); a })(x * 0.8)", s1, 'r', ""},
+		{"Tensor.arcsin_", "(fn(a) { a.arcsin_(); a })(x * 0.8)", s1, 'r', ""},
+		{"Tensor.atanh_", "(fn(a) { a.atanh_(); a })(x * 0.8)", s1, 'r', ""},
+		{"Tensor.arctanh_", "(fn(a) { a.arctanh_(); a })(x * 0.8)", s1, 'r', ""},
+		{"Tensor.erfinv_", "(fn(a) { a.erfinv_(); a })(x * 0.8)", s1, 'r', ""},
+		{"Tensor.acosh_", "(fn(a) { a.acosh_(); a })(x + 1)", s1, 'p', ""},
+		{"Tensor.arccosh_", "(fn(a) { a.arccosh_(); a })(x + 1)", s1, 'p', ""},
+		{"Tensor.logit_", "(fn(a) { a.logit_(); a })(x * 0.4 + 0.5)", s1, 'r', ""},
+		{"Tensor.frac_", "(fn(a) { a.frac_(); a })(x * 3)", s1, 'd', ""},
+		{"Tensor.add_", "(fn(a) { a.add_(y, alpha=2); a })(x * 1)", [][]int{{2, 3}, {3}}, 'r', ""},
+		{"Tensor.sub_", "(fn(a) { a.sub_(y); a })(x * 1)", [][]int{{2, 3}, {3}}, 'r', ""},
+		{"Tensor.mul_", "(fn(a) { a[0].mul_(y); a })(x * 1)", [][]int{{2, 3}, {3}}, 'r', ""},
+		{"Tensor.div_", "(fn(a) { a.div_(y); a })(x * 1)", [][]int{{2, 3}, {3}}, 'p', ""},
+		{"Tensor.pow_", "(fn(a) { a.pow_(y); a })(x * 1)", [][]int{{3}, {3}}, 'p', ""},
+		{"Tensor.fmod_", "(fn(a) { a.fmod_(y); a })(x * 3)", [][]int{{4}, {4}}, 'p', ""},
+		{"Tensor.remainder_", "(fn(a) { a.remainder_(y); a })(x * 3)", [][]int{{4}, {4}}, 'p', ""},
+		{"Tensor.addcmul_", "(fn(a) { a.addcmul_(y, z, value=0.5); a })(x * 1)", [][]int{{2, 3}, {3}, {2, 3}}, 'r', ""},
+		{"Tensor.addmm_", "(fn(a) { a.addmm_(y, z, beta=0.5); a })(x * 1)", [][]int{{2, 2}, {2, 3}, {3, 2}}, 'r', ""},
+		{"Tensor.addmv_", "(fn(a) { a.addmv_(y, z); a })(x * 1)", [][]int{{2}, {2, 3}, {3}}, 'r', ""},
+		{"Tensor.addr_", "(fn(a) { a.addr_(y, z); a })(x * 1)", [][]int{{2, 3}, {2}, {3}}, 'r', ""},
+		{"Tensor.baddbmm_", "(fn(a) { a.baddbmm_(y, z); a })(x * 1)", [][]int{{2, 2, 2}, {2, 2, 3}, {2, 3, 2}}, 'r', ""},
+		{"Tensor.addbmm_", "(fn(a) { a.addbmm_(y, z); a })(x * 1)", [][]int{{2, 2}, {2, 2, 3}, {2, 3, 2}}, 'r', ""},
+		{"Tensor.index_copy_", "(fn(a) { a.index_copy_(0, tensor([2, 0]), y); a })(x * 1)", [][]int{{3, 4}, {2, 4}}, 'r', ""},
+		{"Tensor.masked_scatter_", "(fn(a) { a.masked_scatter_(x > 0, y); a })(x * 1)", [][]int{{3, 4}, {12}}, 'd', ""},
+		{"Tensor.put_", "(fn(a) { a.put_(tensor([1, 7]), y, accumulate=true); a })(x * 1)", [][]int{{3, 4}, {2}}, 'r', ""},
+		{"Tensor.scatter_", "(fn(a) { a.scatter_(1, tensor([[0, 1], [2, 3], [1, 0]]), y); a })(x * 1)", [][]int{{3, 4}, {3, 2}}, 'r', ""},
+		{"Tensor.scatter_reduce_", "(fn(a) { a.scatter_reduce_(0, tensor([[0, 1, 2, 0]]), y, \"sum\"); a })(x * 1)", [][]int{{3, 4}, {1, 4}}, 'r', ""},
+		{"Tensor.squeeze_", "(fn(a) { a.squeeze_(1); a * 1 })(x * 1)", [][]int{{3, 1, 2}}, 'r', ""},
+		{"Tensor.unsqueeze_", "(fn(a) { a.unsqueeze_(0); a * 1 })(x * 1)", s1, 'r', ""},
+		{"Tensor.t_", "(fn(a) { a.t_(); a * 1 })(x * 1)", s1, 'r', ""},
+		{"Tensor.transpose_", "(fn(a) { a.transpose_(0, 1); a * 1 })(x * 1)", s1, 'r', ""},
+		{"Tensor.swapaxes_", "(fn(a) { a.swapaxes_(0, 1); a * 1 })(x * 1)", s1, 'r', ""},
+		{"Tensor.swapdims_", "(fn(a) { a.swapdims_(0, 1); a * 1 })(x * 1)", s1, 'r', ""},
 		// linear algebra
 		{"linalg.det", "linalg.det(x + 2 * eye(3, dtype=f64))", sq, 'r', ""},
 		{"det", "det(x + 2 * eye(3, dtype=f64))", sq, 'r', ""},
@@ -655,6 +705,93 @@ func checkSurf(t *testing.T, c surfCase, seed uint64) {
 	}
 }
 
+// inplaceCases derives, from each case whose expression is a call f(x) or
+// f(x, args...) of a function whose method f_ exists, the in-place
+// variant on a non-leaf copy, (fn(a) { a.f_(args...); a })(x * 1), and
+// for one-argument calls also on a view of it (a row, so the write goes
+// through CopySlices): "Tensor.f_".
+func inplaceCases(methods map[string]bool) []surfCase {
+	var out []surfCase
+	for _, c := range surfCases() {
+		name, rest, ok := strings.Cut(c.expr, "(x")
+		if !ok || !isIdent(name) || !strings.HasSuffix(rest, ")") || !methods[name+"_"] {
+			continue
+		}
+		args := strings.TrimSuffix(rest, ")")
+		if args != "" && !strings.HasPrefix(args, ", ") {
+			continue
+		}
+		args = strings.TrimPrefix(args, ", ")
+		if name == "ldexp" || !broadcastsInto(c.shapes) {
+			continue // ldexp_ refuses autograd as PyTorch's; a broadcast self cannot be written in place
+		}
+		ip := surfCase{fn: "Tensor." + name + "_", shapes: c.shapes, in: c.in, noGG: c.noGG}
+		ip.expr = fmt.Sprintf("(fn(a) { a.%s_(%s); a })(x * 1)", name, args)
+		out = append(out, ip)
+		if args == "" && len(c.shapes[0]) == 2 {
+			v := ip
+			v.expr = fmt.Sprintf("(fn(a) { a[1].%s_(); a })(x * 1)", name)
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// broadcastsInto reports whether every shape broadcasts to the first.
+func broadcastsInto(shapes [][]int) bool {
+	s0 := shapes[0]
+	for _, s := range shapes[1:] {
+		if len(s) > len(s0) {
+			return false
+		}
+		for i := range s {
+			if d := s[len(s)-1-i]; d != 1 && d != s0[len(s0)-1-i] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func isIdent(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// tensorMethodNames lists the callable attributes of a tensor.
+func tensorMethodNames(t *testing.T, in *tsr.Interpreter) map[string]bool {
+	v, err := in.Eval(context.Background(), "methods", "tensor([1.])")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, ok := v.(runtime.HasAttrs)
+	if !ok {
+		t.Fatalf("a tensor has no attributes")
+	}
+	names := map[string]bool{}
+	for _, n := range h.AttrNames() {
+		if a, _ := h.Attr(n); isBuiltin(a) {
+			names[n] = true
+		}
+	}
+	return names
+}
+
+// TestGradcheckSurfaceInplace runs the derived in-place cases.
+func TestGradcheckSurfaceInplace(t *testing.T) {
+	cs := inplaceCases(tensorMethodNames(t, tsr.New(tsr.Options{})))
+	if len(cs) < 50 {
+		t.Fatalf("only %d in-place cases", len(cs))
+	}
+	for i, c := range cs {
+		t.Run(fmt.Sprintf("%s_%d", c.fn, i), func(t *testing.T) { checkSurf(t, c, uint64(i+1000)) })
+	}
+}
+
 // TestGradcheckSurface checks every case of surfCases: first derivatives
 // against central differences, second derivatives (create_graph) against
 // central differences of the first, or, where listed, a clear error.
@@ -684,6 +821,19 @@ func init() {
 		"not differentiable in PyTorch 1.13 either: frexp's and unique's backward are not implemented":                                   "frexp unique unique_consecutive",
 		"backward is an error, as PyTorch's (tensor/autograd TestGradcheckAllOps lists them; stdlib torch_more tests check the message)": "floor_divide heaviside nextafter",
 		"complex eigen-decomposition: tsr has no complex autograd":                                                                       "linalg.eig linalg.eigvals",
+		"tensor methods that read or set metadata, convert, allocate or drive autograd (no derivative of their own)": `Tensor.backward Tensor.byte
+			Tensor.char Tensor.cpu Tensor.data_ptr Tensor.dim Tensor.element_size Tensor.get_device Tensor.is_contiguous Tensor.is_pinned
+			Tensor.item Tensor.ndimension Tensor.nelement Tensor.new_empty Tensor.new_empty_strided Tensor.new_full Tensor.new_ones
+			Tensor.new_tensor Tensor.new_zeros Tensor.pin_memory Tensor.register_hook Tensor.requires_grad_ Tensor.retain_grad Tensor.size
+			Tensor.storage_offset Tensor.stride Tensor.tolist Tensor.untyped_storage`,
+		"resize_ of a tensor that requires grad is an error, as PyTorch's": "Tensor.resize_",
+		"in-place random fill: self's old values get no gradient (PyTorch: zeros)": `Tensor.bernoulli_ Tensor.cauchy_ Tensor.exponential_
+			Tensor.geometric_ Tensor.log_normal_ Tensor.normal_ Tensor.random_ Tensor.uniform_`,
+		"in-place comparison, bitwise, logical, gcd/lcm: integer-valued results (zero gradient in PyTorch) or integer dtypes": `Tensor.eq_ Tensor.ne_
+			Tensor.ge_ Tensor.gt_ Tensor.le_ Tensor.lt_ Tensor.greater_ Tensor.greater_equal_ Tensor.less_ Tensor.less_equal_ Tensor.not_equal_
+			Tensor.bitwise_and_ Tensor.bitwise_left_shift_ Tensor.bitwise_not_ Tensor.bitwise_or_ Tensor.bitwise_right_shift_ Tensor.bitwise_xor_
+			Tensor.logical_and_ Tensor.logical_not_ Tensor.logical_or_ Tensor.logical_xor_ Tensor.gcd_ Tensor.lcm_`,
+		"in-place forms whose backward is an error, as PyTorch 1.13's (ldexp_ runs mul's out= form)": "Tensor.floor_divide_ Tensor.heaviside_ Tensor.nextafter_ Tensor.ldexp_",
 	} {
 		for _, n := range strings.Fields(names) {
 			surfExcluded[n] = reason
@@ -736,11 +886,55 @@ func TestGradcheckSurfaceCoverage(t *testing.T) {
 		}
 	}
 	for n := range surfExcluded {
-		if !seen[n] {
+		if !seen[n] && !strings.HasPrefix(n, "Tensor.") {
 			t.Errorf("surfExcluded lists %q, which tsr does not define", n)
 		}
 	}
-	t.Logf("%d functions: %d with gradcheck cases (%d cases), %d excluded", len(names), len(names)-len(surfExcluded), len(surfCases()), len(surfExcluded))
+	nExcl := 0
+	for _, n := range names {
+		if _, ok := surfExcluded[n]; ok {
+			nExcl++
+		}
+	}
+	t.Logf("%d functions: %d with gradcheck cases (%d cases), %d excluded", len(names), len(names)-nExcl, len(surfCases()), nExcl)
+
+	// tensor methods: one named like a function is covered with it;
+	// the others need a "Tensor.name" case (written or derived in place)
+	// or an exclusion
+	methods := tensorMethodNames(t, in)
+	for _, c := range inplaceCases(methods) {
+		covered[c.fn] = true
+	}
+	globals := map[string]bool{}
+	for _, n := range in.Predeclared() {
+		globals[n] = true
+	}
+	nm := 0
+	for _, n := range slices.Sorted(maps.Keys(methods)) {
+		if globals[n] {
+			continue
+		}
+		nm++
+		_, excl := surfExcluded["Tensor."+n]
+		switch {
+		case covered["Tensor."+n] && excl:
+			t.Errorf("Tensor.%s has a gradcheck case and an exclusion", n)
+		case !covered["Tensor."+n] && !excl:
+			t.Errorf("method %s has no gradcheck case (Tensor.%s) and no documented exclusion", n, n)
+		}
+	}
+	for n := range covered {
+		if m, ok := strings.CutPrefix(n, "Tensor."); ok && !methods[m] && m != "__getitem__" {
+			t.Errorf("case %q names no tensor method", n)
+		}
+	}
+	nmc := 0
+	for n := range methods {
+		if _, excl := surfExcluded["Tensor."+n]; !globals[n] && !excl {
+			nmc++
+		}
+	}
+	t.Logf("%d tensor methods not named like a function: %d with gradcheck cases, %d excluded", nm, nmc, nm-nmc)
 }
 
 func isBuiltin(v runtime.Value) bool {

@@ -40,6 +40,8 @@ CASES = [
     ("clamp_min_boundary", [("x", [-1.0, 0.0, 1.0], [3], f64)], "x.clamp(min=0.0)", "x.clamp(min=0.0)"),
     ("clamp_tensor_boundary", [("x", [-1.0, 0.0, 0.5, 2.0], [4], f64), ("lo", [-1.0, 0.5, 0.0, 0.0], [4], f64), ("hi", [0.0, 1.0, 0.5, 1.0], [4], f64)],
      "torch.clamp(x, lo, hi)", "clamp(x, lo, hi)"),
+    ("clamp_inplace_tensor_bounds", [("x", [-1.0, 0.0, 0.5, 2.0], [4], f64), ("lo", [-1.0, 0.5, 0.0, 0.0], [4], f64), ("hi", [0.0, 1.0, 0.5, 1.0], [4], f64)],
+     "(x * 1).clamp_(lo, hi)", "(x * 1).clamp_(lo, hi)"),
     ("hardtanh_boundary", [("x", [-2.0, -1.0, 0.0, 1.0, 2.0], [5], f64)], "F.hardtanh(x)", "nn.hardtanh(x)"),
     ("relu6_boundary", [("x", [-1.0, 0.0, 3.0, 6.0, 7.0], [5], f64)], "F.relu6(x)", "nn.relu6(x)"),
     ("leaky_relu_zero", [("x", [-1.0, 0.0, 1.0], [3], f64)], "F.leaky_relu(x, 0.1)", "nn.leaky_relu(x, 0.1)"),
