@@ -146,7 +146,7 @@ func specialMultigammaln(th *runtime.Thread, b *runtime.Builtin, args []runtime.
 // PyTorch 1.13's formulas: d/dq = -a * zeta(a + 1, q); d/da is not
 // implemented (a NotImplementedError when a requires grad).
 func zetaOp(e *Engine, a, q *T) (*T, error) {
-	aShape, qShape := a.Shape(), q.Shape()
+	qShape := q.Shape()
 	backward := func(g *T) ([]*T, error) {
 		if a.RequiresGrad() {
 			return nil, runtime.Errorf("NotImplementedError", "the derivative for 'zeta' is not implemented.")
@@ -154,6 +154,26 @@ func zetaOp(e *Engine, a, q *T) (*T, error) {
 		a1, err := tensor.Add(a, tensor.ScalarFloat(1))
 		if err != nil {
 			return nil, err
+		}
+		if e.GradEnabled() {
+			// create_graph: -a * zeta(a + 1, q) * g in recorded ops
+			z, err := zetaOp(e, a1, q)
+			if err == nil {
+				z, err = applyBinary(e, "mul", tensor.Mul, z, a)
+			}
+			if err == nil {
+				z, err = applyBinary(e, "mul", tensor.Mul, z, g)
+			}
+			if err == nil {
+				z, err = unaryOp(e, "neg", z)
+			}
+			if err != nil {
+				return nil, err
+			}
+			if !sameShape(z.Shape(), qShape) {
+				return nil, runtime.Errorf("NotImplementedError", "the second derivative of zeta with a broadcast other is not implemented")
+			}
+			return []*T{nil, z}, nil
 		}
 		z, err := tensor.Zeta(a1, q)
 		if err != nil {
@@ -174,6 +194,5 @@ func zetaOp(e *Engine, a, q *T) (*T, error) {
 		}
 		return []*T{nil, gq}, err
 	}
-	_ = aShape
 	return e.ApplyCustom("SpecialZetaBackward", []*T{a, q}, func() (*T, error) { return tensor.Zeta(a, q) }, backward)
 }
