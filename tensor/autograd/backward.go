@@ -365,8 +365,10 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 			if err == nil && create {
 				if n.double != nil {
 					formulaDoubleBackward(n, buf, ins)
+				} else if n.tangentN != nil {
+					linearDoubleBackward(n, buf, ins, n.tangentN, n.backwardN)
 				} else if n.tangent != nil {
-					linearDoubleBackward(n, buf, ins, n.tangent)
+					linearDoubleBackward(n, buf, ins, single(n.tangent), n.custom)
 				} else {
 					markNoDoubleBackward(n, buf, ins)
 				}
@@ -375,13 +377,16 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 			ins, err = n.fn.Backward(&Ctx{E: e, node: n}, buf)
 			if err == nil && create && n.fn.Tangent != nil {
 				ctx := &Ctx{E: e, node: n}
-				linearDoubleBackward(n, buf, ins, func(us []*T) (*T, error) { return n.fn.Tangent(ctx, us) })
+				linearDoubleBackward(n, buf, ins, single(func(us []*T) (*T, error) { return n.fn.Tangent(ctx, us) }),
+					func(gs []*T) ([]*T, error) { return n.fn.Backward(ctx, gs) })
 			} else if err == nil && create && n.fn.View {
 				// a view's geometric backward (geometryBackward) runs
 				// outside the engine: its gradient is linear in g
 				if in, ok := n.attrs["_in_geo"].(viewGeo); ok {
 					if out, ok := n.attrs["_out_geo"].(viewGeo); ok {
-						linearDoubleBackward(n, buf, ins, func(us []*T) (*T, error) { return viewTangent(in, out, us[0]) })
+						ctx := &Ctx{E: e, node: n}
+						linearDoubleBackward(n, buf, ins, single(func(us []*T) (*T, error) { return viewTangent(in, out, us[0]) }),
+							func(gs []*T) ([]*T, error) { return n.fn.Backward(ctx, gs) })
 					}
 				}
 			}
@@ -608,17 +613,30 @@ func markNoDoubleBackward(n *Node, buf, ins []*T) {
 	}
 }
 
-// linearDoubleBackward records the gradients ins that the custom node n of
-// a linear op (ApplyLinear) returned during a create_graph pass as outputs
-// of one node depending on the output gradient g: differentiating them
-// again applies the op to their cotangents (n.tangent). They do not depend
-// on n's inputs; when g itself is a constant they are left as they are.
-func linearDoubleBackward(n *Node, buf, ins []*T, tangent func(us []*T) (*T, error)) {
-	g := buf[0]
-	if g == nil || !g.RequiresGrad() {
+// linearDoubleBackward records the gradients ins that node n of a linear
+// op (ApplyLinear, a view, a table op with Tangent) returned during a
+// create_graph pass as outputs of one node w depending on the output
+// gradients buf: differentiating them again applies the op to their
+// cotangents (tangent: per input of n, zeros where none, to one tangent
+// per output of n). w is linear too (it is n's backward), so w records
+// backward as its own tangent and derivatives of any order stay exact.
+// The gradients do not depend on n's inputs; when no output gradient
+// requires grad they are constants and left as they are.
+func linearDoubleBackward(n *Node, buf, ins []*T, tangent func(us []*T) ([]*T, error), backward func(gs []*T) ([]*T, error)) {
+	var src []int // output of n for each input of w
+	var next []edge
+	var inMeta []meta
+	for j, g := range buf {
+		if g != nil && g.RequiresGrad() {
+			src = append(src, j)
+			next = append(next, edgeOf(g))
+			inMeta = append(inMeta, metaOf(g))
+		}
+	}
+	if len(src) == 0 {
 		return
 	}
-	w := &Node{name: n.name + "Backward", nIn: 1, next: []edge{edgeOf(g)}, inMeta: []meta{metaOf(g)}, seq: nextNodeSeq()}
+	w := &Node{name: n.name + "Backward", nIn: len(src), next: next, inMeta: inMeta, seq: nextNodeSeq()}
 	var slot []int // input of n for each output of w
 	for i, gi := range ins {
 		if gi == nil || gi.RequiresGrad() || !gi.DType().IsFloat() || i >= len(n.next) || !n.next[i].valid() {
@@ -631,24 +649,67 @@ func linearDoubleBackward(n *Node, buf, ins []*T, tangent func(us []*T) (*T, err
 	if len(slot) == 0 {
 		return
 	}
-	inMeta := n.inMeta
-	w.custom = func(us []*T) ([]*T, error) {
-		ts := make([]*T, len(inMeta))
-		for i, m := range inMeta {
+	nIn, nOut := n.inMeta, n.outMeta
+	// spread places the tensors of the listed positions into a full list
+	// of zeros of the given metas
+	spread := func(ms []meta, pos []int, vs []*T) ([]*T, error) {
+		out := make([]*T, len(ms))
+		for i, m := range ms {
 			if m.dtype.IsFloat() {
 				z, err := tensor.Zeros(m.shape, m.dtype)
 				if err != nil {
 					return nil, err
 				}
-				ts[i] = z
+				out[i] = z
 			}
 		}
-		for k, i := range slot {
-			if us[k] != nil {
-				ts[i] = us[k]
+		for k, i := range pos {
+			if k < len(vs) && vs[k] != nil {
+				out[i] = vs[k]
 			}
 		}
-		t, err := tangent(ts)
+		return out, nil
+	}
+	pick := func(vs []*T, pos []int) []*T {
+		out := make([]*T, len(pos))
+		for k, i := range pos {
+			if i < len(vs) {
+				out[k] = vs[i]
+			}
+		}
+		return out
+	}
+	w.custom = func(us []*T) ([]*T, error) {
+		ts, err := spread(nIn, slot, us)
+		if err != nil {
+			return nil, err
+		}
+		outs, err := tangent(ts)
+		if err != nil {
+			return nil, err
+		}
+		return pick(outs, src), nil
+	}
+	if backward != nil {
+		w.tangentN = func(gs []*T) ([]*T, error) {
+			full, err := spread(nOut, src, gs)
+			if err != nil {
+				return nil, err
+			}
+			r, err := backward(full)
+			if err != nil {
+				return nil, err
+			}
+			return pick(r, slot), nil
+		}
+		w.backwardN = func(us []*T) ([]*T, error) { return w.custom(us) }
+	}
+}
+
+// single adapts a one-output tangent to linearDoubleBackward's form.
+func single(f func(us []*T) (*T, error)) func(us []*T) ([]*T, error) {
+	return func(us []*T) ([]*T, error) {
+		t, err := f(us)
 		return []*T{t}, err
 	}
 }

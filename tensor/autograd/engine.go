@@ -108,6 +108,11 @@ type Node struct {
 	// tangent, set by ApplyLinear, applies the (linear) op to tangents of
 	// its inputs: the double backward of custom (markNoDoubleBackward).
 	tangent func(us []*T) (*T, error)
+	// tangentN and backwardN are set on the nodes linearDoubleBackward
+	// makes: the node's own tangent (the original op's backward) and the
+	// backward that computes it again, for higher orders.
+	tangentN  func(us []*T) ([]*T, error)
+	backwardN func(gs []*T) ([]*T, error)
 	// double, set by ApplyCustomDouble, is custom's double backward.
 	double func(g *T, cots []*T) ([]*T, error)
 	// seq numbers nodes in creation order (PyTorch's sequence_nr): of
