@@ -141,6 +141,10 @@ func surfCases() []surfCase {
 		{"index_copy", "index_copy(x, 0, tensor([2, 0]), y)", [][]int{{3, 4}, {2, 4}}, 'r', ""},
 		{"index_fill", "index_fill(x, 1, tensor([1, 3]), 0.5)", s1, 'r', ""},
 		{"index_put", "index_put(x, (tensor([0, 2]), tensor([1, 1])), y, accumulate=true)", [][]int{{3, 4}, {2}}, 'r', ""},
+		{"index_put", "index_put(x, (tensor([0, 2]),), y)", [][]int{{3, 4}, {4}}, 'r', ""},
+		{"Tensor.__setitem__", "(fn(a) { a[tensor([0, 2]), 1:3] = y; a })(x * 1)", [][]int{{3, 4}, {2, 2}}, 'r', ""},
+		{"Tensor.__setitem__", "(fn(a) { a[1] = y; a })(x * 1)", [][]int{{3, 4}, {4}}, 'r', ""},
+		{"Tensor.__setitem__", "(fn(a) { a[a > 0] = 0.5; a })(x * 1)", [][]int{{3, 4}}, 'd', ""},
 		{"put", "put(x, tensor([1, 7]), y)", [][]int{{3, 4}, {2}}, 'r', ""},
 		{"diagonal_scatter", "diagonal_scatter(x, y, 1)", [][]int{{3, 4}, {3}}, 'r', ""},
 		{"select_scatter", "select_scatter(x, y, 0, 1)", [][]int{{3, 4}, {4}}, 'r', ""},
@@ -926,7 +930,7 @@ func TestGradcheckSurfaceCoverage(t *testing.T) {
 		}
 	}
 	for n := range covered {
-		if m, ok := strings.CutPrefix(n, "Tensor."); ok && !methods[m] && m != "__getitem__" {
+		if m, ok := strings.CutPrefix(n, "Tensor."); ok && !methods[m] && m != "__getitem__" && m != "__setitem__" {
 			t.Errorf("case %q names no tensor method", n)
 		}
 	}
