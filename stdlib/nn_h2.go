@@ -659,11 +659,16 @@ func logSigmoidFns([]float64) (f, df func(float64) float64) {
 		}
 }
 
+// hardsigmoidSlope is the derivative of hardsigmoid inside (-3, 3) as
+// PyTorch's CPU kernel writes it, scalar_t(1.0f / 6.0f): the float32 1/6
+// even for float64 tensors.
+var hardsigmoidSlope = float64(float32(1.0) / 6)
+
 func hardsigmoidFns([]float64) (f, df func(float64) float64) {
 	return func(x float64) float64 { return math.Min(math.Max(x+3, 0), 6) / 6 },
 		func(x float64) float64 {
 			if x > -3 && x < 3 {
-				return 1.0 / 6
+				return hardsigmoidSlope
 			}
 			return 0
 		}
