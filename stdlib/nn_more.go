@@ -475,7 +475,8 @@ func nnBCE(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs 
 // bceOp is the unweighted elementwise binary cross entropy
 // -(t * max(log x, -100) + (1 - t) * max(log(1 - x), -100)), recorded with
 // PyTorch's backward formulas: d/dx = (x - t) / max((1 - x) * x, 1e-12)
-// and d/dt = max(log(1 - x), -100) - max(log x, -100). Computed in float64
+// and d/dt = log(1 - x) - log x (not clamped: ±inf at x = 0 and 1, as
+// PyTorch 1.13's binary_cross_entropy_target_backward). Computed in float64
 // and rounded once to the input dtype.
 func bceOp(e *Engine, x, y *T) (*T, error) {
 	xv, tv := x.ToFloat64s(), y.ToFloat64s()
@@ -506,7 +507,7 @@ func bceOp(e *Engine, x, y *T) (*T, error) {
 		gt := make([]float64, len(xv))
 		for i, v := range xv {
 			gx[i] = gv[i] * (v - tv[i]) / math.Max((1-v)*v, 1e-12)
-			gt[i] = gv[i] * (clog(1-v) - clog(v))
+			gt[i] = gv[i] * (math.Log(1-v) - math.Log(v)) // unclamped, as PyTorch: ±inf at 0 and 1
 		}
 		a, err := tensor.FromFloat64s(gx, shape, g.DType())
 		if err != nil {
@@ -526,7 +527,7 @@ func bceOp(e *Engine, x, y *T) (*T, error) {
 
 // bceGradGraph is bceOp's backward in engine ops, for a create_graph
 // backward (differentiable again): g (x - t) / max((1 - x) x, 1e-12) and
-// g (max(log(1 - x), -100) - max(log x, -100)).
+// g (log(1 - x) - log x).
 func bceGradGraph(e *Engine, x, t, g *T) ([]*T, error) {
 	var err error
 	bin := func(op string, f func(a, b *T) (*T, error), a, b *T) *T {
@@ -549,8 +550,7 @@ func bceGradGraph(e *Engine, x, t, g *T) ([]*T, error) {
 	omx := bin("sub", tensor.Sub, one, x)
 	den := bin("maximum", tensor.Maximum, bin("mul", tensor.Mul, omx, x), tensor.ScalarFloat(1e-12))
 	gx := bin("div", tensor.Div, bin("mul", tensor.Mul, g, bin("sub", tensor.Sub, x, t)), den)
-	lo := tensor.ScalarFloat(-100)
-	d := bin("sub", tensor.Sub, bin("maximum", tensor.Maximum, un("log", omx), lo), bin("maximum", tensor.Maximum, un("log", x), lo))
+	d := bin("sub", tensor.Sub, un("log", omx), un("log", x))
 	gt := bin("mul", tensor.Mul, g, d)
 	if err != nil {
 		return nil, err
