@@ -356,9 +356,13 @@ func (e *Engine) ApplyMulti(op string, inputs []*T, attrs Attrs, forward func() 
 // ApplyCustom records an op whose backward is given as a closure instead of
 // a table entry. It is the escape hatch for ops whose gradient depends on
 // forward-time data that does not fit Attrs (e.g. advanced-indexing
-// positions); their gradients are not differentiable a second time. backward
-// receives the output gradient and returns one gradient per input (nil
-// where none).
+// positions). backward receives the output gradient and returns one
+// gradient per input (nil where none). A gradient backward computes in
+// engine ops is differentiable again; one computed outside the engine
+// during a create_graph pass gets a node whose backward is a
+// NotImplementedError, so a second derivative through the op fails
+// instead of treating the gradient as a constant (ApplyLinear and
+// ApplyCustomDouble give such ops a double backward).
 func (e *Engine) ApplyCustom(name string, inputs []*T, forward func() (*T, error), backward func(grad *T) ([]*T, error)) (*T, error) {
 	out, err := forward()
 	if err != nil || out == nil || !e.gradEnabled || !anyRequiresGrad(inputs) || !out.DType().IsFloat() {
