@@ -376,14 +376,17 @@ func (e *Engine) ApplyCustom(name string, inputs []*T, forward func() (*T, error
 }
 
 // ApplyLinear is ApplyCustom for an op that is linear in its inputs
-// jointly (indexing, gather and scatter, flips and rolls, pads, pools with
-// fixed windows and argmax positions, ...), so its gradient is
-// differentiable again: apply(us) must compute the op on tangents us (one
-// per input, of the input's shape; zeros for inputs without a gradient),
-// in engine ops or through ApplyLinear again, with the forward's
-// non-tensor arguments (indices, positions). The gradient of a linear op
-// does not depend on its inputs; with respect to the output gradient g
-// its derivative is the op itself: d<backward(g), u>/dg = apply(u).
+// jointly, or piecewise linear with a gradient that is constant between
+// kinks (indexing, gather and scatter, flips and rolls, pads, pools with
+// fixed windows and argmax positions, fmod, nan_to_num, ...), so its
+// gradient is differentiable again: apply(us) must compute the op's
+// Jacobian-vector product on tangents us (one per input, of the input's
+// shape; zeros for inputs without a gradient) — for a linear op the op
+// itself with the forward's non-tensor arguments (indices, positions) —
+// in engine ops, through ApplyLinear again, or as a plain tensor. Such a
+// gradient does not depend on the inputs; with respect to the output
+// gradient g its derivative is d<backward(g), u>/dg = apply(u), and the
+// node recording that is linear again, so any order is exact.
 func (e *Engine) ApplyLinear(name string, inputs []*T, forward func() (*T, error), backward func(grad *T) ([]*T, error), apply func(us []*T) (*T, error)) (*T, error) {
 	out, err := forward()
 	if err != nil || out == nil || !e.gradEnabled || !anyRequiresGrad(inputs) || !out.DType().IsFloat() {
