@@ -134,7 +134,7 @@ func (e *Engine) LUFactorBackwardGraph(LU, P, g *T) (*T, error) {
 		return nil, err
 	}
 	L := k.add(k.tril(k.narrow(LU, -1, 0, r), -1), eye) // m×k
-	U := k.triu(k.narrow(LU, -2, 0, r), 0)               // k×n
+	U := k.triu(k.narrow(LU, -2, 0, r), 0)              // k×n
 	gL, gU := k.narrow(g, -1, 0, r), k.narrow(g, -2, 0, r)
 	var gA *T
 	switch {
