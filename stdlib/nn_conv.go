@@ -340,7 +340,7 @@ func convOp(e *Engine, x, w, bias *T, p tensor.ConvParams, transposed bool) (*T,
 	if bias != nil {
 		inputs = append(inputs, bias)
 	}
-	return e.ApplyCustomDouble("ConvolutionBackward", inputs, func() (*T, error) {
+	return e.ApplyCustom("ConvolutionBackward", inputs, func() (*T, error) {
 		ts, err := castAll(cdt, x, w, bias)
 		if err != nil {
 			return nil, err
@@ -367,43 +367,104 @@ func convOp(e *Engine, x, w, bias *T, p tensor.ConvParams, transposed bool) (*T,
 		}
 		return o.To(dt)
 	}, func(g *T) ([]*T, error) {
+		if e.GradEnabled() {
+			// create_graph: the gradients as recorded ops, each
+			// differentiable again (to any order)
+			out := make([]*T, len(inputs))
+			var err error
+			if x.RequiresGrad() {
+				if out[0], err = convInputGradOp(e, g, w, x.Shape(), p, transposed); err != nil {
+					return nil, err
+				}
+			}
+			if w.RequiresGrad() {
+				if out[1], err = convWeightGradOp(e, x, g, w.Shape(), p, transposed); err != nil {
+					return nil, err
+				}
+			}
+			if bias != nil && bias.RequiresGrad() {
+				dims := []int{0, 2, 3}[:g.Dim()-1]
+				if out[2], err = sumOp(e, g, dims, false); err != nil {
+					return nil, err
+				}
+			}
+			return out, nil
+		}
 		return convGrads(cdt, x, w, g, p, transposed, x.RequiresGrad(), w.RequiresGrad(), bias != nil && bias.RequiresGrad(), len(inputs))
-	}, func(g *T, cots []*T) ([]*T, error) {
-		// conv is bilinear in (x, w) plus bias: the cotangent of g is the
-		// JVP conv(cx, w) + conv(x, cw) + cb; w's is the weight gradient
-		// at input cx, x's the input gradient with weight cw
-		var cb *T
-		if len(cots) > 2 {
-			cb = cots[2]
-		}
-		gg, err := convOp(e, cots[0], w, cb, p, transposed)
+	})
+}
+
+// convInputGradOp records the input gradient of a (transposed)
+// convolution, B_x(g; w), for the output gradient g and weight w (x of
+// shape xShape), as a node linear in each of g and w: its backward for a
+// cotangent u is conv(u, w) for g and the weight gradient B_w(g; u) for w
+// (<B_x(g; w), u> = <g, conv(u, w)>), both recorded.
+func convInputGradOp(e *Engine, g, w *T, xShape []int, p tensor.ConvParams, transposed bool) (*T, error) {
+	cdt, err := computeDType("slow_conv2d_cpu", g.DType(), true, false)
+	if err != nil {
+		return nil, err
+	}
+	return e.ApplyCustom("ConvolutionBackwardBackward", []*T{g, w}, func() (*T, error) {
+		z, err := tensor.Zeros(xShape, g.DType()) // only x's shape is read
 		if err != nil {
 			return nil, err
 		}
-		t2, err := convOp(e, x, cots[1], nil, p, transposed)
+		r, err := convGrads(cdt, z, w, g, p, transposed, true, false, false, 1)
 		if err != nil {
 			return nil, err
 		}
-		if gg, err = e.Apply("add", []*T{gg, t2}, nil, func() (*T, error) { return tensor.Add(gg, t2) }); err != nil {
-			return nil, err
+		return r[0], nil
+	}, func(u *T) ([]*T, error) {
+		out := make([]*T, 2)
+		var err error
+		if g.RequiresGrad() {
+			if out[0], err = convOp(e, u, w, nil, p, transposed); err != nil {
+				return nil, err
+			}
 		}
-		res := make([]*T, len(inputs)+1)
-		res[0] = gg
 		if w.RequiresGrad() {
-			r, err := convGrads(cdt, cots[0], w, g, p, transposed, false, true, false, 2)
-			if err != nil {
+			if out[1], err = convWeightGradOp(e, u, g, w.Shape(), p, transposed); err != nil {
 				return nil, err
 			}
-			res[2] = r[1]
 		}
+		return out, nil
+	})
+}
+
+// convWeightGradOp records the weight gradient of a (transposed)
+// convolution, B_w(g; x), for input x and output gradient g (weight of
+// shape wShape), linear in each of x and g: its backward for a cotangent v
+// is the input gradient B_x(g; v) for x and conv(x, v) for g
+// (<B_w(g; x), v> = <g, conv(x, v)>), both recorded.
+func convWeightGradOp(e *Engine, x, g *T, wShape []int, p tensor.ConvParams, transposed bool) (*T, error) {
+	cdt, err := computeDType("slow_conv2d_cpu", x.DType(), true, false)
+	if err != nil {
+		return nil, err
+	}
+	return e.ApplyCustom("ConvolutionBackwardBackward", []*T{x, g}, func() (*T, error) {
+		z, err := tensor.Zeros(wShape, x.DType()) // only w's shape is read
+		if err != nil {
+			return nil, err
+		}
+		r, err := convGrads(cdt, x, z, g, p, transposed, false, true, false, 2)
+		if err != nil {
+			return nil, err
+		}
+		return r[1], nil
+	}, func(v *T) ([]*T, error) {
+		out := make([]*T, 2)
+		var err error
 		if x.RequiresGrad() {
-			r, err := convGrads(cdt, x, cots[1], g, p, transposed, true, false, false, 2)
-			if err != nil {
+			if out[0], err = convInputGradOp(e, g, v, x.Shape(), p, transposed); err != nil {
 				return nil, err
 			}
-			res[1] = r[0]
 		}
-		return res, nil
+		if g.RequiresGrad() {
+			if out[1], err = convOp(e, x, v, nil, p, transposed); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
 	})
 }
 

@@ -363,9 +363,7 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 		if n.custom != nil {
 			ins, err = n.custom(buf)
 			if err == nil && create {
-				if n.double != nil {
-					formulaDoubleBackward(n, buf, ins)
-				} else if n.tangentN != nil {
+				if n.tangentN != nil {
 					linearDoubleBackward(n, buf, ins, n.tangentN, n.backwardN)
 				} else if n.tangent != nil {
 					linearDoubleBackward(n, buf, ins, single(n.tangent), n.custom)
@@ -742,68 +740,4 @@ func viewTangent(in, out viewGeo, u *T) (*T, error) {
 		res = append(res, v)
 	})
 	return tensor.FromFloat64s(res, out.shape, u.DType())
-}
-
-// formulaDoubleBackward records the gradients ins that the custom node n
-// of an ApplyCustomDouble op returned during a create_graph pass as outputs
-// of one node depending on the output gradient g and on n's inputs, whose
-// backward is n.double.
-func formulaDoubleBackward(n *Node, buf, ins []*T) {
-	g := buf[0]
-	var next []edge
-	var inMeta []meta
-	var from []int // -1: g; else the input of n for each input of w
-	if g != nil && g.RequiresGrad() {
-		next, inMeta, from = append(next, edgeOf(g)), append(inMeta, metaOf(g)), append(from, -1)
-	}
-	for i, ed := range n.next {
-		if ed.valid() {
-			next, inMeta, from = append(next, ed), append(inMeta, n.inMeta[i]), append(from, i)
-		}
-	}
-	if len(next) == 0 {
-		return
-	}
-	w := &Node{name: n.name + "Backward", nIn: len(next), next: next, inMeta: inMeta, seq: nextNodeSeq()}
-	var slot []int
-	for i, gi := range ins {
-		if gi == nil || gi.RequiresGrad() || !gi.DType().IsFloat() || i >= len(n.next) || !n.next[i].valid() {
-			continue
-		}
-		ins[i] = attach(w, gi.ShallowCopy(), len(slot), nil)
-		w.outMeta = append(w.outMeta, metaOf(ins[i]))
-		slot = append(slot, i)
-	}
-	if len(slot) == 0 {
-		return
-	}
-	nInMeta, double := n.inMeta, n.double
-	w.custom = func(us []*T) ([]*T, error) {
-		cots := make([]*T, len(nInMeta))
-		for i, m := range nInMeta {
-			if m.dtype.IsFloat() {
-				z, err := tensor.Zeros(m.shape, m.dtype)
-				if err != nil {
-					return nil, err
-				}
-				cots[i] = z
-			}
-		}
-		for k, i := range slot {
-			if us[k] != nil {
-				cots[i] = us[k]
-			}
-		}
-		r, err := double(g, cots)
-		if err != nil {
-			return nil, err
-		}
-		res := make([]*T, len(from))
-		for k, f := range from {
-			if f+1 < len(r) {
-				res[k] = r[f+1]
-			}
-		}
-		return res, nil
-	}
 }

@@ -106,15 +106,13 @@ type Node struct {
 	// custom overrides fn.Backward (ApplyCustom).
 	custom func(grads []*T) ([]*T, error)
 	// tangent, set by ApplyLinear, applies the (linear) op to tangents of
-	// its inputs: the double backward of custom (markNoDoubleBackward).
+	// its inputs: the double backward of custom (linearDoubleBackward).
 	tangent func(us []*T) (*T, error)
 	// tangentN and backwardN are set on the nodes linearDoubleBackward
 	// makes: the node's own tangent (the original op's backward) and the
 	// backward that computes it again, for higher orders.
 	tangentN  func(us []*T) ([]*T, error)
 	backwardN func(gs []*T) ([]*T, error)
-	// double, set by ApplyCustomDouble, is custom's double backward.
-	double func(g *T, cots []*T) ([]*T, error)
 	// seq numbers nodes in creation order (PyTorch's sequence_nr): of
 	// the nodes ready in backward, the most recent runs first.
 	seq uint64
@@ -361,8 +359,9 @@ func (e *Engine) ApplyMulti(op string, inputs []*T, attrs Attrs, forward func() 
 // engine ops is differentiable again; one computed outside the engine
 // during a create_graph pass gets a node whose backward is a
 // NotImplementedError, so a second derivative through the op fails
-// instead of treating the gradient as a constant (ApplyLinear and
-// ApplyCustomDouble give such ops a double backward).
+// instead of treating the gradient as a constant (ApplyLinear gives linear
+// ops a double backward; other ops compute their gradient in recorded ops
+// when the pass records a graph, as conv and lu_factor do).
 func (e *Engine) ApplyCustom(name string, inputs []*T, forward func() (*T, error), backward func(grad *T) ([]*T, error)) (*T, error) {
 	out, err := forward()
 	if err != nil || out == nil || !e.gradEnabled || !anyRequiresGrad(inputs) || !out.DType().IsFloat() {
@@ -395,28 +394,6 @@ func (e *Engine) ApplyLinear(name string, inputs []*T, forward func() (*T, error
 	n := e.newNode(nil, customNodeName(name), inputs, nil)
 	n.custom = func(grads []*T) ([]*T, error) { return backward(grads[0]) }
 	n.tangent = apply
-	out = attach(n, out, 0, inputs)
-	n.outMeta = []meta{metaOf(out)}
-	return out, nil
-}
-
-// ApplyCustomDouble is ApplyCustom for an op whose gradient can be
-// differentiated again by a formula: double(g, cots) receives the output
-// gradient g and the cotangents of backward's results (one per input, of
-// the input's shape; zeros for inputs without a gradient) and returns the
-// cotangent of g followed by one per input (nil where none), i.e. the
-// gradient of sum_i <backward(g)_i, cots_i> with respect to g and the
-// inputs. The cotangent of g is the op's Jacobian-vector product along
-// cots; for a bilinear op (convolution) the input terms are the op's
-// backward with the other operand replaced by its cotangent.
-func (e *Engine) ApplyCustomDouble(name string, inputs []*T, forward func() (*T, error), backward func(grad *T) ([]*T, error), double func(g *T, cots []*T) ([]*T, error)) (*T, error) {
-	out, err := forward()
-	if err != nil || out == nil || !e.gradEnabled || !anyRequiresGrad(inputs) || !out.DType().IsFloat() {
-		return out, err
-	}
-	n := e.newNode(nil, customNodeName(name), inputs, nil)
-	n.custom = func(grads []*T) ([]*T, error) { return backward(grads[0]) }
-	n.double = double
 	out = attach(n, out, 0, inputs)
 	n.outMeta = []meta{metaOf(out)}
 	return out, nil
