@@ -175,7 +175,8 @@ func advancedIndex(e *Engine, x *T, items []tensor.Index) (*T, error) {
 	backward := func(g *T) ([]*T, error) {
 		return []*T{scatterAdd(g, pos, shape, dt)}, nil
 	}
-	return e.ApplyCustom("IndexBackward", []*T{x}, forward, backward)
+	apply := func(us []*T) (*T, error) { return advancedIndex(e, us[0], items) }
+	return e.ApplyLinear("IndexBackward", []*T{x}, forward, backward, apply)
 }
 
 // scatterAdd returns a tensor of the given shape and dtype, zero except

@@ -164,7 +164,18 @@ func luFactorOp(e *Engine, A *T, batch []int, m, n int) (LU, piv, info *T, res *
 		res = r
 		return tensor.FromFloat64s(r.lu, withShape(batch, m, n), A.DType())
 	}
+	var recorded *T // LU as returned, with this node as grad_fn
 	backward := func(g *T) ([]*T, error) {
+		if e.GradEnabled() && recorded != nil && m > 0 && n > 0 {
+			// create_graph: the formula in engine ops on the recorded
+			// LU, so the gradient is differentiable again
+			P, err := luPermutationMatrix(res.piv, batch, m, res.k, A.DType())
+			if err != nil {
+				return nil, err
+			}
+			ga, err := e.LUFactorBackwardGraph(recorded, P, g)
+			return []*T{ga}, err
+		}
 		gv := g.ToFloat64s()
 		out := make([]float64, len(gv))
 		mn := m * n
@@ -178,6 +189,7 @@ func luFactorOp(e *Engine, A *T, batch []int, m, n int) (LU, piv, info *T, res *
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
+	recorded = LU
 	if piv, err = int32Tensor(res.piv, withShape(batch, res.k)); err != nil {
 		return nil, nil, nil, nil, err
 	}
@@ -504,4 +516,27 @@ func luSolveOp(e *Engine, LU, pivots, B *T, left, adjoint bool) (*T, error) {
 		}
 		return linalg.SolveTriangular(e, Ut, Y, false, false)
 	}
+}
+
+// luPermutationMatrix is P of A = P L U ([batch..., m, m]) for LAPACK's
+// 1-based pivots (k per matrix): row swaps i <-> piv[i]-1 applied in order
+// give the permutation perm with (L U)[i] = A[perm[i]], and P[perm[i], i]
+// = 1.
+func luPermutationMatrix(piv []int32, batch []int, m, k int, dt tensor.DType) (*T, error) {
+	nb := numelOf(batch)
+	vals := make([]float64, nb*m*m)
+	perm := make([]int, m)
+	for b := 0; b < nb; b++ {
+		for i := range perm {
+			perm[i] = i
+		}
+		for i := 0; i < k; i++ {
+			j := int(piv[b*k+i]) - 1
+			perm[i], perm[j] = perm[j], perm[i]
+		}
+		for i, p := range perm {
+			vals[b*m*m+p*m+i] = 1
+		}
+	}
+	return tensor.FromFloat64s(vals, withShape(batch, m, m), dt)
 }

@@ -528,6 +528,60 @@ func cholFactorGrad(C, common *T, upper bool) (*T, error) {
 	return tensor.Neg(g)
 }
 
+// cholCalc composes the cholesky_solve / cholesky_inverse backward
+// formulas in recorded ops (for a create_graph backward), keeping the
+// first error.
+type cholCalc struct {
+	e     *Engine
+	upper bool
+	err   error
+}
+
+func (c *cholCalc) do(f func() (*T, error)) *T {
+	if c.err != nil {
+		return nil
+	}
+	r, err := f()
+	c.err = err
+	return r
+}
+
+func (c *cholCalc) mT(a *T) *T {
+	return c.do(func() (*T, error) { return transposeOp(c.e, a, a.Dim()-2, a.Dim()-1) })
+}
+
+func (c *cholCalc) mm(a, b *T) *T {
+	return c.do(func() (*T, error) { return applyBinary(c.e, "matmul", tensor.Matmul, a, b) })
+}
+
+// sym is t + tᵀ.
+func (c *cholCalc) sym(t *T) *T {
+	tt := c.mT(t)
+	return c.do(func() (*T, error) { return applyBinary(c.e, "add", tensor.Add, t, tt) })
+}
+
+// solve is cholesky_solve(B, C): two recorded triangular solves.
+func (c *cholCalc) solve(B, C *T) *T {
+	Ct := c.mT(C)
+	first, second := C, Ct // lower: L Y = B, Lᵀ X = Y
+	if c.upper {
+		first, second = Ct, C // upper: Uᵀ Y = B, U X = Y
+	}
+	y := c.do(func() (*T, error) { return linalg.SolveTriangular(c.e, first, B, false, true) })
+	return c.do(func() (*T, error) { return linalg.SolveTriangular(c.e, second, y, true, true) })
+}
+
+// factorGrad is cholFactorGrad in recorded ops.
+func (c *cholCalc) factorGrad(C, common *T) *T {
+	var g *T
+	if c.upper {
+		g = c.mm(C, common)
+	} else {
+		g = c.mm(common, C)
+	}
+	return c.do(func() (*T, error) { return unaryOp(c.e, "neg", g) })
+}
+
 // symmetrized returns t + t.mT.
 func symmetrized(t *T) (*T, error) {
 	tt, err := t.MT()
@@ -566,7 +620,16 @@ func torchCholeskySolve(th *runtime.Thread, b *runtime.Builtin, args []runtime.V
 		X = x
 		return x, err
 	}
+	var recorded *T // the result as returned, with this node as grad_fn
+	e := engineOf(th)
 	backward := func(g *T) ([]*T, error) {
+		if e.GradEnabled() && recorded != nil && sameShape(Bt.Shape(), recorded.Shape()) && sameShape(g.Shape(), Bt.Shape()) {
+			// create_graph: the same formulas in recorded ops
+			c := &cholCalc{e: e, upper: upper}
+			gB := c.solve(g, Ct)
+			common := c.sym(c.mm(gB, c.mT(recorded)))
+			return []*T{gB, c.factorGrad(Ct, common)}, c.err
+		}
 		gB, err := cholSolveKernel(g, Ct, upper)
 		if err != nil {
 			return nil, err
@@ -594,7 +657,8 @@ func torchCholeskySolve(th *runtime.Thread, b *runtime.Builtin, args []runtime.V
 		}
 		return []*T{gB, gC}, nil
 	}
-	r, err := engineOf(th).ApplyCustom("CholeskySolveBackward", []*T{Bt, Ct}, forward, backward)
+	r, err := e.ApplyCustom("CholeskySolveBackward", []*T{Bt, Ct}, forward, backward)
+	recorded = r
 	return tensorResult(th, r, err)
 }
 
@@ -642,7 +706,15 @@ func torchCholeskyInverse(th *runtime.Thread, b *runtime.Builtin, args []runtime
 		X = x
 		return x, nil
 	}
+	var recorded *T
+	e := engineOf(th)
 	backward := func(g *T) ([]*T, error) {
+		if e.GradEnabled() && recorded != nil {
+			// create_graph: the same formula in recorded ops
+			c := &cholCalc{e: e, upper: upper}
+			common := c.mm(recorded, c.mm(c.sym(g), recorded))
+			return []*T{c.factorGrad(Ct, common)}, c.err
+		}
 		common, err := symmetrized(g)
 		if err != nil {
 			return nil, err
@@ -656,7 +728,8 @@ func torchCholeskyInverse(th *runtime.Thread, b *runtime.Builtin, args []runtime
 		gC, err := cholFactorGrad(Ct, common, upper)
 		return []*T{gC}, err
 	}
-	r, err := engineOf(th).ApplyCustom("CholeskyInverseBackward", []*T{Ct}, forward, backward)
+	r, err := e.ApplyCustom("CholeskyInverseBackward", []*T{Ct}, forward, backward)
+	recorded = r
 	return tensorResult(th, r, err)
 }
 

@@ -336,6 +336,10 @@ func matrixExp(e *Engine, A *T) (*T, error) {
 		return tensor.FromFloat64s(out, shape, dt)
 	}
 	backward := func(g *T) ([]*T, error) {
+		if e.GradEnabled() && n > 0 {
+			ga, err := matrixExpGradGraph(e, A, g)
+			return []*T{ga}, err
+		}
 		av, gv := A.ToFloat64s(), g.ToFloat64s()
 		out := make([]float64, len(av))
 		m := 2 * n
@@ -362,6 +366,45 @@ func matrixExp(e *Engine, A *T) (*T, error) {
 		return []*T{ga}, err
 	}
 	return e.ApplyCustom("LinalgMatrixExpBackward", []*T{A}, forward, backward)
+}
+
+// matrixExpGradGraph is matrixExp's backward in recorded ops, for a
+// create_graph backward: the top-right block of matrixExp([[Aᵀ, G], [0,
+// Aᵀ]]), itself differentiable.
+func matrixExpGradGraph(e *Engine, A, g *T) (*T, error) {
+	d := A.Dim()
+	n := A.Shape()[d-1]
+	cat := func(ts []*T, dim int) (*T, error) {
+		return e.Apply("cat", ts, autograd.Attrs{"dim": dim}, func() (*T, error) { return tensor.Cat(ts, dim) })
+	}
+	At, err := transposeOp(e, A, d-2, d-1)
+	if err != nil {
+		return nil, err
+	}
+	z, err := tensor.Zeros(A.Shape(), A.DType())
+	if err != nil {
+		return nil, err
+	}
+	top, err := cat([]*T{At, g}, d-1)
+	if err != nil {
+		return nil, err
+	}
+	bottom, err := cat([]*T{z, At}, d-1)
+	if err != nil {
+		return nil, err
+	}
+	blk, err := cat([]*T{top, bottom}, d-2)
+	if err != nil {
+		return nil, err
+	}
+	E, err := matrixExp(e, blk)
+	if err != nil {
+		return nil, err
+	}
+	if E, err = narrowOp(e, E, d-2, 0, n); err != nil {
+		return nil, err
+	}
+	return narrowOp(e, E, d-1, n, n)
 }
 
 // Padé coefficients b_0..b_m of the [m/m] approximant to exp and the

@@ -144,7 +144,8 @@ func takeAlongOp(e *Engine, name string, x *T, dim int, idx, vals *T) (*T, error
 		}
 		return []*T{scatterAdd(g, pos, shape, dt)}, nil
 	}
-	return e.ApplyCustom(name, []*T{x}, forward, backward)
+	apply := func(us []*T) (*T, error) { return takeAlongOp(e, name, us[0], dim, idx, nil) }
+	return e.ApplyLinear(name, []*T{x}, forward, backward, apply)
 }
 
 // numelOf is the product of the sizes in shape (1 for no dims).
@@ -411,12 +412,18 @@ func methodRoll(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs
 	for i, s := range sh {
 		back[i] = -s
 	}
-	return x.result(engineOf(th).ApplyCustom("RollBackward", []*T{x.t},
-		func() (*T, error) { return tensor.Roll(x.t, sh, nd) },
+	return x.result(rollOp(engineOf(th), x.t, sh, back, nd))
+}
+
+// rollOp is roll(x, shifts, dims) recorded as RollBackward0; back holds the
+// negated shifts (its backward, and differentiable again).
+func rollOp(e *Engine, x *T, shifts, back, dims []int) (*T, error) {
+	return e.ApplyLinear("RollBackward", []*T{x},
+		func() (*T, error) { return tensor.Roll(x, shifts, dims) },
 		func(g *T) ([]*T, error) {
-			r, err := tensor.Roll(g, back, nd)
+			r, err := rollOp(e, g, back, shifts, dims)
 			return []*T{r}, err
-		}))
+		}, func(us []*T) (*T, error) { return rollOp(e, us[0], shifts, back, dims) })
 }
 
 func methodTile(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
@@ -499,7 +506,25 @@ func fmodOp(e *Engine, self, other *T) (*T, error) {
 	if b.IsWrappedNumber() {
 		name = "FmodBackward0"
 	}
-	return e.ApplyCustom(name, []*T{a, b}, forward, backward)
+	// piecewise linear: the gradient does not depend on a, b (almost
+	// everywhere); the tangent is u_a - trunc(a / b) u_b
+	tangent := func(us []*T) (*T, error) {
+		q, err := tensor.TruncDivide(a, b)
+		if err != nil {
+			return nil, err
+		}
+		if q.DType() != us[1].DType() {
+			if q, err = q.To(us[1].DType()); err != nil {
+				return nil, err
+			}
+		}
+		qu, err := e.Apply("mul", []*T{q, us[1]}, nil, func() (*T, error) { return tensor.Mul(q, us[1]) })
+		if err != nil {
+			return nil, err
+		}
+		return e.Apply("sub", []*T{us[0], qu}, nil, func() (*T, error) { return tensor.Sub(us[0], qu) })
+	}
+	return e.ApplyLinear(name, []*T{a, b}, forward, backward, tangent)
 }
 
 // sumToShape sums g (of a broadcast shape) down to shape: the leading

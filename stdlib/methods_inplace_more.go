@@ -588,7 +588,11 @@ func maskedScatterOp(e *Engine, x, mask, src *T) (*T, error) {
 		}
 		return []*T{a, b}, nil
 	}
-	return e.ApplyCustom("MaskedScatterBackward", []*T{x, src}, forward, backward)
+	// linear in (x, src): the tangent scatters src's tangent into x's
+	tangent := func(us []*T) (*T, error) {
+		return tensor.FromFloat64s(maskedFill(us[0].ToFloat64s(), us[1].ToFloat64s(), sel), shape, us[0].DType())
+	}
+	return e.ApplyLinear("MaskedScatterBackward", []*T{x, src}, forward, backward, tangent)
 }
 
 // maskedFill sets out[i] to the next element of src, in order, for each i

@@ -215,6 +215,15 @@ func init() {
 		if err := clampBoundsFit(x.t, lo, hi); err != nil {
 			return nil, err
 		}
+		if !(lo == nil || lo.IsWrappedNumber()) || !(hi == nil || hi.IsWrappedNumber()) {
+			// tensor bounds: clamp.Tensor's formula (gradients reach the
+			// bounds too), written back into x
+			e := engineOf(th)
+			if err := inplaceVia(e, x.t, "ClampBackward0", func(self *T) (*T, error) { return clampTensorOp(e, self, lo, hi) }); err != nil {
+				return nil, err
+			}
+			return x, nil
+		}
 		attrs := autograd.Attrs{}
 		if lo != nil {
 			attrs["min"] = lo.FlatFloat64(0)

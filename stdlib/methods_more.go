@@ -476,7 +476,18 @@ func scatterOp(e *Engine, name string, self, src *T, value float64, dpos, spos [
 		}
 		return grads, nil
 	}
-	return e.ApplyCustom(name, inputs, forward, backward)
+	// linear in (self, src) jointly; value is a constant
+	apply := func(us []*T) (*T, error) {
+		switch {
+		case src != nil:
+			return scatterOp(e, name, us[0], us[1], 0, dpos, spos, add, alpha)
+		case add:
+			return us[0], nil
+		default:
+			return scatterOp(e, name, us[0], nil, 0, dpos, spos, false, alpha)
+		}
+	}
+	return e.ApplyLinear(name, inputs, forward, backward, apply)
 }
 
 // scatterArgs parses scatter/scatter_add's (dim, index, src) (scatter also
@@ -797,19 +808,22 @@ func nanToNumOp(e *Engine, t *T, nan, posinf, neginf floatOpt) (*T, error) {
 	if neginf.ok {
 		np = &neginf.v
 	}
-	return e.ApplyCustom("NanToNumBackward", []*T{t},
+	// the gradient g where t is finite, else 0: linear in g, and its
+	// tangent is u masked the same way
+	masked := func(g *T) (*T, error) {
+		fin, err := tensor.IsFinite(t)
+		if err != nil {
+			return nil, err
+		}
+		z := tensor.ScalarFloat(0)
+		return e.Apply("where", []*T{fin, g, z}, nil, func() (*T, error) { return tensor.Where(fin, g, z) })
+	}
+	return e.ApplyLinear("NanToNumBackward", []*T{t},
 		func() (*T, error) { return tensor.NanToNum(t, nan.v, pp, np) },
 		func(g *T) ([]*T, error) {
-			fin, err := tensor.IsFinite(t)
-			if err != nil {
-				return nil, err
-			}
-			z, err := tensor.Where(fin, g, tensor.ScalarFloat(0))
-			if err != nil {
-				return nil, err
-			}
-			return []*T{z}, nil
-		})
+			z, err := masked(g)
+			return []*T{z}, err
+		}, func(us []*T) (*T, error) { return masked(us[0]) })
 }
 
 func methodCountNonzero(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {

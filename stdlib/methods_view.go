@@ -378,11 +378,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return x.result(engineOf(th).ApplyCustom("FlipBackward", []*T{x.t}, func() (*T, error) { return tensor.Flip(x.t, nd) },
-			func(g *T) ([]*T, error) {
-				r, err := tensor.Flip(g, nd)
-				return []*T{r}, err
-			}))
+		return x.result(flipOp(engineOf(th), x.t, nd))
 	})
 
 	defGlobal("as_strided", "as_strided(input, size, stride, storage_offset=none): a checked strided view of input's storage.", functional("as_strided", func(th *runtime.Thread, x *TensorValue, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
@@ -546,4 +542,14 @@ func triangleWhere(e *Engine, x *T, k int, upper bool) (*T, error) {
 	// PyTorch's tril/triu return a contiguous tensor whatever x's layout
 	// (where would keep a transposed x transposed).
 	return contiguousOp(e, r)
+}
+
+// flipOp is flip(x, dims) recorded as FlipBackward0 (its own backward, and
+// differentiable again).
+func flipOp(e *Engine, x *T, dims []int) (*T, error) {
+	return e.ApplyLinear("FlipBackward", []*T{x}, func() (*T, error) { return tensor.Flip(x, dims) },
+		func(g *T) ([]*T, error) {
+			r, err := flipOp(e, g, dims)
+			return []*T{r}, err
+		}, func(us []*T) (*T, error) { return flipOp(e, us[0], dims) })
 }

@@ -416,12 +416,13 @@ func unsqueezedShape(s []int, d int) []int {
 
 // smooth mixes a target distribution with the uniform one:
 // (1 - eps) * t + eps / C (PyTorch's label_smoothing).
+// Recorded, so a probability target that requires grad gets its gradient.
 func smooth(e *Engine, t *T, eps float64, C int) (*T, error) {
-	a, err := tensor.Mul(t, tensor.ScalarFloat(1-eps))
+	a, err := applyBinary(e, "mul", tensor.Mul, t, tensor.ScalarFloat(1-eps))
 	if err != nil {
 		return nil, err
 	}
-	return tensor.Add(a, tensor.ScalarFloat(eps/float64(C)))
+	return applyBinary(e, "add", tensor.Add, a, tensor.ScalarFloat(eps/float64(C)))
 }
 
 func nnLayerNorm(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {

@@ -367,37 +367,145 @@ func convOp(e *Engine, x, w, bias *T, p tensor.ConvParams, transposed bool) (*T,
 		}
 		return o.To(dt)
 	}, func(g *T) ([]*T, error) {
-		ts, err := castAll(cdt, x, w, g)
-		if err != nil {
-			return nil, err
-		}
-		var x4, w4, g4 *T
-		if x4, err = as4d(ts[0]); err == nil {
-			if w4, err = as4d(ts[1]); err == nil {
-				g4, err = as4d(ts[2])
+		if e.GradEnabled() {
+			// create_graph: the gradients as recorded ops, each
+			// differentiable again (to any order)
+			out := make([]*T, len(inputs))
+			var err error
+			if x.RequiresGrad() {
+				if out[0], err = convInputGradOp(e, g, w, x.Shape(), p, transposed); err != nil {
+					return nil, err
+				}
 			}
-		}
-		if err != nil {
-			return nil, err
-		}
-		gx, gw, gb, err := tensor.ConvBackward(x4, w4, g4, p, transposed, x.RequiresGrad(), w.RequiresGrad(), bias != nil && bias.RequiresGrad())
-		if err != nil {
-			return nil, err
-		}
-		out := []*T{nil, nil, nil}
-		for i, r := range []*T{gx, gw, gb} {
-			if r == nil {
-				continue
+			if w.RequiresGrad() {
+				if out[1], err = convWeightGradOp(e, x, g, w.Shape(), p, transposed); err != nil {
+					return nil, err
+				}
 			}
-			if r, err = r.Reshape(inputs[min(i, len(inputs)-1)].Shape()...); err != nil {
-				return nil, err
+			if bias != nil && bias.RequiresGrad() {
+				dims := []int{0, 2, 3}[:g.Dim()-1]
+				if out[2], err = sumOp(e, g, dims, false); err != nil {
+					return nil, err
+				}
 			}
-			if out[i], err = r.To(dt); err != nil {
-				return nil, err
-			}
+			return out, nil
 		}
-		return out[:len(inputs)], nil
+		return convGrads(cdt, x, w, g, p, transposed, x.RequiresGrad(), w.RequiresGrad(), bias != nil && bias.RequiresGrad(), len(inputs))
 	})
+}
+
+// convInputGradOp records the input gradient of a (transposed)
+// convolution, B_x(g; w), for the output gradient g and weight w (x of
+// shape xShape), as a node linear in each of g and w: its backward for a
+// cotangent u is conv(u, w) for g and the weight gradient B_w(g; u) for w
+// (<B_x(g; w), u> = <g, conv(u, w)>), both recorded.
+func convInputGradOp(e *Engine, g, w *T, xShape []int, p tensor.ConvParams, transposed bool) (*T, error) {
+	cdt, err := computeDType("slow_conv2d_cpu", g.DType(), true, false)
+	if err != nil {
+		return nil, err
+	}
+	return e.ApplyCustom("ConvolutionBackwardBackward", []*T{g, w}, func() (*T, error) {
+		z, err := tensor.Zeros(xShape, g.DType()) // only x's shape is read
+		if err != nil {
+			return nil, err
+		}
+		r, err := convGrads(cdt, z, w, g, p, transposed, true, false, false, 1)
+		if err != nil {
+			return nil, err
+		}
+		return r[0], nil
+	}, func(u *T) ([]*T, error) {
+		out := make([]*T, 2)
+		var err error
+		if g.RequiresGrad() {
+			if out[0], err = convOp(e, u, w, nil, p, transposed); err != nil {
+				return nil, err
+			}
+		}
+		if w.RequiresGrad() {
+			if out[1], err = convWeightGradOp(e, u, g, w.Shape(), p, transposed); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	})
+}
+
+// convWeightGradOp records the weight gradient of a (transposed)
+// convolution, B_w(g; x), for input x and output gradient g (weight of
+// shape wShape), linear in each of x and g: its backward for a cotangent v
+// is the input gradient B_x(g; v) for x and conv(x, v) for g
+// (<B_w(g; x), v> = <g, conv(x, v)>), both recorded.
+func convWeightGradOp(e *Engine, x, g *T, wShape []int, p tensor.ConvParams, transposed bool) (*T, error) {
+	cdt, err := computeDType("slow_conv2d_cpu", x.DType(), true, false)
+	if err != nil {
+		return nil, err
+	}
+	return e.ApplyCustom("ConvolutionBackwardBackward", []*T{x, g}, func() (*T, error) {
+		z, err := tensor.Zeros(wShape, x.DType()) // only w's shape is read
+		if err != nil {
+			return nil, err
+		}
+		r, err := convGrads(cdt, x, z, g, p, transposed, false, true, false, 2)
+		if err != nil {
+			return nil, err
+		}
+		return r[1], nil
+	}, func(v *T) ([]*T, error) {
+		out := make([]*T, 2)
+		var err error
+		if x.RequiresGrad() {
+			if out[0], err = convInputGradOp(e, g, v, x.Shape(), p, transposed); err != nil {
+				return nil, err
+			}
+		}
+		if g.RequiresGrad() {
+			if out[1], err = convOp(e, x, v, nil, p, transposed); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	})
+}
+
+// convGrads is the (transposed) convolution's backward at x, w for the
+// output gradient g (tensor.ConvBackward in the compute dtype cdt): the
+// gradients of x, w and the bias, those not needed nil, the first n.
+func convGrads(cdt tensor.DType, x, w, g *T, p tensor.ConvParams, transposed, needX, needW, needB bool, n int) ([]*T, error) {
+	dt := x.DType()
+	ts, err := castAll(cdt, x, w, g)
+	if err != nil {
+		return nil, err
+	}
+	var x4, w4, g4 *T
+	if x4, err = as4d(ts[0]); err == nil {
+		if w4, err = as4d(ts[1]); err == nil {
+			g4, err = as4d(ts[2])
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	gx, gw, gb, err := tensor.ConvBackward(x4, w4, g4, p, transposed, needX, needW, needB)
+	if err != nil {
+		return nil, err
+	}
+	shapes := [][]int{x.Shape(), w.Shape()}
+	out := []*T{nil, nil, nil}
+	for i, r := range []*T{gx, gw, gb} {
+		if r == nil {
+			continue
+		}
+		if i < 2 { // the bias gradient is 1-D already
+			if r, err = r.Reshape(shapes[i]...); err != nil {
+				return nil, err
+			}
+		}
+		if out[i], err = r.To(dt); err != nil {
+			return nil, err
+		}
+	}
+	return out[:n], nil
 }
 
 // unfoldParams reads unfold/fold's kernel_size, dilation, padding and
@@ -463,8 +571,8 @@ func nnUnfold(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwar
 	}
 	dt := xt.DType()
 	e := engineOf(th)
-	r, err := e.ApplyCustom("Im2ColBackward", []*T{xt}, func() (*T, error) {
-		c, err := xt.To(cdt)
+	fwd := func(in *T) (*T, error) {
+		c, err := in.To(cdt)
 		if err == nil {
 			c, err = c.Contiguous().Reshape(shape...)
 		}
@@ -478,7 +586,8 @@ func nnUnfold(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwar
 			c, err = c.To(dt)
 		}
 		return c, err
-	}, func(g *T) ([]*T, error) {
+	}
+	r, err := e.ApplyLinear("Im2ColBackward", []*T{xt}, func() (*T, error) { return fwd(xt) }, func(g *T) ([]*T, error) {
 		c, err := g.To(cdt)
 		if err == nil && !batched {
 			c, err = c.Unsqueeze(0)
@@ -493,7 +602,7 @@ func nnUnfold(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwar
 			c, err = c.To(dt)
 		}
 		return []*T{c}, err
-	})
+	}, func(us []*T) (*T, error) { return fwd(us[0]) })
 	return tensorResult(th, r, err)
 }
 
@@ -544,8 +653,8 @@ func nnFold(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs
 	}
 	dt := xt.DType()
 	e := engineOf(th)
-	r, err := e.ApplyCustom("Col2ImBackward", []*T{xt}, func() (*T, error) {
-		c, err := xt.To(cdt)
+	fwd := func(in *T) (*T, error) {
+		c, err := in.To(cdt)
 		if err == nil {
 			c, err = c.Contiguous().Reshape(shape...)
 		}
@@ -559,7 +668,8 @@ func nnFold(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs
 			c, err = c.To(dt)
 		}
 		return c, err
-	}, func(g *T) ([]*T, error) {
+	}
+	r, err := e.ApplyLinear("Col2ImBackward", []*T{xt}, func() (*T, error) { return fwd(xt) }, func(g *T) ([]*T, error) {
 		c, err := g.To(cdt)
 		if err == nil {
 			c, err = c.Contiguous().Reshape(shape[0], shape[1]/K, osz[0], osz[1])
@@ -574,6 +684,6 @@ func nnFold(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs
 			c, err = c.To(dt)
 		}
 		return []*T{c}, err
-	})
+	}, func(us []*T) (*T, error) { return fwd(us[0]) })
 	return tensorResult(th, r, err)
 }

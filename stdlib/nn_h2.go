@@ -133,13 +133,20 @@ func builtinCosineSimilarity(th *runtime.Thread, b *runtime.Builtin, args []runt
 		if err != nil {
 			return nil, err
 		}
-		cl, err := e.ApplyCustom("CloneBackward0", []*T{nt}, func() (*T, error) { return clamped, nil }, func(g *T) ([]*T, error) {
+		// the factor is 1 wherever the norm exceeds eps: the op is
+		// treated as linear (scaled by the fixed factor) for its double
+		// backward
+		scaled := func(g *T) (*T, error) {
 			f, err := tensor.Div(nt, clamped)
-			if err == nil {
-				f, err = tensor.Mul(g, f)
+			if err != nil {
+				return nil, err
 			}
+			return e.Apply("mul", []*T{g, f}, nil, func() (*T, error) { return tensor.Mul(g, f) })
+		}
+		cl, err := e.ApplyLinear("CloneBackward0", []*T{nt}, func() (*T, error) { return clamped, nil }, func(g *T) ([]*T, error) {
+			f, err := scaled(g)
 			return []*T{f}, err
-		})
+		}, func(us []*T) (*T, error) { return scaled(us[0]) })
 		if err != nil {
 			return nil, err
 		}
@@ -536,7 +543,11 @@ func builtinPointwise(name, kernel, node string, params []string, fns pointwiseF
 			return nil, runtime.Errorf("RuntimeError", "lambda must be greater or equal to 0, but found to be %s.", tensor.CppDouble(vals[0]))
 		}
 		f, df := fns(vals)
-		r, err := pointwiseOp(engineOf(th), node, x.t, f, df)
+		var d2f func(float64) float64
+		if mk := pointwiseSecond[name]; mk != nil {
+			d2f = mk(vals)
+		}
+		r, err := pointwiseOp(engineOf(th), node, x.t, f, df, d2f)
 		if err != nil {
 			return nil, err
 		}
@@ -557,10 +568,33 @@ var pointwiseDefaults = map[string][]float64{
 
 // pointwiseOp records y = f(x) elementwise as one node named name whose
 // backward is grad * df(x); both computed in float64 and rounded once to
-// x's dtype. The result is contiguous.
-func pointwiseOp(e *Engine, name string, x *T, f, df func(float64) float64) (*T, error) {
+// x's dtype. The result is contiguous. more, when given, are the further
+// derivatives (d²f, ...): a create_graph backward then records df(x) as a
+// pointwise op of its own, so the gradient can be differentiated again
+// (without them that is a NotImplementedError).
+func pointwiseOp(e *Engine, name string, x *T, f, df func(float64) float64, more ...func(float64) float64) (*T, error) {
 	dt := x.DType()
 	shape := x.Shape()
+	backward := func(g *T) ([]*T, error) {
+		if e.GradEnabled() && len(more) > 0 && more[0] != nil {
+			// create_graph: grad * df(x) with df(x) a recorded pointwise
+			// op (derivative more[0]), so the gradient is differentiable
+			// again, in x and in grad
+			d, err := pointwiseOp(e, name+"Backward", x, df, more[0], more[1:]...)
+			if err != nil {
+				return nil, err
+			}
+			gi, err := e.Apply("mul", []*T{g, d}, nil, func() (*T, error) { return tensor.Mul(g, d) })
+			return []*T{gi}, err
+		}
+		xs := x.ToFloat64s()
+		gs := g.ToFloat64s()
+		for i := range gs {
+			gs[i] *= df(xs[i])
+		}
+		gi, err := tensor.FromFloat64s(gs, shape, g.DType())
+		return []*T{gi}, err
+	}
 	return e.ApplyCustom(name, []*T{x}, func() (*T, error) {
 		v := x.ToFloat64s()
 		for i, xi := range v {
@@ -571,15 +605,47 @@ func pointwiseOp(e *Engine, name string, x *T, f, df func(float64) float64) (*T,
 			return r, err
 		}
 		return r.CloneLayoutOf(x), nil // PyTorch's output follows x's layout
-	}, func(g *T) ([]*T, error) {
-		xs := x.ToFloat64s()
-		gs := g.ToFloat64s()
-		for i := range gs {
-			gs[i] *= df(xs[i])
+	}, backward)
+}
+
+// pointwiseSecond gives, by function name, the second derivative of the
+// pointwise activations (zero almost everywhere for the piecewise-linear
+// ones), for their double backward.
+var pointwiseSecond = map[string]func(p []float64) func(float64) float64{
+	"logsigmoid": func([]float64) func(float64) float64 {
+		return func(x float64) float64 {
+			s := 1 / (1 + math.Exp(-x))
+			return -s * (1 - s)
 		}
-		gi, err := tensor.FromFloat64s(gs, shape, g.DType())
-		return []*T{gi}, err
-	})
+	},
+	"hardsigmoid": func([]float64) func(float64) float64 { return func(float64) float64 { return 0 } },
+	"hardswish": func([]float64) func(float64) float64 {
+		return func(x float64) float64 {
+			if x >= -3 && x <= 3 {
+				return 1.0 / 3
+			}
+			return 0
+		}
+	},
+	"selu": func([]float64) func(float64) float64 {
+		return func(x float64) float64 {
+			if x > 0 {
+				return 0
+			}
+			return seluAlpha * seluScale * math.Exp(x)
+		}
+	},
+	"celu": func(p []float64) func(float64) float64 {
+		return func(x float64) float64 {
+			if x > 0 {
+				return 0
+			}
+			return math.Exp(x/p[0]) / p[0]
+		}
+	},
+	"softshrink": func([]float64) func(float64) float64 { return func(float64) float64 { return 0 } },
+	"hardshrink": func([]float64) func(float64) float64 { return func(float64) float64 { return 0 } },
+	"threshold":  func([]float64) func(float64) float64 { return func(float64) float64 { return 0 } },
 }
 
 func logSigmoidFns([]float64) (f, df func(float64) float64) {
@@ -593,11 +659,16 @@ func logSigmoidFns([]float64) (f, df func(float64) float64) {
 		}
 }
 
+// hardsigmoidSlope is the derivative of hardsigmoid inside (-3, 3) as
+// PyTorch's CPU kernel writes it, scalar_t(1.0f / 6.0f): the float32 1/6
+// even for float64 tensors.
+var hardsigmoidSlope = float64(float32(1.0) / 6)
+
 func hardsigmoidFns([]float64) (f, df func(float64) float64) {
 	return func(x float64) float64 { return math.Min(math.Max(x+3, 0), 6) / 6 },
 		func(x float64) float64 {
 			if x > -3 && x < 3 {
-				return 1.0 / 6
+				return hardsigmoidSlope
 			}
 			return 0
 		}

@@ -475,7 +475,8 @@ func nnBCE(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs 
 // bceOp is the unweighted elementwise binary cross entropy
 // -(t * max(log x, -100) + (1 - t) * max(log(1 - x), -100)), recorded with
 // PyTorch's backward formulas: d/dx = (x - t) / max((1 - x) * x, 1e-12)
-// and d/dt = max(log(1 - x), -100) - max(log x, -100). Computed in float64
+// and d/dt = log(1 - x) - log x (not clamped: ±inf at x = 0 and 1, as
+// PyTorch 1.13's binary_cross_entropy_target_backward). Computed in float64
 // and rounded once to the input dtype.
 func bceOp(e *Engine, x, y *T) (*T, error) {
 	xv, tv := x.ToFloat64s(), y.ToFloat64s()
@@ -498,12 +499,15 @@ func bceOp(e *Engine, x, y *T) (*T, error) {
 		return preserveLayout(x, r) // at::empty_like(input): a transposed input gives a transposed loss
 	}
 	backward := func(g *T) ([]*T, error) {
+		if e.GradEnabled() {
+			return bceGradGraph(e, x, y, g)
+		}
 		gv := g.ToFloat64s()
 		gx := make([]float64, len(xv))
 		gt := make([]float64, len(xv))
 		for i, v := range xv {
 			gx[i] = gv[i] * (v - tv[i]) / math.Max((1-v)*v, 1e-12)
-			gt[i] = gv[i] * (clog(1-v) - clog(v))
+			gt[i] = gv[i] * (math.Log(1-v) - math.Log(v)) // unclamped, as PyTorch: ±inf at 0 and 1
 		}
 		a, err := tensor.FromFloat64s(gx, shape, g.DType())
 		if err != nil {
@@ -519,6 +523,39 @@ func bceOp(e *Engine, x, y *T) (*T, error) {
 		return []*T{a, c}, nil
 	}
 	return e.ApplyCustom("BinaryCrossEntropyBackward", []*T{x, y}, forward, backward)
+}
+
+// bceGradGraph is bceOp's backward in engine ops, for a create_graph
+// backward (differentiable again): g (x - t) / max((1 - x) x, 1e-12) and
+// g (log(1 - x) - log x).
+func bceGradGraph(e *Engine, x, t, g *T) ([]*T, error) {
+	var err error
+	bin := func(op string, f func(a, b *T) (*T, error), a, b *T) *T {
+		if err != nil {
+			return nil
+		}
+		var r *T
+		r, err = applyBinary(e, op, f, a, b)
+		return r
+	}
+	un := func(op string, a *T) *T {
+		if err != nil {
+			return nil
+		}
+		var r *T
+		r, err = unaryOp(e, op, a)
+		return r
+	}
+	one := tensor.ScalarFloat(1)
+	omx := bin("sub", tensor.Sub, one, x)
+	den := bin("maximum", tensor.Maximum, bin("mul", tensor.Mul, omx, x), tensor.ScalarFloat(1e-12))
+	gx := bin("div", tensor.Div, bin("mul", tensor.Mul, g, bin("sub", tensor.Sub, x, t)), den)
+	d := bin("sub", tensor.Sub, un("log", omx), un("log", x))
+	gt := bin("mul", tensor.Mul, g, d)
+	if err != nil {
+		return nil, err
+	}
+	return []*T{gx, gt}, nil
 }
 
 func nnBCEWithLogits(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
@@ -633,7 +670,7 @@ func nnEmbedding(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, k
 	if w.t.Dim() != 2 {
 		return nil, runtime.Errorf("RuntimeError", "'weight' must be 2-D")
 	}
-	V, D := w.t.Shape()[0], w.t.Shape()[1]
+	V := w.t.Shape()[0]
 	padIdx := int64(-1)
 	if pad.ok {
 		p := pad.v
@@ -655,9 +692,36 @@ func nnEmbedding(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, k
 	if err != nil {
 		return nil, err
 	}
-	weight := w.t
+	r, err := embeddingOp(engineOf(th), w.t, idx, iv, padIdx)
+	return tensorResult(th, r, err)
+}
+
+// embeddingOp is weight[idx] recorded as EmbeddingBackward0: the rows'
+// gradients are summed into weight's, padIdx's left out (-1: none). The
+// gradient is linear in g; its tangent reads the rows of the weight
+// tangent, padIdx's as zeros (PyTorch's embedding double backward).
+func embeddingOp(e *Engine, weight, idx *T, iv []int64, padIdx int64) (*T, error) {
+	V, D := weight.Shape()[0], weight.Shape()[1]
 	dt := weight.DType()
 	forward := func() (*T, error) { return weight.Index(tensor.Adv(idx)) }
+	tangent := func(us []*T) (*T, error) {
+		u := us[0]
+		if padIdx >= 0 && padIdx < int64(V) {
+			keep := make([]float64, V)
+			for i := range keep {
+				keep[i] = 1
+			}
+			keep[padIdx] = 0
+			k, err := tensor.FromFloat64s(keep, []int{V, 1}, u.DType())
+			if err != nil {
+				return nil, err
+			}
+			if u, err = e.Apply("mul", []*T{u, k}, nil, func() (*T, error) { return tensor.Mul(u, k) }); err != nil {
+				return nil, err
+			}
+		}
+		return embeddingOp(e, u, idx, iv, padIdx)
+	}
 	backward := func(g *T) ([]*T, error) {
 		gv := g.ToFloat64s()
 		buf := make([]float64, V*D)
@@ -673,8 +737,7 @@ func nnEmbedding(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, k
 		gw, err := tensor.FromFloat64s(buf, []int{V, D}, dt)
 		return []*T{gw}, err
 	}
-	r, err := engineOf(th).ApplyCustom("EmbeddingBackward", []*T{weight}, forward, backward)
-	return tensorResult(th, r, err)
+	return e.ApplyLinear("EmbeddingBackward", []*T{weight}, forward, backward, tangent)
 }
 
 // nnPad pads with constant blocks concatenated on either side (recorded

@@ -195,7 +195,7 @@ func checkPool(x *T, nd int, p tensor.PoolParams, isMax bool) error {
 // MaxPool2DWithIndicesBackward0 node; cdt is the compute dtype.
 func maxPoolOp(e *Engine, x *T, cdt tensor.DType, p tensor.PoolParams) (out, idx *T, err error) {
 	dt := x.DType()
-	out, err = e.ApplyCustom("MaxPool2DWithIndicesBackward", []*T{x}, func() (*T, error) {
+	out, err = e.ApplyLinear("MaxPool2DWithIndicesBackward", []*T{x}, func() (*T, error) {
 		c, err := x.To(cdt)
 		if err != nil {
 			return nil, err
@@ -215,14 +215,43 @@ func maxPoolOp(e *Engine, x *T, cdt tensor.DType, p tensor.PoolParams) (out, idx
 			gx, err = gx.To(dt)
 		}
 		return []*T{gx}, err
-	})
+	}, func(us []*T) (*T, error) { return poolGather(us[0], idx) })
 	return out, idx, err
+}
+
+// poolGather is the tangent of a max pool with argmax positions idx (flat
+// in each input plane, PyTorch's indices): u's elements at idx, shaped as
+// idx.
+func poolGather(u, idx *T) (*T, error) {
+	sh := u.Shape()
+	plane := 1
+	if len(sh) >= 2 {
+		plane = sh[len(sh)-1] * sh[len(sh)-2]
+	}
+	uf, err := u.Contiguous().Reshape(-1, plane)
+	if err != nil {
+		return nil, err
+	}
+	is := idx.Shape()
+	opl := 1
+	if len(is) >= 2 {
+		opl = is[len(is)-1] * is[len(is)-2]
+	}
+	i2, err := idx.Contiguous().Reshape(-1, opl)
+	if err != nil {
+		return nil, err
+	}
+	r, err := tensor.Gather(uf, 1, i2)
+	if err != nil {
+		return nil, err
+	}
+	return r.Reshape(is...)
 }
 
 // avgPoolOp records avg_pool2d as one AvgPool2DBackward0 node.
 func avgPoolOp(e *Engine, x *T, cdt tensor.DType, p tensor.PoolParams) (*T, error) {
 	dt := x.DType()
-	return e.ApplyCustom("AvgPool2DBackward", []*T{x}, func() (*T, error) {
+	return e.ApplyLinear("AvgPool2DBackward", []*T{x}, func() (*T, error) {
 		c, err := x.To(cdt)
 		if err != nil {
 			return nil, err
@@ -242,7 +271,7 @@ func avgPoolOp(e *Engine, x *T, cdt tensor.DType, p tensor.PoolParams) (*T, erro
 			gx, err = gx.To(dt)
 		}
 		return []*T{gx}, err
-	})
+	}, func(us []*T) (*T, error) { return avgPoolOp(e, us[0], cdt, p) })
 }
 
 func adaptiveBuiltin(nd int, isMax bool) builtinFn {
@@ -338,8 +367,8 @@ func adaptiveBuiltin(nd int, isMax bool) builtinFn {
 		case !isMax && oh == 1 && ow == 1:
 			r, err = meanOp(e, xt, []int{-1, -2}, true)
 		case !isMax:
-			r, err = e.ApplyCustom("AdaptiveAvgPool2DBackward", []*T{x4}, func() (*T, error) {
-				c, err := x4.To(cdt)
+			fwd := func(in *T) (*T, error) {
+				c, err := in.To(cdt)
 				if err == nil {
 					c, err = tensor.AdaptiveAvgPool2d(c, oh, ow)
 				}
@@ -347,7 +376,8 @@ func adaptiveBuiltin(nd int, isMax bool) builtinFn {
 					c, err = c.To(dt)
 				}
 				return c, err
-			}, func(g *T) ([]*T, error) {
+			}
+			r, err = e.ApplyLinear("AdaptiveAvgPool2DBackward", []*T{x4}, func() (*T, error) { return fwd(x4) }, func(g *T) ([]*T, error) {
 				c, err := g.To(cdt)
 				if err == nil {
 					c, err = tensor.AdaptiveAvgPool2dBackward(c, x4.Shape())
@@ -356,9 +386,10 @@ func adaptiveBuiltin(nd int, isMax bool) builtinFn {
 					c, err = c.To(dt)
 				}
 				return []*T{c}, err
-			})
+			}, func(us []*T) (*T, error) { return fwd(us[0]) })
 		default:
-			r, err = e.ApplyCustom("AdaptiveMaxPool2DBackward", []*T{x4}, func() (*T, error) {
+			var pos *T // the backward's own copy: idx is squeezed below for 1-d pools
+			r, err = e.ApplyLinear("AdaptiveMaxPool2DBackward", []*T{x4}, func() (*T, error) {
 				c, err := x4.To(cdt)
 				if err != nil {
 					return nil, err
@@ -366,17 +397,18 @@ func adaptiveBuiltin(nd int, isMax bool) builtinFn {
 				if c, idx, err = tensor.AdaptiveMaxPool2d(c, oh, ow); err != nil {
 					return nil, err
 				}
+				pos = idx
 				return c.To(dt)
 			}, func(g *T) ([]*T, error) {
 				c, err := g.To(cdt)
 				if err == nil {
-					c, err = tensor.MaxPoolBackward(c, idx, x4.Shape())
+					c, err = tensor.MaxPoolBackward(c, pos, x4.Shape())
 				}
 				if err == nil {
 					c, err = c.To(dt)
 				}
 				return []*T{c}, err
-			})
+			}, func(us []*T) (*T, error) { return poolGather(us[0], pos) })
 		}
 		if err != nil {
 			return nil, err

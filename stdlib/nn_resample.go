@@ -296,7 +296,8 @@ func axisMapOp(e *Engine, name string, x *T, maps []axisMap) (*T, error) {
 		r, err := tensor.FromFloat64s(gi, inShape, g.DType())
 		return []*T{r}, err
 	}
-	return e.ApplyCustom(name, []*T{x}, forward, backward)
+	apply := func(us []*T) (*T, error) { return axisMapOp(e, name, us[0], maps) }
+	return e.ApplyLinear(name, []*T{x}, forward, backward, apply)
 }
 
 // checkElems refuses a result of more elements than a tensor may hold.

@@ -352,5 +352,106 @@ func scatterReduceOp(e *Engine, self, src *T, dpos, spos []int, reduce string, i
 		}
 		return []*T{a, b}, nil
 	}
-	return e.ApplyCustom("ScatterReduceBackward", []*T{self, src}, forward, backward)
+	if reduce == "prod" {
+		var recorded *T // the result as returned, with this node as grad_fn
+		prodBackward := func(g *T) ([]*T, error) {
+			if !e.GradEnabled() || recorded == nil {
+				return backward(g)
+			}
+			return scatterProdGradGraph(e, self, src, recorded, g, dpos, spos, includeSelf)
+		}
+		r, err := e.ApplyCustom("ScatterReduceBackward", []*T{self, src}, forward, prodBackward)
+		recorded = r
+		return r, err
+	}
+	// sum, mean, amax and amin are (piecewise) linear: the backward maps g
+	// to (a ⊙ g, b ⊙ g[dpos]) with coefficients a, b that do not depend on
+	// g (the backward of ones), and the tangent is its adjoint
+	// a ⊙ u_self + Σ_k b_k u_src[spos[k]] at dpos[k]
+	tangent := func(us []*T) (*T, error) {
+		ones, err := tensor.Ones(shape, us[0].DType())
+		if err != nil {
+			return nil, err
+		}
+		ab, err := backward(ones)
+		if err != nil {
+			return nil, err
+		}
+		av, bv := ab[0].ToFloat64s(), ab[1].ToFloat64s()
+		uself, usrc := us[0].ToFloat64s(), us[1].ToFloat64s()
+		out := make([]float64, len(av))
+		for p := range out {
+			out[p] = av[p] * uself[p]
+		}
+		for k, p := range dpos {
+			out[p] += bv[spos[k]] * usrc[spos[k]]
+		}
+		return tensor.FromFloat64s(out, shape, us[0].DType())
+	}
+	return e.ApplyLinear("ScatterReduceBackward", []*T{self, src}, forward, backward, tangent)
+}
+
+// scatterProdGradGraph is scatter_reduce "prod"'s backward in recorded ops
+// (for a create_graph backward, so it is differentiable again), for self
+// and src without zeros: self's gradient g · result / self (0 at the
+// written positions without include_self), src's (g · result) read at
+// each element's destination over src. With zeros it is a
+// NotImplementedError (the ordinary backward handles them exactly).
+func scatterProdGradGraph(e *Engine, self, src, result, g *T, dpos, spos []int, includeSelf bool) ([]*T, error) {
+	for _, t := range []*T{self, src} {
+		for _, v := range t.ToFloat64s() {
+			if v == 0 {
+				return nil, runtime.Errorf("NotImplementedError", "the second derivative of scatter_reduce(..., \"prod\") at zeros is not implemented")
+			}
+		}
+	}
+	gr, err := applyBinary(e, "mul", tensor.Mul, g, result)
+	if err != nil {
+		return nil, err
+	}
+	gself, err := applyBinary(e, "div", tensor.Div, gr, self)
+	if err != nil {
+		return nil, err
+	}
+	if !includeSelf {
+		keep := make([]float64, self.Numel())
+		for i := range keep {
+			keep[i] = 1
+		}
+		for _, p := range dpos {
+			keep[p] = 0
+		}
+		k, err := tensor.FromFloat64s(keep, self.Shape(), self.DType())
+		if err != nil {
+			return nil, err
+		}
+		if gself, err = applyBinary(e, "mul", tensor.Mul, gself, k); err != nil {
+			return nil, err
+		}
+	}
+	// (g · result)[dpos[k]] at src position spos[k]
+	dst := make([]int64, src.Numel())
+	for k, p := range dpos {
+		dst[spos[k]] = int64(p)
+	}
+	idx, err := tensor.FromInt64s(dst, []int{len(dst)}, tensor.I64)
+	if err != nil {
+		return nil, err
+	}
+	flat, err := reshapeOp(e, gr, []int{-1})
+	if err != nil {
+		return nil, err
+	}
+	at, err := takeAlongOp(e, "GatherBackward", flat, 0, idx, nil)
+	if err != nil {
+		return nil, err
+	}
+	if at, err = reshapeOp(e, at, src.Shape()); err != nil {
+		return nil, err
+	}
+	gsrc, err := applyBinary(e, "div", tensor.Div, at, src)
+	if err != nil {
+		return nil, err
+	}
+	return []*T{gself, gsrc}, nil
 }

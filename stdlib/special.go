@@ -75,13 +75,13 @@ func init() {
 			return tensorResult(th, r, err)
 		})
 	}
-	members["zeta"] = moduleFunc("special", "zeta", "zeta(input, other): the Hurwitz zeta function sum over k >= 0 of (k + other)^-input, broadcast (either may be a number; not differentiable).", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
+	members["zeta"] = moduleFunc("special", "zeta", "zeta(input, other): the Hurwitz zeta function sum over k >= 0 of (k + other)^-input, broadcast (either may be a number). Differentiable in other, -input * zeta(input + 1, other) (grad_fn SpecialZetaBackward0); the derivative in input is a NotImplementedError, as PyTorch's.", func(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs []runtime.Kwarg) (runtime.Value, error) {
 		var x, q operandArg
 		if err := runtime.UnpackArgs("special.zeta", args, kwargs, "input", &x, "other", &q); err != nil {
 			return nil, err
 		}
 		a, c := castWrapped(x.t, q.t)
-		r, err := tensor.Zeta(a, c)
+		r, err := zetaOp(engineOf(th), a, c)
 		return tensorResult(th, r, err)
 	})
 	members["multigammaln"] = moduleFunc("special", "multigammaln", "multigammaln(input, p): the log of the multivariate gamma function of dimension p, sum over i < p of lgamma(x - i/2) + p(p-1)/4 log(pi) (defined for x > (p-1)/2; not checked, as PyTorch).", specialMultigammaln)
@@ -140,4 +140,59 @@ func specialMultigammaln(th *runtime.Thread, b *runtime.Builtin, args []runtime.
 	}
 	r, err := applyBinary(e, "add", tensor.Add, s, scalarOf(float64(p*(p-1))*math.Log(math.Pi)/4))
 	return tensorResult(th, r, err)
+}
+
+// zetaOp is the Hurwitz zeta(a, q), recorded as SpecialZetaBackward0 with
+// PyTorch 1.13's formulas: d/dq = -a * zeta(a + 1, q); d/da is not
+// implemented (a NotImplementedError when a requires grad).
+func zetaOp(e *Engine, a, q *T) (*T, error) {
+	qShape := q.Shape()
+	backward := func(g *T) ([]*T, error) {
+		if a.RequiresGrad() {
+			return nil, runtime.Errorf("NotImplementedError", "the derivative for 'zeta' is not implemented.")
+		}
+		a1, err := tensor.Add(a, tensor.ScalarFloat(1))
+		if err != nil {
+			return nil, err
+		}
+		if e.GradEnabled() {
+			// create_graph: -a * zeta(a + 1, q) * g in recorded ops
+			z, err := zetaOp(e, a1, q)
+			if err == nil {
+				z, err = applyBinary(e, "mul", tensor.Mul, z, a)
+			}
+			if err == nil {
+				z, err = applyBinary(e, "mul", tensor.Mul, z, g)
+			}
+			if err == nil {
+				z, err = unaryOp(e, "neg", z)
+			}
+			if err != nil {
+				return nil, err
+			}
+			if !sameShape(z.Shape(), qShape) {
+				return nil, runtime.Errorf("NotImplementedError", "the second derivative of zeta with a broadcast other is not implemented")
+			}
+			return []*T{nil, z}, nil
+		}
+		z, err := tensor.Zeta(a1, q)
+		if err != nil {
+			return nil, err
+		}
+		if z, err = tensor.Mul(z, a); err != nil {
+			return nil, err
+		}
+		if z, err = tensor.Mul(z, g); err != nil {
+			return nil, err
+		}
+		if z, err = tensor.Neg(z); err != nil {
+			return nil, err
+		}
+		gq, err := sumToShape(z, qShape)
+		if err == nil && gq.DType() != q.DType() {
+			gq, err = gq.To(q.DType())
+		}
+		return []*T{nil, gq}, err
+	}
+	return e.ApplyCustom("SpecialZetaBackward", []*T{a, q}, func() (*T, error) { return tensor.Zeta(a, q) }, backward)
 }

@@ -314,6 +314,30 @@ func Solve[T Float](n, nrhs int, a, b []T) (x []T, err error) {
 	return x, nil
 }
 
+// SolveTransposed returns the solution X (row-major n×nrhs) of Aᵀ·X = B
+// for the n×n row-major matrix a, from an LU factorization of Aᵀ: with
+// system LAPACK, xGETRF on a's buffer as it is (column-major Aᵀ) and xGETRS
+// with TRANS='N', which is how PyTorch's linalg.det backward solves for a
+// contiguous input (so its gradient rounds as PyTorch's). Errors as
+// [Solve] (LinAlgError for an exactly singular matrix).
+func SolveTransposed[T Float](n, nrhs int, a, b []T) (x []T, err error) {
+	if e := checkMat(opSolve, "A", n, n, a); e != nil {
+		return nil, e
+	}
+	if e := checkMat(opSolve, "B", n, nrhs, b); e != nil {
+		return nil, e
+	}
+	if n == 0 || nrhs == 0 {
+		return make([]T, n*nrhs), nil
+	}
+	defer recoverTo(opSolve, &err)
+	x, info := kern[T](active()).gesvT(n, nrhs, a, b)
+	if info != 0 {
+		return nil, infoErr("torch."+opSolve, info, errSingularSolve)
+	}
+	return x, nil
+}
+
 // Inv returns the inverse of the n×n row-major matrix a (row-major n×n),
 // like torch.linalg.inv.
 //

@@ -47,6 +47,9 @@ type kernels[T Float] interface {
 	detLU(n int, a []T) (diag []T, swaps int)
 	// gesv: solution of A X = B, B n×nrhs.
 	gesv(n, nrhs int, a, b []T) (x []T, info int)
+	// gesvT: solution of Aᵀ X = B from an LU of Aᵀ (system LAPACK: the
+	// row-major buffer factored as it is, then xGETRS with TRANS='N').
+	gesvT(n, nrhs int, a, b []T) (x []T, info int)
 	// getri: inverse (system LAPACK: getrf + getrs on the identity);
 	// info is getrf's on singular input.
 	getri(n int, a []T) (inv []T, info int)

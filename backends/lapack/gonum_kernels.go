@@ -168,6 +168,10 @@ func (gonum64) detLU(n int, a []float64) (diag []float64, swaps int) {
 	return diag, swaps
 }
 
+func (gonum64) gesvT(n, nrhs int, a, b []float64) (x []float64, info int) {
+	return g64.gesv(n, nrhs, transpose(n, n, a), b)
+}
+
 func (gonum64) gesv(n, nrhs int, a, b []float64) (x []float64, info int) {
 	lu, ipiv, info := getrfRaw(n, a)
 	if info != 0 {
@@ -305,6 +309,11 @@ func (gonum32) detLU(n int, a []float32) (diag []float32, swaps int) {
 
 func (gonum32) gesv(n, nrhs int, a, b []float32) (x []float32, info int) {
 	x6, info := g64.gesv(n, nrhs, to64(a), to64(b))
+	return from64[float32](x6), info
+}
+
+func (gonum32) gesvT(n, nrhs int, a, b []float32) (x []float32, info int) {
+	x6, info := g64.gesvT(n, nrhs, to64(a), to64(b))
 	return from64[float32](x6), info
 }
 

@@ -184,6 +184,29 @@ func (k *sysKernels[T]) gesv(n, nrhs int, a, b []T) (x []T, info int) {
 	return transpose(nrhs, n, bf), 0
 }
 
+func (k *sysKernels[T]) gesvT(n, nrhs int, a, b []T) (x []T, info int) {
+	// The row-major buffer is Aᵀ column-major: factor it as it is
+	// (Aᵀ = P·L·U) and solve Aᵀ·X = B with TRANS='N', as PyTorch's
+	// linalg_det backward does for a contiguous A (lu_factor of A.mT(),
+	// lu_solve without adjoint).
+	af := clone(a)
+	ip := make([]int32, n)
+	var inf int32
+	k.getrfF(i32(n), i32(n), &af[0], i32(n), &ip[0], &inf)
+	if inf != 0 {
+		return nil, int(inf)
+	}
+	bf := transpose(n, nrhs, b)
+	k.getrsF(ch('N'), i32(n), i32(nrhs), &af[0], i32(n), &ip[0], &bf[0], i32(n), &inf, 1)
+	if inf != 0 {
+		return nil, int(inf)
+	}
+	if nrhs == 1 {
+		return bf, 0
+	}
+	return transpose(nrhs, n, bf), 0
+}
+
 func (k *sysKernels[T]) getri(n int, a []T) (inv []T, info int) {
 	// As PyTorch's linalg.inv, which is linalg.solve(A, I): factor the
 	// row-major buffer as it is (Aᵀ = P·L·U, so the zero-pivot index in the

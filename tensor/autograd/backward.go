@@ -362,8 +362,32 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 		var err error
 		if n.custom != nil {
 			ins, err = n.custom(buf)
+			if err == nil && create {
+				if n.tangentN != nil {
+					linearDoubleBackward(n, buf, ins, n.tangentN, n.backwardN)
+				} else if n.tangent != nil {
+					linearDoubleBackward(n, buf, ins, single(n.tangent), n.custom)
+				} else {
+					markNoDoubleBackward(n, buf, ins)
+				}
+			}
 		} else {
 			ins, err = n.fn.Backward(&Ctx{E: e, node: n}, buf)
+			if err == nil && create && n.fn.Tangent != nil {
+				ctx := &Ctx{E: e, node: n}
+				linearDoubleBackward(n, buf, ins, single(func(us []*T) (*T, error) { return n.fn.Tangent(ctx, us) }),
+					func(gs []*T) ([]*T, error) { return n.fn.Backward(ctx, gs) })
+			} else if err == nil && create && n.fn.View {
+				// a view's geometric backward (geometryBackward) runs
+				// outside the engine: its gradient is linear in g
+				if in, ok := n.attrs["_in_geo"].(viewGeo); ok {
+					if out, ok := n.attrs["_out_geo"].(viewGeo); ok {
+						ctx := &Ctx{E: e, node: n}
+						linearDoubleBackward(n, buf, ins, single(func(us []*T) (*T, error) { return viewTangent(in, out, us[0]) }),
+							func(gs []*T) ([]*T, error) { return n.fn.Backward(ctx, gs) })
+					}
+				}
+			}
 		}
 		if err != nil {
 			return nil, err
@@ -546,4 +570,174 @@ func hasSavedTensor(saved []savedTensor) bool {
 		}
 	}
 	return false
+}
+
+// markNoDoubleBackward makes the gradients a custom node (ApplyCustom)
+// returned during a create_graph pass fail loudly when differentiated
+// again, as PyTorch's ops without a double-backward formula do, instead of
+// silently acting as constants: a gradient computed outside the engine
+// (no grad_fn) gets a node, depending on the custom node's inputs and on
+// the incoming gradients, whose backward is a NotImplementedError. Custom
+// backwards written in engine ops record a graph and are left alone.
+func markNoDoubleBackward(n *Node, buf, ins []*T) {
+	var next []edge
+	var inMeta []meta
+	for i, ed := range n.next {
+		if ed.valid() {
+			next = append(next, ed)
+			inMeta = append(inMeta, n.inMeta[i])
+		}
+	}
+	for _, g := range buf {
+		if g != nil && g.RequiresGrad() {
+			next = append(next, edgeOf(g))
+			inMeta = append(inMeta, metaOf(g))
+		}
+	}
+	if len(next) == 0 {
+		return
+	}
+	name := n.name
+	for i, g := range ins {
+		if g == nil || g.RequiresGrad() || !g.DType().IsFloat() || i >= len(n.next) || !n.next[i].valid() {
+			continue
+		}
+		w := &Node{name: "NotImplemented", nIn: len(next), next: next, inMeta: inMeta, seq: nextNodeSeq()}
+		w.custom = func([]*T) ([]*T, error) {
+			return nil, &Error{Kind: "NotImplementedError", Msg: "the derivative for '" + name + "' is not implemented: its gradient cannot be differentiated again (double backward)"}
+		}
+		w.outMeta = []meta{metaOf(g)}
+		ins[i] = attach(w, g.ShallowCopy(), 0, nil)
+	}
+}
+
+// linearDoubleBackward records the gradients ins that node n of a linear
+// op (ApplyLinear, a view, a table op with Tangent) returned during a
+// create_graph pass as outputs of one node w depending on the output
+// gradients buf: differentiating them again applies the op to their
+// cotangents (tangent: per input of n, zeros where none, to one tangent
+// per output of n). w is linear too (it is n's backward), so w records
+// backward as its own tangent and derivatives of any order stay exact.
+// The gradients do not depend on n's inputs; when no output gradient
+// requires grad they are constants and left as they are.
+func linearDoubleBackward(n *Node, buf, ins []*T, tangent func(us []*T) ([]*T, error), backward func(gs []*T) ([]*T, error)) {
+	var src []int // output of n for each input of w
+	var next []edge
+	var inMeta []meta
+	for j, g := range buf {
+		if g != nil && g.RequiresGrad() {
+			src = append(src, j)
+			next = append(next, edgeOf(g))
+			inMeta = append(inMeta, metaOf(g))
+		}
+	}
+	if len(src) == 0 {
+		return
+	}
+	w := &Node{name: n.name + "Backward", nIn: len(src), next: next, inMeta: inMeta, seq: nextNodeSeq()}
+	var slot []int // input of n for each output of w
+	for i, gi := range ins {
+		if gi == nil || gi.RequiresGrad() || !gi.DType().IsFloat() || i >= len(n.next) || !n.next[i].valid() {
+			continue // (a gradient computed in engine ops keeps its own graph)
+		}
+		ins[i] = attach(w, gi.ShallowCopy(), len(slot), nil)
+		w.outMeta = append(w.outMeta, metaOf(ins[i]))
+		slot = append(slot, i)
+	}
+	if len(slot) == 0 {
+		return
+	}
+	nIn, nOut := n.inMeta, n.outMeta
+	// spread places the tensors of the listed positions into a full list
+	// of zeros of the given metas
+	spread := func(ms []meta, pos []int, vs []*T) ([]*T, error) {
+		out := make([]*T, len(ms))
+		for i, m := range ms {
+			if m.dtype.IsFloat() {
+				z, err := tensor.Zeros(m.shape, m.dtype)
+				if err != nil {
+					return nil, err
+				}
+				out[i] = z
+			}
+		}
+		for k, i := range pos {
+			if k < len(vs) && vs[k] != nil {
+				out[i] = vs[k]
+			}
+		}
+		return out, nil
+	}
+	pick := func(vs []*T, pos []int) []*T {
+		out := make([]*T, len(pos))
+		for k, i := range pos {
+			if i < len(vs) {
+				out[k] = vs[i]
+			}
+		}
+		return out
+	}
+	w.custom = func(us []*T) ([]*T, error) {
+		ts, err := spread(nIn, slot, us)
+		if err != nil {
+			return nil, err
+		}
+		outs, err := tangent(ts)
+		if err != nil {
+			return nil, err
+		}
+		return pick(outs, src), nil
+	}
+	if backward != nil {
+		w.tangentN = func(gs []*T) ([]*T, error) {
+			full, err := spread(nOut, src, gs)
+			if err != nil {
+				return nil, err
+			}
+			r, err := backward(full)
+			if err != nil {
+				return nil, err
+			}
+			return pick(r, slot), nil
+		}
+		w.backwardN = func(us []*T) ([]*T, error) { return w.custom(us) }
+	}
+}
+
+// single adapts a one-output tangent to linearDoubleBackward's form.
+func single(f func(us []*T) (*T, error)) func(us []*T) ([]*T, error) {
+	return func(us []*T) ([]*T, error) {
+		t, err := f(us)
+		return []*T{t}, err
+	}
+}
+
+// viewTangent applies a view op to a tangent u of its input's shape: the
+// output reads, at each of its storage positions, u's element there (the
+// mean of the input elements aliasing it, when the input overlaps itself:
+// the adjoint of geometryBackward's even split), 0 where the view reaches
+// outside its input.
+func viewTangent(in, out viewGeo, u *T) (*T, error) {
+	lo, hi := in.span()
+	if l2, h2 := out.span(); l2 < lo || h2 > hi {
+		lo, hi = min(lo, l2), max(hi, h2)
+	}
+	sum := make([]float64, hi-lo+1)
+	count := make([]int32, len(sum))
+	uv := u.Contiguous().ToFloat64s()
+	i := 0
+	in.offsets(func(off int) {
+		sum[off-lo] += uv[i]
+		count[off-lo]++
+		i++
+	})
+	res := make([]float64, 0, prodInts(out.shape))
+	out.offsets(func(off int) {
+		v := 0.0
+		if c := count[off-lo]; c > 0 {
+			v = sum[off-lo] / float64(c)
+		}
+		res = append(res, v)
+	})
+	return tensor.FromFloat64s(res, out.shape, u.DType())
 }

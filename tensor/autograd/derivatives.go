@@ -23,6 +23,12 @@ type Function struct {
 	View bool
 	// Backward is the derivative formula.
 	Backward func(c *Ctx, grads []*T) ([]*T, error)
+	// Tangent, for an op linear in its inputs whose Backward runs
+	// outside the engine, applies the op to tangents us (one per input,
+	// zeros where none) in engine ops: a create_graph backward then
+	// records the gradient as differentiable in the output gradient
+	// (linearDoubleBackward).
+	Tangent func(c *Ctx, us []*T) (*T, error)
 
 	node string // cached node name
 }
@@ -849,6 +855,10 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
+		if recording(c) {
+			k := &calc{e: c.E}
+			return []*T{cumprodGradGraph(k, x, g0(gs), c.Int("dim", 0))}, k.err
+		}
 		gi, err := tensor.CumprodBackward(x, g0(gs), c.Int("dim", 0))
 		return []*T{gi}, err
 	}})
@@ -860,6 +870,10 @@ func init() {
 		y, err := c.Output(0)
 		if err != nil {
 			return nil, err
+		}
+		if recording(c) {
+			k := &calc{e: c.E}
+			return []*T{logcumsumexpGradGraph(k, x, g0(gs), c.Int("dim", 0))}, k.err
 		}
 		gi, err := tensor.LogCumSumExpBackward(x, y, g0(gs), c.Int("dim", 0))
 		return []*T{gi}, err
@@ -960,7 +974,10 @@ func init() {
 		gi, err := e(c).mul(g0(gs), eye)
 		return []*T{gi}, err
 	}})
-	def(&Function{Name: "diag", Backward: diagBackward})
+	def(&Function{Name: "diag", Backward: diagBackward, Tangent: func(c *Ctx, us []*T) (*T, error) {
+		off, u := c.Int("diagonal", 0), us[0]
+		return c.E.Apply("diag", us, Attrs{"diagonal": off}, func() (*T, error) { return tensor.Diag(u, off) })
+	}})
 
 	// ---- joining ----
 	def(&Function{Name: "cat", Backward: catBackward})
@@ -995,6 +1012,14 @@ func init() {
 		}
 		gv, err = c.E.toDType(gv.Contiguous(), c.InputDType(1))
 		return []*T{gSelf, gv}, err
+	}, Tangent: func(c *Ctx, us []*T) (*T, error) {
+		// x[idx] = v is linear in (x, v): the tangent writes v's into x's
+		items, _ := c.Attr("indices").([]tensor.Index)
+		r := us[0].Clone()
+		if err := r.IndexPut(items, us[1]); err != nil {
+			return nil, err
+		}
+		return r, nil
 	}})
 
 	// ---- in-place only ----
@@ -1065,6 +1090,10 @@ func geluBackward(c *Ctx, g *T) (*T, error) {
 		return nil, err
 	}
 	approx := c.String("approximate")
+	if recording(c) {
+		k := &calc{e: c.E}
+		return k.mul(g, geluGradGraph(k, x, approx)), k.err
+	}
 	vals := x.ToFloat64s()
 	d := make([]float64, len(vals))
 	for i, v := range vals {
@@ -1386,6 +1415,12 @@ func normBackward(c *Ctx, gs []*T) ([]*T, error) {
 		}
 		d, err = tensor.Div(mf, cnt)
 	default:
+		if recording(c) {
+			k := &calc{e: E}
+			d = normGradGraph(k, x, ob, p)
+			err = k.err
+			break
+		}
 		d, err = normBackwardP(x, ob, p)
 	}
 	if err != nil {

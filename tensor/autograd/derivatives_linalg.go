@@ -395,7 +395,15 @@ func detBackward(c *Ctx, gs []*T) ([]*T, error) {
 		return nil, err
 	}
 	D := k.diagEmbed(k.mul(ev, ones))
-	gA := k.solve(k.mT(A), D)
+	var gA *T
+	if !c.E.GradEnabled() && A.IsContiguous() {
+		// as PyTorch's linalg_det_backward for a contiguous A: an LU of
+		// Aᵀ (A's buffer as LAPACK reads it) and xGETRS 'N', so the
+		// gradient rounds as PyTorch's
+		gA = k.do(func() (*T, error) { return kernels.SolveTransposed(A, D) })
+	} else {
+		gA = k.solve(k.mT(A), D)
+	}
 	if k.err == nil {
 		return []*T{gA}, nil
 	}

@@ -50,7 +50,12 @@ func init() {
 	in("asinh", func(k *calc, x, g *T) *T { return k.mul(g, k.un("rsqrt", tensor.Rsqrt, sqPlus(k, x, 1))) })
 	in("acosh", func(k *calc, x, g *T) *T { return k.mul(g, k.un("rsqrt", tensor.Rsqrt, sqPlus(k, x, -1))) })
 	in("atanh", func(k *calc, x, g *T) *T { return k.div(g, oneMinusSq(k, x)) })
-	in("sinc", func(k *calc, x, g *T) *T { return k.mul(g, k.do(func() (*T, error) { return tensor.SincGrad(x) })) })
+	in("sinc", func(k *calc, x, g *T) *T {
+		if k.e.GradEnabled() {
+			return k.mul(g, sincGradGraph(k, x))
+		}
+		return k.mul(g, k.do(func() (*T, error) { return tensor.SincGrad(x) }))
+	})
 	unaryDef("exp2", false, true, func(c *Ctx, g *T) (*T, error) {
 		k := &calc{e: c.E}
 		r := k.mul(g, k.scale(k.output(c), math.Ln2))

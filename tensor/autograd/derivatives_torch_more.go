@@ -162,7 +162,8 @@ func init() {
 // grad (from the saved result), lgamma's grad * digamma(x) (recorded, so
 // differentiable again), digamma's grad * polygamma(1, x) and mish's
 // grad * (tanh(sp) + x * sigmoid(x) * (1 - tanh(sp)²)), sp = softplus(x)
-// (the last two computed unrecorded, as tensor.Trigamma / MishGrad).
+// (the last two by the kernels tensor.Trigamma / MishGrad in an ordinary
+// backward, in engine ops when it records a graph).
 func init() {
 	unaryDef("sgn", false, false, zeroGrad)
 	unaryDef("erfinv", false, true, func(c *Ctx, g *T) (*T, error) {
@@ -179,12 +180,18 @@ func init() {
 	unaryDef("digamma", true, false, func(c *Ctx, g *T) (*T, error) {
 		k := &calc{e: c.E}
 		x := k.input(c, 0)
+		if c.E.GradEnabled() {
+			return k.mul(g, k.polygamma(1, x)), k.err
+		}
 		r := k.mul(g, k.do(func() (*T, error) { return tensor.Trigamma(x) }))
 		return r, k.err
 	})
 	unaryDef("mish", true, false, func(c *Ctx, g *T) (*T, error) {
 		k := &calc{e: c.E}
 		x := k.input(c, 0)
+		if c.E.GradEnabled() {
+			return k.mul(g, mishGradGraph(k, x)), k.err
+		}
 		r := k.mul(g, k.do(func() (*T, error) { return tensor.MishGrad(x) }))
 		return r, k.err
 	})

@@ -105,6 +105,14 @@ type Node struct {
 	freedSaved bool
 	// custom overrides fn.Backward (ApplyCustom).
 	custom func(grads []*T) ([]*T, error)
+	// tangent, set by ApplyLinear, applies the (linear) op to tangents of
+	// its inputs: the double backward of custom (linearDoubleBackward).
+	tangent func(us []*T) (*T, error)
+	// tangentN and backwardN are set on the nodes linearDoubleBackward
+	// makes: the node's own tangent (the original op's backward) and the
+	// backward that computes it again, for higher orders.
+	tangentN  func(us []*T) ([]*T, error)
+	backwardN func(gs []*T) ([]*T, error)
 	// seq numbers nodes in creation order (PyTorch's sequence_nr): of
 	// the nodes ready in backward, the most recent runs first.
 	seq uint64
@@ -346,9 +354,14 @@ func (e *Engine) ApplyMulti(op string, inputs []*T, attrs Attrs, forward func() 
 // ApplyCustom records an op whose backward is given as a closure instead of
 // a table entry. It is the escape hatch for ops whose gradient depends on
 // forward-time data that does not fit Attrs (e.g. advanced-indexing
-// positions); their gradients are not differentiable a second time. backward
-// receives the output gradient and returns one gradient per input (nil
-// where none).
+// positions). backward receives the output gradient and returns one
+// gradient per input (nil where none). A gradient backward computes in
+// engine ops is differentiable again; one computed outside the engine
+// during a create_graph pass gets a node whose backward is a
+// NotImplementedError, so a second derivative through the op fails
+// instead of treating the gradient as a constant (ApplyLinear gives linear
+// ops a double backward; other ops compute their gradient in recorded ops
+// when the pass records a graph, as conv and lu_factor do).
 func (e *Engine) ApplyCustom(name string, inputs []*T, forward func() (*T, error), backward func(grad *T) ([]*T, error)) (*T, error) {
 	out, err := forward()
 	if err != nil || out == nil || !e.gradEnabled || !anyRequiresGrad(inputs) || !out.DType().IsFloat() {
@@ -356,6 +369,31 @@ func (e *Engine) ApplyCustom(name string, inputs []*T, forward func() (*T, error
 	}
 	n := e.newNode(nil, customNodeName(name), inputs, nil)
 	n.custom = func(grads []*T) ([]*T, error) { return backward(grads[0]) }
+	out = attach(n, out, 0, inputs)
+	n.outMeta = []meta{metaOf(out)}
+	return out, nil
+}
+
+// ApplyLinear is ApplyCustom for an op that is linear in its inputs
+// jointly, or piecewise linear with a gradient that is constant between
+// kinks (indexing, gather and scatter, flips and rolls, pads, pools with
+// fixed windows and argmax positions, fmod, nan_to_num, ...), so its
+// gradient is differentiable again: apply(us) must compute the op's
+// Jacobian-vector product on tangents us (one per input, of the input's
+// shape; zeros for inputs without a gradient) — for a linear op the op
+// itself with the forward's non-tensor arguments (indices, positions) —
+// in engine ops, through ApplyLinear again, or as a plain tensor. Such a
+// gradient does not depend on the inputs; with respect to the output
+// gradient g its derivative is d<backward(g), u>/dg = apply(u), and the
+// node recording that is linear again, so any order is exact.
+func (e *Engine) ApplyLinear(name string, inputs []*T, forward func() (*T, error), backward func(grad *T) ([]*T, error), apply func(us []*T) (*T, error)) (*T, error) {
+	out, err := forward()
+	if err != nil || out == nil || !e.gradEnabled || !anyRequiresGrad(inputs) || !out.DType().IsFloat() {
+		return out, err
+	}
+	n := e.newNode(nil, customNodeName(name), inputs, nil)
+	n.custom = func(grads []*T) ([]*T, error) { return backward(grads[0]) }
+	n.tangent = apply
 	out = attach(n, out, 0, inputs)
 	n.outMeta = []meta{metaOf(out)}
 	return out, nil
@@ -408,6 +446,7 @@ func (e *Engine) ApplyInplace(op string, self *T, others []*T, attrs Attrs, forw
 				g, err := asStridedScatter(e, geo, grads[0])
 				return []*T{g}, err
 			}
+			vn.tangent = func(us []*T) (*T, error) { return asStridedGather(geo, us[0]) }
 			n.next[0] = edge{node: vn, nr: 0}
 		}
 	}
@@ -449,6 +488,7 @@ func (e *Engine) ApplyInplace(op string, self *T, others []*T, attrs Attrs, forw
 		}
 		return copySlicesBackward(e, geo, grads[0])
 	}
+	cs.tangent = func(us []*T) (*T, error) { return copySlicesForward(geo, us[0], us[1]) }
 	base.SetGradFn(cs, 0)
 	base.SetRequiresGrad(true)
 	vn := &Node{name: "AsStridedBackward0", nIn: 1, attrs: Attrs{"geometry": geo}, seq: nextNodeSeq()}
@@ -459,6 +499,7 @@ func (e *Engine) ApplyInplace(op string, self *T, others []*T, attrs Attrs, forw
 		g, err := asStridedScatter(e, geo, grads[0])
 		return []*T{g}, err
 	}
+	vn.tangent = func(us []*T) (*T, error) { return asStridedGather(geo, us[0]) }
 	self.SetGradFn(vn, 0)
 	self.SetRequiresGrad(true)
 	return nil
@@ -484,6 +525,7 @@ func viewGradFn(self *T) tensor.Node {
 		g, err := asStridedScatter(nil, geo, grads[0])
 		return []*T{g}, err
 	}
+	vn.tangent = func(us []*T) (*T, error) { return asStridedGather(geo, us[0]) }
 	return vn
 }
 
@@ -604,6 +646,39 @@ func asStridedScatter(e *Engine, geo geometry, g *T) (*T, error) {
 		return nil, err
 	}
 	return out.AsStrided(geo.baseShape, geo.baseStrides, 0)
+}
+
+// asStridedGather is the forward of an AsStridedBackward0 node on a
+// tangent u of the base's shape: the view's elements of u (a copy), the
+// adjoint of asStridedScatter.
+func asStridedGather(geo geometry, u *T) (*T, error) {
+	flat, _, err := baseLayout(geo, u.DType(), u)
+	if err != nil {
+		return nil, err
+	}
+	v, err := flat.AsStrided(geo.size, geo.stride, geo.offset)
+	if err != nil {
+		return nil, err
+	}
+	return v.Clone(), nil
+}
+
+// copySlicesForward is the forward of a CopySlices node on tangents: base
+// (the base's shape) with the view's region overwritten by src (the
+// view's shape), the adjoint of copySlicesBackward.
+func copySlicesForward(geo geometry, base, src *T) (*T, error) {
+	flat, b, err := baseLayout(geo, base.DType(), base)
+	if err != nil {
+		return nil, err
+	}
+	region, err := flat.AsStrided(geo.size, geo.stride, geo.offset)
+	if err != nil {
+		return nil, err
+	}
+	if err := region.CopyInplace(src); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 func copySlicesBackward(e *Engine, geo geometry, g *T) ([]*T, error) {

@@ -264,6 +264,7 @@ func gradCases() []gradCase {
 	cs = append(cs, torchMoreGradCases()...)
 	cs = append(cs, rot90GradCases()...)
 	cs = append(cs, nnGradCases()...)
+	cs = append(cs, createGradCases()...)
 	return cs
 }
 

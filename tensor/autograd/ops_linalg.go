@@ -102,3 +102,58 @@ func allZero(t *T) bool {
 	}
 	return true
 }
+
+// LUFactorBackwardGraph is the gradient of A for the packed factorization
+// LU = lu_factor(A) of A [..., m, n] in engine ops, so it can be
+// differentiated again: with k = min(m, n), L the unit lower m×k and U the
+// upper k×n factor in LU, gL = g[..., :k] and gU = g[..., :k, :], PyTorch's
+// linalg_lu_backward (as lu_factor_ex_backward calls it):
+//
+//	m == n: gA = P L⁻ᴴ (tril(Lᴴ gL, -1) + triu(gU Uᴴ)) U⁻ᴴ
+//	m < n:  X = tril(Lᴴ gL - triu(gU) Uᴴ, -1) U1⁻ᴴ;
+//	        gA = P L⁻ᴴ [X + triu(gU1), gU2]
+//	m > n:  X = L1⁻ᴴ triu(gU Uᴴ - Lᴴ tril(gL, -1));
+//	        gA = P [X + tril(gL1, -1); gL2] U⁻ᴴ
+//
+// where P (A = P L U) is the m×m permutation matrix of the pivots,
+// [..., m, m]. LU should be the recorded output (its graph carries A's
+// dependence).
+func (e *Engine) LUFactorBackwardGraph(LU, P, g *T) (*T, error) {
+	k := &calc{e: e}
+	d := LU.Dim()
+	m, n := LU.Shape()[d-2], LU.Shape()[d-1]
+	r := min(m, n)
+	cat := func(a, b *T, dim int) *T {
+		return k.do(func() (*T, error) {
+			ts := []*T{a, b}
+			return e.Apply("cat", ts, Attrs{"dim": dim}, func() (*T, error) { return tensor.Cat(ts, dim) })
+		})
+	}
+	eye, err := tensor.Eye(m, r, LU.DType())
+	if err != nil {
+		return nil, err
+	}
+	L := k.add(k.tril(k.narrow(LU, -1, 0, r), -1), eye) // m×k
+	U := k.triu(k.narrow(LU, -2, 0, r), 0)              // k×n
+	gL, gU := k.narrow(g, -1, 0, r), k.narrow(g, -2, 0, r)
+	var gA *T
+	switch {
+	case m == n:
+		phi := k.add(k.tril(k.mm(k.mT(L), gL), -1), k.triu(k.mm(gU, k.mT(U)), 0))
+		X := k.solveTri(k.mT(U), phi, false, false) // X Uᴴ = phi
+		gA = k.solveTri(k.mT(L), X, true, true)     // Lᴴ Y = X
+	case m < n:
+		U1 := k.narrow(U, -1, 0, r)
+		X := k.tril(k.sub(k.mm(k.mT(L), gL), k.mm(k.triu(gU, 0), k.mT(U))), -1)
+		X = k.solveTri(k.mT(U1), X, false, false)
+		X = cat(k.add(X, k.triu(k.narrow(gU, -1, 0, r), 0)), k.narrow(gU, -1, r, n-r), d-1)
+		gA = k.solveTri(k.mT(L), X, true, true)
+	default:
+		L1 := k.narrow(L, -2, 0, r)
+		X := k.triu(k.sub(k.mm(gU, k.mT(U)), k.mm(k.mT(L), k.tril(gL, -1))), 0)
+		X = k.solveTri(k.mT(L1), X, true, true)
+		X = cat(k.add(X, k.tril(k.narrow(gL, -2, 0, r), -1)), k.narrow(gL, -2, r, m-r), d-2)
+		gA = k.solveTri(k.mT(U), X, false, false)
+	}
+	return k.mm(P, gA), k.err
+}

@@ -368,3 +368,40 @@ func trsm[F lapack.Float](A, B *T, batch []int, n, k int, upper, unit bool) *T {
 	}
 	return X
 }
+
+// SolveTransposed is the solution X of Aᵀ @ X = B for square A [..., n, n]
+// and B [..., n, k] of A's dtype and batch shape, computed as PyTorch's
+// linalg.det backward computes it for a contiguous A: from an LU
+// factorization of Aᵀ (A's row-major buffer factored as it is, LAPACK
+// xGETRF) and xGETRS with TRANS='N' (lapack.SolveTransposed), so the
+// result rounds as PyTorch's. Errors: RuntimeError for bad dtypes or
+// shapes; LinAlgError when A is singular (an exactly zero pivot).
+func SolveTransposed(A, B *T) (*T, error) {
+	const op = "linalg.solve"
+	batch, n, _, err := CheckMatrix(op, A, true)
+	if err != nil {
+		return nil, err
+	}
+	bs := B.Shape()
+	if B.Dim() != A.Dim() || bs[len(bs)-2] != n || B.DType() != A.DType() {
+		return nil, errorf("%s: Incompatible shapes of A and B for the equation AX = B", op)
+	}
+	k := bs[len(bs)-1]
+	if is32(A.DType()) {
+		return solveT[float32](A, B, batch, n, k)
+	}
+	return solveT[float64](A, B, batch, n, k)
+}
+
+func solveT[F lapack.Float](A, B *T, batch []int, n, k int) (*T, error) {
+	X, x := alloc[F](shapeOf(batch, n, k), A.DType())
+	a, bb := data[F](A), data[F](B)
+	for b := range prod(batch) {
+		xb, err := lapack.SolveTransposed(n, k, a[b*n*n:(b+1)*n*n], bb[b*n*k:(b+1)*n*k])
+		if err != nil {
+			return nil, batchErr(err, b, len(batch) > 0)
+		}
+		copy(x[b*n*k:], xb)
+	}
+	return X, nil
+}
