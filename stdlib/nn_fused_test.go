@@ -117,3 +117,28 @@ fn check(x0, t, dt, red, w, ig) {
 		{"try { nn.cross_entropy(randn(2, 3), tensor([0, 3])) } catch e { print(e.kind, e) }", "IndexError IndexError: Target 3 is out of bounds."},
 	})
 }
+
+// nn.pad in constant mode with no gradient recorded writes the result in
+// one pass (tensor.ConstantPad): the same values, shape and dtype as the
+// recorded narrow/cat composite, for 1 to 3 padded dims, zero amounts,
+// a value, integer and bool inputs, a transposed input; negative amounts
+// (crops) keep the composite.
+func TestConstantPadNoGradMatchesRecorded(t *testing.T) {
+	const ref = `
+fn check(x, p, v) {
+  a = nn.pad(x, p, value=v)
+  b = nn.pad(x.double().requires_grad_(), p, value=v)
+  return [a.shape, a.dtype, a.is_contiguous(), a.grad_fn, b.grad_fn.name(), a.double().equal(b.detach())]
+}
+`
+	checkPrints(t, []printCase{
+		{ref + "print(check(randn(2, 3, 5, 4), [1, 2], 0.0))", "[[2, 3, 5, 7], f32, true, none, 'ConstantPadNdBackward0', true]"},
+		{ref + "print(check(randn(2, 3, 5, 4), [1, 2, 0, 3], -1.5))", "[[2, 3, 8, 7], f32, true, none, 'ConstantPadNdBackward0', true]"},
+		{ref + "print(check(randn(2, 3, 5, 4, dtype=f64), [2, 2, 1, 1, 3, 0], 0.25))", "[[2, 6, 7, 8], f64, true, none, 'ConstantPadNdBackward0', true]"},
+		{ref + "print(check(randn(4, 6).t(), [0, 0, 2, 1], 7.0))", "[[9, 4], f32, true, none, 'ConstantPadNdBackward0', true]"},
+		{ref + "print(check(randn(3, 0), [1, 1], 2.0))", "[[3, 2], f32, true, none, 'ConstantPadNdBackward0', true]"},
+		{"x = arange(6).reshape(2, 3)\nprint(nn.pad(x, [1, 0, 0, 1], value=9))", "tensor([[9, 0, 1, 2],\n        [9, 3, 4, 5],\n        [9, 9, 9, 9]])"},
+		{"print(nn.pad(tensor([true, false]), [1, 1]))", "tensor([false,  true, false, false])"},
+		{"print(nn.pad(arange(5.0), [-1, 2], value=1))", "tensor([1., 2., 3., 4., 1., 1.])"},
+	})
+}
