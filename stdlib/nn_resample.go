@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tsrlang/tsr/backends/cpu"
 	"github.com/tsrlang/tsr/runtime"
 	"github.com/tsrlang/tsr/tensor"
 )
@@ -184,23 +185,34 @@ func applyRowsColsTyped[F float32 | float64](vals []F, shape []int, mw, mh axisM
 	if planes == 0 || oh == 0 || ow == 0 {
 		return
 	}
+	// mw's weights in F, converted once (F(w) as the per-map pass uses them)
+	var w0s, w1s []F
+	if mw.w0 != nil {
+		w0s, w1s = make([]F, ow), make([]F, ow)
+		for k := range w0s {
+			w0s[k], w1s[k] = F(mw.w0[k]), F(mw.w1[k])
+		}
+	}
 	rowMap := func(d, r []F) {
+		i0 := mw.idx0[:len(d)]
 		if mw.w0 == nil {
-			for k, i := range mw.idx0[:len(d)] {
+			for k, i := range i0 {
 				d[k] = r[i]
 			}
 			return
 		}
-		i1, w0s, w1s := mw.idx1[:len(d)], mw.w0[:len(d)], mw.w1[:len(d)]
-		for k, i := range mw.idx0[:len(d)] {
-			d[k] = F(r[i]*F(w0s[k])) + F(r[i1[k]]*F(w1s[k]))
+		i1, a, b := mw.idx1[:len(d)], w0s[:len(d)], w1s[:len(d)]
+		for k, i := range i0 {
+			d[k] = F(r[i]*a[k]) + F(r[i1[k]]*b[k])
 		}
 	}
 	work := func(p0, p1 int) {
 		var cache [2][]F
 		var cached [2]int
+		var tmp []F
 		if mh.w0 != nil {
 			cache = [2][]F{make([]F, ow), make([]F, ow)}
+			tmp = make([]F, ow)
 		}
 		for p := p0; p < p1; p++ {
 			src := vals[p*h*w : (p+1)*h*w]
@@ -230,12 +242,7 @@ func applyRowsColsTyped[F float32 | float64](vals []F, shape []int, mw, mh axisM
 					}
 					continue
 				}
-				a, b := row(mh.idx0[j]), row(mh.idx1[j])
-				b = b[:len(a)]
-				w0, w1 := F(mh.w0[j]), F(mh.w1[j])
-				for k := range a {
-					d[k] = F(a[k]*w0) + F(b[k]*w1)
-				}
+				blendRows(d, row(mh.idx0[j]), row(mh.idx1[j]), tmp, F(mh.w0[j]), F(mh.w1[j]))
 			}
 		}
 	}
@@ -254,6 +261,24 @@ func applyRowsColsTyped[F float32 | float64](vals []F, shape []int, mw, mh axisM
 	}
 	work(0, planes/k)
 	wg.Wait()
+}
+
+// blendRows sets d = F(a·w0) + F(b·w1) elementwise (two rounded products,
+// then their rounded sum: no FMA) with the vector kernels, tmp a scratch
+// row of d's length.
+func blendRows[F float32 | float64](d, a, b, tmp []F, w0, w1 F) {
+	switch dd := any(d).(type) {
+	case []float32:
+		t := any(tmp).([]float32)
+		cpu.MulScalarF32(dd, any(a).([]float32), float32(w0))
+		cpu.MulScalarF32(t, any(b).([]float32), float32(w1))
+		cpu.AddF32(dd, dd, t)
+	case []float64:
+		t := any(tmp).([]float64)
+		cpu.MulScalarF64(dd, any(a).([]float64), float64(w0))
+		cpu.MulScalarF64(t, any(b).([]float64), float64(w1))
+		cpu.AddF64(dd, dd, t)
+	}
 }
 
 // axisMapOp records the maps as one node named name (PyTorch's grad_fn
