@@ -424,6 +424,9 @@ func arith1[T vfloat](op binOp, p, q T) T {
 	case opAtan2:
 		return T(cpu.Atan2(float64(p), float64(q)))
 	case opPow:
+		if p32, ok := any(p).(float32); ok {
+			return T(cpu.Pow32(p32, float32(q)))
+		}
 		return T(cpu.Pow64(float64(p), float64(q)))
 	}
 	return p / q

@@ -219,3 +219,88 @@ func BenchmarkPow64(b *testing.B) {
 		_ = s
 	})
 }
+
+func TestPow32Accuracy(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	n := 15000
+	if testing.Short() {
+		n = 3000
+	}
+	worst := 0.0
+	for i := 0; i < n; i++ {
+		var x, y float32
+		switch i % 5 {
+		case 0: // any positive float32, y keeping the result in range
+			x = math.Float32frombits(0x00800000 + uint32(rng.Int63n(0x7f000000)))
+			y = float32((rng.Float64()*2 - 1) * 80 / math.Abs(math.Log(float64(x))))
+		case 1: // x near 1, huge y
+			x = 1 + float32((rng.Float64()*2-1)*math.Pow(2, -float64(1+rng.Intn(23))))
+			y = float32((rng.Float64()*2 - 1) * 80 / math.Abs(math.Log(float64(x))))
+		case 2: // tensor-like values
+			x = float32(math.Abs(rng.NormFloat64()))
+			y = float32(rng.NormFloat64() * 3)
+		case 3: // near overflow / underflow, subnormal results (fallback)
+			x = float32(math.Exp((rng.Float64()*2 - 1) * 10))
+			y = float32((80 + rng.Float64()*25) / math.Log(float64(x)) * float64(1-2*rng.Intn(2)))
+		case 4: // negative bases, integer exponents (fallback)
+			x = -float32(rng.Float64() * 10)
+			y = float32(rng.Intn(21) - 10)
+		}
+		if x == 1 || y != y || math.IsInf(float64(y), 0) || y == 0 || math.IsInf(float64(x), 0) {
+			continue
+		}
+		got := Pow32(x, y)
+		var ref *big.Float
+		if x > 0 {
+			ref = bigPow(float64(x), float64(y))
+		} else {
+			ref = bigPow(float64(-x), float64(y))
+			if int64(y)%2 != 0 {
+				ref.Neg(ref)
+			}
+		}
+		w64, _ := ref.Float64()
+		w, _ := ref.Float32()
+		if math.Abs(w64) < 0x1p-126 || math.IsInf(float64(w), 0) {
+			// subnormal or overflowing: float32(Pow64), by design
+			if want := float32(Pow64(float64(x), float64(y))); math.Float32bits(got) != math.Float32bits(want) {
+				t.Fatalf("Pow32(%v, %v) = %v, want float32(Pow64) %v", x, y, got, want)
+			}
+			continue
+		}
+		ulp := float64(math.Nextafter32(float32(math.Abs(float64(w))), float32(math.Inf(1))) - float32(math.Abs(float64(w))))
+		d, _ := new(big.Float).SetPrec(bigPrec).Sub(bigF(float64(got)), ref).Float64()
+		e := math.Abs(d) / ulp
+		if !(e < 1) {
+			t.Fatalf("Pow32(%v, %v) = %v, want %v (%.3f ulp)", x, y, got, w, e)
+		}
+		worst = max(worst, e)
+	}
+	t.Logf("worst %.4f ulp", worst)
+	// special cases are float32(Pow64)'s
+	sp := []float32{0, float32(math.Copysign(0, -1)), 1, -1, 2, -2, 0.5, 1.5, -1.5, 3, float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 1e-45, -1e-45, math.MaxFloat32, 1e-38}
+	for _, x := range sp {
+		for _, y := range sp {
+			got, want := Pow32(x, y), float32(Pow64(float64(x), float64(y)))
+			if math.Float32bits(got) != math.Float32bits(want) && !(got != got && want != want) {
+				t.Errorf("Pow32(%v, %v) = %v, want %v", x, y, got, want)
+			}
+		}
+	}
+}
+
+func BenchmarkPow32(b *testing.B) {
+	x := make([]float32, 1024)
+	y := make([]float32, 1024)
+	rng := rand.New(rand.NewSource(1))
+	for i := range x {
+		x[i] = float32(rng.ExpFloat64())
+		y[i] = float32(rng.NormFloat64())
+	}
+	d := make([]float32, 1024)
+	b.Run("PowF32", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			PowF32(d, x, y)
+		}
+	})
+}

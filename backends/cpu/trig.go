@@ -83,18 +83,24 @@ func goPowScalar[T float](dst, x []T, y T) {
 	}
 }
 
-// goPow is goPowScalar with an exponent per element.
+// goPow is goPowScalar with an exponent per element (float32: Pow32).
 func goPow[T float](dst, x, y []T) {
 	x, y = x[:len(dst)], y[:len(dst)]
+	if d, ok := any(dst).([]float32); ok {
+		xs, ys := any(x).([]float32), any(y).([]float32)
+		for i := range d {
+			d[i] = Pow32(xs[i], ys[i])
+		}
+		return
+	}
 	for i := range dst {
 		dst[i] = T(Pow64(float64(x[i]), float64(y[i])))
 	}
 }
 
-// PowF32 sets dst[i] = x[i]**y[i] for i < len(dst): Pow64 in float64,
-// rounded to float32 (within 1 ulp of the correctly rounded power; C pow's
-// special cases, see Pow64). dst may be x or y. Panics if x or y is
-// shorter than dst.
+// PowF32 sets dst[i] = Pow32(x[i], y[i]) for i < len(dst) (within 1 ulp
+// of the correctly rounded power; C pow's special cases, see Pow32). dst
+// may be x or y. Panics if x or y is shorter than dst.
 func PowF32(dst, x, y []float32) {
 	checkBin("PowF32", len(dst), len(x), len(y))
 	goPow(dst, x, y)
