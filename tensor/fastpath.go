@@ -325,15 +325,15 @@ func fastBin[T vfloat](k *vecOps[T], op binOp, o, x, y []T, out, a, b *Tensor) b
 		case ac && bc:
 			xx, yy := x[a.offset:a.offset+n], y[b.offset:b.offset+n]
 			f := k.bin[op]
-			parallelSlice(oo, grainMem, func(lo, hi int) { f(oo[lo:hi], xx[lo:hi], yy[lo:hi]) })
+			parallelSlice(oo, binGrain(op), func(lo, hi int) { f(oo[lo:hi], xx[lo:hi], yy[lo:hi]) })
 			return true
 		case ac && allZero(b.strides, b.shape):
 			xx, s := x[a.offset:a.offset+n], y[b.offset]
-			parallelSlice(oo, grainMem, func(lo, hi int) { binScalarRight(k, op, oo[lo:hi], xx[lo:hi], s) })
+			parallelSlice(oo, binGrain(op), func(lo, hi int) { binScalarRight(k, op, oo[lo:hi], xx[lo:hi], s) })
 			return true
 		case bc && allZero(a.strides, a.shape):
 			yy, s := y[b.offset:b.offset+n], x[a.offset]
-			parallelSlice(oo, grainMem, func(lo, hi int) { binScalarLeft(k, op, oo[lo:hi], s, yy[lo:hi]) })
+			parallelSlice(oo, binGrain(op), func(lo, hi int) { binScalarLeft(k, op, oo[lo:hi], s, yy[lo:hi]) })
 			return true
 		}
 	}
@@ -353,10 +353,19 @@ func fastBin[T vfloat](k *vecOps[T], op binOp, o, x, y []T, out, a, b *Tensor) b
 		// transposed) take the generic kernel's cache-tiled walk.
 		return binTransposed(k, op, o, x, y, cs, cst, offs)
 	}
-	parallelTasks(rows, cols, grainMem, func(r0, r1 int) {
+	parallelTasks(rows, cols, binGrain(op), func(r0, r1 int) {
 		binRows(k, op, o, x, y, cs, cst, offs, r0, r1)
 	})
 	return true
+}
+
+// binGrain is fastBin's work size per goroutine: pow and atan2 cost tens
+// of nanoseconds an element (grainCompute), the others are memory-bound.
+func binGrain(op binOp) int {
+	if op == opPow || op == opAtan2 {
+		return grainCompute
+	}
+	return grainMem
 }
 
 // rowOffsets returns the storage offsets of outer row r (C order over
