@@ -65,7 +65,15 @@ const (
 // powCore returns x**y for the bits ix of a positive x (the exponent field
 // may be below 1 for a scaled subnormal) and a finite nonzero y.
 func powCore(ix uint64, y float64) float64 {
-	// ---- log(x) = lhi + llo ----
+	lhi, llo := powLog(ix)
+	// y·log(x) = ehi + elo
+	ehi := y * lhi
+	return powExp(ehi, math.FMA(y, lhi, -ehi)+y*llo)
+}
+
+// powLog returns log(x) = lhi + llo (relative error below 2^-66) for the
+// bits ix of a positive x (see powCore).
+func powLog(ix uint64) (lhi, llo float64) {
 	const off = 0x3fe6a00000000000
 	tmp := ix - off
 	i := (tmp >> 45) % 128
@@ -77,7 +85,7 @@ func powCore(ix uint64, y float64) float64 {
 	p := z * invc
 	plo := math.FMA(z, invc, -p) // z·invc = p + plo exactly
 	r := p - 1                   // exact: p is within 2^-7 of 1
-	t1 := kd*powLn2Hi + logc     // kd*powLn2Hi is exact
+	t1 := kd*powLn2Hi + logc     // exact (logc is a multiple of 2^-34)
 	t2 := t1 + r
 	bv := t2 - t1
 	lo2 := (t1 - (t2 - bv)) + (r - bv) // TwoSum error of t1 + r
@@ -93,14 +101,13 @@ func powCore(ix uint64, y float64) float64 {
 	// log1p(r) - r + r²/2 = ar3·(-2/3 + r/2 - 2r²/5 + r³/3 - 2r⁴/7 + r⁵/4 - 2r⁶/9 + r⁷/5)
 	q := ar3 * (-2.0/3 + r*0.5 + r2*(-2.0/5+r*(1.0/3)) + r2*r2*(-2.0/7+r*0.25+r2*(-2.0/9+r*0.2)))
 	lo := lo1 + lo2 + lo3 + lo4 + lo5 + q
-	lhi := hi + lo
-	llo := hi - lhi + lo
+	lhi = hi + lo
+	return lhi, hi - lhi + lo
+}
 
-	// ---- y·log(x) = ehi + elo ----
-	ehi := y * lhi
-	elo := math.FMA(y, lhi, -ehi) + y*llo
-
-	// ---- exp(ehi + elo) ----
+// powExp returns exp(ehi + elo) for |elo| <= ulp(ehi) (powCore's
+// exponent), +Inf or 0 beyond the float64 range.
+func powExp(ehi, elo float64) float64 {
 	if !(math.Abs(ehi) < 704) { // ehi is ±Inf when y·lhi overflows, never NaN (lhi != 0)
 		if ehi > 710 {
 			return math.Inf(1)
