@@ -187,15 +187,12 @@ func crossEntropy(e *Engine, x, y, weight *T, ignore int, reduction string, smoo
 		cdim = 0
 	}
 	C := x.Shape()[cdim]
-	logp, err := softmaxOp(e, "log_softmax", x, cdim)
-	if err != nil {
-		return nil, err
-	}
 	if weight != nil && (weight.Dim() != 1 || weight.Shape()[0] != C) {
 		return nil, runtime.Errorf("RuntimeError", "cross_entropy: weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %s", C, intList(weight.Shape()))
 	}
 	// wshape is the class weight broadcast along the class dim
 	var wb *T
+	var err error
 	if weight != nil {
 		ws := make([]int, x.Dim())
 		for i := range ws {
@@ -211,6 +208,10 @@ func crossEntropy(e *Engine, x, y, weight *T, ignore int, reduction string, smoo
 	}
 	if y.DType().IsFloat() && sameShape(y.Shape(), x.Shape()) {
 		// class probabilities (PyTorch: a target of the input's shape)
+		logp, err := softmaxOp(e, "log_softmax", x, cdim)
+		if err != nil {
+			return nil, err
+		}
 		tgt := y
 		if smoothing > 0 {
 			if tgt, err = smooth(e, tgt, smoothing, C); err != nil {
@@ -256,7 +257,22 @@ func crossEntropy(e *Engine, x, y, weight *T, ignore int, reduction string, smoo
 	}
 	labels := y.ToInt64s()
 	if x.Dim() <= 2 && smoothing == 0 {
+		if !e.GradEnabled() || !x.RequiresGrad() {
+			// no backward pass: gather the targets' log-probabilities
+			// row by row instead of writing the whole log_softmax
+			if l, ok, err := crossEntropyPick(x, labels, weight, ignore, reduction); ok || err != nil {
+				return l, err
+			}
+		}
+		logp, err := softmaxOp(e, "log_softmax", x, cdim)
+		if err != nil {
+			return nil, err
+		}
 		return nllLossFused(e, logp, labels, weight, ignore, reduction)
+	}
+	logp, err := softmaxOp(e, "log_softmax", x, cdim)
+	if err != nil {
+		return nil, err
 	}
 	n := len(labels)
 	inner := 1
@@ -347,21 +363,56 @@ func crossEntropy(e *Engine, x, y, weight *T, ignore int, reduction string, smoo
 // weight of the other rows), and the gradient is scattered back at each
 // row's target. Out-of-range labels are an IndexError, as PyTorch's.
 func nllLossFused(e *Engine, logp *T, labels []int64, weight *T, ignore int, reduction string) (*T, error) {
+	tgt, coef, denom, err := nllTargets(logp, labels, weight, ignore, reduction)
+	if err != nil {
+		return nil, err
+	}
+	attrs := autograd.Attrs{"target": tgt, "coef": coef, "reduction": reduction}
+	return e.Apply("nll_loss", []*T{logp}, attrs, func() (*T, error) {
+		v, err := tensor.GatherRows(logp, tgt)
+		if err != nil {
+			return nil, err
+		}
+		return nllReduce(v, tgt, coef, denom, reduction, logp)
+	})
+}
+
+// crossEntropyPick is cross_entropy with class indices on x ([N, C] or
+// [C]) when no gradient is recorded: nllLossFused's loss, bit for bit, on
+// the targets' log-probabilities from tensor.LogSoftmaxPick. ok is false
+// (nothing done) where LogSoftmaxPick does not apply.
+func crossEntropyPick(x *T, labels []int64, weight *T, ignore int, reduction string) (*T, bool, error) {
+	tgt, coef, denom, err := nllTargets(x, labels, weight, ignore, reduction)
+	if err != nil {
+		return nil, true, err
+	}
+	v, ok, err := tensor.LogSoftmaxPick(x, tgt)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	l, err := nllReduce(v, tgt, coef, denom, reduction, x)
+	return l, true, err
+}
+
+// nllTargets checks nll_loss's labels against the class count of logp
+// (its last dim) and returns each row's target column (-1: ignored), its
+// coefficient -w[t] (divided by denom, the total weight of the rows not
+// ignored, for the mean) and denom.
+func nllTargets(logp *T, labels []int64, weight *T, ignore int, reduction string) (tgt []int, coef []float64, denom float64, err error) {
 	C := logp.Shape()[logp.Dim()-1]
 	var wv []float64
 	if weight != nil {
 		wv = weight.ToFloat64s()
 	}
-	tgt := make([]int, len(labels))
-	coef := make([]float64, len(labels))
-	denom := 0.0
+	tgt = make([]int, len(labels))
+	coef = make([]float64, len(labels))
 	for i, c := range labels {
 		if int(c) == ignore {
 			tgt[i] = -1
 			continue
 		}
 		if c < 0 || int(c) >= C {
-			return nil, runtime.Errorf("IndexError", "Target %d is out of bounds.", c)
+			return nil, nil, 0, runtime.Errorf("IndexError", "Target %d is out of bounds.", c)
 		}
 		tgt[i] = int(c)
 		coef[i] = -1
@@ -375,37 +426,36 @@ func nllLossFused(e *Engine, logp *T, labels []int64, weight *T, ignore int, red
 			coef[i] /= denom
 		}
 	}
-	attrs := autograd.Attrs{"target": tgt, "coef": coef, "reduction": reduction}
-	return e.Apply("nll_loss", []*T{logp}, attrs, func() (*T, error) {
-		v, err := tensor.GatherRows(logp, tgt)
-		if err != nil {
-			return nil, err
-		}
-		if reduction == "none" {
-			for i, t := range tgt {
-				if t >= 0 {
-					v[i] = -coef[i] * -v[i]
-				}
-			}
-			var shape []int
-			if logp.Dim() == 2 {
-				shape = []int{len(v)}
-			}
-			return tensor.FromFloat64s(v, shape, logp.DType())
-		}
-		// sum: Σ -w·logp; mean: the same over the total weight (NaN when
-		// every target is ignored, as PyTorch's 0/0)
-		s := 0.0
+	return tgt, coef, denom, nil
+}
+
+// nllReduce forms nll_loss from the gathered log-probabilities v (one per
+// row of logp, the input whose shape and dtype the loss follows).
+func nllReduce(v []float64, tgt []int, coef []float64, denom float64, reduction string, logp *T) (*T, error) {
+	if reduction == "none" {
 		for i, t := range tgt {
 			if t >= 0 {
-				s += coef[i] * v[i]
+				v[i] = -coef[i] * -v[i]
 			}
 		}
-		if reduction == "mean" && denom == 0 {
-			s = math.NaN()
+		var shape []int
+		if logp.Dim() == 2 {
+			shape = []int{len(v)}
 		}
-		return tensor.FromFloat64s([]float64{s}, nil, logp.DType())
-	})
+		return tensor.FromFloat64s(v, shape, logp.DType())
+	}
+	// sum: Σ -w·logp; mean: the same over the total weight (NaN when
+	// every target is ignored, as PyTorch's 0/0)
+	s := 0.0
+	for i, t := range tgt {
+		if t >= 0 {
+			s += coef[i] * v[i]
+		}
+	}
+	if reduction == "mean" && denom == 0 {
+		s = math.NaN()
+	}
+	return tensor.FromFloat64s([]float64{s}, nil, logp.DType())
 }
 
 func unsqueezedShape(s []int, d int) []int {

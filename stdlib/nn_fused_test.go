@@ -89,3 +89,56 @@ fn check(n, c, dt, red, w, ig) {
 		{"try { nn.cross_entropy(randn(2, 3), tensor([0, 3])) } catch e { print(e.kind, e) }", "IndexError IndexError: Target 3 is out of bounds."},
 	})
 }
+
+// cross_entropy with class indices and no gradient recorded gathers the
+// targets' log-probabilities row by row (tensor.LogSoftmaxPick) instead of
+// writing log_softmax: the same bits as the recorded path, for each
+// reduction, weights, ignore_index, f32/f64, [C] and [N, C], a transposed
+// input, and under no_grad; out-of-range targets still raise.
+func TestCrossEntropyNoGradMatchesRecorded(t *testing.T) {
+	const ref = `
+fn check(x0, t, dt, red, w, ig) {
+  a = x0.clone().to(dt)
+  b = x0.clone().to(dt).requires_grad_()
+  la = nn.cross_entropy(a, t, weight=w, ignore_index=ig, reduction=red)
+  lb = nn.cross_entropy(b, t, weight=w, ignore_index=ig, reduction=red)
+  no_grad { lc = nn.cross_entropy(b, t, weight=w, ignore_index=ig, reduction=red) }
+  return [la.shape, la.grad_fn, lb.grad_fn.name(), lc.grad_fn, la.equal(lb.detach()), lc.equal(lb.detach())]
+}
+`
+	checkPrints(t, []printCase{
+		{ref + "print(check(randn(7, 11, dtype=f64), randint(0, 11, [7]), f64, \"mean\", none, -100))", "[[], none, 'NllLossBackward0', none, true, true]"},
+		{ref + "print(check(randn(100, 1000, dtype=f64), randint(0, 1000, [100]), f32, \"mean\", none, -100))", "[[], none, 'NllLossBackward0', none, true, true]"},
+		{ref + "print(check(randn(9, 300, dtype=f64), randint(0, 300, [9]), f32, \"sum\", rand(300) + 0.5, 3))", "[[], none, 'NllLossBackward0', none, true, true]"},
+		{ref + "print(check(randn(9, 5, dtype=f64), tensor([1, 1, 0, 4, 1, 2, 3, 1, 0]), f32, \"none\", rand(5) + 0.5, 1))", "[[9], none, 'NllLossBackward0', none, true, true]"},
+		{ref + "print(check(randn(5, 9, dtype=f64).t(), tensor([1, 1, 0, 4, 1, 2, 3, 1, 0]), f64, \"mean\", none, 4))", "[[], none, 'NllLossBackward0', none, true, true]"},
+		{ref + "print(check(randn(17, dtype=f64), tensor(5), f32, \"mean\", none, -100))", "[[], none, 'NllLossBackward0', none, true, true]"},
+		{"print(nn.cross_entropy(randn(3, 4), tensor([2, 2, 2]), ignore_index=2).item())", "nan"},
+		{"try { nn.cross_entropy(randn(2, 3), tensor([0, 3])) } catch e { print(e.kind, e) }", "IndexError IndexError: Target 3 is out of bounds."},
+	})
+}
+
+// nn.pad in constant mode with no gradient recorded writes the result in
+// one pass (tensor.ConstantPad): the same values, shape and dtype as the
+// recorded narrow/cat composite, for 1 to 3 padded dims, zero amounts,
+// a value, integer and bool inputs, a transposed input; negative amounts
+// (crops) keep the composite.
+func TestConstantPadNoGradMatchesRecorded(t *testing.T) {
+	const ref = `
+fn check(x, p, v) {
+  a = nn.pad(x, p, value=v)
+  b = nn.pad(x.double().requires_grad_(), p, value=v)
+  return [a.shape, a.dtype, a.is_contiguous(), a.grad_fn, b.grad_fn.name(), a.double().equal(b.detach())]
+}
+`
+	checkPrints(t, []printCase{
+		{ref + "print(check(randn(2, 3, 5, 4), [1, 2], 0.0))", "[[2, 3, 5, 7], f32, true, none, 'ConstantPadNdBackward0', true]"},
+		{ref + "print(check(randn(2, 3, 5, 4), [1, 2, 0, 3], -1.5))", "[[2, 3, 8, 7], f32, true, none, 'ConstantPadNdBackward0', true]"},
+		{ref + "print(check(randn(2, 3, 5, 4, dtype=f64), [2, 2, 1, 1, 3, 0], 0.25))", "[[2, 6, 7, 8], f64, true, none, 'ConstantPadNdBackward0', true]"},
+		{ref + "print(check(randn(4, 6).t(), [0, 0, 2, 1], 7.0))", "[[9, 4], f32, true, none, 'ConstantPadNdBackward0', true]"},
+		{ref + "print(check(randn(3, 0), [1, 1], 2.0))", "[[3, 2], f32, true, none, 'ConstantPadNdBackward0', true]"},
+		{"x = arange(6).reshape(2, 3)\nprint(nn.pad(x, [1, 0, 0, 1], value=9))", "tensor([[9, 0, 1, 2],\n        [9, 3, 4, 5],\n        [9, 9, 9, 9]])"},
+		{"print(nn.pad(tensor([true, false]), [1, 1]))", "tensor([false,  true, false, false])"},
+		{"print(nn.pad(arange(5.0), [-1, 2], value=1))", "tensor([1., 2., 3., 4., 1., 1.])"},
+	})
+}

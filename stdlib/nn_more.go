@@ -762,6 +762,12 @@ func nnPad(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwargs 
 		return nil, runtime.Errorf("RuntimeError", "Padding length too large")
 	}
 	e := engineOf(th)
+	if (!e.GradEnabled() || !x.t.RequiresGrad()) && slices.ContainsFunc(p, func(v int) bool { return v > 0 }) {
+		// nothing recorded: one pass (nonnegative amounts)
+		if t, ok, err := tensor.ConstantPad(x.t, p, value.v); ok || err != nil {
+			return tensorResult(th, t, err)
+		}
+	}
 	t := x.t
 	var err error
 	for k := 0; k < len(p)/2; k++ {

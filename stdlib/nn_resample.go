@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 
+	"github.com/tsrlang/tsr/backends/cpu"
 	"github.com/tsrlang/tsr/runtime"
 	"github.com/tsrlang/tsr/tensor"
 )
@@ -140,6 +142,20 @@ func transposeAxisMaps(g []float64, outShape []int, inShape []int, maps []axisMa
 // last map writes into dst.
 func applyAxisMapsTyped[F float32 | float64](vals []F, shape []int, maps []axisMap, dst []F) {
 	shape = append([]int(nil), shape...)
+	nd := len(shape)
+	if len(maps) >= 2 && maps[0].dim == nd-1 && maps[1].dim == nd-2 && maps[0].taps == nil && maps[1].taps == nil {
+		// the last dim's map, then the one before, in one pass
+		// (applyRowsColsTyped), then the others
+		out := dst
+		if len(maps) > 2 {
+			sh := append([]int(nil), shape...)
+			sh[nd-1], sh[nd-2] = len(maps[0].idx0), len(maps[1].idx0)
+			out = make([]F, numelOf(sh))
+			defer func() { applyAxisMapsTyped(out, sh, maps[2:], dst) }()
+		}
+		applyRowsColsTyped(vals, shape, maps[0], maps[1], out)
+		return
+	}
 	for mi, m := range maps {
 		outer, inner := numelOf(shape[:m.dim]), numelOf(shape[m.dim+1:])
 		n, on := shape[m.dim], len(m.idx0)
@@ -258,6 +274,118 @@ func cubicMap(n, on int, scale *float64, align bool, dt tensor.DType) axisMap {
 		}
 	}
 	return axisMap{idx0: taps[0], taps: &taps, tw: &tw}
+}
+
+// applyRowsColsTyped is applyAxisMapsTyped for two maps, mw along the
+// last dim and then mh along the one before, without the intermediate
+// tensor: each output row is mh's blend of the mw-mapped source rows
+// (each mapped once into a two-row cache, as mh's sources never go
+// back), with the same float operations as the two-pass walk; a nearest
+// mh maps its source row straight into the output and copies the previous
+// output row when the source repeats. Planes split over GetNumThreads
+// goroutines.
+func applyRowsColsTyped[F float32 | float64](vals []F, shape []int, mw, mh axisMap, dst []F) {
+	nd := len(shape)
+	planes := numelOf(shape[:nd-2])
+	h, w := shape[nd-2], shape[nd-1]
+	oh, ow := len(mh.idx0), len(mw.idx0)
+	if planes == 0 || oh == 0 || ow == 0 {
+		return
+	}
+	// mw's weights in F, converted once (F(w) as the per-map pass uses them)
+	var w0s, w1s []F
+	if mw.w0 != nil {
+		w0s, w1s = make([]F, ow), make([]F, ow)
+		for k := range w0s {
+			w0s[k], w1s[k] = F(mw.w0[k]), F(mw.w1[k])
+		}
+	}
+	rowMap := func(d, r []F) {
+		i0 := mw.idx0[:len(d)]
+		if mw.w0 == nil {
+			for k, i := range i0 {
+				d[k] = r[i]
+			}
+			return
+		}
+		i1, a, b := mw.idx1[:len(d)], w0s[:len(d)], w1s[:len(d)]
+		for k, i := range i0 {
+			d[k] = F(r[i]*a[k]) + F(r[i1[k]]*b[k])
+		}
+	}
+	work := func(p0, p1 int) {
+		var cache [2][]F
+		var cached [2]int
+		var tmp []F
+		if mh.w0 != nil {
+			cache = [2][]F{make([]F, ow), make([]F, ow)}
+			tmp = make([]F, ow)
+		}
+		for p := p0; p < p1; p++ {
+			src := vals[p*h*w : (p+1)*h*w]
+			out := dst[p*oh*ow : (p+1)*oh*ow]
+			cached = [2]int{-1, -1}
+			row := func(i int) []F { // mw applied to source row i, cached
+				for c := range cached {
+					if cached[c] == i {
+						return cache[c]
+					}
+				}
+				c := 0
+				if cached[0] > cached[1] {
+					c = 1 // replace the older (lower) source row
+				}
+				cached[c] = i
+				rowMap(cache[c], src[i*w:(i+1)*w])
+				return cache[c]
+			}
+			for j := 0; j < oh; j++ {
+				d := out[j*ow : (j+1)*ow]
+				if mh.w0 == nil {
+					if j > 0 && mh.idx0[j] == mh.idx0[j-1] {
+						copy(d, out[(j-1)*ow:j*ow])
+					} else {
+						rowMap(d, src[mh.idx0[j]*w:(mh.idx0[j]+1)*w])
+					}
+					continue
+				}
+				blendRows(d, row(mh.idx0[j]), row(mh.idx1[j]), tmp, F(mh.w0[j]), F(mh.w1[j]))
+			}
+		}
+	}
+	k := min(tensor.GetNumThreads(), planes, max(1, planes*oh*ow/(1<<16)))
+	if k <= 1 {
+		work(0, planes)
+		return
+	}
+	var wg sync.WaitGroup
+	for i := 1; i < k; i++ {
+		wg.Add(1)
+		go func(p0, p1 int) {
+			defer wg.Done()
+			work(p0, p1)
+		}(planes*i/k, planes*(i+1)/k)
+	}
+	work(0, planes/k)
+	wg.Wait()
+}
+
+// blendRows sets d = F(a·w0) + F(b·w1) elementwise (two rounded products,
+// then their rounded sum: no FMA) with the vector kernels, tmp a scratch
+// row of d's length.
+func blendRows[F float32 | float64](d, a, b, tmp []F, w0, w1 F) {
+	switch dd := any(d).(type) {
+	case []float32:
+		t := any(tmp).([]float32)
+		cpu.MulScalarF32(dd, any(a).([]float32), float32(w0))
+		cpu.MulScalarF32(t, any(b).([]float32), float32(w1))
+		cpu.AddF32(dd, dd, t)
+	case []float64:
+		t := any(tmp).([]float64)
+		cpu.MulScalarF64(dd, any(a).([]float64), float64(w0))
+		cpu.MulScalarF64(t, any(b).([]float64), float64(w1))
+		cpu.AddF64(dd, dd, t)
+	}
 }
 
 // axisMapOp records the maps as one node named name (PyTorch's grad_fn

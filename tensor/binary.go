@@ -358,7 +358,12 @@ func binT[T num](op binOp, out, a, b *Tensor, x, y []T) error {
 		}
 	case opPow:
 		if fl {
-			f = func(p, q T) T { return T(math.Pow(float64(p), float64(q))) }
+			f = func(p, q T) T { // within 0.52 ulp (math.Pow: up to thousands)
+				if p32, ok := any(p).(float32); ok {
+					return T(cpu.Pow32(p32, float32(q))) // the fast path's kernel
+				}
+				return T(cpu.Pow64(float64(p), float64(q)))
+			}
 		} else {
 			f = func(p, q T) T { return T(ipow(int64(p), int64(q))) }
 		}

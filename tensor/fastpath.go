@@ -46,7 +46,7 @@ type vfloat interface{ float32 | float64 }
 
 // vecOps is the kernel table of one float dtype.
 type vecOps[T vfloat] struct {
-	bin        [opAtan2 + 1]func(dst, a, b []T) // by binOp: add, sub, mul, div, maximum, minimum, atan2 (nil: none)
+	bin        [opAtan2 + 1]func(dst, a, b []T) // by binOp: add, sub, mul, div, pow, maximum, minimum, atan2 (nil: none)
 	addScalar  func(dst, a []T, s T)
 	mulScalar  func(dst, a []T, s T)
 	exp        func(dst, x []T)
@@ -71,7 +71,7 @@ type vecOps[T vfloat] struct {
 
 var opsF32 = &vecOps[float32]{
 	bin: [...]func(dst, a, b []float32){opAdd: cpu.AddF32, opSub: cpu.SubF32, opMul: cpu.MulF32, opDiv: cpu.DivF32,
-		opMax: cpu.MaximumF32, opMin: cpu.MinimumF32, opAtan2: cpu.Atan2F32},
+		opMax: cpu.MaximumF32, opMin: cpu.MinimumF32, opAtan2: cpu.Atan2F32, opPow: cpu.PowF32},
 	addScalar: cpu.AddScalarF32, mulScalar: cpu.MulScalarF32,
 	exp: cpu.ExpF32, tanh: cpu.TanhF32, sigmoid: cpu.SigmoidF32, log: cpu.LogF32, sqrt: cpu.SqrtF32,
 	abs: cpu.AbsF32, clamp: cpu.ClampF32, erf: cpu.ErfF32, gelu: cpu.GeluF32,
@@ -83,7 +83,7 @@ var opsF32 = &vecOps[float32]{
 
 var opsF64 = &vecOps[float64]{
 	bin: [...]func(dst, a, b []float64){opAdd: cpu.AddF64, opSub: cpu.SubF64, opMul: cpu.MulF64, opDiv: cpu.DivF64,
-		opMax: cpu.MaximumF64, opMin: cpu.MinimumF64, opAtan2: cpu.Atan2F64},
+		opMax: cpu.MaximumF64, opMin: cpu.MinimumF64, opAtan2: cpu.Atan2F64, opPow: cpu.PowF64},
 	addScalar: cpu.AddScalarF64, mulScalar: cpu.MulScalarF64,
 	exp: cpu.ExpF64, tanh: cpu.TanhF64, sigmoid: cpu.SigmoidF64, log: cpu.LogF64, sqrt: cpu.SqrtF64,
 	abs: cpu.AbsF64, clamp: cpu.ClampF64,
@@ -290,7 +290,7 @@ func allZero(st []int, shape []int) bool {
 	return true
 }
 
-// fastBinary computes out = a op b for op in add/sub/mul/div/maximum/minimum/atan2
+// fastBinary computes out = a op b for op in add/sub/mul/div/pow/maximum/minimum/atan2
 // on f32 or f64 operands of out's shape (a, b already broadcast; out may
 // be a exactly, for in-place ops). It reports false when the layout is not
 // one it handles (the caller then runs the generic kernel).
@@ -325,15 +325,15 @@ func fastBin[T vfloat](k *vecOps[T], op binOp, o, x, y []T, out, a, b *Tensor) b
 		case ac && bc:
 			xx, yy := x[a.offset:a.offset+n], y[b.offset:b.offset+n]
 			f := k.bin[op]
-			parallelSlice(oo, grainMem, func(lo, hi int) { f(oo[lo:hi], xx[lo:hi], yy[lo:hi]) })
+			parallelSlice(oo, binGrain(op), func(lo, hi int) { f(oo[lo:hi], xx[lo:hi], yy[lo:hi]) })
 			return true
 		case ac && allZero(b.strides, b.shape):
 			xx, s := x[a.offset:a.offset+n], y[b.offset]
-			parallelSlice(oo, grainMem, func(lo, hi int) { binScalarRight(k, op, oo[lo:hi], xx[lo:hi], s) })
+			parallelSlice(oo, binGrain(op), func(lo, hi int) { binScalarRight(k, op, oo[lo:hi], xx[lo:hi], s) })
 			return true
 		case bc && allZero(a.strides, a.shape):
 			yy, s := y[b.offset:b.offset+n], x[a.offset]
-			parallelSlice(oo, grainMem, func(lo, hi int) { binScalarLeft(k, op, oo[lo:hi], s, yy[lo:hi]) })
+			parallelSlice(oo, binGrain(op), func(lo, hi int) { binScalarLeft(k, op, oo[lo:hi], s, yy[lo:hi]) })
 			return true
 		}
 	}
@@ -353,10 +353,19 @@ func fastBin[T vfloat](k *vecOps[T], op binOp, o, x, y []T, out, a, b *Tensor) b
 		// transposed) take the generic kernel's cache-tiled walk.
 		return binTransposed(k, op, o, x, y, cs, cst, offs)
 	}
-	parallelTasks(rows, cols, grainMem, func(r0, r1 int) {
+	parallelTasks(rows, cols, binGrain(op), func(r0, r1 int) {
 		binRows(k, op, o, x, y, cs, cst, offs, r0, r1)
 	})
 	return true
+}
+
+// binGrain is fastBin's work size per goroutine: pow and atan2 cost tens
+// of nanoseconds an element (grainCompute), the others are memory-bound.
+func binGrain(op binOp) int {
+	if op == opPow || op == opAtan2 {
+		return grainCompute
+	}
+	return grainMem
 }
 
 // rowOffsets returns the storage offsets of outer row r (C order over
@@ -423,6 +432,11 @@ func arith1[T vfloat](op binOp, p, q T) T {
 		return q
 	case opAtan2:
 		return T(cpu.Atan2(float64(p), float64(q)))
+	case opPow:
+		if p32, ok := any(p).(float32); ok {
+			return T(cpu.Pow32(p32, float32(q)))
+		}
+		return T(cpu.Pow64(float64(p), float64(q)))
 	}
 	return p / q
 }

@@ -74,12 +74,44 @@ func Atan2(y, x float64) float64 {
 	return r
 }
 
-// goPowScalar is the reference x**y in float64, rounded once.
+// goPowScalar is the reference x**y: Pow64 (within 0.52 ulp), rounded
+// once more for float32.
 func goPowScalar[T float](dst, x []T, y T) {
 	x = x[:len(dst)]
 	for i := range dst {
-		dst[i] = T(math.Pow(float64(x[i]), float64(y)))
+		dst[i] = T(Pow64(float64(x[i]), float64(y)))
 	}
+}
+
+// goPow is goPowScalar with an exponent per element (float32: Pow32).
+func goPow[T float](dst, x, y []T) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	if d, ok := any(dst).([]float32); ok {
+		xs, ys := any(x).([]float32), any(y).([]float32)
+		for i := range d {
+			d[i] = Pow32(xs[i], ys[i])
+		}
+		return
+	}
+	for i := range dst {
+		dst[i] = T(Pow64(float64(x[i]), float64(y[i])))
+	}
+}
+
+// PowF32 sets dst[i] = Pow32(x[i], y[i]) for i < len(dst) (within 1 ulp
+// of the correctly rounded power; C pow's special cases, see Pow32). dst
+// may be x or y. Panics if x or y is shorter than dst.
+func PowF32(dst, x, y []float32) {
+	checkBin("PowF32", len(dst), len(x), len(y))
+	goPow(dst, x, y)
+}
+
+// PowF64 sets dst[i] = Pow64(x[i], y[i]) for i < len(dst) (within 0.52
+// ulp for normal results, 1 ulp for subnormal ones). dst may be x or y.
+// Panics if x or y is shorter than dst.
+func PowF64(dst, x, y []float64) {
+	checkBin("PowF64", len(dst), len(x), len(y))
+	goPow(dst, x, y)
 }
 
 // powSignRules returns the sign mask and lower bound of powScalarF32AVX512
@@ -160,8 +192,8 @@ func Atan2F64(dst, y, x []float64) {
 // ...). The AVX-512 kernel computes exp(y·log|x|) in float64 (math.Log's
 // algorithm, SLEEF's exp; relative error ~1e-15) and rounds once, so the
 // result is the correctly rounded power but for double-rounding ties (at
-// most 1 ulp); the pure-Go version rounds math.Pow. A y of ±Inf or NaN
-// goes through math.Pow. dst may be x. Panics if x is shorter than dst.
+// most 1 ulp); the pure-Go version rounds Pow64. A y of ±Inf or NaN
+// goes through Pow64. dst may be x. Panics if x is shorter than dst.
 func PowScalarF32(dst, x []float32, y float32) {
 	checkBin("PowScalarF32", len(dst), len(x), len(x))
 	switch {
@@ -176,8 +208,8 @@ func PowScalarF32(dst, x []float32, y float32) {
 	}
 }
 
-// PowScalarF64 sets dst[i] = math.Pow(x[i], y) for i < len(dst) (pure Go:
-// a vector f64 pow within 1 ulp needs double-double log and exp).
+// PowScalarF64 sets dst[i] = Pow64(x[i], y) for i < len(dst) (pure Go;
+// within 0.52 ulp, 1 ulp for subnormal results).
 func PowScalarF64(dst, x []float64, y float64) {
 	checkBin("PowScalarF64", len(dst), len(x), len(x))
 	kF64.powScalar(dst, x, y)

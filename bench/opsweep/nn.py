@@ -1,7 +1,7 @@
 # PyTorch twin of nn.tsr (bench/opsweep.sh).
-import time, torch
+import os, time, torch
 import torch.nn.functional as F
-torch.set_num_threads(1)
+torch.set_num_threads(int(os.environ.get("TSR_BENCH_THREADS", "1")))
 torch.manual_seed(0)
 x = torch.randn(1000, 1000)
 xg = torch.randn(1000, 1000, requires_grad=True)

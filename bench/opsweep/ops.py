@@ -1,8 +1,8 @@
 # PyTorch twin of ops.tsr (bench/opsweep.sh).
-import time
+import os, time
 
 import torch
-torch.set_num_threads(1)
+torch.set_num_threads(int(os.environ.get("TSR_BENCH_THREADS", "1")))
 x = torch.randn(1000, 1000)
 fns = [["sum", lambda: x.sum()], ["mean", lambda: x.mean()], ["std", lambda: x.std()], ["var1", lambda: x.var(1)],
        ["max", lambda: x.max()], ["argmax", lambda: x.argmax()], ["amax1", lambda: x.amax(1)], ["min0", lambda: x.min(0)],

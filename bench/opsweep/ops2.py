@@ -1,6 +1,6 @@
 # PyTorch twin of ops2.tsr (bench/opsweep.sh).
-import time, torch
-torch.set_num_threads(1)
+import os, time, torch
+torch.set_num_threads(int(os.environ.get("TSR_BENCH_THREADS", "1")))
 torch.manual_seed(0)
 x = torch.randn(1000, 1000); v = torch.randn(1000); idx = torch.randint(0, 1000, [100000]); m = x > 0; b = torch.randn(64, 128, 128)
 def setindex(): x[0:500] = 1.0

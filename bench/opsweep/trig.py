@@ -1,6 +1,6 @@
 # PyTorch twin of trig.tsr (bench/opsweep.sh, SWEEPS=trig).
-import time, torch
-torch.set_num_threads(1)
+import os, time, torch
+torch.set_num_threads(int(os.environ.get("TSR_BENCH_THREADS", "1")))
 torch.manual_seed(0)
 x = torch.randn(1000, 1000); a = x.abs(); xd = x.double(); ad = xd.abs()
 F = torch.nn.functional
