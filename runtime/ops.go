@@ -656,11 +656,16 @@ func equal(x, y Value, depth int) (bool, error) {
 			return true, nil
 		}
 	case *List:
-		if b, ok := y.(*List); ok {
+		switch b := y.(type) {
+		case *List:
 			if a == b {
 				return true, nil
 			}
 			return equalSeq(a.Elems, b.Elems, depth+1)
+		case Tuple:
+			if a.SizeLike {
+				return equalSeq(a.Elems, b, depth+1)
+			}
 		}
 	case Tuple:
 		var bt []Value
@@ -669,6 +674,10 @@ func equal(x, y Value, depth int) (bool, error) {
 			bt = b
 		case *NamedTuple:
 			bt = b.Tuple
+		case *List:
+			if b.SizeLike {
+				return equalSeq(a, b.Elems, depth+1)
+			}
 		}
 		if bt != nil {
 			if len(a) == len(bt) && (len(a) == 0 || &a[0] == &bt[0]) {

@@ -300,6 +300,15 @@ func intList(xs []int) *runtime.List {
 	return runtime.NewList(out)
 }
 
+// shapeList returns a tensor shape as a tsr list of ints marked SizeLike, so
+// it also equals a tuple of the same ints (x.shape == (3, 4)), as torch.Size
+// does.
+func shapeList(xs []int) *runtime.List {
+	l := intList(xs)
+	l.SizeLike = true
+	return l
+}
+
 // intTuple returns xs as a tsr tuple of ints (strides print as (4, 1)).
 func intTuple(xs []int) runtime.Tuple {
 	out := make(runtime.Tuple, len(xs))
