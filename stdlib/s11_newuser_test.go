@@ -25,3 +25,23 @@ func TestIntFloatTypeErrorTexts(t *testing.T) {
 		{catchOf(`float([1])`), "TypeError: float() argument must be a string or a real number, not 'list'"},
 	})
 }
+
+// Float ** rounds as CPython's (glibc's pow), not as Go's math.Pow, which
+// is one ulp off for about a fifth of ordinary arguments; logspace uses the
+// same pow and ATen's conversions of start and end to the dtype.
+func TestFloatPowLogspaceDigits(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`print(1.1 ** 2.2, 1.6 ** -17, 7.0 ** 19, 2 ** -3, 1.05 ** 30)`, "1.2332863005546628 0.0003388131789017198 1.1398895185373144e+16 0.125 4.321942375150668"},
+		{`print(logspace(0, 2, 5, dtype=f64).tolist(), logspace(2.431, 12.631, 3).tolist(), logspace(2.438, 13.438, 1).tolist())`,
+			"[1.0, 3.1622776601683795, 10.0, 31.622776601683793, 100.0] [269.77392578125, 33962500.0, 4275624476672.0] [274.15740966796875]"},
+	})
+}
+
+// arange in f16/bf16 computes as ATen's kernel (float accumulation, 16-lane
+// blocks from a rounded base, lanes base + j*step unfused).
+func TestArangeHalfValues(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`print(arange(-1.777, 18.023, 0.3, dtype=bf16)[12:18].tolist(), arange(3.7, 22.5, 0.32, dtype=f16)[6:9].tolist())`,
+			"[1.828125, 2.125, 2.421875, 2.71875, 3.015625, 3.3125] [5.62109375, 5.9375, 6.2578125]"},
+	})
+}
