@@ -15,6 +15,7 @@ func TestShapeEqualsTuple(t *testing.T) {
 		{`x = zeros(2, 3); print(x.shape == (2, 3), (2, 3) == x.shape, x.size() == (2, 3), x.shape != (2, 3), x.shape == (3, 2))`, "true true true false false"},
 		{`x = zeros(2, 3); print(x.shape == [2, 3], x.shape, x.size(), [2, 3] == (2, 3), x.shape[0] == 2)`, "true [2, 3] [2, 3] false true"},
 		{`x = zeros(4); assert x.shape == (4,), "shape"; print(tensor(1.0).shape == ())`, "true"},
+		{`x = zeros(2, 3, 4); print(x.shape[1:] == (3, 4), x.shape[1:], [2, 3][1:] == (3,))`, "true [3, 4] false"},
 	})
 }
 
