@@ -46,3 +46,11 @@ func TestArangeHalfValues(t *testing.T) {
 			"[1.828125, 2.125, 2.421875, 2.71875, 3.015625, 3.3125] [5.62109375, 5.9375, 6.2578125]"},
 	})
 }
+
+// A zero slice step is Python's ValueError; a negative one PyTorch's.
+func TestTensorSliceStepErrors(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`x = arange(5)` + "\n" + catchOf(`x[::0]`) + "\n" + catchOf(`x[::-1]`) + "\n" + catchOf(`x[::0] = 1`),
+			"ValueError: slice step cannot be zero\nValueError: step must be greater than zero\nValueError: slice step cannot be zero"},
+	})
+}
