@@ -54,3 +54,17 @@ func TestTensorSliceStepErrors(t *testing.T) {
 			"ValueError: slice step cannot be zero\nValueError: step must be greater than zero\nValueError: slice step cannot be zero"},
 	})
 }
+
+// set_printoptions is torch.set_printoptions, per interpreter: a later
+// program (a fresh interpreter) prints with PyTorch's defaults again.
+func TestSetPrintOptions(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`set_printoptions(precision=2); print(tensor([3.14159, 2.5]), tensor([1e-5, 1.0]))`, "tensor([3.14, 2.50]) tensor([1.00e-05, 1.00e+00])"},
+		{`print(tensor([3.14159, 2.5]))`, "tensor([3.1416, 2.5000])"},
+		{`set_printoptions(sci_mode=false); print(tensor([1e-5, 1.0])); set_printoptions(); print(tensor([1e-5, 1.0]))`, "tensor([    0.0000,     1.0000])\ntensor([1.0000e-05, 1.0000e+00])"},
+		{`set_printoptions(threshold=5, edgeitems=2); print(arange(10)); set_printoptions(profile="full"); print(arange(1001)[-2:])`, "tensor([0, 1,  ..., 8, 9])\ntensor([ 999, 1000])"},
+		{`set_printoptions(linewidth=30, precision=1); print(arange(10.0) + 0.5)`, "tensor([0.5, 1.5, 2.5, 3.5,\n        4.5, 5.5, 6.5, 7.5,\n        8.5, 9.5])"},
+		{catchOf(`set_printoptions(profile="long")`), "ValueError: set_printoptions: unknown profile 'long' (expected 'default', 'short' or 'full')"},
+		{catchOf(`set_printoptions(precision="2")`), "TypeError: set_printoptions: precision must be an int, not 'str'"},
+	})
+}

@@ -111,10 +111,14 @@ func wrap(eng *autograd.Engine, t *tensor.Tensor) *TensorValue {
 // a layer's parameter starts with "Parameter containing:" and a newline, as
 // torch.nn.Parameter's repr.
 func (x *TensorValue) String() string {
-	if x.param {
-		return "Parameter containing:\n" + x.t.String()
+	s := x.t.String()
+	if o, ok := printOptionsOf(x.eng); ok {
+		s = x.t.Format(o)
 	}
-	return x.t.String()
+	if x.param {
+		return "Parameter containing:\n" + s
+	}
+	return s
 }
 
 // newParamValue wraps t as a layer parameter (see TensorValue.param).
