@@ -68,3 +68,14 @@ func TestSetPrintOptions(t *testing.T) {
 		{catchOf(`set_printoptions(precision="2")`), "TypeError: set_printoptions: precision must be an int, not 'str'"},
 	})
 }
+
+// sigmoid is PyTorch's 1/(1+exp(-x)) with SLEEF's exp, bit for bit (values
+// from torch 1.13: torch.sigmoid(x).tolist()), on both the vector path (a
+// long tensor) and the per-element path (a strided view).
+func TestSigmoidTorchBits(t *testing.T) {
+	const want = "[0.22270013391971588, 0.09112296253442764, 0.024127019569277763, 0.0073915403336286545, 0.5249791741371155, 3.006635794144578e-39, 0.0]"
+	checkPrints(t, []printCase{
+		{`x = tensor([-1.25, -2.3, -3.7, -4.9, 0.1, -88.7, -100.0]); print(x.sigmoid().tolist()); print(nn.sigmoid(stack([x, x], 1)[:, 0]).tolist())`, want + "\n" + want},
+		{`print(tensor([-1.25, 0.7], dtype=f64).sigmoid().tolist())`, "[0.22270013882530884, 0.6681877721681662]"},
+	})
+}

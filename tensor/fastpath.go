@@ -429,6 +429,27 @@ func arith1[T vfloat](op binOp, p, q T) T {
 
 // ---- unary ----
 
+// sigmoidVec is Sigmoid's vector kernel, PyTorch's steps: e = exp(-x) with
+// the exp kernel (SLEEF's results), then 1/(1 + e), each rounded to T; in
+// blocks so that the intermediates stay in cache, with the vector kernels
+// (which allow dst to alias an operand exactly).
+func sigmoidVec[T vfloat](k *vecOps[T]) func(dst, x []T) {
+	return func(dst, x []T) {
+		var buf, ones [512]T
+		for j := range ones {
+			ones[j] = 1
+		}
+		for i := 0; i < len(dst); i += len(buf) {
+			b := buf[:min(len(buf), len(dst)-i)]
+			d := dst[i : i+len(b)]
+			k.mulScalar(b, x[i:i+len(b)], -1)
+			k.exp(d, b)
+			k.addScalar(d, d, 1)
+			k.bin[opDiv](d, ones[:len(d)], d)
+		}
+	}
+}
+
 // fastUnary computes out = u(src) for exp, tanh, sigmoid, log and sqrt on
 // f32/f64 (src has out's dtype and shape). It reports
 // false for other ops and dtypes.
@@ -481,7 +502,7 @@ func unaryVec[T vfloat](u *unaryDef, k *vecOps[T]) func(dst, x []T) {
 	case uTanh:
 		return k.tanh
 	case uSigmoid:
-		return k.sigmoid
+		return sigmoidVec(k)
 	case uLog:
 		return k.log
 	case uSqrt:
