@@ -79,3 +79,15 @@ func TestSigmoidTorchBits(t *testing.T) {
 		{`print(tensor([-1.25, 0.7], dtype=f64).sigmoid().tolist())`, "[0.22270013882530884, 0.6681877721681662]"},
 	})
 }
+
+// norm (p=2) over a trailing dim sums squares in PyTorch 1.13's order (f32:
+// 8 fused float lanes then an unfused tail; f64: fused, in order), so
+// .item() and .tolist() print PyTorch's digits (values from torch 1.13).
+func TestNormTorchBits(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`x = arange(1, 70, dtype=f32) / 7 - 3.3; y = x.reshape(3, 23).double()
+print(x.norm().item(), linalg.vector_norm(x).item(), x.reshape(3, 23).norm(dim=1).tolist())
+print(y.norm().item(), y.norm(dim=1).tolist(), linalg.matrix_norm(x.reshape(3, 23)).item())`,
+			"27.531463623046875 27.531463623046875 [8.859251022338867, 9.33397388458252, 24.33869171142578]\n27.531462096920116 [8.85925064597734, 9.333973662774126, 24.33869386077523] 27.531463623046875"},
+	})
+}

@@ -720,10 +720,73 @@ func scaledNorm2[T vfloat](row []T) float64 {
 	return scale * math.Sqrt(s)
 }
 
+// sumSqTorchF32 is Σ row[i]² as PyTorch 1.13's norm kernel for a reduced
+// last dim computes it (binary_kernel_reduce_lastdim, AVX2 build): 8 float
+// lanes accumulate fused multiply-adds over whole 8-element blocks, the
+// lanes are added in order, then the tail's squares are added one by one
+// (rounded, not fused).
+func sumSqTorchF32(row []float32) float32 {
+	const v = 8
+	var acc [v]float32
+	d := 0
+	for ; d+v <= len(row); d += v {
+		blk := row[d : d+v]
+		for j, x := range blk {
+			acc[j] = fmaF32(x, x, acc[j])
+		}
+	}
+	b := acc[0]
+	for _, a := range acc[1:] {
+		b += a
+	}
+	for _, x := range row[d:] {
+		b += float32(x * x) // the conversion forbids fusing: the tail is not fused
+	}
+	return b
+}
+
+// sumSqTorchF64 is Σ row[i]² as PyTorch 1.13 computes a float64 norm (its
+// generic reduction, not the float lanes): one fused multiply-add per
+// element, in order.
+func sumSqTorchF64(row []float64) float64 {
+	var b float64
+	for _, x := range row {
+		b = math.FMA(x, x, b)
+	}
+	return b
+}
+
+// fmaF32 is C's fmaf: a*b + c rounded once to float32. The product is
+// exact in float64; the sum's float64 rounding error is recovered (TwoSum)
+// so that a float64 result exactly halfway between two float32 values is
+// resolved toward the exact value instead of to even.
+func fmaF32(a, b, c float32) float32 {
+	p, c64 := float64(a)*float64(b), float64(c)
+	s := p + c64
+	bb := s - p
+	e := (p - (s - bb)) + (c64 - bb)
+	r := float32(s)
+	if e == 0 || float64(r) == s || math.IsInf(s, 0) {
+		return r
+	}
+	// s lies strictly between r and its neighbour toward s.
+	toward := float32(math.Inf(1))
+	if s < float64(r) {
+		toward = float32(math.Inf(-1))
+	}
+	o := math.Nextafter32(r, toward)
+	if s-float64(r) == float64(o)-s && (e > 0) == (o > r) {
+		return o // exactly halfway in float64: the exact value is past it
+	}
+	return r
+}
+
 // fastNorm2 is Norm with p = 2 over the trailing dims of a contiguous f32
 // or f64 tensor: each output is the square root of the row's dot product
-// with itself (the SIMD dot kernels: 4096-element blocks in vector lanes,
-// block sums in float64), or nil when the tensor does not qualify. A row
+// with itself: for rows of up to torchSumMaxRow elements summed in
+// PyTorch's order (sumSqTorchF32/F64, so the results are PyTorch's bits),
+// longer rows with the SIMD dot kernels (4096-element blocks in vector
+// lanes, block sums in float64); nil when the tensor does not qualify. A row
 // whose sum of squares overflows, or is so small that squares may have
 // underflowed, takes scaledNorm2 instead. The result may differ from
 // scaledNorm2's in the last bit (PyTorch's own vectorised kernel sums
@@ -741,7 +804,12 @@ func fastNorm2(t *Tensor, pl *reducePlan) *Tensor {
 		x, od := t.storage.F32()[t.offset:t.offset+t.Numel()], out.storage.F32()
 		for o := range pl.outer {
 			row := x[o*inner : (o+1)*inner]
-			ss := float64(cpu.DotF32(row, row))
+			var ss float64
+			if inner <= torchSumMaxRow {
+				ss = float64(sumSqTorchF32(row))
+			} else {
+				ss = float64(cpu.DotF32(row, row))
+			}
 			if ss > 0x1p-100 && ss <= math.MaxFloat32 || ss != ss {
 				od[o] = float32(math.Sqrt(ss))
 			} else {
@@ -753,7 +821,12 @@ func fastNorm2(t *Tensor, pl *reducePlan) *Tensor {
 	x, od := t.storage.F64()[t.offset:t.offset+t.Numel()], out.storage.F64()
 	for o := range pl.outer {
 		row := x[o*inner : (o+1)*inner]
-		ss := cpu.DotF64(row, row)
+		var ss float64
+		if inner <= torchSumMaxRow {
+			ss = sumSqTorchF64(row)
+		} else {
+			ss = cpu.DotF64(row, row)
+		}
 		if ss > 0x1p-900 && ss <= math.MaxFloat64 || ss != ss {
 			od[o] = math.Sqrt(ss)
 		} else {
