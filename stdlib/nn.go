@@ -3,6 +3,7 @@ package stdlib
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"sort"
 
 	"github.com/tsrlang/tsr/runtime"
@@ -394,18 +395,75 @@ func nllLossFused(e *Engine, logp *T, labels []int64, weight *T, ignore int, red
 			return tensor.FromFloat64s(v, shape, logp.DType())
 		}
 		// sum: Σ -w·logp; mean: the same over the total weight (NaN when
-		// every target is ignored, as PyTorch's 0/0)
-		s := 0.0
-		for i, t := range tgt {
-			if t >= 0 {
-				s += coef[i] * v[i]
-			}
-		}
-		if reduction == "mean" && denom == 0 {
-			s = math.NaN()
+		// every target is ignored, as PyTorch's 0/0), both computed in the
+		// input's dtype in ATen's order (nllLossTorch).
+		var s float64
+		if logp.DType() == tensor.F64 {
+			s = nllLossTorch(v, tgt, wv, reduction == "mean")
+		} else {
+			s = float64(nllLossTorch(f32s(v), tgt, wv, reduction == "mean"))
 		}
 		return tensor.FromFloat64s([]float64{s}, nil, logp.DType())
 	})
+}
+
+// f32s rounds xs to float32 (values that came from a float32 tensor: exact).
+func f32s(xs []float64) []float32 {
+	out := make([]float32, len(xs))
+	for i, x := range xs {
+		out[i] = float32(x)
+	}
+	return out
+}
+
+// nllLossTorch is the sum (or mean) reduction of nll_loss as ATen's CPU
+// kernel (nll_loss_out_frame) computes it, in T: row b's term -w[t]·v[b]
+// (-v[b] without weights) goes into level 0 of an 8-level cascade, which
+// flushes level j into j+1 after every row b whose low (j+1)·P bits are
+// zero (P = max(4, ceil(log2 N)/8)); the levels are then added in order
+// to 0 and, for the mean, divided by the total weight (the number of
+// rows not ignored, or the cascaded sum of their weights). Rows with a
+// negative target (ignored) take no part.
+func nllLossTorch[T float32 | float64](v []T, tgt []int, w []float64, mean bool) T {
+	const levels = 8
+	n := len(tgt)
+	p := max(4, bits.Len(uint(max(n, 1)-1))/levels)
+	mask := 1<<p - 1
+	var loss, wsum [levels]T
+	ignored := 0
+	for b, t := range tgt {
+		if t < 0 {
+			ignored++
+			continue
+		}
+		if w != nil {
+			wt := T(w[t])
+			loss[0] -= T(v[b] * wt) // rounded, then subtracted: not fused
+			wsum[0] += wt
+		} else {
+			loss[0] -= v[b]
+		}
+		for j := 0; j+1 < levels; j++ {
+			if b&(mask<<(j*p)) != 0 {
+				break
+			}
+			loss[j+1] += loss[j]
+			wsum[j+1] += wsum[j]
+			loss[j], wsum[j] = 0, 0
+		}
+	}
+	var out, total T
+	for j := range loss {
+		out += loss[j]
+		total += wsum[j]
+	}
+	if w == nil {
+		total = T(n - ignored)
+	}
+	if mean {
+		out /= total
+	}
+	return out
 }
 
 func unsqueezedShape(s []int, d int) []int {

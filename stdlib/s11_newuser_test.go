@@ -91,3 +91,16 @@ print(y.norm().item(), y.norm(dim=1).tolist(), linalg.matrix_norm(x.reshape(3, 2
 			"27.531463623046875 27.531463623046875 [8.859251022338867, 9.33397388458252, 24.33869171142578]\n27.531462096920116 [8.85925064597734, 9.333973662774126, 24.33869386077523] 27.531463623046875"},
 	})
 }
+
+// softmax, log_softmax, logsumexp and cross_entropy compute in PyTorch
+// 1.13's order (vec::reduce_all lanes, at::sum's cascade, SLEEF's log,
+// nll_loss's cascade), so .item() and .tolist() print PyTorch's digits.
+func TestSoftmaxFamilyTorchBits(t *testing.T) {
+	const xs = "x = (arange(1, 46, dtype=f32) * 0.37 % 5 - 2).reshape(5, 9); y = tensor([0, 8, 3, 3, 1]); d = x.double()\n"
+	checkPrints(t, []printCase{
+		{xs + `print(nn.cross_entropy(x, y).item(), nn.cross_entropy(x, y, weight=arange(1, 10) / 4.0, reduction="sum").item(), nn.log_softmax(x, 1)[1].tolist()[:3], logsumexp(x, 1).tolist()[:2])`,
+			"3.1766433715820312 17.098600387573242 [-2.070950984954834, -1.7009508609771729, -1.3309509754180908] [2.4671053886413574, 3.7709507942199707]"},
+		{xs + `print(nn.softmax(d, -1)[0].tolist()[:3], nn.log_softmax(d, 1)[2].tolist()[:2], nn.cross_entropy(d, y).item())`,
+			"[0.016620719104490023, 0.02406239048290464, 0.03483595577975717] [-4.097104956640763, -3.727105071081681] 3.1766433625185106"},
+	})
+}
