@@ -104,3 +104,14 @@ func TestSoftmaxFamilyTorchBits(t *testing.T) {
 			"[0.016620719104490023, 0.02406239048290464, 0.03483595577975717] [-4.097104956640763, -3.727105071081681] 3.1766433625185106"},
 	})
 }
+
+// var/std follow PyTorch 1.13's CPU algorithms: one output element is
+// std_var_all_cpu (torch's mean, then Σ (x - mean)² in float64); several
+// are WelfordOps (f64 bits differ otherwise). Values from torch 1.13.
+func TestVarStdTorchBits(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`x = (arange(1, 61, dtype=f64) * 0.37 % 5 - 2).reshape(4, 15)
+print(x.var().item(), x.std().item(), x.var(1).tolist()[:2], x.std(0).tolist()[:2], x.float().std().item(), x.std(1, unbiased=false).tolist()[:1])`,
+			"2.097437853107345 1.4482533801470463 [2.39752380952381, 2.2665714285714285] [0.710046946804693, 0.7100469468046933] 1.4482533931732178 [1.495890667424892]"},
+	})
+}

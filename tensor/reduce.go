@@ -293,12 +293,17 @@ func varStd(t *Tensor, dims []int, correction int, keepdim, std bool) (*Tensor, 
 	}
 	out := zeros(p.outShape, F64)
 	d := out.storage.F64()
+	single := len(d) == 1
 	p.rowsF64(t, func(o int, row []float64) {
 		n := float64(len(row))
-		mean := sumF64(row) / n
 		var ss float64
-		for _, v := range row {
-			ss += (v - mean) * (v - mean)
+		if single || t.dtype != F64 {
+			mean := sumF64(row) / n
+			for _, v := range row {
+				ss += (v - mean) * (v - mean)
+			}
+		} else {
+			ss = welfordM2(row) // PyTorch's std_var kernel for several outputs
 		}
 		v := ss / math.Max(0, n-float64(correction))
 		if std {
@@ -327,6 +332,30 @@ func fastVarStd(t *Tensor, pl *reducePlan, correction int, std bool) *Tensor {
 		}
 		return v
 	}
+	if pl.outer == 1 && inner <= torchVarAllMax {
+		// PyTorch's std_var_all_cpu (one output element): the mean as
+		// torch.mean computes it in the dtype, then Σ (x - mean)² in
+		// float64, in order, unfused.
+		var ss float64
+		if t.dtype == F32 {
+			x := t.storage.F32()[t.offset : t.offset+inner]
+			mean := float64(cpu.SumTorchF32(x) / float32(inner))
+			for _, v := range x {
+				d := float64(v) - mean
+				ss += float64(d * d)
+			}
+			out.storage.F32()[0] = float32(finish(ss))
+		} else {
+			x := t.storage.F64()[t.offset : t.offset+inner]
+			mean := cpu.SumTorchF64(x) / float64(inner)
+			for _, v := range x {
+				d := v - mean
+				ss += float64(d * d)
+			}
+			out.storage.F64()[0] = finish(ss)
+		}
+		return out
+	}
 	if t.dtype == F32 {
 		x, od := t.storage.F32()[t.offset:t.offset+t.Numel()], out.storage.F32()
 		parallelFor(pl.outer, func(lo, hi int) {
@@ -339,11 +368,34 @@ func fastVarStd(t *Tensor, pl *reducePlan, correction int, std bool) *Tensor {
 	x, od := t.storage.F64()[t.offset:t.offset+t.Numel()], out.storage.F64()
 	parallelFor(pl.outer, func(lo, hi int) {
 		for o := lo; o < hi; o++ {
-			od[o] = finish(sqDev(x[o*inner : (o+1)*inner]))
+			// PyTorch's std_var kernel (WelfordOps), so that the f64
+			// results are its bits; f32 rows (accumulated in float64 by
+			// both) keep the vector kernels.
+			od[o] = finish(welfordM2(x[o*inner : (o+1)*inner]))
 		}
 	})
 	return out
 }
+
+// welfordM2 returns Σ (row[i] - mean)² as ATen's WelfordOps accumulates it
+// for a var/std with several outputs: for each x in order, n += 1,
+// delta = x - mean, mean += delta/n, m2 += delta·(x - mean), the last
+// product fused into the sum (as GCC contracts it).
+func welfordM2[T vfloat](row []T) float64 {
+	var mean, m2 float64
+	for i, v := range row {
+		x := float64(v)
+		delta := x - mean
+		mean += delta / float64(i+1)
+		m2 = math.FMA(delta, x-mean, m2)
+	}
+	return m2
+}
+
+// torchVarAllMax bounds the tensors whose var/std with one output element
+// follow PyTorch's std_var_all_cpu step for step: up to one ATen grain
+// (32768 elements), which PyTorch sums on one thread.
+const torchVarAllMax = 32768
 
 // trailingReduction reports whether the plan reduces a suffix of t's dims.
 func trailingReduction(t *Tensor, pl *reducePlan) bool {
