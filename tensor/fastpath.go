@@ -467,6 +467,9 @@ func fastUnary(u *unaryDef, out, src *Tensor) bool {
 		return true
 	case F64:
 		f := unaryVec(u, opsF64)
+		if u == uLog && out.Numel() > torchSumMaxRow {
+			f = opsF64.log // large tensors: the vector kernel (within 1 ulp of SLEEF's)
+		}
 		if f == nil {
 			return false
 		}
@@ -504,6 +507,17 @@ func unaryVec[T vfloat](u *unaryDef, k *vecOps[T]) func(dst, x []T) {
 	case uSigmoid:
 		return sigmoidVec(k)
 	case uLog:
+		if _, ok := any(T(0)).(float64); ok {
+			// SLEEF's log_u10, as torch.log on f64 (the vector kernel
+			// follows math.Log, which differs in the last bit at times);
+			// fastUnary keeps the vector kernel above torchSumMaxRow
+			// elements, where its speed matters more than the last bit.
+			return func(dst, x []T) {
+				for i, v := range x[:len(dst)] {
+					dst[i] = T(cpu.LogSleefF64(float64(v)))
+				}
+			}
+		}
 		return k.log
 	case uSqrt:
 		return k.sqrt

@@ -73,7 +73,7 @@ var (
 	uTrunc = &unaryDef{name: "trunc", kind: ukKeep, f: math.Trunc, noBool: true}
 
 	uExp        = &unaryDef{name: "exp", f: cpu.ExpSleefF64, f32: cpu.ExpSleefF32} // PyTorch's (SLEEF) exp
-	uLog        = &unaryDef{name: "log", f: cpu.Log64, f32: cpu.LogSleefF32}       // PyTorch's (SLEEF) f32 log; math.Log is wrong for subnormals on amd64
+	uLog        = &unaryDef{name: "log", f: cpu.LogSleefF64, f32: cpu.LogSleefF32} // PyTorch's (SLEEF log_u10 / logf_u10) log, bit for bit
 	uLog1p      = &unaryDef{name: "log1p", f: math.Log1p}
 	uExpm1      = &unaryDef{name: "expm1", f: math.Expm1}
 	uSqrt       = &unaryDef{name: "sqrt", f: math.Sqrt}
