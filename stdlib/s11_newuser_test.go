@@ -122,3 +122,12 @@ func TestLogF64TorchBits(t *testing.T) {
 		{`print(tensor([0.1, 2.5, 7.77, 123.456, 1e-300], dtype=f64).log().tolist())`, "[-2.3025850929940455, 0.9162907318741551, 2.050270164379556, 4.815884817283264, -690.7755278982137]"},
 	})
 }
+
+// prod of a contiguous row multiplies in ATen's vectorised order (values
+// from torch 1.13).
+func TestProdTorchBits(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`x = 1 + (arange(1, 80, dtype=f32) * 0.37 % 5 - 2) / 40
+print(x.prod().item(), x.double().prod().item(), x.reshape(1, 79)[:, :40].prod(1).tolist())`, "2.651596784591675 2.6515968885157877 [1.7439544200897217]"},
+	})
+}
