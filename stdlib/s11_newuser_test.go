@@ -131,3 +131,13 @@ func TestProdTorchBits(t *testing.T) {
 print(x.prod().item(), x.double().prod().item(), x.reshape(1, 79)[:, :40].prod(1).tolist())`, "2.651596784591675 2.6515968885157877 [1.7439544200897217]"},
 	})
 }
+
+// norm over a non-trailing dim (or a strided view) fuses the squares into
+// the sum in order, in the tensor's dtype, as PyTorch's generic kernel.
+func TestNormOuterDimTorchBits(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`x = (arange(1, 61, dtype=f32) * 0.37 % 5 - 2).reshape(4, 15)
+print(x.norm(dim=0).tolist()[:3], x.double().norm(dim=0).tolist()[:2], x.t().norm(dim=1).tolist()[:2])`,
+			"[2.0259811878204346, 1.5064526796340942, 1.2366892099380493] [2.0259811339004328, 1.5064526229636834] [2.0259811878204346, 1.5064526796340942]"},
+	})
+}

@@ -712,7 +712,7 @@ func Norm(t *Tensor, p float64, dims []int, keepdim bool) (*Tensor, error) {
 		var r float64
 		switch {
 		case p == 2:
-			r = scaledNorm2(row)
+			r = norm2Seq(row, t.dtype)
 		case p == 1:
 			for _, v := range row {
 				r += math.Abs(v)
@@ -745,6 +745,33 @@ func Norm(t *Tensor, p float64, dims []int, keepdim bool) (*Tensor, error) {
 		d[o] = r
 	})
 	return out.toDType(t.dtype), nil
+}
+
+// norm2Seq is the 2-norm of row (values of a tensor of dtype dt) as
+// PyTorch's generic norm reduction computes it: Σ x² with one fused
+// multiply-add per element, in order, in dt (f32 and f64; other dtypes in
+// float64), then the square root. A sum that overflows, or is small enough
+// that squares may have underflowed, falls back to scaledNorm2.
+func norm2Seq(row []float64, dt DType) float64 {
+	var ss float64
+	switch dt {
+	case F32:
+		var b float32
+		for _, x := range row {
+			b = fmaF32(float32(x), float32(x), b)
+		}
+		ss = float64(b)
+		if ss > 0x1p-100 && ss <= math.MaxFloat32 || ss != ss {
+			return float64(float32(math.Sqrt(ss)))
+		}
+		return scaledNorm2(row)
+	case F64:
+		ss = sumSqTorchF64(row)
+		if ss > 0x1p-900 && ss <= math.MaxFloat64 || ss != ss {
+			return math.Sqrt(ss)
+		}
+	}
+	return scaledNorm2(row)
 }
 
 // scaledNorm2 returns sqrt(Σ row[i]²) without overflow or underflow in the
