@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/tsrlang/tsr/backends/cpu"
+	"github.com/tsrlang/tsr/internal/xmath"
 )
 
 // SIMD fast paths for f32 and f64. The generic kernels (binary.go,
@@ -432,21 +433,33 @@ func arith1[T vfloat](op binOp, p, q T) T {
 // sigmoidVec is Sigmoid's vector kernel, PyTorch's steps: e = exp(-x) with
 // the exp kernel (SLEEF's results), then 1/(1 + e), each rounded to T; in
 // blocks so that the intermediates stay in cache, with the vector kernels
-// (which allow dst to alias an operand exactly).
+// (which allow dst to alias an operand exactly); the tail that ATen leaves
+// to its scalar loop takes libm's exp (xmath.Exp, rounded to T).
 func sigmoidVec[T vfloat](k *vecOps[T]) func(dst, x []T) {
 	return func(dst, x []T) {
+		// ATen's cpu_kernel_vec runs the last n mod 2V elements (V = 8
+		// float32, 4 float64 lanes) through the scalar lambda, whose
+		// std::exp is libm's (correctly rounded in practice), not SLEEF's.
+		// They are computed first: dst may alias x.
+		var z T
+		tail := len(dst) % (64 / int(unsafe.Sizeof(z)))
+		var tailVals [16]T
+		for j := range tail {
+			tailVals[j] = 1 / (1 + T(xmath.Exp(-float64(x[len(dst)-tail+j]))))
+		}
 		var buf, ones [512]T
 		for j := range ones {
 			ones[j] = 1
 		}
-		for i := 0; i < len(dst); i += len(buf) {
-			b := buf[:min(len(buf), len(dst)-i)]
+		for i := 0; i < len(dst)-tail; i += len(buf) {
+			b := buf[:min(len(buf), len(dst)-tail-i)]
 			d := dst[i : i+len(b)]
 			k.mulScalar(b, x[i:i+len(b)], -1)
 			k.exp(d, b)
 			k.addScalar(d, d, 1)
 			k.bin[opDiv](d, ones[:len(d)], d)
 		}
+		copy(dst[len(dst)-tail:], tailVals[:tail])
 	}
 }
 

@@ -149,13 +149,7 @@ func powDD(x, y float64) (v float64, nearMidpoint bool) {
 	if z.hi < -746 {
 		return 0, false
 	}
-	k := math.Round(z.hi / ln2.hi)
-	rr := add(z, mulF(ln2, -k))
-	q := expInv[len(expInv)-1]
-	for i := len(expInv) - 2; i >= 0; i-- {
-		q = add(expInv[i], mul(rr, q))
-	}
-	h := quickTwoSum(q.hi, q.lo)
+	h, k := expDD(z)
 	u := math.Abs(math.Nextafter(h.hi, math.Inf(1)) - h.hi)
 	nearMidpoint = math.Abs(math.Abs(h.lo)-u/2) < u*0x1p-30
 	return math.Ldexp(h.hi, int(k)), nearMidpoint
@@ -177,4 +171,30 @@ func powExact(x float64, n int) float64 {
 	}
 	f, _ := r.Float64()
 	return f
+}
+
+// expDD returns e^z as h·2^k, h a normalised double-double in about
+// [0.7, 1.5): z reduced by k·ln2 (k = round(z/ln2)) and the remainder's
+// Taylor series summed in double-double.
+func expDD(z dd) (dd, float64) {
+	k := math.Round(z.hi / ln2.hi)
+	rr := add(z, mulF(ln2, -k))
+	q := expInv[len(expInv)-1]
+	for i := len(expInv) - 2; i >= 0; i-- {
+		q = add(expInv[i], mul(rr, q))
+	}
+	return quickTwoSum(q.hi, q.lo), k
+}
+
+// Exp returns e^x rounded as glibc's exp (correctly rounded but for
+// results within about 2^-90 relative of a rounding boundary), where Go's
+// math.Exp is off by one ulp at times. Special cases, overflow and
+// subnormal results are math.Exp's.
+func Exp(x float64) float64 {
+	r := math.Exp(x)
+	if r == 0 || math.IsInf(r, 0) || math.IsNaN(r) || r < 0x1p-1022 || x == 0 {
+		return r
+	}
+	h, k := expDD(dd{x, 0})
+	return math.Ldexp(h.hi, int(k))
 }

@@ -48,3 +48,31 @@ func TestPowSpecialCases(t *testing.T) {
 		}
 	}
 }
+
+// TestExpMatchesCPython checks Exp bit for bit against CPython's math.exp
+// (glibc exp) on the golden arguments of testdata/gen_exp.py.
+func TestExpMatchesCPython(t *testing.T) {
+	b, err := os.ReadFile("testdata/exp_cpython.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases [][2]float64
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	goOff := 0
+	for _, c := range cases {
+		if got := Exp(c[0]); got != c[1] {
+			t.Errorf("Exp(%v) = %v, want %v", c[0], got, c[1])
+		}
+		if math.Exp(c[0]) != c[1] {
+			goOff++
+		}
+	}
+	t.Logf("math.Exp differs from glibc on %d of %d", goOff, len(cases))
+	for _, x := range []float64{0, math.Inf(1), math.Inf(-1), 1000, -1000, -745.2} {
+		if got, want := Exp(x), math.Exp(x); got != want {
+			t.Errorf("Exp(%v) = %v, want %v", x, got, want)
+		}
+	}
+}
