@@ -434,7 +434,9 @@ func arith1[T vfloat](op binOp, p, q T) T {
 // the exp kernel (SLEEF's results), then 1/(1 + e), each rounded to T; in
 // blocks so that the intermediates stay in cache, with the vector kernels
 // (which allow dst to alias an operand exactly); the tail that ATen leaves
-// to its scalar loop takes libm's exp (xmath.Exp, rounded to T).
+// to its scalar loop takes libm's exp (xmath.Exp, rounded to T). fastUnary
+// uses it for tensors of up to torchSumMaxRow elements, the fused sigmoid
+// kernels above.
 func sigmoidVec[T vfloat](k *vecOps[T]) func(dst, x []T) {
 	return func(dst, x []T) {
 		// ATen's cpu_kernel_vec runs the last n mod 2V elements (V = 8
@@ -473,6 +475,9 @@ func fastUnary(u *unaryDef, out, src *Tensor) bool {
 	switch out.dtype {
 	case F32:
 		f := unaryVec(u, opsF32)
+		if u == uSigmoid && out.Numel() > torchSumMaxRow {
+			f = opsF32.sigmoid // large tensors: the fused kernel (within 3 ulp)
+		}
 		if f == nil {
 			return false
 		}
@@ -482,6 +487,9 @@ func fastUnary(u *unaryDef, out, src *Tensor) bool {
 		f := unaryVec(u, opsF64)
 		if u == uLog && out.Numel() > torchSumMaxRow {
 			f = opsF64.log // large tensors: the vector kernel (within 1 ulp of SLEEF's)
+		}
+		if u == uSigmoid && out.Numel() > torchSumMaxRow {
+			f = opsF64.sigmoid // large tensors: the fused kernel (within 4 ulp)
 		}
 		if f == nil {
 			return false

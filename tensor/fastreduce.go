@@ -391,7 +391,7 @@ func prodBlocks[T vfloat](k *vecOps[T], x, dst []T, outer, r, inner int) {
 	if inner == 1 {
 		parallelTasks(outer, r, grainMem, func(o0, o1 int) {
 			for o := o0; o < o1; o++ {
-				if r <= torchSumMaxRow {
+				if outer*r <= torchSumMaxRow {
 					dst[o] = prodTorch(x[o*r : (o+1)*r])
 				} else {
 					dst[o] = k.prod(x[o*r : (o+1)*r])

@@ -366,12 +366,18 @@ func fastVarStd(t *Tensor, pl *reducePlan, correction int, std bool) *Tensor {
 		return out
 	}
 	x, od := t.storage.F64()[t.offset:t.offset+t.Numel()], out.storage.F64()
+	small := t.Numel() <= torchSumMaxRow
 	parallelFor(pl.outer, func(lo, hi int) {
 		for o := lo; o < hi; o++ {
 			// PyTorch's std_var kernel (WelfordOps), so that the f64
-			// results are its bits; f32 rows (accumulated in float64 by
-			// both) keep the vector kernels.
-			od[o] = finish(welfordM2(x[o*inner : (o+1)*inner]))
+			// results are its bits (tensors of up to torchSumMaxRow
+			// elements; f32 rows, accumulated in float64 by both, and
+			// larger tensors keep the vector kernels).
+			if small {
+				od[o] = finish(welfordM2(x[o*inner : (o+1)*inner]))
+			} else {
+				od[o] = finish(sqDev(x[o*inner : (o+1)*inner]))
+			}
 		}
 	})
 	return out
@@ -809,9 +815,17 @@ func sumSqTorchF32(row []float32) float32 {
 	var acc [v]float32
 	d := 0
 	for ; d+v <= len(row); d += v {
-		blk := row[d : d+v]
-		for j, x := range blk {
-			acc[j] = fmaF32(x, x, acc[j])
+		blk := row[d : d+v : d+v]
+		for j := range v {
+			// fmaF32(x, x, acc[j]), written out: x*x is exact in
+			// float64, so the float64 sum is the float64 FMA
+			x := float64(blk[j])
+			s := x*x + float64(acc[j])
+			if math.Float64bits(s)&(1<<29-1) == 1<<28 {
+				acc[j] = fmaF32Tie(blk[j], blk[j], acc[j], s)
+			} else {
+				acc[j] = float32(s)
+			}
 		}
 	}
 	b := acc[0]
@@ -835,36 +849,47 @@ func sumSqTorchF64(row []float64) float64 {
 	return b
 }
 
-// fmaF32 is C's fmaf: a*b + c rounded once to float32. The product is
-// exact in float64; the sum's float64 rounding error is recovered (TwoSum)
-// so that a float64 result exactly halfway between two float32 values is
-// resolved toward the exact value instead of to even.
+// fmaF32 is C's fmaf: a*b + c rounded once to float32. The float64 FMA
+// rounds the exact value once; rounding that to float32 is the single
+// rounding unless the float64 result lies exactly halfway between two
+// float32 values (its low 29 mantissa bits are 1 followed by zeros), in
+// which case the float64 rounding error decides (fmaF32Tie).
 func fmaF32(a, b, c float32) float32 {
+	s := math.FMA(float64(a), float64(b), float64(c))
+	if math.Float64bits(s)&(1<<29-1) != 1<<28 {
+		return float32(s)
+	}
+	return fmaF32Tie(a, b, c, s)
+}
+
+// fmaF32Tie resolves fmaF32's halfway case: the product is exact in
+// float64, so TwoSum recovers the error of s = p + c.
+func fmaF32Tie(a, b, c float32, s float64) float32 {
 	p, c64 := float64(a)*float64(b), float64(c)
-	s := p + c64
 	bb := s - p
 	e := (p - (s - bb)) + (c64 - bb)
 	r := float32(s)
-	if e == 0 || float64(r) == s || math.IsInf(s, 0) {
+	if e == 0 || math.IsInf(s, 0) {
 		return r
 	}
-	// s lies strictly between r and its neighbour toward s.
 	toward := float32(math.Inf(1))
 	if s < float64(r) {
 		toward = float32(math.Inf(-1))
 	}
-	o := math.Nextafter32(r, toward)
-	if s-float64(r) == float64(o)-s && (e > 0) == (o > r) {
-		return o // exactly halfway in float64: the exact value is past it
+	if float64(r) == s {
+		return r
+	}
+	if o := math.Nextafter32(r, toward); (e > 0) == (o > r) {
+		return o // the exact value is past the halfway point, toward o
 	}
 	return r
 }
 
 // fastNorm2 is Norm with p = 2 over the trailing dims of a contiguous f32
 // or f64 tensor: each output is the square root of the row's dot product
-// with itself: for rows of up to torchSumMaxRow elements summed in
+// with itself: for tensors of up to torchSumMaxRow elements summed in
 // PyTorch's order (sumSqTorchF32/F64, so the results are PyTorch's bits),
-// longer rows with the SIMD dot kernels (4096-element blocks in vector
+// larger ones with the SIMD dot kernels (4096-element blocks in vector
 // lanes, block sums in float64); nil when the tensor does not qualify. A row
 // whose sum of squares overflows, or is so small that squares may have
 // underflowed, takes scaledNorm2 instead. The result may differ from
@@ -879,29 +904,34 @@ func fastNorm2(t *Tensor, pl *reducePlan) *Tensor {
 	}
 	out := empty(pl.outShape, t.dtype)
 	inner := pl.inner
+	// PyTorch's order for tensors of up to torchSumMaxRow elements (what
+	// prints); larger ones take the SIMD dot kernels.
+	small := t.Numel() <= torchSumMaxRow
 	if t.dtype == F32 {
 		x, od := t.storage.F32()[t.offset:t.offset+t.Numel()], out.storage.F32()
-		for o := range pl.outer {
-			row := x[o*inner : (o+1)*inner]
-			var ss float64
-			if inner <= torchSumMaxRow {
-				ss = float64(sumSqTorchF32(row))
-			} else {
-				ss = float64(cpu.DotF32(row, row))
+		parallelFor(pl.outer, func(lo, hi int) {
+			for o := lo; o < hi; o++ {
+				row := x[o*inner : (o+1)*inner]
+				var ss float64
+				if small {
+					ss = float64(sumSqTorchF32(row))
+				} else {
+					ss = float64(cpu.DotF32(row, row))
+				}
+				if ss > 0x1p-100 && ss <= math.MaxFloat32 || ss != ss {
+					od[o] = float32(math.Sqrt(ss))
+				} else {
+					od[o] = float32(scaledNorm2(row))
+				}
 			}
-			if ss > 0x1p-100 && ss <= math.MaxFloat32 || ss != ss {
-				od[o] = float32(math.Sqrt(ss))
-			} else {
-				od[o] = float32(scaledNorm2(row))
-			}
-		}
+		})
 		return out
 	}
 	x, od := t.storage.F64()[t.offset:t.offset+t.Numel()], out.storage.F64()
 	for o := range pl.outer {
 		row := x[o*inner : (o+1)*inner]
 		var ss float64
-		if inner <= torchSumMaxRow {
+		if small {
 			ss = sumSqTorchF64(row)
 		} else {
 			ss = cpu.DotF64(row, row)

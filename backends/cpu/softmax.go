@@ -22,17 +22,28 @@ func checkRows(name string, ldst, lx, rows, cols, dstPerRow int) {
 	}
 }
 
+// torchOrderMax bounds the softmax/log_softmax inputs (rows·cols) summed in
+// PyTorch's order; larger ones use the kernels' own sums.
+const torchOrderMax = 1 << 16
+
 func softmaxRowsComposite[T float](k *kernels[T], dst, x []T, rows, cols int, logOut bool) {
+	exact := rows*cols <= torchOrderMax
 	for r := 0; r < rows; r++ {
 		xr := x[r*cols : (r+1)*cols]
 		dr := dst[r*cols : (r+1)*cols]
 		m := k.max(xr)
-		k.expShiftSum(dr, xr, m)
-		s := reduceSumTorch(dr) // PyTorch's order: bit-identical rows
+		s := k.expShiftSum(dr, xr, m)
+		if exact || !logOut {
+			s = reduceSumTorch(dr) // PyTorch's order: bit-identical rows
+		}
 		if logOut {
-			// PyTorch: (x - max) - log(sum), the log SLEEF's for f32.
+			// PyTorch: (x - max) - log(sum), the log SLEEF's.
+			lg := logTorch(s)
+			if !exact {
+				lg = T(math.Log(float64(s)))
+			}
 			k.addScalar(dr, xr, -m)
-			k.addScalar(dr, dr, -logTorch(s))
+			k.addScalar(dr, dr, -lg)
 		} else {
 			k.mulScalar(dr, dr, 1/s)
 		}
