@@ -293,8 +293,10 @@ func Tanh(t *Tensor) (*Tensor, error) { return unary(uTanh, t) }
 // Sigmoid returns 1/(1+exp(-t)) as PyTorch's vectorized CPU kernel
 // computes it, in the compute dtype (f32 for f16, bf16 and integers): exp
 // is SLEEF's (ExpSleefF32/F64, torch.exp's), then 1 + e and 1/(1 + e) are
-// each rounded, so the results are PyTorch's bit for bit; 0 below about
-// -88.7 (f32) or -709 (f64), where exp(-t) overflows.
+// each rounded (its scalar tail with libm's exp), so the results are
+// PyTorch's bit for bit for tensors of up to 65536 elements (larger ones
+// take the fused kernels, within a few ulp); 0 below about -88.7 (f32) or
+// -709 (f64), where exp(-t) overflows.
 func Sigmoid(t *Tensor) (*Tensor, error) { return unary(uSigmoid, t) }
 
 // sigmoidTorch is one element of Sigmoid: 1/(1+exp(-x)) in T with SLEEF's exp.
