@@ -218,6 +218,17 @@ func surfCases() []surfCase {
 		{"nn.softshrink", "nn.softshrink(x, 0.3)", s1, 'd', ""},
 		{"nn.relu6", "nn.relu6(x * 8)", s1, 'd', ""},
 		{"nn.threshold", "nn.threshold(x, 0.1, -2.0)", s1, 'd', ""},
+		// in-place activation functions, on a non-leaf copy
+		{"relu_", "(fn(a) { relu_(a); a })(x * 1)", s1, 'd', ""},
+		{"celu_", "(fn(a) { celu_(a, 0.5); a })(x * 1)", s1, 'd', ""},
+		{"selu_", "(fn(a) { selu_(a); a })(x * 1)", s1, 'd', ""},
+		{"threshold_", "(fn(a) { threshold_(a, 0.1, -2.0); a })(x * 1)", s1, 'd', ""},
+		{"nn.relu_", "(fn(a) { nn.relu_(a); a })(x * 1)", s1, 'd', ""},
+		{"nn.celu_", "(fn(a) { nn.celu_(a, 0.5); a })(x * 1)", s1, 'd', ""},
+		{"nn.elu_", "(fn(a) { nn.elu_(a); a })(x * 1)", s1, 'd', ""},
+		{"nn.selu_", "(fn(a) { nn.selu_(a); a })(x * 1)", s1, 'd', ""},
+		{"nn.leaky_relu_", "(fn(a) { nn.leaky_relu_(a, 0.1); a })(x * 1)", s1, 'd', ""},
+		{"nn.threshold_", "(fn(a) { nn.threshold_(a, 0.1, -2.0); a })(x * 1)", s1, 'd', ""},
 		{"nn.normalize", "nn.normalize(x, dim=1)", s1, 'r', ""},
 		{"nn.linear", "nn.linear(x, y, z)", [][]int{{2, 3}, {4, 3}, {4}}, 'r', ""},
 		{"nn.layer_norm", "nn.layer_norm(x, (4,), y, z)", [][]int{{3, 4}, {4}, {4}}, 'r', ""},
@@ -823,7 +834,7 @@ func init() {
 			isinf isinstance isnan isneginf isposinf isreal lcm le len less less_equal linspace list logical_and logical_not logical_or
 			logical_xor logspace lt manual_seed map multinomial ne nonzero normal not_equal numel oct ones ones_like ord poisson print
 			promote_types rand rand_like randint randint_like randn randn_like randperm range repr result_type reversed scalar_tensor
-			searchsorted seed set set_grad_enabled set_num_threads set_rng_state shares_memory signbit sorted str tensor tril_indices
+			searchsorted seed set set_grad_enabled set_num_threads set_printoptions set_rng_state shares_memory signbit sorted str tensor tril_indices
 			triu_indices tuple type zeros zeros_like zip linalg.backend linalg.matrix_rank nn.one_hot`,
 		"detach cuts the graph by definition (its gradient is none)":                                                                     "detach",
 		"not differentiable in PyTorch 1.13 either: frexp's and unique's backward are not implemented":                                   "frexp unique unique_consecutive",

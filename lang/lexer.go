@@ -164,6 +164,12 @@ type scanner struct {
 	// no such block: in `1 if fn(x) { x } else {}` the `else` is the
 	// conditional expression's.
 	blockClose int
+	// stmtEnd is len(toks) right after a '}' that closed a statement block
+	// ('{'), else -1: a token other than else, catch, ';' or a closing
+	// bracket that follows it on the same line starts a new statement
+	// (`if n < 2 { return n } fib(n - 1)`), so a separator goes first.
+	stmtEnd    int
+	stmtEndPos lexer.Position // just after that '}': where the separator is
 }
 
 func tokenize(file, src string) ([]token, error) {
@@ -172,7 +178,7 @@ func tokenize(file, src string) ([]token, error) {
 	}
 	// Source text averages well over two bytes a token: one allocation
 	// (rather than a chain of growing copies) holds the tokens.
-	s := &scanner{file: file, src: src, line: 1, col: 1, toks: make([]token, 0, len(src)/2+4), blockClose: -1}
+	s := &scanner{file: file, src: src, line: 1, col: 1, toks: make([]token, 0, len(src)/2+4), blockClose: -1, stmtEnd: -1}
 	if err := s.run(); err != nil {
 		return nil, err
 	}
@@ -227,6 +233,10 @@ func (s *scanner) advance(n int) {
 }
 
 func (s *scanner) emit(typ lexer.TokenType, val string, p lexer.Position) {
+	if s.stmtEnd == len(s.toks) && typ != tokSep && !followsBlock(typ, val) {
+		q := s.stmtEndPos
+		s.toks = append(s.toks, token{Type: tokSep, Value: ";", Off: int32(q.Offset), Line: int32(q.Line), Col: int32(q.Column)})
+	}
 	s.toks = append(s.toks, token{Type: int32(typ), Value: val, Off: int32(p.Offset), Line: int32(p.Line), Col: int32(p.Column)})
 }
 
@@ -250,6 +260,23 @@ func (s *scanner) newlineSignificant() bool {
 		return false
 	}
 	return true
+}
+
+// followsBlock reports whether a token may follow a statement block's '}'
+// on the same line without starting a new statement.
+func followsBlock(typ lexer.TokenType, val string) bool {
+	switch typ {
+	case tokKeyword:
+		return val == "else" || val == "catch"
+	case tokIdent:
+		return val == "elif" // keeps the error "unexpected name \"elif\""
+	case tokPunct:
+		switch val {
+		case "}", ")", "]", ";", ",":
+			return true
+		}
+	}
+	return false
 }
 
 // endsOperand reports whether t can end an operand, which makes a following
@@ -422,9 +449,11 @@ func (s *scanner) punct(op string, p lexer.Position) error {
 		if op == ")" {
 			s.parenOpen = s.openTok[n-1]
 		}
+		stmtBlock := false
 		if op == "}" && (s.stack[n-1] == '{' || s.stack[n-1] == 'F') {
 			if s.stack[n-1] == '{' {
 				s.blockClose = p.Offset
+				stmtBlock = true
 			}
 			// a block's last statement ends at its closing brace
 			if t, ok := s.last(); ok && t.Type != tokSep && !(t.Type == tokPunct && t.Value == "{") {
@@ -434,6 +463,13 @@ func (s *scanner) punct(op string, p lexer.Position) error {
 		s.stack = s.stack[:n-1]
 		s.opened = s.opened[:n-1]
 		s.openTok = s.openTok[:n-1]
+		if stmtBlock {
+			s.advance(len(op))
+			s.emit(tokPunct, op, p)
+			s.stmtEnd = len(s.toks)
+			s.stmtEndPos = lexer.Position{Filename: p.Filename, Offset: p.Offset + 1, Line: p.Line, Column: p.Column + 1}
+			return nil
+		}
 	case ";":
 		s.advance(1)
 		if t, ok := s.last(); ok && t.Type != tokSep {

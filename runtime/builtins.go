@@ -230,7 +230,7 @@ func builtinInt(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, er
 	case String:
 		return parseIntBase(string(v), 10)
 	}
-	return nil, Errorf("TypeError", "int() argument must be a string or a number, not '%s'", x.Type())
+	return nil, Errorf("TypeError", "int() argument must be a string, a bytes-like object or a real number, not '%s'", x.Type())
 }
 
 // parseIntBase is Python's int(s, base): surrounding whitespace, a sign,
@@ -309,7 +309,7 @@ func builtinFloat(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, 
 		}
 		return Float(f), nil
 	}
-	return nil, Errorf("TypeError", "float() argument must be a string or a number, not '%s'", x.Type())
+	return nil, Errorf("TypeError", "float() argument must be a string or a real number, not '%s'", x.Type())
 }
 
 func builtinBool(th *Thread, b *Builtin, args []Value, kwargs []Kwarg) (Value, error) {

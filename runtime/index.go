@@ -200,7 +200,8 @@ func Index(x, key Value) (_ Value, err error) {
 			if err != nil {
 				return nil, err
 			}
-			return NewList(elems), nil
+			// A slice of a shape is a torch.Size too (x.shape[1:] == (3, 4)).
+			return &List{Elems: elems, SizeLike: v.SizeLike}, nil
 		}
 		i, err := seqIndex(key, len(v.Elems), "list")
 		if err != nil {

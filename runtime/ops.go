@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tsrlang/tsr/internal/xmath"
 	"github.com/tsrlang/tsr/numfmt"
 )
 
@@ -215,7 +216,7 @@ func intBinary(op Op, a, b int64, x, y Value) (Value, error) {
 			if a == 0 {
 				return nil, Errorf("ZeroDivisionError", "0.0 cannot be raised to a negative power")
 			}
-			return Float(math.Pow(float64(a), float64(b))), nil
+			return Float(xmath.Pow(float64(a), float64(b))), nil
 		}
 		r, ok := ipow(a, b)
 		if !ok {
@@ -358,7 +359,7 @@ func floatBinary(op Op, a, b float64, x, y Value) (Value, error) {
 		if a == 0 && b < 0 {
 			return nil, Errorf("ZeroDivisionError", "0.0 cannot be raised to a negative power")
 		}
-		r := math.Pow(a, b)
+		r := xmath.Pow(a, b)
 		if math.IsInf(r, 0) && !math.IsInf(a, 0) && !math.IsInf(b, 0) && !math.IsNaN(a) {
 			// Python raises where a finite power overflows (float ** is checked, * is not)
 			return nil, Errorf("OverflowError", "(34, 'Numerical result out of range')")
@@ -656,11 +657,16 @@ func equal(x, y Value, depth int) (bool, error) {
 			return true, nil
 		}
 	case *List:
-		if b, ok := y.(*List); ok {
+		switch b := y.(type) {
+		case *List:
 			if a == b {
 				return true, nil
 			}
 			return equalSeq(a.Elems, b.Elems, depth+1)
+		case Tuple:
+			if a.SizeLike {
+				return equalSeq(a.Elems, b, depth+1)
+			}
 		}
 	case Tuple:
 		var bt []Value
@@ -669,6 +675,10 @@ func equal(x, y Value, depth int) (bool, error) {
 			bt = b
 		case *NamedTuple:
 			bt = b.Tuple
+		case *List:
+			if b.SizeLike {
+				return equalSeq(a, b.Elems, depth+1)
+			}
 		}
 		if bt != nil {
 			if len(a) == len(bt) && (len(a) == 0 || &a[0] == &bt[0]) {

@@ -111,6 +111,10 @@ func Repr(v Value) string {
 // List is a mutable tsr list.
 type List struct {
 	Elems []Value
+	// SizeLike marks a list that stands for a torch.Size (a tensor's shape):
+	// it also compares equal to a tuple holding the same elements, as
+	// torch.Size does (x.shape == (2, 3)). It is otherwise a plain list.
+	SizeLike bool
 }
 
 // NewList returns a list holding elems (not copied).

@@ -48,7 +48,11 @@ func indexItem(k runtime.Value) (tensor.Index, bool, error) {
 		if step, err = sliceBound(v.Step, 1); err != nil {
 			return tensor.Index{}, false, err
 		}
-		if step <= 0 {
+		if step == 0 {
+			// Python's slice unpacking rejects a zero step before PyTorch sees it.
+			return tensor.Index{}, false, runtime.Errorf("ValueError", "slice step cannot be zero")
+		}
+		if step < 0 {
 			return tensor.Index{}, false, runtime.Errorf("ValueError", "step must be greater than zero")
 		}
 		return tensor.Span(start, stop, step), false, nil

@@ -10,7 +10,7 @@ import (
 // Metadata and memory attributes of tensors (LANGUAGE.md section 5).
 
 func init() {
-	defProp("shape", func(x *TensorValue) (runtime.Value, error) { return intList(x.t.Shape()), nil })
+	defProp("shape", func(x *TensorValue) (runtime.Value, error) { return shapeList(x.t.Shape()), nil })
 	defProp("ndim", func(x *TensorValue) (runtime.Value, error) { return runtime.MakeInt(int64(x.t.Dim())), nil })
 	defProp("dtype", func(x *TensorValue) (runtime.Value, error) { return dtypeVal(x.t.DType()), nil })
 	defProp("device", func(x *TensorValue) (runtime.Value, error) { return cpuDevice, nil })
@@ -35,7 +35,7 @@ func init() {
 			return nil, err
 		}
 		if !d.ok {
-			return intList(x.t.Shape()), nil
+			return shapeList(x.t.Shape()), nil
 		}
 		n, err := normDimStrict(d.v, x.t.Dim())
 		if err != nil {

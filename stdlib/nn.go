@@ -3,6 +3,7 @@ package stdlib
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"sort"
 
 	"github.com/tsrlang/tsr/runtime"
@@ -363,7 +364,7 @@ func crossEntropy(e *Engine, x, y, weight *T, ignore int, reduction string, smoo
 // weight of the other rows), and the gradient is scattered back at each
 // row's target. Out-of-range labels are an IndexError, as PyTorch's.
 func nllLossFused(e *Engine, logp *T, labels []int64, weight *T, ignore int, reduction string) (*T, error) {
-	tgt, coef, denom, err := nllTargets(logp, labels, weight, ignore, reduction)
+	tgt, coef, wv, err := nllTargets(logp, labels, weight, ignore, reduction)
 	if err != nil {
 		return nil, err
 	}
@@ -373,7 +374,7 @@ func nllLossFused(e *Engine, logp *T, labels []int64, weight *T, ignore int, red
 		if err != nil {
 			return nil, err
 		}
-		return nllReduce(v, tgt, coef, denom, reduction, logp)
+		return nllReduce(v, tgt, coef, wv, reduction, logp)
 	})
 }
 
@@ -382,7 +383,7 @@ func nllLossFused(e *Engine, logp *T, labels []int64, weight *T, ignore int, red
 // the targets' log-probabilities from tensor.LogSoftmaxPick. ok is false
 // (nothing done) where LogSoftmaxPick does not apply.
 func crossEntropyPick(x *T, labels []int64, weight *T, ignore int, reduction string) (*T, bool, error) {
-	tgt, coef, denom, err := nllTargets(x, labels, weight, ignore, reduction)
+	tgt, coef, wv, err := nllTargets(x, labels, weight, ignore, reduction)
 	if err != nil {
 		return nil, true, err
 	}
@@ -390,17 +391,17 @@ func crossEntropyPick(x *T, labels []int64, weight *T, ignore int, reduction str
 	if !ok || err != nil {
 		return nil, ok, err
 	}
-	l, err := nllReduce(v, tgt, coef, denom, reduction, x)
+	l, err := nllReduce(v, tgt, coef, wv, reduction, x)
 	return l, true, err
 }
 
 // nllTargets checks nll_loss's labels against the class count of logp
 // (its last dim) and returns each row's target column (-1: ignored), its
-// coefficient -w[t] (divided by denom, the total weight of the rows not
-// ignored, for the mean) and denom.
-func nllTargets(logp *T, labels []int64, weight *T, ignore int, reduction string) (tgt []int, coef []float64, denom float64, err error) {
+// coefficient -w[t] (divided by the total weight of the rows not ignored,
+// for the mean) and the class weights wv (nil without weight).
+func nllTargets(logp *T, labels []int64, weight *T, ignore int, reduction string) (tgt []int, coef, wv []float64, err error) {
 	C := logp.Shape()[logp.Dim()-1]
-	var wv []float64
+	denom := 0.0
 	if weight != nil {
 		wv = weight.ToFloat64s()
 	}
@@ -412,7 +413,7 @@ func nllTargets(logp *T, labels []int64, weight *T, ignore int, reduction string
 			continue
 		}
 		if c < 0 || int(c) >= C {
-			return nil, nil, 0, runtime.Errorf("IndexError", "Target %d is out of bounds.", c)
+			return nil, nil, nil, runtime.Errorf("IndexError", "Target %d is out of bounds.", c)
 		}
 		tgt[i] = int(c)
 		coef[i] = -1
@@ -426,12 +427,13 @@ func nllTargets(logp *T, labels []int64, weight *T, ignore int, reduction string
 			coef[i] /= denom
 		}
 	}
-	return tgt, coef, denom, nil
+	return tgt, coef, wv, nil
 }
 
 // nllReduce forms nll_loss from the gathered log-probabilities v (one per
-// row of logp, the input whose shape and dtype the loss follows).
-func nllReduce(v []float64, tgt []int, coef []float64, denom float64, reduction string, logp *T) (*T, error) {
+// row of logp, the input whose shape and dtype the loss follows); wv is
+// the class weights (nil: none).
+func nllReduce(v []float64, tgt []int, coef, wv []float64, reduction string, logp *T) (*T, error) {
 	if reduction == "none" {
 		for i, t := range tgt {
 			if t >= 0 {
@@ -445,17 +447,74 @@ func nllReduce(v []float64, tgt []int, coef []float64, denom float64, reduction 
 		return tensor.FromFloat64s(v, shape, logp.DType())
 	}
 	// sum: Σ -w·logp; mean: the same over the total weight (NaN when
-	// every target is ignored, as PyTorch's 0/0)
-	s := 0.0
-	for i, t := range tgt {
-		if t >= 0 {
-			s += coef[i] * v[i]
-		}
-	}
-	if reduction == "mean" && denom == 0 {
-		s = math.NaN()
+	// every target is ignored, as PyTorch's 0/0), both computed in the
+	// input's dtype in ATen's order (nllLossTorch).
+	var s float64
+	if logp.DType() == tensor.F64 {
+		s = nllLossTorch(v, tgt, wv, reduction == "mean")
+	} else {
+		s = float64(nllLossTorch(f32s(v), tgt, wv, reduction == "mean"))
 	}
 	return tensor.FromFloat64s([]float64{s}, nil, logp.DType())
+}
+
+// f32s rounds xs to float32 (values that came from a float32 tensor: exact).
+func f32s(xs []float64) []float32 {
+	out := make([]float32, len(xs))
+	for i, x := range xs {
+		out[i] = float32(x)
+	}
+	return out
+}
+
+// nllLossTorch is the sum (or mean) reduction of nll_loss as ATen's CPU
+// kernel (nll_loss_out_frame) computes it, in T: row b's term -w[t]·v[b]
+// (-v[b] without weights) goes into level 0 of an 8-level cascade, which
+// flushes level j into j+1 after every row b whose low (j+1)·P bits are
+// zero (P = max(4, ceil(log2 N)/8)); the levels are then added in order
+// to 0 and, for the mean, divided by the total weight (the number of
+// rows not ignored, or the cascaded sum of their weights). Rows with a
+// negative target (ignored) take no part.
+func nllLossTorch[T float32 | float64](v []T, tgt []int, w []float64, mean bool) T {
+	const levels = 8
+	n := len(tgt)
+	p := max(4, bits.Len(uint(max(n, 1)-1))/levels)
+	mask := 1<<p - 1
+	var loss, wsum [levels]T
+	ignored := 0
+	for b, t := range tgt {
+		if t < 0 {
+			ignored++
+			continue
+		}
+		if w != nil {
+			wt := T(w[t])
+			loss[0] -= T(v[b] * wt) // rounded, then subtracted: not fused
+			wsum[0] += wt
+		} else {
+			loss[0] -= v[b]
+		}
+		for j := 0; j+1 < levels; j++ {
+			if b&(mask<<(j*p)) != 0 {
+				break
+			}
+			loss[j+1] += loss[j]
+			wsum[j+1] += wsum[j]
+			loss[j], wsum[j] = 0, 0
+		}
+	}
+	var out, total T
+	for j := range loss {
+		out += loss[j]
+		total += wsum[j]
+	}
+	if w == nil {
+		total = T(n - ignored)
+	}
+	if mean {
+		out /= total
+	}
+	return out
 }
 
 func unsqueezedShape(s []int, d int) []int {

@@ -3,6 +3,7 @@ package stdlib
 import (
 	"math"
 
+	"github.com/tsrlang/tsr/internal/xmath"
 	"github.com/tsrlang/tsr/runtime"
 	"github.com/tsrlang/tsr/tensor"
 	"github.com/tsrlang/tsr/tensor/autograd"
@@ -235,22 +236,33 @@ func builtinLogspace(th *runtime.Thread, b *runtime.Builtin, args []runtime.Valu
 		return nil, err
 	}
 	// PyTorch's symmetric rule: exponents count up from start for the
-	// first half and down from end for the second.
+	// first half and down from end for the second. As ATen's logspace,
+	// start and end are first converted to the dtype, the step is their
+	// difference in the dtype divided in double, and the powers are
+	// computed in double and rounded to the dtype.
+	dt := o.dt(tensor.DefaultFloat)
+	start0, diff := start, end-start
+	if dt.IsFloat() {
+		start, end = tensor.RoundToDType(start, dt), tensor.RoundToDType(end, dt)
+		diff = tensor.RoundToDType(end-start, dt)
+	} else if dt.IsInt() {
+		start, end = math.Trunc(start), math.Trunc(end)
+		diff = end - start
+	}
 	buf := make([]float64, steps)
 	if steps == 1 {
-		buf[0] = math.Pow(base, start)
+		buf[0] = xmath.Pow(base, start0) // ATen fills with pow(base, start as double)
 	} else if steps > 1 {
-		step := (end - start) / float64(steps-1)
+		step := diff / float64(steps-1)
 		half := steps / 2
 		for i := range buf {
 			if i < half {
-				buf[i] = math.Pow(base, start+step*float64(i))
+				buf[i] = xmath.Pow(base, start+step*float64(i))
 			} else {
-				buf[i] = math.Pow(base, end-step*float64(steps-1-i))
+				buf[i] = xmath.Pow(base, end-step*float64(steps-1-i))
 			}
 		}
 	}
-	dt := o.dt(tensor.DefaultFloat)
 	if dt.IsInt() {
 		for i := range buf {
 			buf[i] = math.Trunc(buf[i])

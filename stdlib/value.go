@@ -111,10 +111,14 @@ func wrap(eng *autograd.Engine, t *tensor.Tensor) *TensorValue {
 // a layer's parameter starts with "Parameter containing:" and a newline, as
 // torch.nn.Parameter's repr.
 func (x *TensorValue) String() string {
-	if x.param {
-		return "Parameter containing:\n" + x.t.String()
+	s := x.t.String()
+	if o, ok := printOptionsOf(x.eng); ok {
+		s = x.t.Format(o)
 	}
-	return x.t.String()
+	if x.param {
+		return "Parameter containing:\n" + s
+	}
+	return s
 }
 
 // newParamValue wraps t as a layer parameter (see TensorValue.param).
@@ -298,6 +302,15 @@ func intList(xs []int) *runtime.List {
 		out[i] = runtime.MakeInt(int64(x))
 	}
 	return runtime.NewList(out)
+}
+
+// shapeList returns a tensor shape as a tsr list of ints marked SizeLike, so
+// it also equals a tuple of the same ints (x.shape == (3, 4)), as torch.Size
+// does.
+func shapeList(xs []int) *runtime.List {
+	l := intList(xs)
+	l.SizeLike = true
+	return l
 }
 
 // intTuple returns xs as a tsr tuple of ints (strides print as (4, 1)).

@@ -183,7 +183,8 @@ func arangeLen(start, end, step float64) (int, error) {
 // V-lane blocks (V = 32 bytes / element size) start at base =
 // fma(step, i, start) in f64 rounded to dt, lane j being fma(j, step,
 // base) in f64 rounded to dt; the rest is fma(step, i, start) in f64
-// rounded once (testdata/range_torch.json pins them). Other dtypes take
+// rounded once (testdata/range_torch.json pins them); f16 and bf16 follow
+// the same scheme in f32 (arangeFillHalf). Other dtypes take
 // start + i*step in f64. The caller picks dt (PyTorch: i64 when all arguments are ints,
 // else the default float). step 0 or a sign that cannot reach end is a
 // RuntimeError.
@@ -209,10 +210,37 @@ func Arange(start, end, step float64, dt DType) (*Tensor, error) {
 		return nil, err
 	}
 	buf := make([]float64, n)
-	for i := range buf {
-		buf[i] = start + float64(i)*step
+	if dt == F16 || dt == BF16 {
+		arangeFillHalf(buf, start, step, dt)
+	} else {
+		for i := range buf {
+			buf[i] = start + float64(i)*step
+		}
 	}
 	return FromFloat64s(buf, []int{n}, dt)
+}
+
+// arangeFillHalf is ATen's f16/bf16 arange (acc type float): start and
+// step rounded to f32; whole pairs of 16-lane blocks start at base =
+// fmaf(step, i, start) rounded to dt, lane j being base + j*step (each
+// operation rounded to f32, not fused) rounded to dt; the rest is
+// fmaf(step, i, start) rounded to dt. o gets
+// the values (exact in dt) as float64.
+func arangeFillHalf(o []float64, start, step float64, dt DType) {
+	s32, st32 := float64(float32(start)), float64(float32(step))
+	fmaf := func(a, b, c float64) float64 { return float64(float32(math.FMA(a, b, c))) }
+	const v = 16
+	n := len(o)
+	i := 0
+	for ; i < n/(2*v)*(2*v); i += v {
+		base := RoundToDType(fmaf(st32, float64(i), s32), dt)
+		for j := 0; j < v; j++ {
+			o[i+j] = RoundToDType(float64(float32(base+float64(float32(float64(j)*st32)))), dt)
+		}
+	}
+	for ; i < n; i++ {
+		o[i] = RoundToDType(fmaf(st32, float64(i), s32), dt)
+	}
 }
 
 // arangeFill is ATen's f32/f64 arange: acc (f64) arithmetic, V-lane

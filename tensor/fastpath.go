@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/tsrlang/tsr/backends/cpu"
+	"github.com/tsrlang/tsr/internal/xmath"
 )
 
 // SIMD fast paths for f32 and f64. The generic kernels (binary.go,
@@ -443,6 +444,41 @@ func arith1[T vfloat](op binOp, p, q T) T {
 
 // ---- unary ----
 
+// sigmoidVec is Sigmoid's vector kernel, PyTorch's steps: e = exp(-x) with
+// the exp kernel (SLEEF's results), then 1/(1 + e), each rounded to T; in
+// blocks so that the intermediates stay in cache, with the vector kernels
+// (which allow dst to alias an operand exactly); the tail that ATen leaves
+// to its scalar loop takes libm's exp (xmath.Exp, rounded to T). fastUnary
+// uses it for tensors of up to torchSumMaxRow elements, the fused sigmoid
+// kernels above.
+func sigmoidVec[T vfloat](k *vecOps[T]) func(dst, x []T) {
+	return func(dst, x []T) {
+		// ATen's cpu_kernel_vec runs the last n mod 2V elements (V = 8
+		// float32, 4 float64 lanes) through the scalar lambda, whose
+		// std::exp is libm's (correctly rounded in practice), not SLEEF's.
+		// They are computed first: dst may alias x.
+		var z T
+		tail := len(dst) % (64 / int(unsafe.Sizeof(z)))
+		var tailVals [16]T
+		for j := range tail {
+			tailVals[j] = 1 / (1 + T(xmath.Exp(-float64(x[len(dst)-tail+j]))))
+		}
+		var buf, ones [512]T
+		for j := range ones {
+			ones[j] = 1
+		}
+		for i := 0; i < len(dst)-tail; i += len(buf) {
+			b := buf[:min(len(buf), len(dst)-tail-i)]
+			d := dst[i : i+len(b)]
+			k.mulScalar(b, x[i:i+len(b)], -1)
+			k.exp(d, b)
+			k.addScalar(d, d, 1)
+			k.bin[opDiv](d, ones[:len(d)], d)
+		}
+		copy(dst[len(dst)-tail:], tailVals[:tail])
+	}
+}
+
 // fastUnary computes out = u(src) for exp, tanh, sigmoid, log and sqrt on
 // f32/f64 (src has out's dtype and shape). It reports
 // false for other ops and dtypes.
@@ -453,6 +489,9 @@ func fastUnary(u *unaryDef, out, src *Tensor) bool {
 	switch out.dtype {
 	case F32:
 		f := unaryVec(u, opsF32)
+		if u == uSigmoid && out.Numel() > torchSumMaxRow {
+			f = opsF32.sigmoid // large tensors: the fused kernel (within 3 ulp)
+		}
 		if f == nil {
 			return false
 		}
@@ -460,6 +499,12 @@ func fastUnary(u *unaryDef, out, src *Tensor) bool {
 		return true
 	case F64:
 		f := unaryVec(u, opsF64)
+		if u == uLog && out.Numel() > torchSumMaxRow {
+			f = opsF64.log // large tensors: the vector kernel (within 1 ulp of SLEEF's)
+		}
+		if u == uSigmoid && out.Numel() > torchSumMaxRow {
+			f = opsF64.sigmoid // large tensors: the fused kernel (within 4 ulp)
+		}
 		if f == nil {
 			return false
 		}
@@ -495,8 +540,19 @@ func unaryVec[T vfloat](u *unaryDef, k *vecOps[T]) func(dst, x []T) {
 	case uTanh:
 		return k.tanh
 	case uSigmoid:
-		return k.sigmoid
+		return sigmoidVec(k)
 	case uLog:
+		if _, ok := any(T(0)).(float64); ok {
+			// SLEEF's log_u10, as torch.log on f64 (the vector kernel
+			// follows math.Log, which differs in the last bit at times);
+			// fastUnary keeps the vector kernel above torchSumMaxRow
+			// elements, where its speed matters more than the last bit.
+			return func(dst, x []T) {
+				for i, v := range x[:len(dst)] {
+					dst[i] = T(cpu.LogSleefF64(float64(v)))
+				}
+			}
+		}
 		return k.log
 	case uSqrt:
 		return k.sqrt

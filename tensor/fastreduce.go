@@ -350,11 +350,52 @@ func fastProd(t *Tensor, p *reducePlan) *Tensor {
 	return nil
 }
 
+// prodTorch is the product of a contiguous row as ATen's CPU prod
+// (binary_kernel_reduce_vec, AVX2 build) computes it, in T: with V lanes
+// (8 float32, 4 float64), each of the 4V accumulators starts at the row's
+// first 4V elements and multiplies in the matching element of every later
+// whole 4V chunk; the four V-vectors are combined as (a0·a1)·(a2·a3), their
+// lanes multiplied left to right into 1; the remaining elements are then
+// multiplied in one by one. Rows shorter than 4V are multiplied left to
+// right.
+func prodTorch[T vfloat](row []T) T {
+	var z T
+	v := 32 / int(unsafe.Sizeof(z))
+	w := 4 * v
+	n := len(row)
+	dst := T(1)
+	cnt := n / w
+	if cnt > 0 {
+		var accBuf [32]T
+		acc := accBuf[:w]
+		copy(acc, row[:w])
+		for i := 1; i < cnt; i++ {
+			chunk := row[i*w : (i+1)*w]
+			for j := range acc {
+				acc[j] *= chunk[j]
+			}
+		}
+		b := (acc[0] * acc[v]) * (acc[2*v] * acc[3*v])
+		for l := 1; l < v; l++ {
+			b *= (acc[l] * acc[v+l]) * (acc[2*v+l] * acc[3*v+l])
+		}
+		dst *= b
+	}
+	for _, x := range row[cnt*w:] {
+		dst *= x
+	}
+	return dst
+}
+
 func prodBlocks[T vfloat](k *vecOps[T], x, dst []T, outer, r, inner int) {
 	if inner == 1 {
 		parallelTasks(outer, r, grainMem, func(o0, o1 int) {
 			for o := o0; o < o1; o++ {
-				dst[o] = k.prod(x[o*r : (o+1)*r])
+				if outer*r <= torchSumMaxRow {
+					dst[o] = prodTorch(x[o*r : (o+1)*r])
+				} else {
+					dst[o] = k.prod(x[o*r : (o+1)*r])
+				}
 			}
 		})
 		return

@@ -293,12 +293,17 @@ func varStd(t *Tensor, dims []int, correction int, keepdim, std bool) (*Tensor, 
 	}
 	out := zeros(p.outShape, F64)
 	d := out.storage.F64()
+	single := len(d) == 1
 	p.rowsF64(t, func(o int, row []float64) {
 		n := float64(len(row))
-		mean := sumF64(row) / n
 		var ss float64
-		for _, v := range row {
-			ss += (v - mean) * (v - mean)
+		if single || t.dtype != F64 {
+			mean := sumF64(row) / n
+			for _, v := range row {
+				ss += (v - mean) * (v - mean)
+			}
+		} else {
+			ss = welfordM2(row) // PyTorch's std_var kernel for several outputs
 		}
 		v := ss / math.Max(0, n-float64(correction))
 		if std {
@@ -327,6 +332,30 @@ func fastVarStd(t *Tensor, pl *reducePlan, correction int, std bool) *Tensor {
 		}
 		return v
 	}
+	if pl.outer == 1 && inner <= torchVarAllMax {
+		// PyTorch's std_var_all_cpu (one output element): the mean as
+		// torch.mean computes it in the dtype, then Σ (x - mean)² in
+		// float64, in order, unfused.
+		var ss float64
+		if t.dtype == F32 {
+			x := t.storage.F32()[t.offset : t.offset+inner]
+			mean := float64(cpu.SumTorchF32(x) / float32(inner))
+			for _, v := range x {
+				d := float64(v) - mean
+				ss += float64(d * d)
+			}
+			out.storage.F32()[0] = float32(finish(ss))
+		} else {
+			x := t.storage.F64()[t.offset : t.offset+inner]
+			mean := cpu.SumTorchF64(x) / float64(inner)
+			for _, v := range x {
+				d := v - mean
+				ss += float64(d * d)
+			}
+			out.storage.F64()[0] = finish(ss)
+		}
+		return out
+	}
 	if t.dtype == F32 {
 		x, od := t.storage.F32()[t.offset:t.offset+t.Numel()], out.storage.F32()
 		parallelFor(pl.outer, func(lo, hi int) {
@@ -337,13 +366,42 @@ func fastVarStd(t *Tensor, pl *reducePlan, correction int, std bool) *Tensor {
 		return out
 	}
 	x, od := t.storage.F64()[t.offset:t.offset+t.Numel()], out.storage.F64()
+	small := t.Numel() <= torchSumMaxRow
 	parallelFor(pl.outer, func(lo, hi int) {
 		for o := lo; o < hi; o++ {
-			od[o] = finish(sqDev(x[o*inner : (o+1)*inner]))
+			// PyTorch's std_var kernel (WelfordOps), so that the f64
+			// results are its bits (tensors of up to torchSumMaxRow
+			// elements; f32 rows, accumulated in float64 by both, and
+			// larger tensors keep the vector kernels).
+			if small {
+				od[o] = finish(welfordM2(x[o*inner : (o+1)*inner]))
+			} else {
+				od[o] = finish(sqDev(x[o*inner : (o+1)*inner]))
+			}
 		}
 	})
 	return out
 }
+
+// welfordM2 returns Σ (row[i] - mean)² as ATen's WelfordOps accumulates it
+// for a var/std with several outputs: for each x in order, n += 1,
+// delta = x - mean, mean += delta/n, m2 += delta·(x - mean), the last
+// product fused into the sum (as GCC contracts it).
+func welfordM2[T vfloat](row []T) float64 {
+	var mean, m2 float64
+	for i, v := range row {
+		x := float64(v)
+		delta := x - mean
+		mean += delta / float64(i+1)
+		m2 = math.FMA(delta, x-mean, m2)
+	}
+	return m2
+}
+
+// torchVarAllMax bounds the tensors whose var/std with one output element
+// follow PyTorch's std_var_all_cpu step for step: up to one ATen grain
+// (32768 elements), which PyTorch sums on one thread.
+const torchVarAllMax = 32768
 
 // trailingReduction reports whether the plan reduces a suffix of t's dims.
 func trailingReduction(t *Tensor, pl *reducePlan) bool {
@@ -660,7 +718,7 @@ func Norm(t *Tensor, p float64, dims []int, keepdim bool) (*Tensor, error) {
 		var r float64
 		switch {
 		case p == 2:
-			r = scaledNorm2(row)
+			r = norm2Seq(row, t.dtype)
 		case p == 1:
 			for _, v := range row {
 				r += math.Abs(v)
@@ -695,6 +753,33 @@ func Norm(t *Tensor, p float64, dims []int, keepdim bool) (*Tensor, error) {
 	return out.toDType(t.dtype), nil
 }
 
+// norm2Seq is the 2-norm of row (values of a tensor of dtype dt) as
+// PyTorch's generic norm reduction computes it: Σ x² with one fused
+// multiply-add per element, in order, in dt (f32 and f64; other dtypes in
+// float64), then the square root. A sum that overflows, or is small enough
+// that squares may have underflowed, falls back to scaledNorm2.
+func norm2Seq(row []float64, dt DType) float64 {
+	var ss float64
+	switch dt {
+	case F32:
+		var b float32
+		for _, x := range row {
+			b = fmaF32(float32(x), float32(x), b)
+		}
+		ss = float64(b)
+		if ss > 0x1p-100 && ss <= math.MaxFloat32 || ss != ss {
+			return float64(float32(math.Sqrt(ss)))
+		}
+		return scaledNorm2(row)
+	case F64:
+		ss = sumSqTorchF64(row)
+		if ss > 0x1p-900 && ss <= math.MaxFloat64 || ss != ss {
+			return math.Sqrt(ss)
+		}
+	}
+	return scaledNorm2(row)
+}
+
 // scaledNorm2 returns sqrt(Σ row[i]²) without overflow or underflow in the
 // squares: they are taken of row[i] / max|row| (the idea of LAPACK's
 // dnrm2).
@@ -720,10 +805,92 @@ func scaledNorm2[T vfloat](row []T) float64 {
 	return scale * math.Sqrt(s)
 }
 
+// sumSqTorchF32 is Σ row[i]² as PyTorch 1.13's norm kernel for a reduced
+// last dim computes it (binary_kernel_reduce_lastdim, AVX2 build): 8 float
+// lanes accumulate fused multiply-adds over whole 8-element blocks, the
+// lanes are added in order, then the tail's squares are added one by one
+// (rounded, not fused).
+func sumSqTorchF32(row []float32) float32 {
+	const v = 8
+	var acc [v]float32
+	d := 0
+	for ; d+v <= len(row); d += v {
+		blk := row[d : d+v : d+v]
+		for j := range v {
+			// fmaF32(x, x, acc[j]), written out: x*x is exact in
+			// float64, so the float64 sum is the float64 FMA
+			x := float64(blk[j])
+			s := x*x + float64(acc[j])
+			if math.Float64bits(s)&(1<<29-1) == 1<<28 {
+				acc[j] = fmaF32Tie(blk[j], blk[j], acc[j], s)
+			} else {
+				acc[j] = float32(s)
+			}
+		}
+	}
+	b := acc[0]
+	for _, a := range acc[1:] {
+		b += a
+	}
+	for _, x := range row[d:] {
+		b += float32(x * x) // the conversion forbids fusing: the tail is not fused
+	}
+	return b
+}
+
+// sumSqTorchF64 is Σ row[i]² as PyTorch 1.13 computes a float64 norm (its
+// generic reduction, not the float lanes): one fused multiply-add per
+// element, in order.
+func sumSqTorchF64(row []float64) float64 {
+	var b float64
+	for _, x := range row {
+		b = math.FMA(x, x, b)
+	}
+	return b
+}
+
+// fmaF32 is C's fmaf: a*b + c rounded once to float32. The float64 FMA
+// rounds the exact value once; rounding that to float32 is the single
+// rounding unless the float64 result lies exactly halfway between two
+// float32 values (its low 29 mantissa bits are 1 followed by zeros), in
+// which case the float64 rounding error decides (fmaF32Tie).
+func fmaF32(a, b, c float32) float32 {
+	s := math.FMA(float64(a), float64(b), float64(c))
+	if math.Float64bits(s)&(1<<29-1) != 1<<28 {
+		return float32(s)
+	}
+	return fmaF32Tie(a, b, c, s)
+}
+
+// fmaF32Tie resolves fmaF32's halfway case: the product is exact in
+// float64, so TwoSum recovers the error of s = p + c.
+func fmaF32Tie(a, b, c float32, s float64) float32 {
+	p, c64 := float64(a)*float64(b), float64(c)
+	bb := s - p
+	e := (p - (s - bb)) + (c64 - bb)
+	r := float32(s)
+	if e == 0 || math.IsInf(s, 0) {
+		return r
+	}
+	toward := float32(math.Inf(1))
+	if s < float64(r) {
+		toward = float32(math.Inf(-1))
+	}
+	if float64(r) == s {
+		return r
+	}
+	if o := math.Nextafter32(r, toward); (e > 0) == (o > r) {
+		return o // the exact value is past the halfway point, toward o
+	}
+	return r
+}
+
 // fastNorm2 is Norm with p = 2 over the trailing dims of a contiguous f32
 // or f64 tensor: each output is the square root of the row's dot product
-// with itself (the SIMD dot kernels: 4096-element blocks in vector lanes,
-// block sums in float64), or nil when the tensor does not qualify. A row
+// with itself: for tensors of up to torchSumMaxRow elements summed in
+// PyTorch's order (sumSqTorchF32/F64, so the results are PyTorch's bits),
+// larger ones with the SIMD dot kernels (4096-element blocks in vector
+// lanes, block sums in float64); nil when the tensor does not qualify. A row
 // whose sum of squares overflows, or is so small that squares may have
 // underflowed, takes scaledNorm2 instead. The result may differ from
 // scaledNorm2's in the last bit (PyTorch's own vectorised kernel sums
@@ -737,23 +904,38 @@ func fastNorm2(t *Tensor, pl *reducePlan) *Tensor {
 	}
 	out := empty(pl.outShape, t.dtype)
 	inner := pl.inner
+	// PyTorch's order for tensors of up to torchSumMaxRow elements (what
+	// prints); larger ones take the SIMD dot kernels.
+	small := t.Numel() <= torchSumMaxRow
 	if t.dtype == F32 {
 		x, od := t.storage.F32()[t.offset:t.offset+t.Numel()], out.storage.F32()
-		for o := range pl.outer {
-			row := x[o*inner : (o+1)*inner]
-			ss := float64(cpu.DotF32(row, row))
-			if ss > 0x1p-100 && ss <= math.MaxFloat32 || ss != ss {
-				od[o] = float32(math.Sqrt(ss))
-			} else {
-				od[o] = float32(scaledNorm2(row))
+		parallelFor(pl.outer, func(lo, hi int) {
+			for o := lo; o < hi; o++ {
+				row := x[o*inner : (o+1)*inner]
+				var ss float64
+				if small {
+					ss = float64(sumSqTorchF32(row))
+				} else {
+					ss = float64(cpu.DotF32(row, row))
+				}
+				if ss > 0x1p-100 && ss <= math.MaxFloat32 || ss != ss {
+					od[o] = float32(math.Sqrt(ss))
+				} else {
+					od[o] = float32(scaledNorm2(row))
+				}
 			}
-		}
+		})
 		return out
 	}
 	x, od := t.storage.F64()[t.offset:t.offset+t.Numel()], out.storage.F64()
 	for o := range pl.outer {
 		row := x[o*inner : (o+1)*inner]
-		ss := cpu.DotF64(row, row)
+		var ss float64
+		if small {
+			ss = sumSqTorchF64(row)
+		} else {
+			ss = cpu.DotF64(row, row)
+		}
 		if ss > 0x1p-900 && ss <= math.MaxFloat64 || ss != ss {
 			od[o] = math.Sqrt(ss)
 		} else {

@@ -589,10 +589,14 @@ func (t *Tensor) ToBools() []bool {
 	return out
 }
 
-// String renders t the way PyTorch prints it (via numfmt.FormatTensor),
-// with a dtype suffix unless the dtype is f32, i64 or bool, and
-// requires_grad / grad_fn suffixes.
-func (t *Tensor) String() string {
+// String renders t the way PyTorch prints it under its default print
+// options (Format with numfmt.DefaultPrintOptions).
+func (t *Tensor) String() string { return t.Format(numfmt.DefaultPrintOptions()) }
+
+// Format renders t the way PyTorch prints it under print options o (via
+// numfmt.FormatTensorOpts), with a dtype suffix unless the dtype is f32,
+// i64 or bool, and requires_grad / grad_fn suffixes.
+func (t *Tensor) Format(o numfmt.PrintOptions) string {
 	td := numfmt.TensorData{Shape: t.shape}
 	switch {
 	case t.dtype.IsFloat():
@@ -616,5 +620,5 @@ func (t *Tensor) String() string {
 	} else if t.requiresGrad {
 		td.Suffix = append(td.Suffix, "requires_grad=true")
 	}
-	return numfmt.FormatTensor(td)
+	return numfmt.FormatTensorOpts(td, o)
 }

@@ -73,7 +73,7 @@ var (
 	uTrunc = &unaryDef{name: "trunc", kind: ukKeep, f: math.Trunc, noBool: true}
 
 	uExp        = &unaryDef{name: "exp", f: cpu.ExpSleefF64, f32: cpu.ExpSleefF32} // PyTorch's (SLEEF) exp
-	uLog        = &unaryDef{name: "log", f: cpu.Log64, f32: cpu.LogSleefF32}       // PyTorch's (SLEEF) f32 log; math.Log is wrong for subnormals on amd64
+	uLog        = &unaryDef{name: "log", f: cpu.LogSleefF64, f32: cpu.LogSleefF32} // PyTorch's (SLEEF log_u10 / logf_u10) log, bit for bit
 	uLog1p      = &unaryDef{name: "log1p", f: math.Log1p}
 	uExpm1      = &unaryDef{name: "expm1", f: math.Expm1}
 	uSqrt       = &unaryDef{name: "sqrt", f: math.Sqrt}
@@ -82,7 +82,7 @@ var (
 	uCos        = &unaryDef{name: "cos", f: cpu.Cos64}
 	uTan        = &unaryDef{name: "tan", f: cpu.Tan64}
 	uTanh       = &unaryDef{name: "tanh", f: math.Tanh}
-	uSigmoid    = &unaryDef{name: "sigmoid", f: cpu.SigmoidScalar[float64], f32: cpu.SigmoidScalar[float32]}
+	uSigmoid    = &unaryDef{name: "sigmoid", f: sigmoidTorch[float64], f32: sigmoidTorch[float32]}
 	uReciprocal = &unaryDef{name: "reciprocal", f: func(x float64) float64 { return 1 / x }}
 	uErf        = &unaryDef{name: "erf", f: math.Erf}
 	uGelu       = &unaryDef{name: "gelu", f: func(x float64) float64 { return 0.5 * x * (1 + math.Erf(x/math.Sqrt2)) }, f32: geluF32}
@@ -290,11 +290,26 @@ func Tan(t *Tensor) (*Tensor, error) { return unary(uTan, t) }
 // for f32/f64; within a few ulp, tanh(-0) = -0).
 func Tanh(t *Tensor) (*Tensor, error) { return unary(uTanh, t) }
 
-// Sigmoid returns 1/(1+exp(-t)), computed with the vector exp in the
-// compute dtype (f32 for f16, bf16 and integers): within a few ulp, and 0
-// rather than a subnormal below about -88.7 (f32) or -709 (f64), as
-// PyTorch's vectorized CPU kernel.
+// Sigmoid returns 1/(1+exp(-t)) as PyTorch's vectorized CPU kernel
+// computes it, in the compute dtype (f32 for f16, bf16 and integers): exp
+// is SLEEF's (ExpSleefF32/F64, torch.exp's), then 1 + e and 1/(1 + e) are
+// each rounded (its scalar tail with libm's exp), so the results are
+// PyTorch's bit for bit for tensors of up to 65536 elements (larger ones
+// take the fused kernels, within a few ulp); 0 below about -88.7 (f32) or
+// -709 (f64), where exp(-t) overflows.
 func Sigmoid(t *Tensor) (*Tensor, error) { return unary(uSigmoid, t) }
+
+// sigmoidTorch is one element of Sigmoid: 1/(1+exp(-x)) in T with SLEEF's exp.
+func sigmoidTorch[T float32 | float64](x T) T {
+	var e T
+	switch v := any(x).(type) {
+	case float32:
+		e = T(cpu.ExpSleefF32(-v))
+	case float64:
+		e = T(cpu.ExpSleefF64(-v))
+	}
+	return 1 / (1 + e)
+}
 
 // Reciprocal returns 1/t (integers give f32).
 func Reciprocal(t *Tensor) (*Tensor, error) { return unary(uReciprocal, t) }

@@ -402,6 +402,18 @@ func registerKernels[T float](dtype, name string, tier backends.Tier, prio int, 
 	}
 	if k.softmaxRows == nil {
 		k.softmaxRows = func(dst, x []T, rows, cols int) { softmaxRowsComposite(&prim, dst, x, rows, cols, false) }
+	} else if _, isF64 := any(T(0)).(float64); isF64 {
+		// PyTorch sums a float64 row in 4 lanes combined in order
+		// (reduceSumTorchF64), which the fused kernel's lanes do not: the
+		// composite for inputs of up to torchOrderMax elements.
+		fused := k.softmaxRows
+		k.softmaxRows = func(dst, x []T, rows, cols int) {
+			if rows*cols <= torchOrderMax {
+				softmaxRowsComposite(&prim, dst, x, rows, cols, false)
+				return
+			}
+			fused(dst, x, rows, cols)
+		}
 	} else if _, isF32 := any(T(0)).(float32); isF32 {
 		// rows shorter than one AVX2 vector: PyTorch adds them left to right
 		// (reduceSumTorchF32), which the fused kernel's lane sums do not

@@ -82,3 +82,70 @@ func LogSleefSliceF32(dst, x []float32) {
 		dst[i] = LogSleefF32(v)
 	}
 }
+
+// LogSleefF64 returns ln x as SLEEF's log_u10 computes it (xlog_u1 of
+// sleefsimddp.c with FMA: the AVX2 kernel torch.log runs for f64 on the
+// CPU), so its results are PyTorch's bit for bit. Algorithm: x = m·2^e with
+// m in [0.75, 1.5), y = (m-1)/(m+1) in double-double arithmetic, ln x =
+// e·ln2 + 2y + y³·P(y²) (P of degree 6, Estrin's scheme), summed as a
+// double pair; subnormal inputs are scaled by 2^64 first. Special values:
+// ln(±0) = -Inf, ln(x<0) = NaN, ln(+Inf) = +Inf.
+func LogSleefF64(d float64) float64 {
+	o := d < 0x1p-1022 // DBL_MIN
+	if o {
+		d *= 0x1p64
+	}
+	e := int64(math.Float64bits(d*(1.0/0.75))>>52&0x7ff) - 0x3ff
+	m := math.Float64frombits(uint64(int64(math.Float64bits(d)) + (-e)<<52))
+	if o {
+		e -= 64
+	}
+	nx, ny := ddAdd2F64(-1, m)
+	dx, dy := ddAdd2F64(1, m)
+	xx, xy := ddDivF64(nx, ny, dx, dy)
+	x2 := xx * xx
+	x4 := x2 * x2
+	x8 := x4 * x4
+	t := math.FMA(x8,
+		math.FMA(x4, 0.1532076988502701353, math.FMA(x2, 0.1525629051003428716, 0.1818605932937785996)),
+		math.FMA(x4, math.FMA(x2, 0.2222214519839380009, 0.2857142932794299317), math.FMA(x2, 0.3999999999635251990, 0.6666666666667333541)))
+	// s = (ln2 as a double pair) · e
+	fe := float64(e)
+	sx := 0.693147180559945286226764 * fe
+	sy := math.FMA(2.319046813846299558417771e-17, fe, math.FMA(0.693147180559945286226764, fe, -sx))
+	// s += 2x
+	ax, ay := xx*2, xy*2
+	s := sx + ax
+	sy = (((sx - s) + ax) + sy) + ay
+	sx = s
+	// s += x²·x·t
+	v := (x2 * xx) * t
+	s = sx + v
+	sy = ((sx - s) + v) + sy
+	r := s + sy
+	switch {
+	case math.IsInf(d, 1):
+		return math.Inf(1)
+	case d < 0 || d != d:
+		return math.NaN()
+	case d == 0:
+		return math.Inf(-1)
+	}
+	return r
+}
+
+// ddAdd2F64 is SLEEF's ddadd2_vd2_vd_vd: x + y exactly, as a double pair.
+func ddAdd2F64(x, y float64) (float64, float64) {
+	s := x + y
+	v := s - x
+	return s, (x - (s - v)) + (y - v)
+}
+
+// ddDivF64 is SLEEF's dddiv_vd2_vd2_vd2 with FMA.
+func ddDivF64(nx, ny, dx, dy float64) (float64, float64) {
+	t := 1 / dx
+	s := nx * t
+	u := math.FMA(t, nx, -s)
+	v := math.FMA(-dy, t, math.FMA(-dx, t, 1))
+	return s, math.FMA(s, v, math.FMA(ny, t, u))
+}

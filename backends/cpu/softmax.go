@@ -22,22 +22,82 @@ func checkRows(name string, ldst, lx, rows, cols, dstPerRow int) {
 	}
 }
 
+// torchOrderMax bounds the softmax/log_softmax inputs (rows·cols) summed in
+// PyTorch's order; larger ones use the kernels' own sums.
+const torchOrderMax = 1 << 16
+
 func softmaxRowsComposite[T float](k *kernels[T], dst, x []T, rows, cols int, logOut bool) {
+	exact := rows*cols <= torchOrderMax
 	for r := 0; r < rows; r++ {
 		xr := x[r*cols : (r+1)*cols]
 		dr := dst[r*cols : (r+1)*cols]
 		m := k.max(xr)
 		s := k.expShiftSum(dr, xr, m)
-		if d32, ok := any(dr).([]float32); ok && !logOut {
-			s = T(reduceSumTorchF32(d32)) // PyTorch's order: bit-identical rows
+		if exact || !logOut {
+			s = reduceSumTorch(dr) // PyTorch's order: bit-identical rows
 		}
 		if logOut {
+			// PyTorch: (x - max) - log(sum), the log SLEEF's.
+			lg := logTorch(s)
+			if !exact {
+				lg = T(math.Log(float64(s)))
+			}
 			k.addScalar(dr, xr, -m)
-			k.addScalar(dr, dr, -T(math.Log(float64(s))))
+			k.addScalar(dr, dr, -lg)
 		} else {
 			k.mulScalar(dr, dr, 1/s)
 		}
 	}
+}
+
+// reduceSumTorch is reduceSumTorchF32 or reduceSumTorchF64 by T.
+func reduceSumTorch[T float](x []T) T {
+	switch v := any(x).(type) {
+	case []float32:
+		return T(reduceSumTorchF32(v))
+	case []float64:
+		return T(reduceSumTorchF64(v))
+	}
+	panic("unreachable")
+}
+
+// logTorch is ln s as PyTorch's vectorised CPU log computes it: SLEEF's
+// logf_u10 / log_u10 (LogSleefF32, LogSleefF64).
+func logTorch[T float](s T) T {
+	if v, ok := any(s).(float32); ok {
+		return T(LogSleefF32(v))
+	}
+	return T(LogSleefF64(float64(s)))
+}
+
+// reduceSumTorchF64 is Σx in the order of PyTorch's vec::reduce_all over
+// 4-lane AVX2 float64 vectors (the row sum of its CPU softmax and
+// log_softmax): fewer than 4 elements are added left to right; otherwise
+// lane i accumulates x[i], x[i+4], ... (a partial last chunk adds to its
+// low lanes only), and the lanes are combined in order, ((a0+a1)+a2)+a3.
+func reduceSumTorchF64(x []float64) float64 {
+	n := len(x)
+	if n < 4 {
+		var s float64
+		if n > 0 {
+			s = x[0]
+		}
+		for _, v := range x[min(n, 1):] {
+			s += v
+		}
+		return s
+	}
+	var a [4]float64
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		for l := range a {
+			a[l] += x[i+l]
+		}
+	}
+	for l := 0; i+l < n; l++ {
+		a[l] += x[i+l]
+	}
+	return ((a[0] + a[1]) + a[2]) + a[3]
 }
 
 func expShiftRowsComposite[T float](k *kernels[T], dst, x []T, rows, cols int, inv []T) {
@@ -81,8 +141,18 @@ func reduceSumTorchF32(x []float32) float32 {
 	return ((a[0] + a[4]) + (a[2] + a[6])) + ((a[1] + a[5]) + (a[3] + a[7]))
 }
 
+// logSumExpRows is PyTorch's logsumexp over the last dim (at::logsumexp):
+// m = the row max, e = exp(x - m), s = sum(e) in at::sum's order
+// (SumTorchF32/F64), then log(s) + m (m taken as 0 when infinite, so a
+// row whose max is ±Inf gives log(sum(exp(x - m))): +Inf for +Inf alone,
+// NaN past it, -Inf for a row of -Inf). An empty row gives -Inf.
 func logSumExpRows[T float](k *kernels[T], dst, x []T, rows, cols int) {
 	var scratch [1024]T
+	buf := scratch[:]
+	if cols > len(buf) {
+		buf = make([]T, cols)
+	}
+	e := buf[:cols]
 	for r := 0; r < rows; r++ {
 		xr := x[r*cols : (r+1)*cols]
 		if cols == 0 {
@@ -94,12 +164,15 @@ func logSumExpRows[T float](k *kernels[T], dst, x []T, rows, cols int) {
 			dst[r] = m
 			continue
 		}
-		var s float64
-		for c := 0; c < cols; c += len(scratch) {
-			xc := xr[c:min(c+len(scratch), cols)]
-			s += float64(k.expShiftSum(scratch[:len(xc)], xc, m))
+		k.expShiftSum(e, xr, m)
+		var s T
+		switch v := any(e).(type) {
+		case []float32:
+			s = T(SumTorchF32(v))
+		case []float64:
+			s = T(SumTorchF64(v))
 		}
-		dst[r] = m + T(math.Log(s))
+		dst[r] = logTorch(s) + m
 	}
 }
 
