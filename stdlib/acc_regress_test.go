@@ -1,6 +1,12 @@
 package stdlib_test
 
-import "testing"
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/tsrlang/tsr"
+)
 
 // Regressions found by differential acceptance programs
 // (testdata/acc/*.cases, run with testdata/acc/harness.py against PyTorch
@@ -96,4 +102,44 @@ func TestTorchDTypeNamesInErrors(t *testing.T) {
 		{catchOf(`nn.cross_entropy(ones(2, 3), tensor([[0.0, 1.0]]))`), "ValueError: Expected input batch_size (2) to match target batch_size (1)."},
 		{`print(nn.cross_entropy(tensor([[1.0, 2.0]]), tensor([[0.25, 0.75]])))`, "tensor(0.5633)"},
 	})
+}
+
+// Chained assignment a = b = rhs is Python's: rhs is evaluated once and
+// stored into each target left to right (names, attributes, subscripts,
+// slices, unpacking), so that every target holds the same object. The
+// wants are CPython 3.11's / PyTorch 1.13's output (testdata/acc/s3_stmt.cases,
+// "chained assignment").
+func TestChainedAssignment(t *testing.T) {
+	checkPrints(t, []printCase{
+		{"a = b = 0\nprint(a, b)", "0 0"},
+		{"x = y = zeros(3)\nx[0] = 5.0\ny[1] += 2.0\nprint(x, y, x is y)", "tensor([5., 2., 0.]) tensor([5., 2., 0.]) true"},
+		{"p, q = r = (1, 2)\nprint(p, q, r)", "1 2 (1, 2)"},
+		{"h, *t = u = [1, 2, 3]\nt.append(9)\nprint(h, t, u)", "1 [2, 3, 9] [1, 2, 3]"},
+		{"d = {}\nl = [0, 0, 0]\nd[\"k\"] = l[1] = l[2:] = [7]\nprint(d, l, d[\"k\"] is l[1])", "{'k': [7]} [0, [7], 7] true"},
+		// left to right: i is rebound before xs[i] is evaluated
+		{"i = 0\nxs = [5, 6]\ni = xs[i] = 1\nprint(i, xs)", "1 [5, 1]"},
+		{"fn f() {\n    v = w = []\n    v.append(1)\n    return w\n}\nprint(f())", "[1]"},
+		{"fn f() { a = b = c = 2; return [a, b, c] }\nprint(f())", "[2, 2, 2]"},
+		{"lin = nn.Linear(2, 2)\nlin.weight.requires_grad = lin.bias.requires_grad = false\nprint(lin.weight.requires_grad, lin.bias.requires_grad)", "false false"},
+		// the value is computed once
+		{"cnt = [0]\nfn nxt() { cnt[0] += 1; return cnt[0] }\nk = m = nxt()\nprint(k, m, cnt)", "1 1 [1]"},
+		{"x = s = arange(4.0) * 2\ns += 1\nprint(x is s, x)", "true tensor([1., 3., 5., 7.])"},
+		{catchOf("e1, e2 = e3 = [1, 2, 3]"), "ValueError: too many values to unpack (expected 2)"},
+		{"e3 = 0\n" + catchOf("e3 = (e1, e2) = [1, 2, 3]") + "\nprint(e3)", "ValueError: too many values to unpack (expected 2)\n[1, 2, 3]"},
+	})
+	// CPython's SyntaxErrors (the texts differ: tsr's parser names the token)
+	for _, c := range []struct{ src, want string }{
+		{"a += b = 1", "1:8: invalid syntax (an augmented assignment cannot be chained)"},
+		{"a = b += 1", "1:7: unexpected \"+=\""},
+		{"a = *b = 1", "1:5: starred assignment target must be in a list or tuple"},
+		{"a = 1 = b", "1:5: cannot assign to this expression"},
+		{"a = f() = 1", "1:5: cannot assign to this expression"},
+		{"a = b = *c", "1:9: can't use starred expression here"},
+	} {
+		in := tsr.New(tsr.Options{})
+		_, err := in.Eval(context.Background(), "test.tsr", c.src)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got error %v, want one containing %q", c.src, err, c.want)
+		}
+	}
 }
