@@ -143,3 +143,30 @@ func TestChainedAssignment(t *testing.T) {
 		}
 	}
 }
+
+// The in-place activations write into the input's own storage (same
+// data_ptr, one version bump, the input returned) with PyTorch 1.13's
+// values on NaN, ±0, ±Inf and subnormals, and keep torch's autograd
+// behaviour: the leaf error, no grad_fn under no_grad, the in-place node
+// and its gradient on a non-leaf (testdata/acc/s8_nn.cases, "in-place
+// activations into the input's storage").
+func TestInplaceActivationsIntoStorage(t *testing.T) {
+	const sp = "x = tensor([-0.0, 0.0, nan, -2.0, 3.0, -inf, inf, 7.0])\n"
+	checkPrints(t, []printCase{
+		{sp + "p = x.data_ptr()\ny = nn.ReLU(inplace=true)(x)\nprint(y is x, x.data_ptr() == p, x._version, x)", "true true 1 tensor([-0., 0., nan, 0., 3., 0., inf, 7.])"},
+		{sp + "nn.relu_(x)\nx.relu_()\nrelu_(x)\nnn.relu(x, inplace=true)\nprint(x._version, x)", "4 tensor([-0., 0., nan, 0., 3., 0., inf, 7.])"},
+		{sp + "nn.leaky_relu_(x, 0.5)\nprint(x, x._version)", "tensor([-0.,  0., nan, -1.,  3., -inf, inf,  7.]) 1"},
+		{sp + "x = x.double()\nnn.LeakyReLU(0.0, inplace=true)(x)\nprint(x, x._version)", "tensor([-0., 0., nan, -0., 3., nan, inf, 7.], dtype=f64) 1"},
+		{sp + "nn.hardtanh(x, -1.0, 1.0, inplace=true)\nprint(x, x._version)", "tensor([-0.,  0., nan, -1.,  1., -1.,  1.,  1.]) 1"},
+		{sp + "nn.relu6(x, inplace=true)\nprint(x, x._version)", "tensor([-0., 0., nan, 0., 3., 0., 6., 6.]) 1"},
+		{sp + "x = x.t()\nx.clamp_(-1.0, 1.0)\nprint(x, x._version)", "tensor([-0.,  0., nan, -1.,  1., -1.,  1.,  1.]) 1"},
+		{sp + "print(nn.leaky_relu(x), nn.leaky_relu(x, 0.0), relu(x), nn.hardtanh(x))",
+			"tensor([-0.0000,  0.0000,     nan, -0.0200,  3.0000,    -inf,     inf,  7.0000]) tensor([-0., 0., nan, -0., 3., nan, inf, 7.]) tensor([-0., 0., nan, 0., 3., 0., inf, 7.]) tensor([-0.,  0., nan, -1.,  1., -1.,  1.,  1.])"},
+		// a strided (not dense) input goes the general way, same values
+		{"b = tensor([[-1.0, 2.0], [3.0, -4.0]])\nc = b[:, 0]\nnn.leaky_relu_(c, 0.5)\nprint(b, b._version)", "tensor([[-0.5000,  2.0000],\n        [ 3.0000, -4.0000]]) 1"},
+		{"w = randn(3, requires_grad=true)\n" + catchOf("nn.relu(w, inplace=true)") + "\nno_grad { nn.relu_(w) }\nprint(w.grad_fn, w._version, w.min().item() >= 0)",
+			"RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.\nnone 1 true"},
+		{"h = tensor([-1.0, 2.0, -3.0], requires_grad=true)\ng = h * 2\nnn.leaky_relu(g, 0.1, inplace=true)\nprint(g.grad_fn, g)\ng.sum().backward()\nprint(h.grad)",
+			"<LeakyReluBackward1> tensor([-0.2000,  4.0000, -0.6000], grad_fn=<LeakyReluBackward1>)\ntensor([0.2000, 2.0000, 0.2000])"},
+	})
+}
