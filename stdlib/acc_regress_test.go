@@ -124,6 +124,10 @@ func TestChainedAssignment(t *testing.T) {
 		// the value is computed once
 		{"cnt = [0]\nfn nxt() { cnt[0] += 1; return cnt[0] }\nk = m = nxt()\nprint(k, m, cnt)", "1 1 [1]"},
 		{"x = s = arange(4.0) * 2\ns += 1\nprint(x is s, x)", "true tensor([1., 3., 5., 7.])"},
+		// an operator's or a call's fresh result bound to two names is
+		// not recycled when one of them is rebound
+		{"a = arange(4.0)\nb = ones(4)\nfn f(a, b) {\n    x = y = a + b\n    x = a * b\n    x = x + 1\n    return y\n}\nprint(f(a, b), f(a, b))\nz = w = exp(a)\nz = z * 2\nprint(w)",
+			"tensor([1., 2., 3., 4.]) tensor([1., 2., 3., 4.])\ntensor([ 1.0000,  2.7183,  7.3891, 20.0855])"},
 		{catchOf("e1, e2 = e3 = [1, 2, 3]"), "ValueError: too many values to unpack (expected 2)"},
 		{"e3 = 0\n" + catchOf("e3 = (e1, e2) = [1, 2, 3]") + "\nprint(e3)", "ValueError: too many values to unpack (expected 2)\n[1, 2, 3]"},
 	})
