@@ -144,3 +144,30 @@ func leaky[T vfloat](v, s T) T {
 	}
 	return v
 }
+
+// UnaryInplace sets t to the unary op name of t in place, where f is that
+// op out of place (Relu, Abs, ...): relu, abs, neg and square, whose
+// vector kernels may write over their input, run straight over a dense
+// f32/f64 t's storage; every other case is t.ApplyInplace(f) (computed,
+// then copied back). The values are f's bit for bit; an internally
+// overlapping t is a RuntimeError. Bumps t's version once.
+func (t *Tensor) UnaryInplace(name string, f func(*Tensor) (*Tensor, error)) error {
+	if err := t.checkWritable(); err != nil {
+		return err
+	}
+	var u *unaryDef
+	switch name {
+	case "relu":
+		u = uRelu
+	case "abs":
+		u = uAbs
+	case "neg":
+		u = uNeg
+	case "square":
+		u = uSquare
+	}
+	if u != nil && t.vecInplace(unaryVec(u, opsF32), unaryVec(u, opsF64)) {
+		return nil
+	}
+	return t.ApplyInplace(f)
+}

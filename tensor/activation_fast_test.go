@@ -36,6 +36,11 @@ func actOps() []actOp {
 	}
 	return []actOp{
 		{"relu_", func(x *Tensor) error { return x.ReluInplace() }, Relu},
+		{"UnaryInplace(relu)", func(x *Tensor) error { return x.UnaryInplace("relu", Relu) }, Relu},
+		{"abs_", func(x *Tensor) error { return x.UnaryInplace("abs", Abs) }, Abs},
+		{"neg_", func(x *Tensor) error { return x.UnaryInplace("neg", Neg) }, Neg},
+		{"square_", func(x *Tensor) error { return x.UnaryInplace("square", Square) }, Square},
+		{"exp_ (general)", func(x *Tensor) error { return x.UnaryInplace("exp", Exp) }, Exp},
 		{"hardtanh_", func(x *Tensor) error { return x.HardtanhInplace(-1, 1) }, func(x *Tensor) (*Tensor, error) { return Hardtanh(x, -1, 1) }},
 		{"hardtanh_(0,6)", func(x *Tensor) error { return x.HardtanhInplace(0, 6) }, func(x *Tensor) (*Tensor, error) { return Hardtanh(x, 0, 6) }},
 		{"hardtanh_(2,1)", func(x *Tensor) error { return x.HardtanhInplace(2, 1) }, func(x *Tensor) (*Tensor, error) { return Hardtanh(x, 2, 1) }},
