@@ -7,7 +7,9 @@
 # sweeps (not run by default: SWEEPS=trig: sin, cos, tan, atan2, pow, gelu in
 # f32 and f64, trig.tsr / trig.py; SWEEPS=gaps: f64 pow, exact gelu,
 # cross_entropy, cumsum/cumprod, stack, pad, interpolate, exponential_, amin,
-# gaps.tsr / gaps.py).
+# gaps.tsr / gaps.py; SWEEPS=act: relu, leaky_relu, hardtanh and clamp, out
+# of place and in place, on 4M f32 elements at one and two threads, name@n,
+# act.tsr / act.py, always run with GOMAXPROCS of at least 2).
 # THREADS="1 2" repeats the sweep with GOMAXPROCS / torch.set_num_threads at
 # each count (default 1). ROUNDS=n runs tsr and torch alternately n times
 # (interleaved, so both see the same machine load) and keeps each case's
@@ -27,7 +29,9 @@ for th in ${THREADS:-1}; do
   r=0
   while [ "$r" -lt "${ROUNDS:-1}" ]; do
     for f in ${SWEEPS:-ops ops2 nn}; do
-      GOMAXPROCS=$th "$tmp/tsr" bench/opsweep/$f.tsr >>"$tmp/tsr.txt"
+      procs=$th
+      [ "$f" = act ] && [ "$th" -lt 2 ] && procs=2
+      GOMAXPROCS=$procs "$tmp/tsr" bench/opsweep/$f.tsr >>"$tmp/tsr.txt"
       if [ "$havetorch" = 1 ]; then
         TSR_BENCH_THREADS=$th "$PY" bench/opsweep/$f.py >>"$tmp/torch.txt"
       fi

@@ -240,9 +240,14 @@ type (
 		X Expr
 	}
 	// AssignStmt is lhs = rhs, or lhs op= rhs when Op is set (Aug true).
+	// A chained assignment lhs = t1 = t2 = rhs has the further targets
+	// t1, t2 in More: as in Python, rhs is evaluated once and then stored
+	// into LHS and each of More, left to right. More is nil otherwise
+	// (always for an augmented assignment).
 	AssignStmt struct {
 		span
 		LHS   Expr
+		More  []Expr
 		RHS   Expr
 		Aug   bool
 		Op    runtime.Op

@@ -211,7 +211,7 @@ func stmtValue(st Stmt) Expr {
 	case *ExprStmt:
 		return st.X
 	case *AssignStmt:
-		if !st.Aug {
+		if !st.Aug && len(st.More) == 0 {
 			return st.RHS
 		}
 	case *ReturnStmt:
@@ -248,7 +248,7 @@ func (fc *fcomp) matchStmts(sts []Stmt) (*attnMatch, bool) {
 	defs := make([]*AssignStmt, len(sts)-1)
 	for k, st := range sts[:len(sts)-1] {
 		a, ok := st.(*AssignStmt)
-		if !ok || a.Aug {
+		if !ok || a.Aug || len(a.More) > 0 {
 			return nil, false
 		}
 		if _, ok := a.LHS.(*Ident); !ok {

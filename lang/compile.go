@@ -481,6 +481,18 @@ func (fc *fcomp) stmt(st Stmt) {
 	case *AssignStmt:
 		if st.Aug {
 			fc.augAssign(st)
+		} else if len(st.More) > 0 {
+			// a = b = rhs: rhs once, then each target left to right; no
+			// claim, as every target aliases the one value
+			// (DUP before each store but the last, as CPython's DUP_TOP)
+			fc.expr(st.RHS)
+			for i, x := range append([]Expr{st.LHS}, st.More...) {
+				fc.at(st)
+				if i < len(st.More) {
+					fc.emit0(runtime.DUP)
+				}
+				fc.assign(x)
+			}
 		} else {
 			id, isName := st.LHS.(*Ident)
 			if call, ok := st.RHS.(*Call); ok && isName {

@@ -366,6 +366,12 @@ func (p *fparser) simple() *pSimple {
 		s.Op = t.Value
 		p.advance()
 		s.RHS = p.exprList()
+		n := 0
+		for p.is("=") {
+			p.count(&n)
+			p.advance()
+			s.More = append(s.More, p.exprList())
+		}
 	}
 	s.EndPos = p.pos()
 	return s

@@ -23,6 +23,7 @@ var seedSources = []string{
 	"s = {1, *t}\nu = {x % 3 for x in xs}\ng = (x * x for x in xs)\nmsg = \"%d items, %.3f s %(k)s\" % (n, t)\ndel d[k], l[1:2], x\n",
 	"v = 1 if fn(x) { x } else {\"a\": 2}\nif c { f = fn(x) { x } } else { f = grad(w) { w } }\n",
 	"e = {**d, \"k\": v, **{}}\nfn f(a, b=1, /, c=2, *r, k, **o) { }\ng = fn(x, /) { x }\ndel m.bias, d[k], l[1:2]\n",
+	"a = b = 0\nx.y = z[i] = w[1:] = v\np, q = r = (1, 2)\nfirst, *rest = s = [1, 2, 3]\n",
 	"f\"{{}} {a:{b}} {\"x\"}\"", "f\"{v!r:>{w}.{p}f} {x!s} {y != z} {q!a:{{}}}\"", "f\"{a:{b:{c}}}\"", "x = (1,\n", "\"abc", "ein\"ij,jk\"", "ein\"i...->\"", "a.b[...]", "0x", "1__0", "..",
 }
 

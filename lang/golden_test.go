@@ -258,6 +258,11 @@ var goldenSnippets = []string{
 	"fn f(/, a) { }", "fn f(a, /, b, /) { }", "fn f(*, a, /) { }", "fn f(*a, /) { }", "fn f(**k, /) { }",
 	"fn f(a=1, /, b) { }", "fn f(a, /=1) { }", "fn f(/) { }", "fn f(a, //) { }",
 	"del m.bias", "del a.b.c, d[0].e", "del (m.w, x)",
+	// chained assignment (a = b = rhs, as Python)
+	"a = b = 0", "a = b = c = d", "a, b = c = 1, 2", "x.y = z[0] = w[1:] = v", "[a, *b] = (c, d) = e",
+	"a = (b) = 1", "a = b =", "a = b = \n", "a += b = 1", "a = b += 1", "a = *b = 1", "*a = b = 1",
+	"a = b = *c", "a = 1 = b", "a = f() = 1", "a, *b = c, *d = e", "a = b == c = d", "a = b = c,",
+	"a = b = fn() { 1 }", "a = b = x if c else y",
 }
 
 // TestGoldenSnippets compares the trees and errors of goldenSnippets with

@@ -138,11 +138,16 @@ type pBlockStmt struct {
 	EndPos lexer.Position
 }
 
+// pSimple is an expression statement, an assignment lhs = rhs, an
+// augmented assignment lhs op= rhs, or a chained assignment a = b = rhs:
+// LHS, RHS and then More, the last of them the value (the lowering rejects
+// More after an augmented operator, as CPython's grammar does).
 type pSimple struct {
 	Pos    lexer.Position
-	LHS    *pExprList `parser:"@@"`
-	Op     string     `parser:"( @(\"=\" | \"+=\" | \"-=\" | \"*=\" | \"/=\" | \"//=\" | \"%=\" | \"@=\" | \"**=\" | \"&=\" | \"|=\" | \"^=\")"`
-	RHS    *pExprList `parser:"@@ )?"`
+	LHS    *pExprList   `parser:"@@"`
+	Op     string       `parser:"( @(\"=\" | \"+=\" | \"-=\" | \"*=\" | \"/=\" | \"//=\" | \"%=\" | \"@=\" | \"**=\" | \"&=\" | \"|=\" | \"^=\")"`
+	RHS    *pExprList   `parser:"@@"`
+	More   []*pExprList `parser:"( \"=\" @@ )* )?"`
 	EndPos lexer.Position
 }
 

@@ -366,14 +366,35 @@ func (lw *lowerer) stmt(p *pStmt) Stmt {
 		return &BlockStmt{span: lw.sp(p.Block.Pos, p.Block.EndPos), Kind: p.Block.Kind, Body: lw.block(p.Block.Body)}
 	case p.Simple != nil:
 		s := p.Simple
-		if l := s.LHS; s.Op != "" && len(l.Elems) == 1 && !l.Trailing && l.Elems[0].Star {
-			lw.fail(lw.pos(l.Pos), "starred assignment target must be in a list or tuple")
+		if s.Op != "=" && len(s.More) > 0 {
+			// a += b = c: CPython's grammar has no such statement
+			lw.fail(lw.pos(s.RHS.EndPos), "invalid syntax (an augmented assignment cannot be chained)")
+		}
+		// the targets, left to right: LHS, then (chained) RHS and each of
+		// More but the last, which is the value
+		targets := []*pExprList{s.LHS}
+		value := s.RHS
+		if len(s.More) > 0 {
+			targets = append(targets, s.RHS)
+			targets = append(targets, s.More[:len(s.More)-1]...)
+			value = s.More[len(s.More)-1]
+		}
+		if s.Op != "" {
+			for _, l := range targets {
+				if len(l.Elems) == 1 && !l.Trailing && l.Elems[0].Star {
+					lw.fail(lw.pos(l.Pos), "starred assignment target must be in a list or tuple")
+				}
+			}
 		}
 		lhs := lw.exprList(s.LHS)
 		if s.Op == "" {
 			return &ExprStmt{span: lw.sp(s.Pos, s.EndPos), X: lhs}
 		}
-		a := &AssignStmt{span: lw.sp(s.Pos, s.EndPos), LHS: lhs, RHS: lw.exprList(s.RHS), OpPos: lw.pos(s.LHS.EndPos)}
+		var more []Expr
+		for _, l := range targets[1:] {
+			more = append(more, lw.exprList(l))
+		}
+		a := &AssignStmt{span: lw.sp(s.Pos, s.EndPos), LHS: lhs, More: more, RHS: lw.exprList(value), OpPos: lw.pos(s.LHS.EndPos)}
 		if s.Op != "=" {
 			a.Aug = true
 			a.Op = binaryOps[strings.TrimSuffix(s.Op, "=")].op
@@ -382,6 +403,9 @@ func (lw *lowerer) stmt(p *pStmt) Stmt {
 			}
 		}
 		lw.checkTarget(lhs)
+		for _, x := range more {
+			lw.checkTarget(x)
+		}
 		return a
 	}
 	lw.fail(lw.pos(p.Pos), "invalid statement")

@@ -63,6 +63,10 @@ func collectLocals(s *scope, stmts []Stmt) {
 			collectExpr(s, st.RHS)
 			collectExpr(s, st.LHS)
 			bindTarget(s, st.LHS)
+			for _, x := range st.More {
+				collectExpr(s, x)
+				bindTarget(s, x)
+			}
 		case *ExprStmt:
 			collectExpr(s, st.X)
 		case *FuncDef:

@@ -26,6 +26,9 @@ func walkStmt(st Stmt, f func(Node) bool) {
 	case *AssignStmt:
 		walkExpr(st.RHS, f)
 		walkExpr(st.LHS, f)
+		for _, x := range st.More {
+			walkExpr(x, f)
+		}
 	case *FuncDef:
 		walkFunc(st, f)
 	case *IfStmt:

@@ -1,6 +1,12 @@
 package stdlib_test
 
-import "testing"
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/tsrlang/tsr"
+)
 
 // Regressions found by differential acceptance programs
 // (testdata/acc/*.cases, run with testdata/acc/harness.py against PyTorch
@@ -95,5 +101,76 @@ func TestTorchDTypeNamesInErrors(t *testing.T) {
 		{catchOf(`nn.cross_entropy(ones(2, 3), tensor([0, 1], dtype=i32))`), "RuntimeError: expected scalar type Long but found Int"},
 		{catchOf(`nn.cross_entropy(ones(2, 3), tensor([[0.0, 1.0]]))`), "ValueError: Expected input batch_size (2) to match target batch_size (1)."},
 		{`print(nn.cross_entropy(tensor([[1.0, 2.0]]), tensor([[0.25, 0.75]])))`, "tensor(0.5633)"},
+	})
+}
+
+// Chained assignment a = b = rhs is Python's: rhs is evaluated once and
+// stored into each target left to right (names, attributes, subscripts,
+// slices, unpacking), so that every target holds the same object. The
+// wants are CPython 3.11's / PyTorch 1.13's output (testdata/acc/s3_stmt.cases,
+// "chained assignment").
+func TestChainedAssignment(t *testing.T) {
+	checkPrints(t, []printCase{
+		{"a = b = 0\nprint(a, b)", "0 0"},
+		{"x = y = zeros(3)\nx[0] = 5.0\ny[1] += 2.0\nprint(x, y, x is y)", "tensor([5., 2., 0.]) tensor([5., 2., 0.]) true"},
+		{"p, q = r = (1, 2)\nprint(p, q, r)", "1 2 (1, 2)"},
+		{"h, *t = u = [1, 2, 3]\nt.append(9)\nprint(h, t, u)", "1 [2, 3, 9] [1, 2, 3]"},
+		{"d = {}\nl = [0, 0, 0]\nd[\"k\"] = l[1] = l[2:] = [7]\nprint(d, l, d[\"k\"] is l[1])", "{'k': [7]} [0, [7], 7] true"},
+		// left to right: i is rebound before xs[i] is evaluated
+		{"i = 0\nxs = [5, 6]\ni = xs[i] = 1\nprint(i, xs)", "1 [5, 1]"},
+		{"fn f() {\n    v = w = []\n    v.append(1)\n    return w\n}\nprint(f())", "[1]"},
+		{"fn f() { a = b = c = 2; return [a, b, c] }\nprint(f())", "[2, 2, 2]"},
+		{"lin = nn.Linear(2, 2)\nlin.weight.requires_grad = lin.bias.requires_grad = false\nprint(lin.weight.requires_grad, lin.bias.requires_grad)", "false false"},
+		// the value is computed once
+		{"cnt = [0]\nfn nxt() { cnt[0] += 1; return cnt[0] }\nk = m = nxt()\nprint(k, m, cnt)", "1 1 [1]"},
+		{"x = s = arange(4.0) * 2\ns += 1\nprint(x is s, x)", "true tensor([1., 3., 5., 7.])"},
+		// an operator's or a call's fresh result bound to two names is
+		// not recycled when one of them is rebound
+		{"a = arange(4.0)\nb = ones(4)\nfn f(a, b) {\n    x = y = a + b\n    x = a * b\n    x = x + 1\n    return y\n}\nprint(f(a, b), f(a, b))\nz = w = exp(a)\nz = z * 2\nprint(w)",
+			"tensor([1., 2., 3., 4.]) tensor([1., 2., 3., 4.])\ntensor([ 1.0000,  2.7183,  7.3891, 20.0855])"},
+		{catchOf("e1, e2 = e3 = [1, 2, 3]"), "ValueError: too many values to unpack (expected 2)"},
+		{"e3 = 0\n" + catchOf("e3 = (e1, e2) = [1, 2, 3]") + "\nprint(e3)", "ValueError: too many values to unpack (expected 2)\n[1, 2, 3]"},
+	})
+	// CPython's SyntaxErrors (the texts differ: tsr's parser names the token)
+	for _, c := range []struct{ src, want string }{
+		{"a += b = 1", "1:8: invalid syntax (an augmented assignment cannot be chained)"},
+		{"a = b += 1", "1:7: unexpected \"+=\""},
+		{"a = *b = 1", "1:5: starred assignment target must be in a list or tuple"},
+		{"a = 1 = b", "1:5: cannot assign to this expression"},
+		{"a = f() = 1", "1:5: cannot assign to this expression"},
+		{"a = b = *c", "1:9: can't use starred expression here"},
+	} {
+		in := tsr.New(tsr.Options{})
+		_, err := in.Eval(context.Background(), "test.tsr", c.src)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got error %v, want one containing %q", c.src, err, c.want)
+		}
+	}
+}
+
+// The in-place activations write into the input's own storage (same
+// data_ptr, one version bump, the input returned) with PyTorch 1.13's
+// values on NaN, ±0, ±Inf and subnormals, and keep torch's autograd
+// behaviour: the leaf error, no grad_fn under no_grad, the in-place node
+// and its gradient on a non-leaf (testdata/acc/s8_nn.cases, "in-place
+// activations into the input's storage").
+func TestInplaceActivationsIntoStorage(t *testing.T) {
+	const sp = "x = tensor([-0.0, 0.0, nan, -2.0, 3.0, -inf, inf, 7.0])\n"
+	checkPrints(t, []printCase{
+		{sp + "p = x.data_ptr()\ny = nn.ReLU(inplace=true)(x)\nprint(y is x, x.data_ptr() == p, x._version, x)", "true true 1 tensor([-0., 0., nan, 0., 3., 0., inf, 7.])"},
+		{sp + "nn.relu_(x)\nx.relu_()\nrelu_(x)\nnn.relu(x, inplace=true)\nprint(x._version, x)", "4 tensor([-0., 0., nan, 0., 3., 0., inf, 7.])"},
+		{sp + "nn.leaky_relu_(x, 0.5)\nprint(x, x._version)", "tensor([-0.,  0., nan, -1.,  3., -inf, inf,  7.]) 1"},
+		{sp + "x = x.double()\nnn.LeakyReLU(0.0, inplace=true)(x)\nprint(x, x._version)", "tensor([-0., 0., nan, -0., 3., nan, inf, 7.], dtype=f64) 1"},
+		{sp + "nn.hardtanh(x, -1.0, 1.0, inplace=true)\nprint(x, x._version)", "tensor([-0.,  0., nan, -1.,  1., -1.,  1.,  1.]) 1"},
+		{sp + "nn.relu6(x, inplace=true)\nprint(x, x._version)", "tensor([-0., 0., nan, 0., 3., 0., 6., 6.]) 1"},
+		{sp + "x = x.t()\nx.clamp_(-1.0, 1.0)\nprint(x, x._version)", "tensor([-0.,  0., nan, -1.,  1., -1.,  1.,  1.]) 1"},
+		{sp + "print(nn.leaky_relu(x), nn.leaky_relu(x, 0.0), relu(x), nn.hardtanh(x))",
+			"tensor([-0.0000,  0.0000,     nan, -0.0200,  3.0000,    -inf,     inf,  7.0000]) tensor([-0., 0., nan, -0., 3., nan, inf, 7.]) tensor([-0., 0., nan, 0., 3., 0., inf, 7.]) tensor([-0.,  0., nan, -1.,  1., -1.,  1.,  1.])"},
+		// a strided (not dense) input goes the general way, same values
+		{"b = tensor([[-1.0, 2.0], [3.0, -4.0]])\nc = b[:, 0]\nnn.leaky_relu_(c, 0.5)\nprint(b, b._version)", "tensor([[-0.5000,  2.0000],\n        [ 3.0000, -4.0000]]) 1"},
+		{"w = randn(3, requires_grad=true)\n" + catchOf("nn.relu(w, inplace=true)") + "\nno_grad { nn.relu_(w) }\nprint(w.grad_fn, w._version, w.min().item() >= 0)",
+			"RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.\nnone 1 true"},
+		{"h = tensor([-1.0, 2.0, -3.0], requires_grad=true)\ng = h * 2\nnn.leaky_relu(g, 0.1, inplace=true)\nprint(g.grad_fn, g)\ng.sum().backward()\nprint(h.grad)",
+			"<LeakyReluBackward1> tensor([-0.2000,  4.0000, -0.6000], grad_fn=<LeakyReluBackward1>)\ntensor([0.2000, 2.0000, 0.2000])"},
 	})
 }

@@ -286,6 +286,11 @@ func nnLeakyRelu(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, k
 		return nil, err
 	}
 	e := engineOf(th)
+	if isF32F64(x.t) && !(e.GradEnabled() && x.t.RequiresGrad()) {
+		// nothing to record: one pass of the vector kernel
+		r, err := tensor.LeakyRelu(x.t, slope)
+		return tensorResult(th, r, err)
+	}
 	pos, err := positive(x.t)
 	if err != nil {
 		return nil, err

@@ -104,8 +104,10 @@ var inplaceUnaryNames = []string{
 }
 
 func inplaceUnary(e *Engine, name string, x *T) error {
+	// relu_, abs_, neg_, square_: straight into a dense f32/f64 x's
+	// storage; the others computed and copied back
 	f := unaryFns[name]
-	return e.ApplyInplace(name, x, nil, nil, func() error { return x.ApplyInplace(f) })
+	return e.ApplyInplace(name, x, nil, nil, func() error { return x.UnaryInplace(name, f) })
 }
 
 func init() {

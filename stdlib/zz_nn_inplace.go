@@ -1,7 +1,10 @@
 package stdlib
 
 import (
+	"errors"
+
 	"github.com/tsrlang/tsr/runtime"
+	"github.com/tsrlang/tsr/tensor"
 )
 
 // In-place activations as torch 1.13's: F.relu(x, inplace=true),
@@ -133,6 +136,26 @@ func inplaceWrapper(a inplaceActivation, orig *runtime.Builtin, always bool) bui
 			return orig.Call(th, args, kwargs) // orig reports the wrong type
 		}
 		e := engineOf(th)
+		if fast := fastInplace[a.name]; fast != nil && x.t.GradFn() == nil && (!x.t.RequiresGrad() || !e.GradEnabled()) {
+			// nothing records x: the kernel writes into x's own storage
+			// (no temporary, no copy back)
+			prev := e.SetGradEnabled(false)
+			err := e.CheckInplace(x.t)
+			if err == nil {
+				var ok bool
+				ok, err = fast(x.t, args, kwargs)
+				if !ok {
+					err = errNotFast
+				}
+			}
+			e.SetGradEnabled(prev)
+			if err == nil {
+				return x, nil
+			}
+			if err != errNotFast {
+				return nil, err
+			}
+		}
 		if !x.t.RequiresGrad() && e.GradEnabled() {
 			// nothing records x: no snapshot of it is needed (inplaceVia
 			// clones under grad mode so that saved values stay intact)
@@ -157,3 +180,43 @@ func inplaceWrapper(a inplaceActivation, orig *runtime.Builtin, always bool) bui
 		return x, nil
 	}
 }
+
+// errNotFast is fastInplace's "not handled here" (the general path runs).
+var errNotFast = errors.New("not a fast in-place activation")
+
+// fastInplace holds, for the activations with a tensor in-place kernel,
+// the call of that kernel on an f32/f64 input x from the call's arguments
+// (args[0] is x; inplace removed): ok false, x untouched, where it does not
+// apply (another dtype, arguments the general path must judge).
+var fastInplace = map[string]func(x *T, args []runtime.Value, kwargs []runtime.Kwarg) (ok bool, err error){
+	"relu": func(x *T, args []runtime.Value, kwargs []runtime.Kwarg) (bool, error) {
+		if !isF32F64(x) || len(args) != 1 || len(kwargs) != 0 {
+			return false, nil
+		}
+		return true, x.ReluInplace()
+	},
+	"relu6": func(x *T, args []runtime.Value, kwargs []runtime.Kwarg) (bool, error) {
+		if !isF32F64(x) || len(args) != 1 || len(kwargs) != 0 {
+			return false, nil
+		}
+		return true, x.HardtanhInplace(0, 6)
+	},
+	"hardtanh": func(x *T, args []runtime.Value, kwargs []runtime.Kwarg) (bool, error) {
+		var in tensorArg
+		lo, hi := -1.0, 1.0
+		if !isF32F64(x) || runtime.UnpackArgs("hardtanh", args, kwargs, "input", &in, "min_val?", &lo, "max_val?", &hi) != nil {
+			return false, nil
+		}
+		return true, x.HardtanhInplace(lo, hi)
+	},
+	"leaky_relu": func(x *T, args []runtime.Value, kwargs []runtime.Kwarg) (bool, error) {
+		var in tensorArg
+		slope := 0.01
+		if !isF32F64(x) || runtime.UnpackArgs("leaky_relu", args, kwargs, "input", &in, "negative_slope?", &slope) != nil {
+			return false, nil
+		}
+		return true, x.LeakyReluInplace(slope)
+	},
+}
+
+func isF32F64(x *T) bool { return x.DType() == tensor.F32 || x.DType() == tensor.F64 }

@@ -94,6 +94,9 @@ func Hardtanh(t *Tensor, minVal, maxVal float64) (*Tensor, error) {
 	case t.dtype == U8 && (minVal < 0 || maxVal < 0):
 		return nil, errorf(RuntimeError, "cannot do hardtanh on an unsigned type with negative limits")
 	}
+	if r := hardtanhFast(t, minVal, maxVal); r != nil {
+		return r, nil
+	}
 	lo32, hi32 := float32(minVal), float32(maxVal)
 	loI, hiI := int64(minVal), int64(maxVal)
 	return unary(&unaryDef{name: "hardtanh", kind: ukKeep, noBool: true,

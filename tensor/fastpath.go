@@ -641,28 +641,8 @@ func negate[T vfloat](dst, x []T) {
 // of them NaN: one pass of the vector clamp kernel, laid out as a unary op
 // (a 0-d operand has no say in TensorIterator's layout). nil otherwise.
 func fastClamp(t, lo, hi *Tensor) *Tensor {
-	if !fastPathsOn() || t.dtype != F32 && t.dtype != F64 || t.Numel() == 0 {
-		return nil
-	}
-	l, h := math.Inf(-1), math.Inf(1)
-	for i, b := range []*Tensor{lo, hi} {
-		if b == nil {
-			continue
-		}
-		if b.Dim() != 0 || ResultType(t, b) != t.dtype {
-			return nil
-		}
-		v := RoundToDType(b.FlatFloat64(0), t.dtype)
-		if v != v {
-			return nil
-		}
-		if i == 0 {
-			l = v
-		} else {
-			h = v
-		}
-	}
-	if lo != nil && hi != nil && ResultType(t, lo, hi) != t.dtype {
+	l, h, ok := fastClampBounds(t, lo, hi)
+	if !ok {
 		return nil
 	}
 	// the layout of Clamp's passes: max(lo, t), then min(hi, ·), the
@@ -682,6 +662,36 @@ func fastClamp(t, lo, hi *Tensor) *Tensor {
 		unaryApply(func(dst, x []float64) { opsF64.clamp(dst, x, l, h) }, out.storage.F64(), t.storage.F64(), out, t)
 	}
 	return out
+}
+
+// fastClampBounds returns the bounds of fastClamp (±Inf for a nil one)
+// and whether its conditions hold.
+func fastClampBounds(t, lo, hi *Tensor) (l, h float64, ok bool) {
+	if !fastPathsOn() || t.dtype != F32 && t.dtype != F64 || t.Numel() == 0 {
+		return 0, 0, false
+	}
+	l, h = math.Inf(-1), math.Inf(1)
+	for i, b := range []*Tensor{lo, hi} {
+		if b == nil {
+			continue
+		}
+		if b.Dim() != 0 || ResultType(t, b) != t.dtype {
+			return 0, 0, false
+		}
+		v := RoundToDType(b.FlatFloat64(0), t.dtype)
+		if v != v {
+			return 0, 0, false
+		}
+		if i == 0 {
+			l = v
+		} else {
+			h = v
+		}
+	}
+	if lo != nil && hi != nil && ResultType(t, lo, hi) != t.dtype {
+		return 0, 0, false
+	}
+	return l, h, true
 }
 
 // unaryApply runs the vector function f from src into out: split over

@@ -235,6 +235,16 @@ func (t *Tensor) AssignInplace(src *Tensor) error {
 
 // ClampInplace clamps t in place to [min, max] (either may be nil).
 func (t *Tensor) ClampInplace(min, max *Tensor) error {
+	if l, h, ok := fastClampBounds(t, min, max); ok && (min != nil || max != nil) {
+		// one pass of the clamp kernel over t's own storage (the values
+		// of Clamp, which would also keep t's dtype here)
+		if err := t.checkWritable(); err != nil {
+			return err
+		}
+		if t.vecInplace(clampF32(float32(l), float32(h)), clampF64(l, h)) {
+			return nil
+		}
+	}
 	r, err := Clamp(t, min, max)
 	if err != nil {
 		return err

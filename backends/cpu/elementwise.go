@@ -43,12 +43,13 @@ type kernels[T float] struct {
 	maximum, minimum     binFn[T] // elementwise, NaN-propagating
 	sqrt, tanh           unFn[T]
 	sigmoid, log         unFn[T]
-	erf, gelu            unFn[T]    // gelu: the exact (erf) form, see GeluF32
-	abs                  unFn[T]    // |x|: the sign bit cleared
-	clamp                clampFn[T] // x86 MIN(hi, MAX(lo, x)): see goClamp
-	sin, cos, tan        unFn[T]    // trig.go
-	geluTanh             unFn[T]    // gelu(approximate="tanh"): see GeluTanhF32
-	atan2                binFn[T]   // atan2(a, b): a the y coordinate
+	erf, gelu            unFn[T]     // gelu: the exact (erf) form, see GeluF32
+	abs                  unFn[T]     // |x|: the sign bit cleared
+	clamp                clampFn[T]  // x86 MIN(hi, MAX(lo, x)): see goClamp
+	leakyRelu            scalarFn[T] // x > 0 ? x : x*s: see goLeakyRelu
+	sin, cos, tan        unFn[T]     // trig.go
+	geluTanh             unFn[T]     // gelu(approximate="tanh"): see GeluTanhF32
+	atan2                binFn[T]    // atan2(a, b): a the y coordinate
 	powScalar            powScalarFn[T]
 	// softmaxRows is a fused row softmax; registerKernels replaces a nil
 	// one with the composition of the tier's max, exp_shift_sum and
@@ -117,6 +118,7 @@ func goKernels[T float]() kernels[T] {
 		gelu:        goGelu[T],
 		abs:         goAbs[T],
 		clamp:       goClamp[T],
+		leakyRelu:   goLeakyRelu[T],
 		geluTanh:    goGeluTanh[T],
 		sin:         goSin[T],
 		cos:         goCos[T],
@@ -147,6 +149,19 @@ func goClamp[T float](dst, x []T, lo, hi T) {
 		}
 		if hi < v {
 			v = hi
+		}
+		dst[i] = v
+	}
+}
+
+// goLeakyRelu sets dst[i] = x[i] > 0 ? x[i] : x[i]*s, PyTorch's
+// leaky_relu: a NaN, ±0 or negative x[i] takes the product (so -0.0 stays
+// -0.0 for s >= 0, and the product's NaN is the result for a NaN x[i]).
+func goLeakyRelu[T float](dst, x []T, s T) {
+	x = x[:len(dst)]
+	for i, v := range x {
+		if !(v > 0) {
+			v *= s
 		}
 		dst[i] = v
 	}
@@ -367,6 +382,9 @@ func registerKernels[T float](dtype, name string, tier backends.Tier, prio int, 
 	if k.clamp != nil {
 		reg("clamp", k.clamp)
 	}
+	if k.leakyRelu != nil {
+		reg("leaky_relu", k.leakyRelu)
+	}
 	if k.atan2 != nil {
 		reg("atan2", k.atan2)
 	}
@@ -465,6 +483,7 @@ func resolveKernels[T float](dtype string) kernels[T] {
 		gelu:         get("gelu").(unFn[T]),
 		abs:          get("abs").(unFn[T]),
 		clamp:        get("clamp").(clampFn[T]),
+		leakyRelu:    get("leaky_relu").(scalarFn[T]),
 		geluTanh:     get("gelu_tanh").(unFn[T]),
 		sin:          get("sin").(unFn[T]),
 		cos:          get("cos").(unFn[T]),

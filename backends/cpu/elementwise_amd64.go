@@ -32,6 +32,7 @@ func registerKernelsAsm() {
 		maximum: vecBin(8, maximumF32AVX2, g32.maximum), minimum: vecBin(8, minimumF32AVX2, g32.minimum),
 		sqrt: vecUn(8, sqrtF32AVX2, g32.sqrt),
 		abs:  vecAbs(8, andMaskF32AVX2, g32.abs), clamp: vecClamp(8, clampF32AVX2, g32.clamp),
+		leakyRelu: vecScalar(8, leakyReluF32AVX2, g32.leakyRelu),
 	})
 	registerKernels("float64", "avx2", backends.TierAVX2, 10, kernels[float64]{
 		add: vecBin(4, addF64AVX2, g64.add), sub: vecBin(4, subF64AVX2, g64.sub),
@@ -42,6 +43,7 @@ func registerKernelsAsm() {
 		maximum: vecBin(4, maximumF64AVX2, g64.maximum), minimum: vecBin(4, minimumF64AVX2, g64.minimum),
 		sqrt: vecUn(4, sqrtF64AVX2, g64.sqrt),
 		abs:  vecAbs(4, andMaskF64AVX2, g64.abs), clamp: vecClamp(4, clampF64AVX2, g64.clamp),
+		leakyRelu: vecScalar(4, leakyReluF64AVX2, g64.leakyRelu),
 	})
 	registerKernels("float32", "avx512", backends.TierAVX512, 20, kernels[float32]{
 		add: vecBin(16, addF32AVX512, g32.add), sub: vecBin(16, subF32AVX512, g32.sub),
@@ -53,7 +55,8 @@ func registerKernelsAsm() {
 		maximum: vecBin(16, maximumF32AVX512, g32.maximum), minimum: vecBin(16, minimumF32AVX512, g32.minimum),
 		sqrt: masked(sqrtF32AVX512), tanh: masked(tanhF32AVX512),
 		abs: vecAbs(16, andMaskF32AVX512, g32.abs), clamp: vecClamp(16, clampF32AVX512, g32.clamp),
-		sigmoid: masked(sigmoidF32AVX512), log: masked(logF32AVX512),
+		leakyRelu: vecScalar(16, leakyReluF32AVX512, g32.leakyRelu),
+		sigmoid:   masked(sigmoidF32AVX512), log: masked(logF32AVX512),
 		erf: masked(erfF32AVX512), gelu: masked(geluF32AVX512),
 		sin: trigVec(16, sinF32AVX512, g32.sin), cos: trigVec(16, cosF32AVX512, g32.cos), tan: trigVec(16, tanF32AVX512, g32.tan),
 		atan2: maskedBin(atan2F32AVX512), powScalar: powScalarAVX512, geluTanh: masked(geluTanhF32AVX512),
@@ -69,7 +72,8 @@ func registerKernelsAsm() {
 		maximum: vecBin(8, maximumF64AVX512, g64.maximum), minimum: vecBin(8, minimumF64AVX512, g64.minimum),
 		sqrt: masked(sqrtF64AVX512), tanh: masked(tanhF64AVX512),
 		abs: vecAbs(8, andMaskF64AVX512, g64.abs), clamp: vecClamp(8, clampF64AVX512, g64.clamp),
-		sigmoid: masked(sigmoidF64AVX512), log: masked(logF64AVX512),
+		leakyRelu: vecScalar(8, leakyReluF64AVX512, g64.leakyRelu),
+		sigmoid:   masked(sigmoidF64AVX512), log: masked(logF64AVX512),
 		sin: trigVec(8, sinF64AVX512, g64.sin), cos: trigVec(8, cosF64AVX512, g64.cos), tan: trigVec(8, tanF64AVX512, g64.tan),
 		atan2: maskedBin(atan2F64AVX512), geluTanh: masked(geluTanhF64AVX512),
 		softmaxRows: fusedRows(softmaxRowsF64AVX512), expShiftRows: fusedRowsInv(expShiftRowsF64AVX512),

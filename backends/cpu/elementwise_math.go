@@ -377,6 +377,21 @@ func ClampF32(dst, x []float32, lo, hi float32) {
 	kF32.clamp(dst, x, lo, hi)
 }
 
+// LeakyReluF32 sets dst[i] = x[i] > 0 ? x[i] : x[i]*s for i < len(dst),
+// PyTorch's leaky_relu (vec::blendv(x*s, x, x > 0)): a NaN, ±0 or negative
+// x[i] takes the float32 product x[i]*s, so -0.0 stays -0.0 for s >= 0 and
+// NaN propagates. dst may alias x exactly. Panics if len(x) < len(dst).
+func LeakyReluF32(dst, x []float32, s float32) {
+	checkBin("LeakyReluF32", len(dst), len(x), len(x))
+	kF32.leakyRelu(dst, x, s)
+}
+
+// LeakyReluF64 is LeakyReluF32 in float64.
+func LeakyReluF64(dst, x []float64, s float64) {
+	checkBin("LeakyReluF64", len(dst), len(x), len(x))
+	kF64.leakyRelu(dst, x, s)
+}
+
 // ClampF64 is ClampF32 in float64.
 func ClampF64(dst, x []float64, lo, hi float64) {
 	checkBin("ClampF64", len(dst), len(x), len(x))

@@ -18822,3 +18822,219 @@ geluTanhF64AVX512_tail:
 geluTanhF64AVX512_done:
 	VZEROUPPER
 	RET
+
+// func leakyReluF32AVX512(dst *float32, x *float32, n int, s float32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·leakyReluF32AVX512(SB), NOSPLIT, $0-28
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VBROADCASTSS s+24(FP), Z0
+	VXORPS       Z1, Z1, Z1
+
+L90_big:
+	CMPQ    DX, $0x00000040
+	JL      L90_one
+	VMOVUPS (CX), Z2
+	VMULPS  Z0, Z2, Z3
+	VCMPPS  $0x1e, Z1, Z2, K1
+	VMOVAPS Z2, K1, Z3
+	VMOVUPS Z3, (AX)
+	VMOVUPS 64(CX), Z2
+	VMULPS  Z0, Z2, Z3
+	VCMPPS  $0x1e, Z1, Z2, K1
+	VMOVAPS Z2, K1, Z3
+	VMOVUPS Z3, 64(AX)
+	VMOVUPS 128(CX), Z2
+	VMULPS  Z0, Z2, Z3
+	VCMPPS  $0x1e, Z1, Z2, K1
+	VMOVAPS Z2, K1, Z3
+	VMOVUPS Z3, 128(AX)
+	VMOVUPS 192(CX), Z2
+	VMULPS  Z0, Z2, Z3
+	VCMPPS  $0x1e, Z1, Z2, K1
+	VMOVAPS Z2, K1, Z3
+	VMOVUPS Z3, 192(AX)
+	ADDQ    $0x00000100, AX
+	ADDQ    $0x00000100, CX
+	SUBQ    $0x00000040, DX
+	JMP     L90_big
+
+L90_one:
+	CMPQ    DX, $0x00000010
+	JL      L90_end
+	VMOVUPS (CX), Z2
+	VMULPS  Z0, Z2, Z3
+	VCMPPS  $0x1e, Z1, Z2, K1
+	VMOVAPS Z2, K1, Z3
+	VMOVUPS Z3, (AX)
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000040, CX
+	SUBQ    $0x00000010, DX
+	JMP     L90_one
+
+L90_end:
+	VZEROUPPER
+	RET
+
+// func leakyReluF64AVX512(dst *float64, x *float64, n int, s float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·leakyReluF64AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VBROADCASTSD s+24(FP), Z0
+	VXORPD       Z1, Z1, Z1
+
+L91_big:
+	CMPQ    DX, $0x00000020
+	JL      L91_one
+	VMOVUPD (CX), Z2
+	VMULPD  Z0, Z2, Z3
+	VCMPPD  $0x1e, Z1, Z2, K1
+	VMOVAPD Z2, K1, Z3
+	VMOVUPD Z3, (AX)
+	VMOVUPD 64(CX), Z2
+	VMULPD  Z0, Z2, Z3
+	VCMPPD  $0x1e, Z1, Z2, K1
+	VMOVAPD Z2, K1, Z3
+	VMOVUPD Z3, 64(AX)
+	VMOVUPD 128(CX), Z2
+	VMULPD  Z0, Z2, Z3
+	VCMPPD  $0x1e, Z1, Z2, K1
+	VMOVAPD Z2, K1, Z3
+	VMOVUPD Z3, 128(AX)
+	VMOVUPD 192(CX), Z2
+	VMULPD  Z0, Z2, Z3
+	VCMPPD  $0x1e, Z1, Z2, K1
+	VMOVAPD Z2, K1, Z3
+	VMOVUPD Z3, 192(AX)
+	ADDQ    $0x00000100, AX
+	ADDQ    $0x00000100, CX
+	SUBQ    $0x00000020, DX
+	JMP     L91_big
+
+L91_one:
+	CMPQ    DX, $0x00000008
+	JL      L91_end
+	VMOVUPD (CX), Z2
+	VMULPD  Z0, Z2, Z3
+	VCMPPD  $0x1e, Z1, Z2, K1
+	VMOVAPD Z2, K1, Z3
+	VMOVUPD Z3, (AX)
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000040, CX
+	SUBQ    $0x00000008, DX
+	JMP     L91_one
+
+L91_end:
+	VZEROUPPER
+	RET
+
+// func leakyReluF32AVX2(dst *float32, x *float32, n int, s float32)
+// Requires: AVX
+TEXT ·leakyReluF32AVX2(SB), NOSPLIT, $0-28
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VBROADCASTSS s+24(FP), Y0
+	VXORPS       Y1, Y1, Y1
+
+L92_big:
+	CMPQ      DX, $0x00000020
+	JL        L92_one
+	VMOVUPS   (CX), Y2
+	VMULPS    Y0, Y2, Y3
+	VCMPPS    $0x1e, Y1, Y2, Y4
+	VBLENDVPS Y4, Y2, Y3, Y3
+	VMOVUPS   Y3, (AX)
+	VMOVUPS   32(CX), Y2
+	VMULPS    Y0, Y2, Y3
+	VCMPPS    $0x1e, Y1, Y2, Y4
+	VBLENDVPS Y4, Y2, Y3, Y3
+	VMOVUPS   Y3, 32(AX)
+	VMOVUPS   64(CX), Y2
+	VMULPS    Y0, Y2, Y3
+	VCMPPS    $0x1e, Y1, Y2, Y4
+	VBLENDVPS Y4, Y2, Y3, Y3
+	VMOVUPS   Y3, 64(AX)
+	VMOVUPS   96(CX), Y2
+	VMULPS    Y0, Y2, Y3
+	VCMPPS    $0x1e, Y1, Y2, Y4
+	VBLENDVPS Y4, Y2, Y3, Y3
+	VMOVUPS   Y3, 96(AX)
+	ADDQ      $0x00000080, AX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000020, DX
+	JMP       L92_big
+
+L92_one:
+	CMPQ      DX, $0x00000008
+	JL        L92_end
+	VMOVUPS   (CX), Y2
+	VMULPS    Y0, Y2, Y3
+	VCMPPS    $0x1e, Y1, Y2, Y4
+	VBLENDVPS Y4, Y2, Y3, Y3
+	VMOVUPS   Y3, (AX)
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000020, CX
+	SUBQ      $0x00000008, DX
+	JMP       L92_one
+
+L92_end:
+	VZEROUPPER
+	RET
+
+// func leakyReluF64AVX2(dst *float64, x *float64, n int, s float64)
+// Requires: AVX
+TEXT ·leakyReluF64AVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VBROADCASTSD s+24(FP), Y0
+	VXORPD       Y1, Y1, Y1
+
+L93_big:
+	CMPQ      DX, $0x00000010
+	JL        L93_one
+	VMOVUPD   (CX), Y2
+	VMULPD    Y0, Y2, Y3
+	VCMPPD    $0x1e, Y1, Y2, Y4
+	VBLENDVPD Y4, Y2, Y3, Y3
+	VMOVUPD   Y3, (AX)
+	VMOVUPD   32(CX), Y2
+	VMULPD    Y0, Y2, Y3
+	VCMPPD    $0x1e, Y1, Y2, Y4
+	VBLENDVPD Y4, Y2, Y3, Y3
+	VMOVUPD   Y3, 32(AX)
+	VMOVUPD   64(CX), Y2
+	VMULPD    Y0, Y2, Y3
+	VCMPPD    $0x1e, Y1, Y2, Y4
+	VBLENDVPD Y4, Y2, Y3, Y3
+	VMOVUPD   Y3, 64(AX)
+	VMOVUPD   96(CX), Y2
+	VMULPD    Y0, Y2, Y3
+	VCMPPD    $0x1e, Y1, Y2, Y4
+	VBLENDVPD Y4, Y2, Y3, Y3
+	VMOVUPD   Y3, 96(AX)
+	ADDQ      $0x00000080, AX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000010, DX
+	JMP       L93_big
+
+L93_one:
+	CMPQ      DX, $0x00000004
+	JL        L93_end
+	VMOVUPD   (CX), Y2
+	VMULPD    Y0, Y2, Y3
+	VCMPPD    $0x1e, Y1, Y2, Y4
+	VBLENDVPD Y4, Y2, Y3, Y3
+	VMOVUPD   Y3, (AX)
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000020, CX
+	SUBQ      $0x00000004, DX
+	JMP       L93_one
+
+L93_end:
+	VZEROUPPER
+	RET

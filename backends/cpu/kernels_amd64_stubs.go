@@ -773,3 +773,23 @@ func geluTanhF32AVX512(dst *float32, x *float32, n int)
 //
 //go:noescape
 func geluTanhF64AVX512(dst *float64, x *float64, n int)
+
+// leakyReluF32AVX512 computes dst = x > 0 ? x : x*s (PyTorch's leaky_relu; NaN x gives x*s) over n elements (n a multiple of 16).
+//
+//go:noescape
+func leakyReluF32AVX512(dst *float32, x *float32, n int, s float32)
+
+// leakyReluF64AVX512 computes dst = x > 0 ? x : x*s (PyTorch's leaky_relu; NaN x gives x*s) over n elements (n a multiple of 8).
+//
+//go:noescape
+func leakyReluF64AVX512(dst *float64, x *float64, n int, s float64)
+
+// leakyReluF32AVX2 computes dst = x > 0 ? x : x*s (PyTorch's leaky_relu; NaN x gives x*s) over n elements (n a multiple of 8).
+//
+//go:noescape
+func leakyReluF32AVX2(dst *float32, x *float32, n int, s float32)
+
+// leakyReluF64AVX2 computes dst = x > 0 ? x : x*s (PyTorch's leaky_relu; NaN x gives x*s) over n elements (n a multiple of 4).
+//
+//go:noescape
+func leakyReluF64AVX2(dst *float64, x *float64, n int, s float64)

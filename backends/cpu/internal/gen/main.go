@@ -679,6 +679,45 @@ func clampKernel(t vt) {
 	RET()
 }
 
+// leakyReluKernel emits func NAME(dst, x *T, n int, s T): dst[i] = x[i] >
+// 0 ? x[i] : x[i]*s, PyTorch's leaky_relu (vec::blendv(x*s, x, x > 0)): a
+// NaN, ±0 or negative x takes the product x*s, so -0.0 stays -0.0 for s >=
+// 0 and +Inf stays +Inf for s == 0. dst may alias x.
+func leakyReluKernel(t vt) {
+	name := "leakyRelu" + t.sfx
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, x *%s, n int, s %s)", t.goT, t.goT))
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s computes dst = x > 0 ? x : x*s (PyTorch's leaky_relu; NaN x gives x*s) over n elements (n a multiple of %d).", name, t.lanes))
+	d := Load(Param("dst"), GP64())
+	x := Load(Param("x"), GP64())
+	n := Load(Param("n"), GP64())
+	vs := t.bcastParam("s")
+	zero := t.vec()
+	t.zero(zero)
+	const cmpGTOQ = 30 // GT_OQ: false when either operand is NaN
+	loopN(t, n, 4, func(u, off int) {
+		v, p := t.vec(), t.vec()
+		t.load(Mem{Base: x, Disp: off}, v)
+		t.bin("mul", vs, v, p) // p = v*s
+		if t.avx2 {
+			m := t.vec()
+			t.cmp(cmpGTOQ, zero, v, m) // m = v > 0
+			if t.f64 {
+				VBLENDVPD(m, v, p, p)
+			} else {
+				VBLENDVPS(m, v, p, p)
+			}
+		} else {
+			k := K()
+			t.cmp(cmpGTOQ, zero, v, k)
+			t.movMasked(v, k, p)
+		}
+		t.store(p, Mem{Base: d, Disp: off})
+	}, d, x)
+	VZEROUPPER()
+	RET()
+}
+
 // andKernel emits func NAME(dst, x *T, n int, m T): dst[i] = x[i] & m
 // bitwise (m a bit pattern: the sign-clearing mask gives abs).
 func andKernel(t vt) {
@@ -1019,6 +1058,11 @@ func main() {
 	roundKernels()
 	moreKernels()
 	trigKernels()
+	for _, avx2 := range []bool{false, true} {
+		for _, f64 := range []bool{false, true} {
+			leakyReluKernel(newVT(f64, avx2))
+		}
+	}
 	Generate()
 }
 
