@@ -105,8 +105,8 @@ func nnNLLLoss(th *runtime.Thread, b *runtime.Builtin, args []runtime.Value, kwa
 // nllLoss is PyTorch's nll_loss: the class dim is 1 (0 for unbatched
 // input); loss[n] = -weight[c] * input[n, c] with c = target[n], zero
 // where c == ignore_index; "mean" divides the sum by the total weight of
-// the targets not ignored (NaN when all are ignored, as PyTorch). It is
-// one recorded multiply by a constant weighted one-hot tensor, so its
+// the targets not ignored (NaN when all are ignored, as PyTorch). Inputs
+// of up to 2 dims are nllLossFused's; otherwise it is one recorded multiply by a constant weighted one-hot tensor, so its
 // gradient is that tensor times the output gradient.
 func nllLoss(e *Engine, x, y, weight *T, ignore int, reduction string) (*T, error) {
 	if !x.DType().IsFloat() {
@@ -133,11 +133,17 @@ func nllLoss(e *Engine, x, y, weight *T, ignore int, reduction string) (*T, erro
 	if weight != nil && (weight.Dim() != 1 || weight.Numel() != C) {
 		return nil, runtime.Errorf("RuntimeError", "weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %s", C, intList(weight.Shape()))
 	}
+	labels := y.ToInt64s()
+	if x.Dim() <= 2 {
+		// [N, C] or [C]: one node that reduces in ATen's order, as
+		// cross_entropy's (so nll_loss(log_softmax(x)) is cross_entropy(x)
+		// bit for bit, as in PyTorch)
+		return nllLossFused(e, x, labels, weight, ignore, reduction)
+	}
 	var wv []float64
 	if weight != nil {
 		wv = weight.ToFloat64s()
 	}
-	labels := y.ToInt64s()
 	inner := 1
 	for _, s := range x.Shape()[cdim+1:] {
 		inner *= s

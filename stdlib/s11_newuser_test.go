@@ -153,3 +153,30 @@ func TestSigmoidTailTorchBits(t *testing.T) {
 			"[0.415566585578147, 0.04445093991993305, 0.3946040140896794]"},
 	})
 }
+
+// nll_loss on [N, C] or [C] log-probabilities is the node cross_entropy
+// ends in, so nll_loss(log_softmax(x, 1), t) is cross_entropy(x, t) bit for
+// bit as in PyTorch (it was a one-hot product summed in another order: the
+// last bit differed for about half of random inputs), for every reduction,
+// with class weights and ignore_index, and with or without autograd.
+func TestNLLLossIsCrossEntropysNode(t *testing.T) {
+	prog := `
+manual_seed(3)
+bad = 0
+for i in range(40) {
+    x = randn(7, 13, dtype=[f32, f64][i % 2])
+    t = randint(0, 13, [7])
+    w = rand(13, dtype=x.dtype)
+    for red in ["mean", "sum", "none"] {
+        a = nn.cross_entropy(x, t, reduction=red, weight=w, ignore_index=3)
+        b = nn.nll_loss(nn.log_softmax(x, 1), t, reduction=red, weight=w, ignore_index=3)
+        c = nn.nll_loss(nn.log_softmax(x.requires_grad_(), 1), t, reduction=red)
+        d = nn.cross_entropy(x, t, reduction=red)
+        x = x.detach()
+        if not equal(a, b) or not equal(c.detach(), d.detach()) { bad += 1 }
+    }
+}
+print(bad, nn.nll_loss(nn.log_softmax(randn(5, requires_grad=true), 0), tensor(2)).grad_fn)
+`
+	checkPrints(t, []printCase{{prog, "0 <NllLossBackward0>"}})
+}
