@@ -499,9 +499,6 @@ func fastUnary(u *unaryDef, out, src *Tensor) bool {
 		return true
 	case F64:
 		f := unaryVec(u, opsF64)
-		if u == uLog && out.Numel() > torchSumMaxRow {
-			f = opsF64.log // large tensors: the vector kernel (within 1 ulp of SLEEF's)
-		}
 		if u == uSigmoid && out.Numel() > torchSumMaxRow {
 			f = opsF64.sigmoid // large tensors: the fused kernel (within 4 ulp)
 		}
@@ -517,7 +514,7 @@ func fastUnary(u *unaryDef, out, src *Tensor) bool {
 // unaryVec returns the vector kernel of u, or nil. The kernels' accuracy
 // (measured against the float64 math functions, backends/cpu
 // elementwise_math.go): exp ≤ 2 ulp, tanh ≤ 2, sigmoid ≤ 3 (f32) / 4 (f64),
-// log ≤ 1, sqrt exact, round/floor/ceil/trunc exact, f32 erf and gelu those of the scalar kernels but
+// log SLEEF's bits (torch.log's, cpu.LogSleefF32/F64), sqrt exact, round/floor/ceil/trunc exact, f32 erf and gelu those of the scalar kernels but
 // where the f32 erf is not correctly rounded (none in 10^7 inputs,
 // cpu.ErfF32); relu, abs, neg and square exact (relu is PyTorch's
 // clamp_min(x, 0): -0.0 and NaN pass through; neg flips the sign bit);
@@ -542,18 +539,7 @@ func unaryVec[T vfloat](u *unaryDef, k *vecOps[T]) func(dst, x []T) {
 	case uSigmoid:
 		return sigmoidVec(k)
 	case uLog:
-		if _, ok := any(T(0)).(float64); ok {
-			// SLEEF's log_u10, as torch.log on f64 (the vector kernel
-			// follows math.Log, which differs in the last bit at times);
-			// fastUnary keeps the vector kernel above torchSumMaxRow
-			// elements, where its speed matters more than the last bit.
-			return func(dst, x []T) {
-				for i, v := range x[:len(dst)] {
-					dst[i] = T(cpu.LogSleefF64(float64(v)))
-				}
-			}
-		}
-		return k.log
+		return k.log // SLEEF's logf_u10 / log_u10: torch.log's bits at every size
 	case uSqrt:
 		return k.sqrt
 	case uErf:

@@ -189,21 +189,20 @@ func GeluF64(dst, x []float64) {
 	kF64.gelu(dst, x)
 }
 
+// goLog is the pure-Go log kernel: SLEEF's logf_u10 / log_u10, as
+// PyTorch's log (LogSleefF32, LogSleefF64).
 func goLog[T float](dst, x []T) {
-	if d, ok := any(dst).([]float32); ok { // PyTorch's f32 log is SLEEF's
+	if d, ok := any(dst).([]float32); ok {
 		LogSleefSliceF32(d, any(x).([]float32))
 		return
 	}
-	x = x[:len(dst)]
-	for i := range dst {
-		dst[i] = T(log64(float64(x[i])))
-	}
+	LogSleefSliceF64(any(dst).([]float64), any(x).([]float64))
 }
 
 // Log64 is math.Log, correct for subnormal inputs too: they are scaled
 // into the normal range first, because Go's amd64 assembly math.Log does
 // not normalise them (golang/go#56600; math.Log(5e-324) returns -709.09,
-// not -744.44). It is the scalar reference of LogF64/LogF32.
+// not -744.44).
 func Log64(x float64) float64 { return log64(x) }
 
 func log64(x float64) float64 {
@@ -345,10 +344,10 @@ func SigmoidF64(dst, x []float64) {
 	kF64.sigmoid(dst, x)
 }
 
-// LogF64 is LogF32 in float64, within 1 ulp of math.Log (whose amd64
-// version is wrong for subnormal inputs, golang/go#56600; this one is not). The AVX-512
-// kernel vectorises math.Log's own algorithm (FreeBSD e_log.c): f = m - 1,
-// s = f/(2+f), log(1+f) = f - (f²/2 - s·(f²/2 + R(s²))) with R of degree 7.
+// LogF64 is LogF32 in float64: ln x[i] as SLEEF's log_u10 computes it
+// (LogSleefF64, torch.log's f64 kernel, bit for bit). The AVX-512 kernel is
+// the same algorithm, step for step, with special inputs fixed up by
+// VFIXUPIMMPD; the other tiers run LogSleefF64.
 func LogF64(dst, x []float64) {
 	checkBin("LogF64", len(dst), len(x), len(x))
 	kF64.log(dst, x)

@@ -319,7 +319,7 @@ func tanhF64AVX512(dst *float64, x *float64, n int)
 //go:noescape
 func sigmoidF64AVX512(dst *float64, x *float64, n int)
 
-// logF64AVX512 sets dst[i] = log(x[i]) (log(±0) = -Inf, log(x<0) = NaN) for i < n.
+// logF64AVX512 sets dst[i] = log(x[i]) as SLEEF's log_u10 (PyTorch's f64 log; log(±0) = -Inf, log(x<0) = NaN) for i < n.
 //
 //go:noescape
 func logF64AVX512(dst *float64, x *float64, n int)

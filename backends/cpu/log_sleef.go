@@ -103,15 +103,17 @@ func LogSleefF64(d float64) float64 {
 	nx, ny := ddAdd2F64(-1, m)
 	dx, dy := ddAdd2F64(1, m)
 	xx, xy := ddDivF64(nx, ny, dx, dy)
-	x2 := xx * xx
-	x4 := x2 * x2
-	x8 := x4 * x4
+	// The float64 conversions round each product, so that a compiler
+	// allowed to fuse x*y + z (GOAMD64=v3) keeps SLEEF's operation order.
+	x2 := float64(xx * xx)
+	x4 := float64(x2 * x2)
+	x8 := float64(x4 * x4)
 	t := math.FMA(x8,
 		math.FMA(x4, 0.1532076988502701353, math.FMA(x2, 0.1525629051003428716, 0.1818605932937785996)),
 		math.FMA(x4, math.FMA(x2, 0.2222214519839380009, 0.2857142932794299317), math.FMA(x2, 0.3999999999635251990, 0.6666666666667333541)))
 	// s = (ln2 as a double pair) · e
 	fe := float64(e)
-	sx := 0.693147180559945286226764 * fe
+	sx := float64(0.693147180559945286226764 * fe)
 	sy := math.FMA(2.319046813846299558417771e-17, fe, math.FMA(0.693147180559945286226764, fe, -sx))
 	// s += 2x
 	ax, ay := xx*2, xy*2
@@ -119,7 +121,7 @@ func LogSleefF64(d float64) float64 {
 	sy = (((sx - s) + ax) + sy) + ay
 	sx = s
 	// s += x²·x·t
-	v := (x2 * xx) * t
+	v := float64(float64(x2*xx) * t)
 	s = sx + v
 	sy = ((sx - s) + v) + sy
 	r := s + sy
@@ -134,6 +136,16 @@ func LogSleefF64(d float64) float64 {
 	return r
 }
 
+// LogSleefSliceF64 sets dst[i] = LogSleefF64(x[i]) for i < len(dst).
+// Panics if x is shorter than dst.
+func LogSleefSliceF64(dst, x []float64) {
+	checkBin("LogSleefSliceF64", len(dst), len(x), len(x))
+	x = x[:len(dst)]
+	for i, v := range x {
+		dst[i] = LogSleefF64(v)
+	}
+}
+
 // ddAdd2F64 is SLEEF's ddadd2_vd2_vd_vd: x + y exactly, as a double pair.
 func ddAdd2F64(x, y float64) (float64, float64) {
 	s := x + y
@@ -144,7 +156,7 @@ func ddAdd2F64(x, y float64) (float64, float64) {
 // ddDivF64 is SLEEF's dddiv_vd2_vd2_vd2 with FMA.
 func ddDivF64(nx, ny, dx, dy float64) (float64, float64) {
 	t := 1 / dx
-	s := nx * t
+	s := float64(nx * t)
 	u := math.FMA(t, nx, -s)
 	v := math.FMA(-dy, t, math.FMA(-dx, t, 1))
 	return s, math.FMA(s, v, math.FMA(ny, t, u))

@@ -1,7 +1,10 @@
 package cpu
 
 import (
+	"encoding/json"
 	"math"
+	"math/rand/v2"
+	"os"
 	"testing"
 )
 
@@ -29,4 +32,120 @@ func TestLogSleefF64Golden(t *testing.T) {
 		t.Errorf("LogSleefF64(-1) = %v, want NaN", v)
 	}
 	t.Logf("math.Log differs from torch.log on %d of %d", differsFromGo, len(golden))
+}
+
+// sameF64 reports whether got has want's bits, or both are NaN.
+func sameF64(got, want float64) bool {
+	return math.Float64bits(got) == math.Float64bits(want) || (got != got && want != want)
+}
+
+// TestLogF64MatchesTorch: LogSleefF64, LogF64 and every "log" float64
+// kernel candidate give torch.log's f64 bits (SLEEF's log_u10) on the
+// inputs of testdata/gen_log64_torch.py (specials, subnormals, values near
+// 1 and near the reduction boundary, the whole exponent range), slice
+// tails included.
+func TestLogF64MatchesTorch(t *testing.T) {
+	data, err := os.ReadFile("testdata/log64_torch_golden.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g struct{ X, Log []uint64 }
+	if err := json.Unmarshal(data, &g); err != nil {
+		t.Fatal(err)
+	}
+	x := make([]float64, len(g.X))
+	for i, b := range g.X {
+		x[i] = math.Float64frombits(b)
+	}
+	for i, v := range x {
+		if got, want := LogSleefF64(v), math.Float64frombits(g.Log[i]); !sameF64(got, want) {
+			t.Fatalf("LogSleefF64(%g) = %g, torch %g", v, got, want)
+		}
+	}
+	check := func(name string, f func(dst, x []float64)) {
+		for _, n := range []int{len(x), 7, 33} {
+			dst := make([]float64, n)
+			f(dst, x[:n])
+			for i, v := range dst {
+				if want := math.Float64frombits(g.Log[i]); !sameF64(v, want) {
+					t.Fatalf("%s n=%d: log(%g) = %g, torch %g", name, n, x[i], v, want)
+				}
+			}
+		}
+	}
+	check("LogF64", LogF64)
+	for _, cand := range candidatesFor(t, "log", "float64") {
+		check(cand.Name, cand.Impl.(unFn[float64]))
+	}
+}
+
+// logF64Inputs returns n inputs covering log's whole domain: random bit
+// patterns (every sign, exponent, subnormal and NaN payload), positives
+// spread over every binade, subnormals, values within a few thousand ulp
+// of 1 and of the reduction boundaries 0.75·2^k and 1.5·2^k, and the
+// special values 0, -0, ±1, ±Inf, NaN, DBL_MIN, the largest subnormal
+// and MaxFloat64.
+func logF64Inputs(rng *rand.Rand, n int) []float64 {
+	x := []float64{0, math.Copysign(0, -1), 1, -1, math.Inf(1), math.Inf(-1), math.NaN(),
+		-math.NaN(), math.Float64frombits(0x7ff0000000000001), 0x1p-1022, math.Nextafter(0x1p-1022, 0),
+		5e-324, -5e-324, math.MaxFloat64, -math.MaxFloat64, 0.75, 1.5, 0.5, 2}
+	for len(x) < n {
+		var v float64
+		switch rng.IntN(6) {
+		case 0:
+			v = math.Float64frombits(rng.Uint64())
+		case 1:
+			v = math.Ldexp(1+rng.Float64(), rng.IntN(2098)-1074)
+		case 2:
+			v = math.Float64frombits(rng.Uint64N(1 << 52)) // subnormal
+		case 3:
+			v = math.Float64frombits(math.Float64bits(1) + uint64(rng.IntN(8001)) - 4000)
+		case 4:
+			b := []float64{0.75, 1.5}[rng.IntN(2)]
+			v = math.Ldexp(math.Float64frombits(math.Float64bits(b)+uint64(rng.IntN(201))-100), rng.IntN(2000)-1000)
+		default:
+			v = 100 * rng.Float64()
+		}
+		x = append(x, v)
+	}
+	return x
+}
+
+// TestLogF64KernelsMatchSleef: every "log" float64 kernel candidate and
+// LogF64 equal LogSleefF64 bit for bit (NaN for NaN) on logF64Inputs, at
+// every length up to 40 (all tail masks) and from unaligned offsets.
+func TestLogF64KernelsMatchSleef(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	x := logF64Inputs(rng, 200000)
+	want := make([]float64, len(x))
+	for i, v := range x {
+		want[i] = LogSleefF64(v)
+	}
+	fns := map[string]func(dst, x []float64){"LogF64": LogF64, "LogSleefSliceF64": LogSleefSliceF64}
+	for _, c := range candidatesFor(t, "log", "float64") {
+		fns[c.Name] = c.Impl.(unFn[float64])
+	}
+	for name, f := range fns {
+		got := make([]float64, len(x))
+		f(got, x)
+		for i := range got {
+			if !sameF64(got[i], want[i]) {
+				t.Fatalf("%s: log(%g [%#x]) = %g, LogSleefF64 %g", name, x[i], math.Float64bits(x[i]), got[i], want[i])
+			}
+		}
+		for n := 0; n <= 40; n++ {
+			off := 1 + rng.IntN(len(x)-n-1)
+			dst := make([]float64, n+1)
+			dst[n] = 42
+			f(dst[:n], x[off:off+n])
+			for i := range n {
+				if !sameF64(dst[i], want[off+i]) {
+					t.Fatalf("%s n=%d: log(%g) = %g, LogSleefF64 %g", name, n, x[off+i], dst[i], want[off+i])
+				}
+			}
+			if dst[n] != 42 {
+				t.Fatalf("%s n=%d wrote past dst", name, n)
+			}
+		}
+	}
 }

@@ -734,98 +734,119 @@ func logSleefF32Kernel(t vt) {
 	})
 }
 
-// logKernel emits logF32AVX512 / logF64AVX512. Reduction: x = m·2^e with m
-// from VGETMANT in [1, 2) and e from VGETEXP (subnormals are normalised by
-// both), then m >= √2 is halved and e incremented so that f = m - 1 lies in
-// [√2/2 - 1, √2 - 1). Then
-//
-//   - f32 (Cephes logf): log(1+f) = f - f²/2 + f³·P(f), P of degree 8;
-//   - f64 (FreeBSD e_log.c, Go's math.Log): s = f/(2+f),
-//     R = s²·(L1 + s⁴(L3 + s⁴(L5 + s⁴L7))) + s⁴(L2 + s⁴(L4 + s⁴L6)),
-//     log(1+f) = f - (f²/2 - s(f²/2 + R));
-//
-// plus e·ln2 with ln2 split in two (Cody–Waite). Zero, negative, infinite
-// and NaN inputs are fixed up with VFIXUPIMM (see logFixup).
-func logKernel(t vt) {
-	mathUnary(t, "log", "log(x[i]) (log(±0) = -Inf, log(x<0) = NaN)", func() func(x reg.VecVirtual) reg.VecVirtual {
-		sqrt2 := constVec(t, 1.41421356237309504880)
-		half, one := constVec(t, 0.5), constVec(t, 1)
-		table := constBits(t, logFixup)
-		var lp []reg.VecVirtual
-		var lnHi, lnLo, two reg.VecVirtual
-		if t.f64 {
-			lnHi, lnLo = constVec(t, 6.93147180369123816490e-01), constVec(t, 1.90821492927058770002e-10)
-			two = constVec(t, 2)
-			// L7, L5, L3, L1 (odd) then L6, L4, L2 (even)
-			for _, v := range []float64{1.479819860511658591e-01, 1.818357216161805012e-01, 2.857142874366239149e-01, 6.666666666666735130e-01,
-				1.531383769920937332e-01, 2.222219843214978396e-01, 3.999999999940941908e-01} {
-				lp = append(lp, constVec(t, v))
-			}
-		} else {
-			lnHi, lnLo = constVec(t, 0.693359375), constVec(t, -2.12194440e-4)
-			for _, v := range []float64{7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1, 1.4249322787e-1,
-				-1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1} {
-				lp = append(lp, constVec(t, v))
-			}
+// logSleefF64Kernel emits logF64AVX512 as SLEEF's xlog_u1 (sleefsimddp.c,
+// the FMA build that torch.log runs for f64 on AVX2 CPUs), step for step,
+// so that it matches cpu.LogSleefF64 and PyTorch bit for bit: inputs below
+// DBL_MIN are scaled by 2^64; e = ilogb(d·(1/0.75)) from the exponent bits
+// and m = d·2^-e in [0.75, 1.5) by integer arithmetic; x = (m-1)/(m+1) as
+// a double-double; ln d = e·ln2 + 2x + x³·P(x²) (P of degree 6 by Estrin's
+// scheme, as SLEEF's POLY7) summed as a double pair. Zero, negative,
+// infinite and NaN inputs are fixed up with VFIXUPIMM (logFixup).
+func logSleefF64Kernel(t vt) {
+	mathUnary(t, "log", "log(x[i]) as SLEEF's log_u10 (PyTorch's f64 log; log(±0) = -Inf, log(x<0) = NaN)", func() func(x reg.VecVirtual) reg.VecVirtual {
+		dblMin := constVec(t, 0x1p-1022)
+		two64 := constVec(t, 0x1p64)
+		inv075 := constVec(t, 1.0/0.75)
+		expMask, bias, sixtyFour := constBits(t, 0x7ff), constBits(t, 0x3ff), constBits(t, 64)
+		ln2hi, ln2lo := constVec(t, 0.693147180559945286226764), constVec(t, 2.319046813846299558417771e-17)
+		one, two := constVec(t, 1), constVec(t, 2)
+		var c [7]reg.VecVirtual
+		for i, v := range []float64{0.1532076988502701353, 0.1525629051003428716, 0.1818605932937785996,
+			0.2222214519839380009, 0.2857142932794299317, 0.3999999999635251990, 0.6666666666667333541} {
+			c[i] = constVec(t, v)
 		}
+		table := constBits(t, logFixup)
 		return func(x reg.VecVirtual) reg.VecVirtual {
-			m, e := t.vec(), t.vec()
-			big := K()
-			if t.f64 {
-				VGETMANTPD(Imm(0), x, m) // [1, 2), sign of x (negatives are fixed up)
-				VGETEXPPD(x, e)
-			} else {
-				VGETMANTPS(Imm(0), x, m)
-				VGETEXPPS(x, e)
+			o := K()
+			VCMPPD(Imm(cmpLT), dblMin, x, o) // x < DBL_MIN
+			d := t.vec()
+			VMOVAPD(x, d)
+			VMULPD(two64, x, o, d)
+			e := t.vec()
+			VMULPD(inv075, d, e)
+			VPSRLQ(Imm(52), e, e)
+			VPANDQ(expMask, e, e)
+			VPSUBQ(bias, e, e)
+			m, sh := t.vec(), t.vec()
+			VPSLLQ(Imm(52), e, sh)
+			VPSUBQ(sh, d, m) // d·2^-e
+			VPSUBQ(sixtyFour, e, o, e)
+			ef := t.vec()
+			VCVTQQ2PD(e, ef)
+			// s = (ln2hi, ln2lo)·e (ddmul_vd2_vd2_vd)
+			sx, sy := t.vec(), t.vec()
+			VMULPD(ef, ln2hi, sx)
+			VMOVAPD(ln2hi, sy)
+			VFMSUB213PD(sx, ef, sy)    // ln2hi·e - sx
+			VFMADD231PD(ln2lo, ef, sy) // + ln2lo·e
+			// (nx, ny) = -1 + m, (dx, dy) = 1 + m (ddadd2_vd2_vd_vd)
+			nx, ny := t.vec(), t.vec()
+			{
+				v, w := t.vec(), t.vec()
+				VSUBPD(one, m, nx) // -1 + m
+				VADDPD(one, nx, v) // nx - (-1)
+				VSUBPD(v, nx, w)   // nx - v
+				VADDPD(one, w, w)  // 1 + (nx - v)
+				VSUBPD(v, m, ny)   // m - v
+				VSUBPD(w, ny, ny)  // (-1 - (nx - v)) + (m - v)
 			}
-			t.cmp(cmpGE, sqrt2, m, big)
-			if t.f64 {
-				VMULPD(half, m, big, m)
-				VADDPD(one, e, big, e)
-			} else {
-				VMULPS(half, m, big, m)
-				VADDPS(one, e, big, e)
+			dx, dy := t.vec(), t.vec()
+			{
+				v, w := t.vec(), t.vec()
+				VADDPD(one, m, dx) // 1 + m
+				VSUBPD(one, dx, v) // dx - 1
+				VSUBPD(v, dx, w)   // dx - v
+				VSUBPD(w, one, w)  // 1 - (dx - v)
+				VSUBPD(v, m, dy)   // m - v
+				VADDPD(dy, w, dy)  // (1 - (dx - v)) + (m - v)
 			}
-			f := m
-			t.bin("sub", one, m, f)
-			z := t.vec()
-			t.bin("mul", f, f, z)
-			var r reg.VecVirtual
-			if t.f64 {
-				r = t.vec()
-				s, s2, s4 := t.vec(), t.vec(), t.vec()
-				VADDPD(two, f, s)
-				VDIVPD(s, f, s)
-				VMULPD(s, s, s2)
-				VMULPD(s2, s2, s4)
-				t1 := poly(t, s4, lp[:4])
-				VMULPD(s2, t1, t1)
-				t2 := poly(t, s4, lp[4:])
-				VMULPD(s4, t2, t2)
-				VADDPD(t2, t1, t1) // R
-				hf := t.vec()
-				VMULPD(half, z, hf) // f²/2
-				VADDPD(hf, t1, t1)  // f²/2 + R
-				lo := t.vec()
-				VMULPD(lnLo, e, lo)
-				VFMADD231PD(t1, s, lo) // s(f²/2 + R) + e·ln2lo
-				VSUBPD(lo, hf, hf)
-				VSUBPD(f, hf, hf)
-				VMULPD(lnHi, e, r)
-				VSUBPD(hf, r, r)
-				VFIXUPIMMPD(Imm(0), table, x, r)
-			} else {
-				p := poly(t, f, lp)
-				VMULPS(z, p, p)
-				VMULPS(f, p, p)          // f³·P(f)
-				VFMADD231PS(lnLo, e, p)  // + e·ln2lo
-				VFNMADD231PS(half, z, p) // - f²/2
-				VADDPS(f, p, p)
-				VFMADD231PS(lnHi, e, p)
-				VFIXUPIMMPS(Imm(0), table, x, p)
-				r = p
-			}
-			return r
+			// (xx, xy) = (nx, ny) / (dx, dy) (dddiv_vd2_vd2_vd2 with FMA)
+			r, xx, u, w, xy := t.vec(), t.vec(), t.vec(), t.vec(), t.vec()
+			VDIVPD(dx, one, r) // 1/dx
+			VMULPD(r, nx, xx)
+			VMOVAPD(r, u)
+			VFMSUB213PD(xx, nx, u) // r·nx - xx
+			VMOVAPD(one, w)
+			VFNMADD231PD(dx, r, w) // 1 - r·dx
+			VFNMADD231PD(dy, r, w) // - r·dy
+			VMOVAPD(u, xy)
+			VFMADD231PD(ny, r, xy) // r·ny + u
+			VFMADD231PD(xx, w, xy) // w·xx + ...
+			// P(x²) = x⁸·(x⁴c0 + (x²c1 + c2)) + (x⁴(x²c3 + c4) + (x²c5 + c6))
+			x2, x4, x8 := t.vec(), t.vec(), t.vec()
+			VMULPD(xx, xx, x2)
+			VMULPD(x2, x2, x4)
+			VMULPD(x4, x4, x8)
+			a, b, p := t.vec(), t.vec(), t.vec()
+			VMOVAPD(c[1], a)
+			VFMADD213PD(c[2], x2, a) // x²c1 + c2
+			VFMADD231PD(c[0], x4, a) // + x⁴c0
+			VMOVAPD(c[3], b)
+			VFMADD213PD(c[4], x2, b) // x²c3 + c4
+			VMOVAPD(c[5], p)
+			VFMADD213PD(c[6], x2, p) // x²c5 + c6
+			VFMADD231PD(b, x4, p)    // + x⁴(x²c3 + c4)
+			VFMADD231PD(a, x8, p)    // + x⁸(...)
+			// s += 2x (ddadd_vd2_vd2_vd2: lo = (((sx - S) + ax) + sy) + ay)
+			ax, ay, sum, lo := t.vec(), t.vec(), t.vec(), t.vec()
+			VMULPD(two, xx, ax)
+			VMULPD(two, xy, ay)
+			VADDPD(ax, sx, sum)
+			VSUBPD(sum, sx, lo)
+			VADDPD(ax, lo, lo)
+			VADDPD(sy, lo, lo)
+			VADDPD(ay, lo, lo)
+			// s += x²·x·P (ddadd_vd2_vd2_vd: lo = ((S - S2) + v) + lo)
+			v, sum2 := t.vec(), t.vec()
+			VMULPD(xx, x2, v)
+			VMULPD(p, v, v)
+			VADDPD(v, sum, sum2)
+			VSUBPD(sum2, sum, sum)
+			VADDPD(v, sum, sum)
+			VADDPD(lo, sum, sum)
+			VADDPD(sum, sum2, sum2)
+			VFIXUPIMMPD(Imm(0), table, x, sum2)
+			return sum2
 		}
 	})
 }
@@ -852,7 +873,7 @@ func mathKernels(t vt) {
 	tanhKernel(t)
 	sigmoidKernel(t)
 	if t.f64 {
-		logKernel(t)
+		logSleefF64Kernel(t)
 	} else {
 		logSleefF32Kernel(t)
 	}

@@ -641,8 +641,10 @@ func atan2Kernel(f64 bool) {
 	RET()
 }
 
-// logF64Mem is math.Log (FreeBSD e_log.c) for 8 f64 lanes x, as logKernel's
-// f64 branch with memory constants.
+// logF64Mem is math.Log (FreeBSD e_log.c) for 8 f64 lanes x with memory
+// constants: m from VGETMANT in [1, 2) (halved, e incremented, when m >= √2),
+// f = m - 1, s = f/(2+f), log(1+f) = f - (f²/2 - s·(f²/2 + R(s²))) with R
+// of degree 7, plus e·ln2 split in two.
 func logF64Mem(x reg.VecVirtual) reg.VecVirtual {
 	m, e := ZMM(), ZMM()
 	big := K()
