@@ -50,6 +50,7 @@ type kernels[T float] struct {
 	sin, cos, tan        unFn[T]     // trig.go
 	geluTanh             unFn[T]     // gelu(approximate="tanh"): see GeluTanhF32
 	atan2                binFn[T]    // atan2(a, b): a the y coordinate
+	pow                  binFn[T]    // a**b: Pow64 (Pow32 for float32)
 	powScalar            powScalarFn[T]
 	// softmaxRows is a fused row softmax; registerKernels replaces a nil
 	// one with the composition of the tier's max, exp_shift_sum and
@@ -124,6 +125,7 @@ func goKernels[T float]() kernels[T] {
 		cos:         goCos[T],
 		tan:         goTan[T],
 		atan2:       goAtan2[T],
+		pow:         goPow[T],
 		powScalar:   goPowScalar[T],
 	}
 }
@@ -388,6 +390,9 @@ func registerKernels[T float](dtype, name string, tier backends.Tier, prio int, 
 	if k.atan2 != nil {
 		reg("atan2", k.atan2)
 	}
+	if k.pow != nil {
+		reg("pow", k.pow)
+	}
 	if k.powScalar != nil {
 		reg("pow_scalar", k.powScalar)
 	}
@@ -489,6 +494,7 @@ func resolveKernels[T float](dtype string) kernels[T] {
 		cos:          get("cos").(unFn[T]),
 		tan:          get("tan").(unFn[T]),
 		atan2:        get("atan2").(binFn[T]),
+		pow:          get("pow").(binFn[T]),
 		powScalar:    get("pow_scalar").(powScalarFn[T]),
 		softmaxRows:  get("softmax_rows").(rowsFn[T]),
 		expShiftRows: get("exp_shift_rows").(rowsInvFn[T]),

@@ -76,6 +76,7 @@ func registerKernelsAsm() {
 		sigmoid:   masked(sigmoidF64AVX512), log: masked(logF64AVX512),
 		sin: trigVec(8, sinF64AVX512, g64.sin), cos: trigVec(8, cosF64AVX512, g64.cos), tan: trigVec(8, tanF64AVX512, g64.tan),
 		atan2: maskedBin(atan2F64AVX512), geluTanh: masked(geluTanhF64AVX512),
+		pow: powF64Vec, powScalar: powScalarF64Vec,
 		softmaxRows: fusedRows(softmaxRowsF64AVX512), expShiftRows: fusedRowsInv(expShiftRowsF64AVX512),
 	})
 }
@@ -193,6 +194,38 @@ func powScalarAVX512(dst, x []float32, y float32) {
 	x = x[:n]
 	smask, lo := powSignRules(y)
 	powScalarF32AVX512(&dst[0], &x[0], n, float64(y), lo, smask)
+}
+
+// powF64Vec is PowF64's AVX-512 kernel: powF64AVX512 runs Pow64's fast
+// path over whole vectors and stops at the first vector with an element
+// off it (special, subnormal or negative x, x = 1, y zero or not finite,
+// |y·log x| >= 704), which Pow64 computes; then the kernel resumes. Every
+// element gets Pow64's bits. dst may be x or y.
+func powF64Vec(dst, x, y []float64) {
+	n := len(dst)
+	x, y = x[:n], y[:n]
+	for i := 0; i < n; {
+		i += powF64AVX512(&dst[i], &x[i], &y[i], n-i, &powLogTab[0][0], &powExpTab[0][0])
+		for end := min(i+8, n); i < end; i++ {
+			dst[i] = Pow64(x[i], y[i])
+		}
+	}
+}
+
+// powScalarF64Vec is powF64Vec with one exponent y (PowScalarF64).
+func powScalarF64Vec(dst, x []float64, y float64) {
+	n := len(dst)
+	x = x[:n]
+	if y == 0 || y != y || math.IsInf(y, 0) {
+		goPowScalar(dst, x, y)
+		return
+	}
+	for i := 0; i < n; {
+		i += powScalarF64AVX512(&dst[i], &x[i], n-i, y, &powLogTab[0][0], &powExpTab[0][0])
+		for end := min(i+8, n); i < end; i++ {
+			dst[i] = Pow64(x[i], y)
+		}
+	}
 }
 
 // vecAbs adapts a bitwise-and kernel to |x| (the mask clears the sign bit).

@@ -18967,6 +18967,873 @@ geluTanhF64AVX512_done:
 	VZEROUPPER
 	RET
 
+DATA powF64Consts<>+0(SB)/8, $0x0010000000000000
+DATA powF64Consts<>+8(SB)/8, $0x0010000000000000
+DATA powF64Consts<>+16(SB)/8, $0x0010000000000000
+DATA powF64Consts<>+24(SB)/8, $0x0010000000000000
+DATA powF64Consts<>+32(SB)/8, $0x0010000000000000
+DATA powF64Consts<>+40(SB)/8, $0x0010000000000000
+DATA powF64Consts<>+48(SB)/8, $0x0010000000000000
+DATA powF64Consts<>+56(SB)/8, $0x0010000000000000
+DATA powF64Consts<>+64(SB)/8, $0x7fe0000000000000
+DATA powF64Consts<>+72(SB)/8, $0x7fe0000000000000
+DATA powF64Consts<>+80(SB)/8, $0x7fe0000000000000
+DATA powF64Consts<>+88(SB)/8, $0x7fe0000000000000
+DATA powF64Consts<>+96(SB)/8, $0x7fe0000000000000
+DATA powF64Consts<>+104(SB)/8, $0x7fe0000000000000
+DATA powF64Consts<>+112(SB)/8, $0x7fe0000000000000
+DATA powF64Consts<>+120(SB)/8, $0x7fe0000000000000
+DATA powF64Consts<>+128(SB)/8, $0x0000000000000001
+DATA powF64Consts<>+136(SB)/8, $0x0000000000000001
+DATA powF64Consts<>+144(SB)/8, $0x0000000000000001
+DATA powF64Consts<>+152(SB)/8, $0x0000000000000001
+DATA powF64Consts<>+160(SB)/8, $0x0000000000000001
+DATA powF64Consts<>+168(SB)/8, $0x0000000000000001
+DATA powF64Consts<>+176(SB)/8, $0x0000000000000001
+DATA powF64Consts<>+184(SB)/8, $0x0000000000000001
+DATA powF64Consts<>+192(SB)/8, $0xffdfffffffffffff
+DATA powF64Consts<>+200(SB)/8, $0xffdfffffffffffff
+DATA powF64Consts<>+208(SB)/8, $0xffdfffffffffffff
+DATA powF64Consts<>+216(SB)/8, $0xffdfffffffffffff
+DATA powF64Consts<>+224(SB)/8, $0xffdfffffffffffff
+DATA powF64Consts<>+232(SB)/8, $0xffdfffffffffffff
+DATA powF64Consts<>+240(SB)/8, $0xffdfffffffffffff
+DATA powF64Consts<>+248(SB)/8, $0xffdfffffffffffff
+DATA powF64Consts<>+256(SB)/8, $0x3fe6a00000000000
+DATA powF64Consts<>+264(SB)/8, $0x3fe6a00000000000
+DATA powF64Consts<>+272(SB)/8, $0x3fe6a00000000000
+DATA powF64Consts<>+280(SB)/8, $0x3fe6a00000000000
+DATA powF64Consts<>+288(SB)/8, $0x3fe6a00000000000
+DATA powF64Consts<>+296(SB)/8, $0x3fe6a00000000000
+DATA powF64Consts<>+304(SB)/8, $0x3fe6a00000000000
+DATA powF64Consts<>+312(SB)/8, $0x3fe6a00000000000
+DATA powF64Consts<>+320(SB)/8, $0x000000000000007f
+DATA powF64Consts<>+328(SB)/8, $0x000000000000007f
+DATA powF64Consts<>+336(SB)/8, $0x000000000000007f
+DATA powF64Consts<>+344(SB)/8, $0x000000000000007f
+DATA powF64Consts<>+352(SB)/8, $0x000000000000007f
+DATA powF64Consts<>+360(SB)/8, $0x000000000000007f
+DATA powF64Consts<>+368(SB)/8, $0x000000000000007f
+DATA powF64Consts<>+376(SB)/8, $0x000000000000007f
+DATA powF64Consts<>+384(SB)/8, $0xfff0000000000000
+DATA powF64Consts<>+392(SB)/8, $0xfff0000000000000
+DATA powF64Consts<>+400(SB)/8, $0xfff0000000000000
+DATA powF64Consts<>+408(SB)/8, $0xfff0000000000000
+DATA powF64Consts<>+416(SB)/8, $0xfff0000000000000
+DATA powF64Consts<>+424(SB)/8, $0xfff0000000000000
+DATA powF64Consts<>+432(SB)/8, $0xfff0000000000000
+DATA powF64Consts<>+440(SB)/8, $0xfff0000000000000
+DATA powF64Consts<>+448(SB)/8, $0x3ff0000000000000
+DATA powF64Consts<>+456(SB)/8, $0x3ff0000000000000
+DATA powF64Consts<>+464(SB)/8, $0x3ff0000000000000
+DATA powF64Consts<>+472(SB)/8, $0x3ff0000000000000
+DATA powF64Consts<>+480(SB)/8, $0x3ff0000000000000
+DATA powF64Consts<>+488(SB)/8, $0x3ff0000000000000
+DATA powF64Consts<>+496(SB)/8, $0x3ff0000000000000
+DATA powF64Consts<>+504(SB)/8, $0x3ff0000000000000
+DATA powF64Consts<>+512(SB)/8, $0x7fffffffffffffff
+DATA powF64Consts<>+520(SB)/8, $0x7fffffffffffffff
+DATA powF64Consts<>+528(SB)/8, $0x7fffffffffffffff
+DATA powF64Consts<>+536(SB)/8, $0x7fffffffffffffff
+DATA powF64Consts<>+544(SB)/8, $0x7fffffffffffffff
+DATA powF64Consts<>+552(SB)/8, $0x7fffffffffffffff
+DATA powF64Consts<>+560(SB)/8, $0x7fffffffffffffff
+DATA powF64Consts<>+568(SB)/8, $0x7fffffffffffffff
+DATA powF64Consts<>+576(SB)/8, $0x8000000000000000
+DATA powF64Consts<>+584(SB)/8, $0x8000000000000000
+DATA powF64Consts<>+592(SB)/8, $0x8000000000000000
+DATA powF64Consts<>+600(SB)/8, $0x8000000000000000
+DATA powF64Consts<>+608(SB)/8, $0x8000000000000000
+DATA powF64Consts<>+616(SB)/8, $0x8000000000000000
+DATA powF64Consts<>+624(SB)/8, $0x8000000000000000
+DATA powF64Consts<>+632(SB)/8, $0x8000000000000000
+DATA powF64Consts<>+640(SB)/8, $0x4086000000000000
+DATA powF64Consts<>+648(SB)/8, $0x4086000000000000
+DATA powF64Consts<>+656(SB)/8, $0x4086000000000000
+DATA powF64Consts<>+664(SB)/8, $0x4086000000000000
+DATA powF64Consts<>+672(SB)/8, $0x4086000000000000
+DATA powF64Consts<>+680(SB)/8, $0x4086000000000000
+DATA powF64Consts<>+688(SB)/8, $0x4086000000000000
+DATA powF64Consts<>+696(SB)/8, $0x4086000000000000
+DATA powF64Consts<>+704(SB)/8, $0x7ff8000000000001
+DATA powF64Consts<>+712(SB)/8, $0x7ff8000000000001
+DATA powF64Consts<>+720(SB)/8, $0x7ff8000000000001
+DATA powF64Consts<>+728(SB)/8, $0x7ff8000000000001
+DATA powF64Consts<>+736(SB)/8, $0x7ff8000000000001
+DATA powF64Consts<>+744(SB)/8, $0x7ff8000000000001
+DATA powF64Consts<>+752(SB)/8, $0x7ff8000000000001
+DATA powF64Consts<>+760(SB)/8, $0x7ff8000000000001
+DATA powF64Consts<>+768(SB)/8, $0x3fe62e42fef80000
+DATA powF64Consts<>+776(SB)/8, $0x3fe62e42fef80000
+DATA powF64Consts<>+784(SB)/8, $0x3fe62e42fef80000
+DATA powF64Consts<>+792(SB)/8, $0x3fe62e42fef80000
+DATA powF64Consts<>+800(SB)/8, $0x3fe62e42fef80000
+DATA powF64Consts<>+808(SB)/8, $0x3fe62e42fef80000
+DATA powF64Consts<>+816(SB)/8, $0x3fe62e42fef80000
+DATA powF64Consts<>+824(SB)/8, $0x3fe62e42fef80000
+DATA powF64Consts<>+832(SB)/8, $0x3db1cf79abc9e3b4
+DATA powF64Consts<>+840(SB)/8, $0x3db1cf79abc9e3b4
+DATA powF64Consts<>+848(SB)/8, $0x3db1cf79abc9e3b4
+DATA powF64Consts<>+856(SB)/8, $0x3db1cf79abc9e3b4
+DATA powF64Consts<>+864(SB)/8, $0x3db1cf79abc9e3b4
+DATA powF64Consts<>+872(SB)/8, $0x3db1cf79abc9e3b4
+DATA powF64Consts<>+880(SB)/8, $0x3db1cf79abc9e3b4
+DATA powF64Consts<>+888(SB)/8, $0x3db1cf79abc9e3b4
+DATA powF64Consts<>+896(SB)/8, $0xbfe0000000000000
+DATA powF64Consts<>+904(SB)/8, $0xbfe0000000000000
+DATA powF64Consts<>+912(SB)/8, $0xbfe0000000000000
+DATA powF64Consts<>+920(SB)/8, $0xbfe0000000000000
+DATA powF64Consts<>+928(SB)/8, $0xbfe0000000000000
+DATA powF64Consts<>+936(SB)/8, $0xbfe0000000000000
+DATA powF64Consts<>+944(SB)/8, $0xbfe0000000000000
+DATA powF64Consts<>+952(SB)/8, $0xbfe0000000000000
+DATA powF64Consts<>+960(SB)/8, $0xbfe5555555555555
+DATA powF64Consts<>+968(SB)/8, $0xbfe5555555555555
+DATA powF64Consts<>+976(SB)/8, $0xbfe5555555555555
+DATA powF64Consts<>+984(SB)/8, $0xbfe5555555555555
+DATA powF64Consts<>+992(SB)/8, $0xbfe5555555555555
+DATA powF64Consts<>+1000(SB)/8, $0xbfe5555555555555
+DATA powF64Consts<>+1008(SB)/8, $0xbfe5555555555555
+DATA powF64Consts<>+1016(SB)/8, $0xbfe5555555555555
+DATA powF64Consts<>+1024(SB)/8, $0x3fe0000000000000
+DATA powF64Consts<>+1032(SB)/8, $0x3fe0000000000000
+DATA powF64Consts<>+1040(SB)/8, $0x3fe0000000000000
+DATA powF64Consts<>+1048(SB)/8, $0x3fe0000000000000
+DATA powF64Consts<>+1056(SB)/8, $0x3fe0000000000000
+DATA powF64Consts<>+1064(SB)/8, $0x3fe0000000000000
+DATA powF64Consts<>+1072(SB)/8, $0x3fe0000000000000
+DATA powF64Consts<>+1080(SB)/8, $0x3fe0000000000000
+DATA powF64Consts<>+1088(SB)/8, $0xbfd999999999999a
+DATA powF64Consts<>+1096(SB)/8, $0xbfd999999999999a
+DATA powF64Consts<>+1104(SB)/8, $0xbfd999999999999a
+DATA powF64Consts<>+1112(SB)/8, $0xbfd999999999999a
+DATA powF64Consts<>+1120(SB)/8, $0xbfd999999999999a
+DATA powF64Consts<>+1128(SB)/8, $0xbfd999999999999a
+DATA powF64Consts<>+1136(SB)/8, $0xbfd999999999999a
+DATA powF64Consts<>+1144(SB)/8, $0xbfd999999999999a
+DATA powF64Consts<>+1152(SB)/8, $0x3fd5555555555555
+DATA powF64Consts<>+1160(SB)/8, $0x3fd5555555555555
+DATA powF64Consts<>+1168(SB)/8, $0x3fd5555555555555
+DATA powF64Consts<>+1176(SB)/8, $0x3fd5555555555555
+DATA powF64Consts<>+1184(SB)/8, $0x3fd5555555555555
+DATA powF64Consts<>+1192(SB)/8, $0x3fd5555555555555
+DATA powF64Consts<>+1200(SB)/8, $0x3fd5555555555555
+DATA powF64Consts<>+1208(SB)/8, $0x3fd5555555555555
+DATA powF64Consts<>+1216(SB)/8, $0xbfd2492492492492
+DATA powF64Consts<>+1224(SB)/8, $0xbfd2492492492492
+DATA powF64Consts<>+1232(SB)/8, $0xbfd2492492492492
+DATA powF64Consts<>+1240(SB)/8, $0xbfd2492492492492
+DATA powF64Consts<>+1248(SB)/8, $0xbfd2492492492492
+DATA powF64Consts<>+1256(SB)/8, $0xbfd2492492492492
+DATA powF64Consts<>+1264(SB)/8, $0xbfd2492492492492
+DATA powF64Consts<>+1272(SB)/8, $0xbfd2492492492492
+DATA powF64Consts<>+1280(SB)/8, $0x3fd0000000000000
+DATA powF64Consts<>+1288(SB)/8, $0x3fd0000000000000
+DATA powF64Consts<>+1296(SB)/8, $0x3fd0000000000000
+DATA powF64Consts<>+1304(SB)/8, $0x3fd0000000000000
+DATA powF64Consts<>+1312(SB)/8, $0x3fd0000000000000
+DATA powF64Consts<>+1320(SB)/8, $0x3fd0000000000000
+DATA powF64Consts<>+1328(SB)/8, $0x3fd0000000000000
+DATA powF64Consts<>+1336(SB)/8, $0x3fd0000000000000
+DATA powF64Consts<>+1344(SB)/8, $0xbfcc71c71c71c71c
+DATA powF64Consts<>+1352(SB)/8, $0xbfcc71c71c71c71c
+DATA powF64Consts<>+1360(SB)/8, $0xbfcc71c71c71c71c
+DATA powF64Consts<>+1368(SB)/8, $0xbfcc71c71c71c71c
+DATA powF64Consts<>+1376(SB)/8, $0xbfcc71c71c71c71c
+DATA powF64Consts<>+1384(SB)/8, $0xbfcc71c71c71c71c
+DATA powF64Consts<>+1392(SB)/8, $0xbfcc71c71c71c71c
+DATA powF64Consts<>+1400(SB)/8, $0xbfcc71c71c71c71c
+DATA powF64Consts<>+1408(SB)/8, $0x3fc999999999999a
+DATA powF64Consts<>+1416(SB)/8, $0x3fc999999999999a
+DATA powF64Consts<>+1424(SB)/8, $0x3fc999999999999a
+DATA powF64Consts<>+1432(SB)/8, $0x3fc999999999999a
+DATA powF64Consts<>+1440(SB)/8, $0x3fc999999999999a
+DATA powF64Consts<>+1448(SB)/8, $0x3fc999999999999a
+DATA powF64Consts<>+1456(SB)/8, $0x3fc999999999999a
+DATA powF64Consts<>+1464(SB)/8, $0x3fc999999999999a
+DATA powF64Consts<>+1472(SB)/8, $0x40671547652b82fe
+DATA powF64Consts<>+1480(SB)/8, $0x40671547652b82fe
+DATA powF64Consts<>+1488(SB)/8, $0x40671547652b82fe
+DATA powF64Consts<>+1496(SB)/8, $0x40671547652b82fe
+DATA powF64Consts<>+1504(SB)/8, $0x40671547652b82fe
+DATA powF64Consts<>+1512(SB)/8, $0x40671547652b82fe
+DATA powF64Consts<>+1520(SB)/8, $0x40671547652b82fe
+DATA powF64Consts<>+1528(SB)/8, $0x40671547652b82fe
+DATA powF64Consts<>+1536(SB)/8, $0x4338000000000000
+DATA powF64Consts<>+1544(SB)/8, $0x4338000000000000
+DATA powF64Consts<>+1552(SB)/8, $0x4338000000000000
+DATA powF64Consts<>+1560(SB)/8, $0x4338000000000000
+DATA powF64Consts<>+1568(SB)/8, $0x4338000000000000
+DATA powF64Consts<>+1576(SB)/8, $0x4338000000000000
+DATA powF64Consts<>+1584(SB)/8, $0x4338000000000000
+DATA powF64Consts<>+1592(SB)/8, $0x4338000000000000
+DATA powF64Consts<>+1600(SB)/8, $0xbf762e42fef80000
+DATA powF64Consts<>+1608(SB)/8, $0xbf762e42fef80000
+DATA powF64Consts<>+1616(SB)/8, $0xbf762e42fef80000
+DATA powF64Consts<>+1624(SB)/8, $0xbf762e42fef80000
+DATA powF64Consts<>+1632(SB)/8, $0xbf762e42fef80000
+DATA powF64Consts<>+1640(SB)/8, $0xbf762e42fef80000
+DATA powF64Consts<>+1648(SB)/8, $0xbf762e42fef80000
+DATA powF64Consts<>+1656(SB)/8, $0xbf762e42fef80000
+DATA powF64Consts<>+1664(SB)/8, $0xbd41cf79abc9e3b4
+DATA powF64Consts<>+1672(SB)/8, $0xbd41cf79abc9e3b4
+DATA powF64Consts<>+1680(SB)/8, $0xbd41cf79abc9e3b4
+DATA powF64Consts<>+1688(SB)/8, $0xbd41cf79abc9e3b4
+DATA powF64Consts<>+1696(SB)/8, $0xbd41cf79abc9e3b4
+DATA powF64Consts<>+1704(SB)/8, $0xbd41cf79abc9e3b4
+DATA powF64Consts<>+1712(SB)/8, $0xbd41cf79abc9e3b4
+DATA powF64Consts<>+1720(SB)/8, $0xbd41cf79abc9e3b4
+DATA powF64Consts<>+1728(SB)/8, $0x3fc5555555555555
+DATA powF64Consts<>+1736(SB)/8, $0x3fc5555555555555
+DATA powF64Consts<>+1744(SB)/8, $0x3fc5555555555555
+DATA powF64Consts<>+1752(SB)/8, $0x3fc5555555555555
+DATA powF64Consts<>+1760(SB)/8, $0x3fc5555555555555
+DATA powF64Consts<>+1768(SB)/8, $0x3fc5555555555555
+DATA powF64Consts<>+1776(SB)/8, $0x3fc5555555555555
+DATA powF64Consts<>+1784(SB)/8, $0x3fc5555555555555
+DATA powF64Consts<>+1792(SB)/8, $0x3fa5555555555555
+DATA powF64Consts<>+1800(SB)/8, $0x3fa5555555555555
+DATA powF64Consts<>+1808(SB)/8, $0x3fa5555555555555
+DATA powF64Consts<>+1816(SB)/8, $0x3fa5555555555555
+DATA powF64Consts<>+1824(SB)/8, $0x3fa5555555555555
+DATA powF64Consts<>+1832(SB)/8, $0x3fa5555555555555
+DATA powF64Consts<>+1840(SB)/8, $0x3fa5555555555555
+DATA powF64Consts<>+1848(SB)/8, $0x3fa5555555555555
+DATA powF64Consts<>+1856(SB)/8, $0x3f81111111111111
+DATA powF64Consts<>+1864(SB)/8, $0x3f81111111111111
+DATA powF64Consts<>+1872(SB)/8, $0x3f81111111111111
+DATA powF64Consts<>+1880(SB)/8, $0x3f81111111111111
+DATA powF64Consts<>+1888(SB)/8, $0x3f81111111111111
+DATA powF64Consts<>+1896(SB)/8, $0x3f81111111111111
+DATA powF64Consts<>+1904(SB)/8, $0x3f81111111111111
+DATA powF64Consts<>+1912(SB)/8, $0x3f81111111111111
+DATA powF64Consts<>+1920(SB)/8, $0x3f56c16c16c16c17
+DATA powF64Consts<>+1928(SB)/8, $0x3f56c16c16c16c17
+DATA powF64Consts<>+1936(SB)/8, $0x3f56c16c16c16c17
+DATA powF64Consts<>+1944(SB)/8, $0x3f56c16c16c16c17
+DATA powF64Consts<>+1952(SB)/8, $0x3f56c16c16c16c17
+DATA powF64Consts<>+1960(SB)/8, $0x3f56c16c16c16c17
+DATA powF64Consts<>+1968(SB)/8, $0x3f56c16c16c16c17
+DATA powF64Consts<>+1976(SB)/8, $0x3f56c16c16c16c17
+GLOBL powF64Consts<>(SB), RODATA|NOPTR, $1984
+
+// func powF64AVX512(dst *float64, x *float64, y *float64, n int, logTab *float64, expTab *float64) int
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·powF64AVX512(SB), NOSPLIT, $0-56
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+24(FP), DX
+	MOVQ DX, BX
+	MOVQ logTab+32(FP), SI
+	MOVQ expTab+40(FP), DI
+	MOVQ y+16(FP), R8
+
+powF64AVX512_loop:
+	CMPQ        DX, $0x00000008
+	JL          powF64AVX512_tail
+	VMOVUPD     (CX), Z0
+	VMOVUPD     (R8), Z1
+	VPANDQ      powF64Consts<>+512(SB), Z0, Z2
+	VPSUBQ      powF64Consts<>+0(SB), Z2, Z3
+	VPCMPUQ     $0x01, powF64Consts<>+64(SB), Z3, K1
+	VPADDQ      Z1, Z1, Z3
+	VPSUBQ      powF64Consts<>+128(SB), Z3, Z3
+	VPCMPUQ     $0x01, powF64Consts<>+192(SB), Z3, K1, K1
+	VCMPPD      $0x04, powF64Consts<>+448(SB), Z2, K1, K1
+	KMOVB       K1, K1
+	VPSUBQ      powF64Consts<>+256(SB), Z2, Z3
+	VPSRLQ      $0x2d, Z3, Z14
+	VPANDQ      powF64Consts<>+320(SB), Z14, Z14
+	VPSRAQ      $0x34, Z3, Z15
+	VPANDQ      powF64Consts<>+384(SB), Z3, Z3
+	VPSUBQ      Z3, Z2, Z2
+	VPADDQ      Z14, Z14, Z3
+	VPADDQ      Z14, Z3, Z3
+	MOVL        $0x000000ff, R9
+	KMOVB       R9, K2
+	VPXORQ      Z4, Z4, Z4
+	VGATHERQPD  (SI)(Z3*8), K2, Z4
+	MOVL        $0x000000ff, R9
+	KMOVB       R9, K2
+	VPXORQ      Z5, Z5, Z5
+	VGATHERQPD  8(SI)(Z3*8), K2, Z5
+	MOVL        $0x000000ff, R9
+	KMOVB       R9, K2
+	VPXORQ      Z6, Z6, Z6
+	VGATHERQPD  16(SI)(Z3*8), K2, Z6
+	VCVTQQ2PD   Z15, Z3
+	VMULPD      Z4, Z2, Z14
+	VMOVAPD     Z2, Z2
+	VFMSUB213PD Z14, Z4, Z2
+	VSUBPD      powF64Consts<>+448(SB), Z14, Z14
+	VMULPD      powF64Consts<>+768(SB), Z3, Z15
+	VADDPD      Z5, Z15, Z15
+	VADDPD      Z14, Z15, Z16
+	VSUBPD      Z15, Z16, Z17
+	VSUBPD      Z17, Z16, Z18
+	VSUBPD      Z18, Z15, Z15
+	VSUBPD      Z17, Z14, Z18
+	VADDPD      Z18, Z15, Z15
+	VMULPD      powF64Consts<>+832(SB), Z3, Z3
+	VADDPD      Z6, Z3, Z3
+	VMULPD      powF64Consts<>+896(SB), Z14, Z17
+	VMULPD      Z17, Z14, Z18
+	VMOVAPD     Z17, Z17
+	VFMSUB213PD Z18, Z14, Z17
+	VADDPD      Z18, Z16, Z19
+	VSUBPD      Z19, Z16, Z16
+	VADDPD      Z18, Z16, Z16
+	VMULPD      Z14, Z14, Z20
+	VMOVUPD     powF64Consts<>+448(SB), Z21
+	VSUBPD      Z14, Z21, Z21
+	VADDPD      Z20, Z21, Z21
+	VMULPD      Z21, Z2, Z21
+	VMULPD      Z18, Z14, Z2
+	VMULPD      powF64Consts<>+1024(SB), Z14, Z18
+	VADDPD      powF64Consts<>+960(SB), Z18, Z18
+	VMULPD      powF64Consts<>+1152(SB), Z14, Z22
+	VADDPD      powF64Consts<>+1088(SB), Z22, Z22
+	VMULPD      Z22, Z20, Z22
+	VADDPD      Z22, Z18, Z18
+	VMULPD      powF64Consts<>+1408(SB), Z14, Z22
+	VADDPD      powF64Consts<>+1344(SB), Z22, Z22
+	VMULPD      Z22, Z20, Z22
+	VMULPD      powF64Consts<>+1280(SB), Z14, Z14
+	VADDPD      powF64Consts<>+1216(SB), Z14, Z14
+	VADDPD      Z22, Z14, Z14
+	VMULPD      Z20, Z20, Z20
+	VMULPD      Z14, Z20, Z14
+	VADDPD      Z14, Z18, Z18
+	VMULPD      Z18, Z2, Z18
+	VADDPD      Z15, Z3, Z3
+	VADDPD      Z17, Z3, Z3
+	VADDPD      Z16, Z3, Z3
+	VADDPD      Z21, Z3, Z3
+	VADDPD      Z18, Z3, Z3
+	VADDPD      Z3, Z19, Z2
+	VSUBPD      Z2, Z19, Z14
+	VADDPD      Z3, Z14, Z14
+	VMULPD      Z2, Z1, Z3
+	VMOVAPD     Z1, Z15
+	VFMSUB213PD Z3, Z2, Z15
+	VMULPD      Z14, Z1, Z2
+	VADDPD      Z2, Z15, Z15
+	VANDPD      powF64Consts<>+512(SB), Z3, Z2
+	VCMPPD      $0x01, powF64Consts<>+640(SB), Z2, K1, K1
+	VMULPD      powF64Consts<>+1472(SB), Z3, Z2
+	VADDPD      powF64Consts<>+1536(SB), Z2, Z2
+	VMOVAPD     Z2, Z14
+	VSUBPD      powF64Consts<>+1536(SB), Z2, Z2
+	VMULPD      powF64Consts<>+1600(SB), Z2, Z16
+	VADDPD      Z16, Z3, Z3
+	VMULPD      powF64Consts<>+1664(SB), Z2, Z16
+	VADDPD      Z16, Z3, Z3
+	VADDPD      Z15, Z3, Z3
+	VPANDQ      powF64Consts<>+320(SB), Z14, Z2
+	VPADDQ      Z2, Z2, Z2
+	MOVL        $0x000000ff, R9
+	KMOVB       R9, K2
+	VPXORQ      Z7, Z7, Z7
+	VGATHERQPD  (DI)(Z2*8), K2, Z7
+	MOVL        $0x000000ff, R9
+	KMOVB       R9, K2
+	VPXORQ      Z8, Z8, Z8
+	VGATHERQPD  8(DI)(Z2*8), K2, Z8
+	VPSRLQ      $0x07, Z14, Z2
+	VPSLLQ      $0x34, Z2, Z2
+	VPADDQ      Z7, Z2, Z2
+	VMULPD      Z3, Z3, Z14
+	VADDPD      Z3, Z8, Z15
+	VMULPD      powF64Consts<>+1728(SB), Z3, Z16
+	VADDPD      powF64Consts<>+1024(SB), Z16, Z16
+	VMULPD      Z16, Z14, Z16
+	VADDPD      Z16, Z15, Z15
+	VMULPD      powF64Consts<>+1856(SB), Z3, Z16
+	VADDPD      powF64Consts<>+1792(SB), Z16, Z16
+	VMULPD      powF64Consts<>+1920(SB), Z14, Z3
+	VADDPD      Z3, Z16, Z16
+	VMULPD      Z14, Z14, Z3
+	VMULPD      Z16, Z3, Z16
+	VADDPD      Z16, Z15, Z15
+	VMULPD      Z15, Z2, Z3
+	VADDPD      Z3, Z2, Z3
+	VPMOVQ2M    Z0, K2
+	VRNDSCALEPD $0x0b, Z1, Z0
+	VCMPPD      $0x04, Z0, Z1, K2, K3
+	VMULPD      powF64Consts<>+1024(SB), Z1, Z1
+	VRNDSCALEPD $0x0b, Z1, Z0
+	VCMPPD      $0x04, Z0, Z1, K2, K2
+	VPXORQ      powF64Consts<>+576(SB), Z3, K2, Z3
+	VMOVUPD     powF64Consts<>+704(SB), K3, Z3
+	KORTESTB    K1, K1
+	JCC         powF64AVX512_done
+	VMOVUPD     Z3, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000040, R8
+	SUBQ        $0x00000008, DX
+	JMP         powF64AVX512_loop
+
+powF64AVX512_tail:
+	TESTQ       DX, DX
+	JE          powF64AVX512_done
+	MOVQ        $-1, R9
+	BZHIQ       DX, R9, R9
+	KMOVW       R9, K1
+	VMOVUPD.Z   (CX), K1, Z0
+	VMOVUPD.Z   (R8), K1, Z1
+	VPANDQ      powF64Consts<>+512(SB), Z0, Z2
+	VPSUBQ      powF64Consts<>+0(SB), Z2, Z3
+	VPCMPUQ     $0x01, powF64Consts<>+64(SB), Z3, K2
+	VPADDQ      Z1, Z1, Z3
+	VPSUBQ      powF64Consts<>+128(SB), Z3, Z3
+	VPCMPUQ     $0x01, powF64Consts<>+192(SB), Z3, K2, K2
+	VCMPPD      $0x04, powF64Consts<>+448(SB), Z2, K2, K2
+	KMOVB       K2, K2
+	VPSUBQ      powF64Consts<>+256(SB), Z2, Z3
+	VPSRLQ      $0x2d, Z3, Z4
+	VPANDQ      powF64Consts<>+320(SB), Z4, Z4
+	VPSRAQ      $0x34, Z3, Z5
+	VPANDQ      powF64Consts<>+384(SB), Z3, Z3
+	VPSUBQ      Z3, Z2, Z2
+	VPADDQ      Z4, Z4, Z3
+	VPADDQ      Z4, Z3, Z3
+	MOVL        $0x000000ff, CX
+	KMOVB       CX, K3
+	VPXORQ      Z9, Z9, Z9
+	VGATHERQPD  (SI)(Z3*8), K3, Z9
+	MOVL        $0x000000ff, CX
+	KMOVB       CX, K3
+	VPXORQ      Z10, Z10, Z10
+	VGATHERQPD  8(SI)(Z3*8), K3, Z10
+	MOVL        $0x000000ff, CX
+	KMOVB       CX, K3
+	VPXORQ      Z11, Z11, Z11
+	VGATHERQPD  16(SI)(Z3*8), K3, Z11
+	VCVTQQ2PD   Z5, Z3
+	VMULPD      Z9, Z2, Z4
+	VMOVAPD     Z2, Z2
+	VFMSUB213PD Z4, Z9, Z2
+	VSUBPD      powF64Consts<>+448(SB), Z4, Z4
+	VMULPD      powF64Consts<>+768(SB), Z3, Z5
+	VADDPD      Z10, Z5, Z5
+	VADDPD      Z4, Z5, Z6
+	VSUBPD      Z5, Z6, Z7
+	VSUBPD      Z7, Z6, Z8
+	VSUBPD      Z8, Z5, Z5
+	VSUBPD      Z7, Z4, Z8
+	VADDPD      Z8, Z5, Z5
+	VMULPD      powF64Consts<>+832(SB), Z3, Z3
+	VADDPD      Z11, Z3, Z3
+	VMULPD      powF64Consts<>+896(SB), Z4, Z7
+	VMULPD      Z7, Z4, Z8
+	VMOVAPD     Z7, Z7
+	VFMSUB213PD Z8, Z4, Z7
+	VADDPD      Z8, Z6, Z9
+	VSUBPD      Z9, Z6, Z6
+	VADDPD      Z8, Z6, Z6
+	VMULPD      Z4, Z4, Z10
+	VMOVUPD     powF64Consts<>+448(SB), Z11
+	VSUBPD      Z4, Z11, Z11
+	VADDPD      Z10, Z11, Z11
+	VMULPD      Z11, Z2, Z11
+	VMULPD      Z8, Z4, Z2
+	VMULPD      powF64Consts<>+1024(SB), Z4, Z8
+	VADDPD      powF64Consts<>+960(SB), Z8, Z8
+	VMULPD      powF64Consts<>+1152(SB), Z4, Z14
+	VADDPD      powF64Consts<>+1088(SB), Z14, Z14
+	VMULPD      Z14, Z10, Z14
+	VADDPD      Z14, Z8, Z8
+	VMULPD      powF64Consts<>+1408(SB), Z4, Z14
+	VADDPD      powF64Consts<>+1344(SB), Z14, Z14
+	VMULPD      Z14, Z10, Z14
+	VMULPD      powF64Consts<>+1280(SB), Z4, Z4
+	VADDPD      powF64Consts<>+1216(SB), Z4, Z4
+	VADDPD      Z14, Z4, Z4
+	VMULPD      Z10, Z10, Z10
+	VMULPD      Z4, Z10, Z4
+	VADDPD      Z4, Z8, Z8
+	VMULPD      Z8, Z2, Z8
+	VADDPD      Z5, Z3, Z3
+	VADDPD      Z7, Z3, Z3
+	VADDPD      Z6, Z3, Z3
+	VADDPD      Z11, Z3, Z3
+	VADDPD      Z8, Z3, Z3
+	VADDPD      Z3, Z9, Z2
+	VSUBPD      Z2, Z9, Z4
+	VADDPD      Z3, Z4, Z4
+	VMULPD      Z2, Z1, Z3
+	VMOVAPD     Z1, Z5
+	VFMSUB213PD Z3, Z2, Z5
+	VMULPD      Z4, Z1, Z2
+	VADDPD      Z2, Z5, Z5
+	VANDPD      powF64Consts<>+512(SB), Z3, Z2
+	VCMPPD      $0x01, powF64Consts<>+640(SB), Z2, K2, K2
+	VMULPD      powF64Consts<>+1472(SB), Z3, Z2
+	VADDPD      powF64Consts<>+1536(SB), Z2, Z2
+	VMOVAPD     Z2, Z4
+	VSUBPD      powF64Consts<>+1536(SB), Z2, Z2
+	VMULPD      powF64Consts<>+1600(SB), Z2, Z6
+	VADDPD      Z6, Z3, Z3
+	VMULPD      powF64Consts<>+1664(SB), Z2, Z6
+	VADDPD      Z6, Z3, Z3
+	VADDPD      Z5, Z3, Z3
+	VPANDQ      powF64Consts<>+320(SB), Z4, Z2
+	VPADDQ      Z2, Z2, Z2
+	MOVL        $0x000000ff, CX
+	KMOVB       CX, K3
+	VPXORQ      Z12, Z12, Z12
+	VGATHERQPD  (DI)(Z2*8), K3, Z12
+	MOVL        $0x000000ff, CX
+	KMOVB       CX, K3
+	VPXORQ      Z13, Z13, Z13
+	VGATHERQPD  8(DI)(Z2*8), K3, Z13
+	VPSRLQ      $0x07, Z4, Z2
+	VPSLLQ      $0x34, Z2, Z2
+	VPADDQ      Z12, Z2, Z2
+	VMULPD      Z3, Z3, Z4
+	VADDPD      Z3, Z13, Z5
+	VMULPD      powF64Consts<>+1728(SB), Z3, Z6
+	VADDPD      powF64Consts<>+1024(SB), Z6, Z6
+	VMULPD      Z6, Z4, Z6
+	VADDPD      Z6, Z5, Z5
+	VMULPD      powF64Consts<>+1856(SB), Z3, Z6
+	VADDPD      powF64Consts<>+1792(SB), Z6, Z6
+	VMULPD      powF64Consts<>+1920(SB), Z4, Z3
+	VADDPD      Z3, Z6, Z6
+	VMULPD      Z4, Z4, Z3
+	VMULPD      Z6, Z3, Z6
+	VADDPD      Z6, Z5, Z5
+	VMULPD      Z5, Z2, Z3
+	VADDPD      Z3, Z2, Z3
+	VPMOVQ2M    Z0, K3
+	VRNDSCALEPD $0x0b, Z1, Z0
+	VCMPPD      $0x04, Z0, Z1, K3, K4
+	VMULPD      powF64Consts<>+1024(SB), Z1, Z1
+	VRNDSCALEPD $0x0b, Z1, Z0
+	VCMPPD      $0x04, Z0, Z1, K3, K3
+	VPXORQ      powF64Consts<>+576(SB), Z3, K3, Z3
+	VMOVUPD     powF64Consts<>+704(SB), K4, Z3
+	KNOTB       K1, K3
+	KORB        K3, K2, K3
+	KORTESTB    K3, K3
+	JCC         powF64AVX512_done
+	VMOVUPD     Z3, K1, (AX)
+	XORQ        DX, DX
+
+powF64AVX512_done:
+	SUBQ DX, BX
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func powScalarF64AVX512(dst *float64, x *float64, n int, y float64, logTab *float64, expTab *float64) int
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·powScalarF64AVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         DX, BX
+	MOVQ         logTab+32(FP), SI
+	MOVQ         expTab+40(FP), DI
+	VBROADCASTSD y+24(FP), Z0
+
+powScalarF64AVX512_loop:
+	CMPQ        DX, $0x00000008
+	JL          powScalarF64AVX512_tail
+	VMOVUPD     (CX), Z1
+	VPANDQ      powF64Consts<>+512(SB), Z1, Z2
+	VPSUBQ      powF64Consts<>+0(SB), Z2, Z3
+	VPCMPUQ     $0x01, powF64Consts<>+64(SB), Z3, K1
+	VPADDQ      Z0, Z0, Z3
+	VPSUBQ      powF64Consts<>+128(SB), Z3, Z3
+	VPCMPUQ     $0x01, powF64Consts<>+192(SB), Z3, K1, K1
+	VCMPPD      $0x04, powF64Consts<>+448(SB), Z2, K1, K1
+	KMOVB       K1, K1
+	VPSUBQ      powF64Consts<>+256(SB), Z2, Z3
+	VPSRLQ      $0x2d, Z3, Z14
+	VPANDQ      powF64Consts<>+320(SB), Z14, Z14
+	VPSRAQ      $0x34, Z3, Z15
+	VPANDQ      powF64Consts<>+384(SB), Z3, Z3
+	VPSUBQ      Z3, Z2, Z2
+	VPADDQ      Z14, Z14, Z3
+	VPADDQ      Z14, Z3, Z3
+	MOVL        $0x000000ff, R8
+	KMOVB       R8, K2
+	VPXORQ      Z4, Z4, Z4
+	VGATHERQPD  (SI)(Z3*8), K2, Z4
+	MOVL        $0x000000ff, R8
+	KMOVB       R8, K2
+	VPXORQ      Z5, Z5, Z5
+	VGATHERQPD  8(SI)(Z3*8), K2, Z5
+	MOVL        $0x000000ff, R8
+	KMOVB       R8, K2
+	VPXORQ      Z6, Z6, Z6
+	VGATHERQPD  16(SI)(Z3*8), K2, Z6
+	VCVTQQ2PD   Z15, Z3
+	VMULPD      Z4, Z2, Z14
+	VMOVAPD     Z2, Z2
+	VFMSUB213PD Z14, Z4, Z2
+	VSUBPD      powF64Consts<>+448(SB), Z14, Z14
+	VMULPD      powF64Consts<>+768(SB), Z3, Z15
+	VADDPD      Z5, Z15, Z15
+	VADDPD      Z14, Z15, Z16
+	VSUBPD      Z15, Z16, Z17
+	VSUBPD      Z17, Z16, Z18
+	VSUBPD      Z18, Z15, Z15
+	VSUBPD      Z17, Z14, Z18
+	VADDPD      Z18, Z15, Z15
+	VMULPD      powF64Consts<>+832(SB), Z3, Z3
+	VADDPD      Z6, Z3, Z3
+	VMULPD      powF64Consts<>+896(SB), Z14, Z17
+	VMULPD      Z17, Z14, Z18
+	VMOVAPD     Z17, Z17
+	VFMSUB213PD Z18, Z14, Z17
+	VADDPD      Z18, Z16, Z19
+	VSUBPD      Z19, Z16, Z16
+	VADDPD      Z18, Z16, Z16
+	VMULPD      Z14, Z14, Z20
+	VMOVUPD     powF64Consts<>+448(SB), Z21
+	VSUBPD      Z14, Z21, Z21
+	VADDPD      Z20, Z21, Z21
+	VMULPD      Z21, Z2, Z21
+	VMULPD      Z18, Z14, Z2
+	VMULPD      powF64Consts<>+1024(SB), Z14, Z18
+	VADDPD      powF64Consts<>+960(SB), Z18, Z18
+	VMULPD      powF64Consts<>+1152(SB), Z14, Z22
+	VADDPD      powF64Consts<>+1088(SB), Z22, Z22
+	VMULPD      Z22, Z20, Z22
+	VADDPD      Z22, Z18, Z18
+	VMULPD      powF64Consts<>+1408(SB), Z14, Z22
+	VADDPD      powF64Consts<>+1344(SB), Z22, Z22
+	VMULPD      Z22, Z20, Z22
+	VMULPD      powF64Consts<>+1280(SB), Z14, Z14
+	VADDPD      powF64Consts<>+1216(SB), Z14, Z14
+	VADDPD      Z22, Z14, Z14
+	VMULPD      Z20, Z20, Z20
+	VMULPD      Z14, Z20, Z14
+	VADDPD      Z14, Z18, Z18
+	VMULPD      Z18, Z2, Z18
+	VADDPD      Z15, Z3, Z3
+	VADDPD      Z17, Z3, Z3
+	VADDPD      Z16, Z3, Z3
+	VADDPD      Z21, Z3, Z3
+	VADDPD      Z18, Z3, Z3
+	VADDPD      Z3, Z19, Z2
+	VSUBPD      Z2, Z19, Z14
+	VADDPD      Z3, Z14, Z14
+	VMULPD      Z2, Z0, Z3
+	VMOVAPD     Z0, Z15
+	VFMSUB213PD Z3, Z2, Z15
+	VMULPD      Z14, Z0, Z2
+	VADDPD      Z2, Z15, Z15
+	VANDPD      powF64Consts<>+512(SB), Z3, Z2
+	VCMPPD      $0x01, powF64Consts<>+640(SB), Z2, K1, K1
+	VMULPD      powF64Consts<>+1472(SB), Z3, Z2
+	VADDPD      powF64Consts<>+1536(SB), Z2, Z2
+	VMOVAPD     Z2, Z14
+	VSUBPD      powF64Consts<>+1536(SB), Z2, Z2
+	VMULPD      powF64Consts<>+1600(SB), Z2, Z16
+	VADDPD      Z16, Z3, Z3
+	VMULPD      powF64Consts<>+1664(SB), Z2, Z16
+	VADDPD      Z16, Z3, Z3
+	VADDPD      Z15, Z3, Z3
+	VPANDQ      powF64Consts<>+320(SB), Z14, Z2
+	VPADDQ      Z2, Z2, Z2
+	MOVL        $0x000000ff, R8
+	KMOVB       R8, K2
+	VPXORQ      Z7, Z7, Z7
+	VGATHERQPD  (DI)(Z2*8), K2, Z7
+	MOVL        $0x000000ff, R8
+	KMOVB       R8, K2
+	VPXORQ      Z8, Z8, Z8
+	VGATHERQPD  8(DI)(Z2*8), K2, Z8
+	VPSRLQ      $0x07, Z14, Z2
+	VPSLLQ      $0x34, Z2, Z2
+	VPADDQ      Z7, Z2, Z2
+	VMULPD      Z3, Z3, Z14
+	VADDPD      Z3, Z8, Z15
+	VMULPD      powF64Consts<>+1728(SB), Z3, Z16
+	VADDPD      powF64Consts<>+1024(SB), Z16, Z16
+	VMULPD      Z16, Z14, Z16
+	VADDPD      Z16, Z15, Z15
+	VMULPD      powF64Consts<>+1856(SB), Z3, Z16
+	VADDPD      powF64Consts<>+1792(SB), Z16, Z16
+	VMULPD      powF64Consts<>+1920(SB), Z14, Z3
+	VADDPD      Z3, Z16, Z16
+	VMULPD      Z14, Z14, Z3
+	VMULPD      Z16, Z3, Z16
+	VADDPD      Z16, Z15, Z15
+	VMULPD      Z15, Z2, Z3
+	VADDPD      Z3, Z2, Z3
+	VPMOVQ2M    Z1, K2
+	VRNDSCALEPD $0x0b, Z0, Z1
+	VCMPPD      $0x04, Z1, Z0, K2, K3
+	VMULPD      powF64Consts<>+1024(SB), Z0, Z2
+	VRNDSCALEPD $0x0b, Z2, Z1
+	VCMPPD      $0x04, Z1, Z2, K2, K2
+	VPXORQ      powF64Consts<>+576(SB), Z3, K2, Z3
+	VMOVUPD     powF64Consts<>+704(SB), K3, Z3
+	KORTESTB    K1, K1
+	JCC         powScalarF64AVX512_done
+	VMOVUPD     Z3, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000008, DX
+	JMP         powScalarF64AVX512_loop
+
+powScalarF64AVX512_tail:
+	TESTQ       DX, DX
+	JE          powScalarF64AVX512_done
+	MOVQ        $-1, R8
+	BZHIQ       DX, R8, R8
+	KMOVW       R8, K1
+	VMOVUPD.Z   (CX), K1, Z1
+	VPANDQ      powF64Consts<>+512(SB), Z1, Z2
+	VPSUBQ      powF64Consts<>+0(SB), Z2, Z3
+	VPCMPUQ     $0x01, powF64Consts<>+64(SB), Z3, K2
+	VPADDQ      Z0, Z0, Z3
+	VPSUBQ      powF64Consts<>+128(SB), Z3, Z3
+	VPCMPUQ     $0x01, powF64Consts<>+192(SB), Z3, K2, K2
+	VCMPPD      $0x04, powF64Consts<>+448(SB), Z2, K2, K2
+	KMOVB       K2, K2
+	VPSUBQ      powF64Consts<>+256(SB), Z2, Z3
+	VPSRLQ      $0x2d, Z3, Z4
+	VPANDQ      powF64Consts<>+320(SB), Z4, Z4
+	VPSRAQ      $0x34, Z3, Z5
+	VPANDQ      powF64Consts<>+384(SB), Z3, Z3
+	VPSUBQ      Z3, Z2, Z2
+	VPADDQ      Z4, Z4, Z3
+	VPADDQ      Z4, Z3, Z3
+	MOVL        $0x000000ff, CX
+	KMOVB       CX, K3
+	VPXORQ      Z9, Z9, Z9
+	VGATHERQPD  (SI)(Z3*8), K3, Z9
+	MOVL        $0x000000ff, CX
+	KMOVB       CX, K3
+	VPXORQ      Z10, Z10, Z10
+	VGATHERQPD  8(SI)(Z3*8), K3, Z10
+	MOVL        $0x000000ff, CX
+	KMOVB       CX, K3
+	VPXORQ      Z11, Z11, Z11
+	VGATHERQPD  16(SI)(Z3*8), K3, Z11
+	VCVTQQ2PD   Z5, Z3
+	VMULPD      Z9, Z2, Z4
+	VMOVAPD     Z2, Z2
+	VFMSUB213PD Z4, Z9, Z2
+	VSUBPD      powF64Consts<>+448(SB), Z4, Z4
+	VMULPD      powF64Consts<>+768(SB), Z3, Z5
+	VADDPD      Z10, Z5, Z5
+	VADDPD      Z4, Z5, Z6
+	VSUBPD      Z5, Z6, Z7
+	VSUBPD      Z7, Z6, Z8
+	VSUBPD      Z8, Z5, Z5
+	VSUBPD      Z7, Z4, Z8
+	VADDPD      Z8, Z5, Z5
+	VMULPD      powF64Consts<>+832(SB), Z3, Z3
+	VADDPD      Z11, Z3, Z3
+	VMULPD      powF64Consts<>+896(SB), Z4, Z7
+	VMULPD      Z7, Z4, Z8
+	VMOVAPD     Z7, Z7
+	VFMSUB213PD Z8, Z4, Z7
+	VADDPD      Z8, Z6, Z9
+	VSUBPD      Z9, Z6, Z6
+	VADDPD      Z8, Z6, Z6
+	VMULPD      Z4, Z4, Z10
+	VMOVUPD     powF64Consts<>+448(SB), Z11
+	VSUBPD      Z4, Z11, Z11
+	VADDPD      Z10, Z11, Z11
+	VMULPD      Z11, Z2, Z11
+	VMULPD      Z8, Z4, Z2
+	VMULPD      powF64Consts<>+1024(SB), Z4, Z8
+	VADDPD      powF64Consts<>+960(SB), Z8, Z8
+	VMULPD      powF64Consts<>+1152(SB), Z4, Z14
+	VADDPD      powF64Consts<>+1088(SB), Z14, Z14
+	VMULPD      Z14, Z10, Z14
+	VADDPD      Z14, Z8, Z8
+	VMULPD      powF64Consts<>+1408(SB), Z4, Z14
+	VADDPD      powF64Consts<>+1344(SB), Z14, Z14
+	VMULPD      Z14, Z10, Z14
+	VMULPD      powF64Consts<>+1280(SB), Z4, Z4
+	VADDPD      powF64Consts<>+1216(SB), Z4, Z4
+	VADDPD      Z14, Z4, Z4
+	VMULPD      Z10, Z10, Z10
+	VMULPD      Z4, Z10, Z4
+	VADDPD      Z4, Z8, Z8
+	VMULPD      Z8, Z2, Z8
+	VADDPD      Z5, Z3, Z3
+	VADDPD      Z7, Z3, Z3
+	VADDPD      Z6, Z3, Z3
+	VADDPD      Z11, Z3, Z3
+	VADDPD      Z8, Z3, Z3
+	VADDPD      Z3, Z9, Z2
+	VSUBPD      Z2, Z9, Z4
+	VADDPD      Z3, Z4, Z4
+	VMULPD      Z2, Z0, Z3
+	VMOVAPD     Z0, Z5
+	VFMSUB213PD Z3, Z2, Z5
+	VMULPD      Z4, Z0, Z2
+	VADDPD      Z2, Z5, Z5
+	VANDPD      powF64Consts<>+512(SB), Z3, Z2
+	VCMPPD      $0x01, powF64Consts<>+640(SB), Z2, K2, K2
+	VMULPD      powF64Consts<>+1472(SB), Z3, Z2
+	VADDPD      powF64Consts<>+1536(SB), Z2, Z2
+	VMOVAPD     Z2, Z4
+	VSUBPD      powF64Consts<>+1536(SB), Z2, Z2
+	VMULPD      powF64Consts<>+1600(SB), Z2, Z6
+	VADDPD      Z6, Z3, Z3
+	VMULPD      powF64Consts<>+1664(SB), Z2, Z6
+	VADDPD      Z6, Z3, Z3
+	VADDPD      Z5, Z3, Z3
+	VPANDQ      powF64Consts<>+320(SB), Z4, Z2
+	VPADDQ      Z2, Z2, Z2
+	MOVL        $0x000000ff, CX
+	KMOVB       CX, K3
+	VPXORQ      Z12, Z12, Z12
+	VGATHERQPD  (DI)(Z2*8), K3, Z12
+	MOVL        $0x000000ff, CX
+	KMOVB       CX, K3
+	VPXORQ      Z13, Z13, Z13
+	VGATHERQPD  8(DI)(Z2*8), K3, Z13
+	VPSRLQ      $0x07, Z4, Z2
+	VPSLLQ      $0x34, Z2, Z2
+	VPADDQ      Z12, Z2, Z2
+	VMULPD      Z3, Z3, Z4
+	VADDPD      Z3, Z13, Z5
+	VMULPD      powF64Consts<>+1728(SB), Z3, Z6
+	VADDPD      powF64Consts<>+1024(SB), Z6, Z6
+	VMULPD      Z6, Z4, Z6
+	VADDPD      Z6, Z5, Z5
+	VMULPD      powF64Consts<>+1856(SB), Z3, Z6
+	VADDPD      powF64Consts<>+1792(SB), Z6, Z6
+	VMULPD      powF64Consts<>+1920(SB), Z4, Z3
+	VADDPD      Z3, Z6, Z6
+	VMULPD      Z4, Z4, Z3
+	VMULPD      Z6, Z3, Z6
+	VADDPD      Z6, Z5, Z5
+	VMULPD      Z5, Z2, Z3
+	VADDPD      Z3, Z2, Z3
+	VPMOVQ2M    Z1, K3
+	VRNDSCALEPD $0x0b, Z0, Z1
+	VCMPPD      $0x04, Z1, Z0, K3, K4
+	VMULPD      powF64Consts<>+1024(SB), Z0, Z0
+	VRNDSCALEPD $0x0b, Z0, Z1
+	VCMPPD      $0x04, Z1, Z0, K3, K3
+	VPXORQ      powF64Consts<>+576(SB), Z3, K3, Z3
+	VMOVUPD     powF64Consts<>+704(SB), K4, Z3
+	KNOTB       K1, K3
+	KORB        K3, K2, K3
+	KORTESTB    K3, K3
+	JCC         powScalarF64AVX512_done
+	VMOVUPD     Z3, K1, (AX)
+	XORQ        DX, DX
+
+powScalarF64AVX512_done:
+	SUBQ DX, BX
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
 // func leakyReluF32AVX512(dst *float32, x *float32, n int, s float32)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·leakyReluF32AVX512(SB), NOSPLIT, $0-28

@@ -774,6 +774,16 @@ func geluTanhF32AVX512(dst *float32, x *float32, n int)
 //go:noescape
 func geluTanhF64AVX512(dst *float64, x *float64, n int)
 
+// powF64AVX512 sets dst[i] = Pow64(x[i], y[i]) (cpu.Pow64's fast path, bit for bit) for i < done, done <= n, and returns done: the kernel stops at the first 8-element vector (or the masked tail) with an element off Pow64's fast path.
+//
+//go:noescape
+func powF64AVX512(dst *float64, x *float64, y *float64, n int, logTab *float64, expTab *float64) int
+
+// powScalarF64AVX512 is powF64AVX512 with the exponent y for every element.
+//
+//go:noescape
+func powScalarF64AVX512(dst *float64, x *float64, n int, y float64, logTab *float64, expTab *float64) int
+
 // leakyReluF32AVX512 computes dst = x > 0 ? x : x*s (PyTorch's leaky_relu; NaN x gives x*s) over n elements (n a multiple of 16).
 //
 //go:noescape

@@ -111,7 +111,7 @@ func PowF32(dst, x, y []float32) {
 // Panics if x or y is shorter than dst.
 func PowF64(dst, x, y []float64) {
 	checkBin("PowF64", len(dst), len(x), len(y))
-	goPow(dst, x, y)
+	kF64.pow(dst, x, y)
 }
 
 // powSignRules returns the sign mask and lower bound of powScalarF32AVX512

@@ -1058,6 +1058,7 @@ func main() {
 	roundKernels()
 	moreKernels()
 	trigKernels()
+	powF64Kernels()
 	for _, avx2 := range []bool{false, true} {
 		for _, f64 := range []bool{false, true} {
 			leakyReluKernel(newVT(f64, avx2))
