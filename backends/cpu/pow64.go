@@ -23,7 +23,10 @@ import "math"
 // double-double, so log(x) = hi + lo with a relative error below 2^-66;
 // y·log(x) is formed in double-double and exp of it as 2^(k/128)·exp(r)
 // with 2^(j/128) in double-double (hi and relative tail) and a degree-6
-// Taylor polynomial for |r| <= ln2/256.
+// Taylor polynomial for |r| <= ln2/256. Each product that feeds a sum is
+// rounded (float64 conversions), so a compiler allowed to fuse x*y + z
+// (GOAMD64=v3) keeps these results, which the AVX-512 kernel
+// (powF64AVX512) reproduces bit for bit.
 func Pow64(x, y float64) float64 {
 	ix := math.Float64bits(x)
 	iy := math.Float64bits(y)
@@ -67,8 +70,8 @@ const (
 func powCore(ix uint64, y float64) float64 {
 	lhi, llo := powLog(ix)
 	// y·log(x) = ehi + elo
-	ehi := y * lhi
-	return powExp(ehi, math.FMA(y, lhi, -ehi)+y*llo)
+	ehi := float64(y * lhi)
+	return powExp(ehi, math.FMA(y, lhi, -ehi)+float64(y*llo))
 }
 
 // powLog returns log(x) = lhi + llo (relative error below 2^-66) for the
@@ -82,24 +85,25 @@ func powLog(ix uint64) (lhi, llo float64) {
 	e := &powLogTab[i]
 	invc, logc, logct := e[0], e[1], e[2]
 	kd := float64(k)
-	p := z * invc
-	plo := math.FMA(z, invc, -p) // z·invc = p + plo exactly
-	r := p - 1                   // exact: p is within 2^-7 of 1
-	t1 := kd*powLn2Hi + logc     // exact (logc is a multiple of 2^-34)
+	p := float64(z * invc)
+	plo := math.FMA(z, invc, -p)      // z·invc = p + plo exactly
+	r := p - 1                        // exact: p is within 2^-7 of 1
+	t1 := float64(kd*powLn2Hi) + logc // exact (logc is a multiple of 2^-34)
 	t2 := t1 + r
 	bv := t2 - t1
 	lo2 := (t1 - (t2 - bv)) + (r - bv) // TwoSum error of t1 + r
-	lo1 := kd*powLn2Lo + logct
+	lo1 := float64(kd*powLn2Lo) + logct
 	ar := -0.5 * r
-	ar2 := r * ar
+	ar2 := float64(r * ar)
 	lo3 := math.FMA(ar, r, -ar2) // -r²/2 = ar2 + lo3 exactly
 	hi := t2 + ar2
 	lo4 := t2 - hi + ar2 // |t2| >= |ar2|
-	r2 := r * r
-	lo5 := plo * (1 - r + r2) // log1p(r + plo) - log1p(r) to O(plo·r³)
-	ar3 := r * ar2            // -r³/2
+	r2 := float64(r * r)
+	lo5 := float64(plo * (1 - r + r2)) // log1p(r + plo) - log1p(r) to O(plo·r³)
+	ar3 := float64(r * ar2)            // -r³/2
 	// log1p(r) - r + r²/2 = ar3·(-2/3 + r/2 - 2r²/5 + r³/3 - 2r⁴/7 + r⁵/4 - 2r⁶/9 + r⁷/5)
-	q := ar3 * (-2.0/3 + r*0.5 + r2*(-2.0/5+r*(1.0/3)) + r2*r2*(-2.0/7+r*0.25+r2*(-2.0/9+r*0.2)))
+	q := float64(ar3 * (-2.0/3 + float64(r*0.5) + float64(r2*(-2.0/5+float64(r*(1.0/3)))) +
+		float64(float64(r2*r2)*(-2.0/7+float64(r*0.25)+float64(r2*(-2.0/9+float64(r*0.2)))))))
 	lo := lo1 + lo2 + lo3 + lo4 + lo5 + q
 	lhi = hi + lo
 	return lhi, hi - lhi + lo
@@ -117,18 +121,18 @@ func powExp(ehi, elo float64) float64 {
 		}
 		return powExpScaled(ehi, elo)
 	}
-	kf := ehi*powInvLn2N + powShift
+	kf := float64(ehi*powInvLn2N) + powShift
 	ki := math.Float64bits(kf)
 	kf -= powShift
-	rr := ehi + kf*powNegLn2HN // exact
-	rr += kf * powNegLn2LN
+	rr := ehi + float64(kf*powNegLn2HN) // exact
+	rr += float64(kf * powNegLn2LN)
 	rr += elo
 	t := &powExpTab[ki%128]
 	sbits := math.Float64bits(t[0]) + ki>>7<<52 // adds floor(kf/128) to the exponent (mod 2^64)
-	rr2 := rr * rr
-	tmpe := t[1] + rr + rr2*(0.5+rr*(1.0/6)) + rr2*rr2*(1.0/24+rr*(1.0/120)+rr2*(1.0/720))
+	rr2 := float64(rr * rr)
+	tmpe := t[1] + rr + float64(rr2*(0.5+float64(rr*(1.0/6)))) + float64(float64(rr2*rr2)*(1.0/24+float64(rr*(1.0/120))+float64(rr2*(1.0/720))))
 	scale := math.Float64frombits(sbits)
-	return scale + scale*tmpe
+	return scale + float64(scale*tmpe)
 }
 
 // powExpScaled is powCore's exp for 704 <= |ehi| <= 746: the result is
@@ -136,21 +140,21 @@ func powExp(ehi, elo float64) float64 {
 // (exact when it overflows to Inf or stays normal; a subnormal result
 // rounds twice).
 func powExpScaled(ehi, elo float64) float64 {
-	kf := ehi*powInvLn2N + powShift
+	kf := float64(ehi*powInvLn2N) + powShift
 	ki := math.Float64bits(kf)
 	kf -= powShift
-	rr := ehi + kf*powNegLn2HN
-	rr += kf * powNegLn2LN
+	rr := ehi + float64(kf*powNegLn2HN)
+	rr += float64(kf * powNegLn2LN)
 	rr += elo
 	t := &powExpTab[ki%128]
 	sbits := math.Float64bits(t[0])
 	k := int64(kf) >> 7 // floor(kf/128)
-	rr2 := rr * rr
-	tmpe := t[1] + rr + rr2*(0.5+rr*(1.0/6)) + rr2*rr2*(1.0/24+rr*(1.0/120)+rr2*(1.0/720))
+	rr2 := float64(rr * rr)
+	tmpe := t[1] + rr + float64(rr2*(0.5+float64(rr*(1.0/6)))) + float64(float64(rr2*rr2)*(1.0/24+float64(rr*(1.0/120))+float64(rr2*(1.0/720))))
 	if k > 0 {
 		scale := math.Float64frombits(sbits + uint64(k-1000)<<52)
-		return (scale + scale*tmpe) * 0x1p1000
+		return (scale + float64(scale*tmpe)) * 0x1p1000
 	}
 	scale := math.Float64frombits(sbits + uint64(k+1000)<<52)
-	return (scale + scale*tmpe) * 0x1p-1000
+	return (scale + float64(scale*tmpe)) * 0x1p-1000
 }
