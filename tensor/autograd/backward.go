@@ -176,8 +176,10 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 	reusable := func(g *T) bool {
 		return own[g] && !hooked && sent[g] <= 1 && g.OwnsStorage()
 	}
+	// recycle hands a dead gradient's buffer back to the allocator pool
+	// at once (only pooled buffers: a small one gains nothing)
 	recycle := func(g *T) {
-		if reusable(g) {
+		if reusable(g) && g.Storage().Pooled() {
 			delete(own, g)
 			g.Release()
 		}
@@ -344,7 +346,7 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 				return err
 			}
 			g = s
-		case !create && reusable(g) && obeysLayoutContract(g, leaf):
+		case !create && reusable(g) && !g.IsWrappedNumber() && obeysLayoutContract(g, leaf):
 			// nothing else holds g: steal it, as AccumulateGrad does
 			delete(own, g)
 		case !create:
