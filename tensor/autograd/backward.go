@@ -163,13 +163,17 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 	// gradient, a custom Function's or a hook's result), that own their
 	// storage (no views), and were delivered along at most one edge. A
 	// tensor hook may keep what it is given: after one runs, nothing
-	// more is reused.
+	// more is reused. Only pooled buffers (64 KiB and up) are tracked: a
+	// small gradient's copy or allocation costs less than the tracking.
 	seq0 := tensor.AllocSeq()
-	own := map[*T]bool{}
-	sent := map[*T]int{}
+	var own map[*T]bool // allocated at the first tracked tensor
+	var sent map[*T]int // deliveries of the tracked tensors
 	hooked := false
 	mark := func(g *T) {
-		if !create && g != nil && g.StorageSeq() > seq0 && g.OwnsStorage() {
+		if !create && g != nil && g.StorageSeq() > seq0 && g.Storage().Pooled() && g.OwnsStorage() {
+			if own == nil {
+				own, sent = map[*T]bool{}, map[*T]int{}
+			}
 			own[g] = true
 		}
 	}
@@ -177,9 +181,9 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 		return own[g] && !hooked && sent[g] <= 1 && g.OwnsStorage()
 	}
 	// recycle hands a dead gradient's buffer back to the allocator pool
-	// at once (only pooled buffers: a small one gains nothing)
+	// at once
 	recycle := func(g *T) {
-		if reusable(g) && g.Storage().Pooled() {
+		if reusable(g) {
 			delete(own, g)
 			g.Release()
 		}
@@ -223,7 +227,9 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 	// (Grad) or the leaf's pending .grad (Backward) for a leaf, else into
 	// the producing node's buffer for output ed.nr.
 	send := func(ed edge, g *T) error {
-		sent[g]++
+		if own[g] {
+			sent[g]++
+		}
 		if ed.leaf != nil {
 			if inputs == nil {
 				return accLeaf(ed.leaf, g)
