@@ -14,7 +14,16 @@ import (
 type Ctx struct {
 	E    *Engine
 	node *Node
+	// freeing is set when the pass frees the node's saved tensors once
+	// its backward returns (no retain_graph, no create_graph)
+	freeing bool
 }
+
+// Freeing reports whether this backward is the last use of the node's
+// saved tensors: the pass neither retains the graph nor records one, so
+// a formula may hand a saved intermediate that nothing else can reach
+// back to the allocator (tensor.ReleaseShared).
+func (c *Ctx) Freeing() bool { return c.freeing }
 
 // Saved returns the i-th saved tensor (inputs in order when the formula
 // saves inputs, then outputs), failing with PyTorch's version-counter
@@ -438,7 +447,7 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 				}
 			}
 		} else {
-			ins, err = n.fn.Backward(&Ctx{E: e, node: n}, buf)
+			ins, err = n.fn.Backward(&Ctx{E: e, node: n, freeing: !retain && !create}, buf)
 			if err == nil && create && n.fn.Tangent != nil {
 				ctx := &Ctx{E: e, node: n}
 				linearDoubleBackward(n, buf, ins, single(func(us []*T) (*T, error) { return n.fn.Tangent(ctx, us) }),

@@ -22,13 +22,20 @@ import (
 //	                   ([]float64 or nil), "reduction", "label_smoothing",
 //	                   "total_weight" (the mean's denominator) and, under
 //	                   SavedAttr, logp = log_softmax(x, -1) as recorded in
-//	                   the forward (its grad_fn makes create_graph work)
+//	                   the forward (its grad_fn makes create_graph work);
+//	                   logp must be the loss's private intermediate, saved
+//	                   only by this node and its log_softmax node: a
+//	                   backward that frees the graph releases its buffer
 
 func init() {
 	def(&Function{Name: "native_layer_norm", SaveInputs: true, Backward: layerNormBackward})
 	def(&Function{Name: "nll_loss", Backward: nllLossBackward})
 	def(&Function{Name: "cross_entropy_loss", Backward: crossEntropyBackward})
 }
+
+// logpInGraph is the cross_entropy_loss attribute set once a backward
+// has built a graph on the saved logp.
+const logpInGraph = "_logp_in_graph"
 
 // crossEntropyBackward is cross_entropy's gradient for class-index
 // targets, log_softmax_backward(nll_loss_backward(g)) (plus the label
@@ -49,9 +56,22 @@ func crossEntropyBackward(c *Ctx, gs []*T) ([]*T, error) {
 	g := g0(gs)
 	if !c.E.GradEnabled() {
 		if gi, ok := tensor.CrossEntropyBackward(g, logp, p); ok {
+			if c.Freeing() && c.Attr(logpInGraph) == nil {
+				// logp is cross_entropy's own intermediate, saved by this
+				// node and by its log_softmax node, which only a graph
+				// built below (create_graph) can reach: without one, both
+				// are done with it
+				logp.ReleaseShared(2)
+			}
 			return []*T{gi}, nil
 		}
 	}
+	// the graph built below uses logp (and its log_softmax node): a later
+	// pass through this node must leave it alone
+	if c.node.attrs == nil {
+		c.node.attrs = Attrs{}
+	}
+	c.node.attrs[logpInGraph] = true
 	shape := logp.Shape()
 	C := shape[len(shape)-1]
 	perRow := p.Reduction == "none" && len(shape) == 2
