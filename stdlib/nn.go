@@ -257,13 +257,15 @@ func crossEntropy(e *Engine, x, y, weight *T, ignore int, reduction string, smoo
 		return nil, runtime.Errorf("RuntimeError", "expected scalar type Long but found %s", y.DType().TorchName())
 	}
 	labels := y.ToInt64s()
+	recording := e.GradEnabled() && x.RequiresGrad()
+	if x.Dim() <= 2 && recording {
+		return crossEntropyFused(e, x, labels, weight, wb, ignore, reduction, smoothing)
+	}
 	if x.Dim() <= 2 && smoothing == 0 {
-		if !e.GradEnabled() || !x.RequiresGrad() {
-			// no backward pass: gather the targets' log-probabilities
-			// row by row instead of writing the whole log_softmax
-			if l, ok, err := crossEntropyPick(x, labels, weight, ignore, reduction); ok || err != nil {
-				return l, err
-			}
+		// no backward pass: gather the targets' log-probabilities
+		// row by row instead of writing the whole log_softmax
+		if l, ok, err := crossEntropyPick(x, labels, weight, ignore, reduction); ok || err != nil {
+			return l, err
 		}
 		logp, err := softmaxOp(e, "log_softmax", x, cdim)
 		if err != nil {
@@ -275,6 +277,54 @@ func crossEntropy(e *Engine, x, y, weight *T, ignore int, reduction string, smoo
 	if err != nil {
 		return nil, err
 	}
+	return crossEntropyComposed(e, x, logp, labels, weight, wb, ignore, reduction, smoothing)
+}
+
+// crossEntropyFused is cross_entropy with class indices on x ([N, C] or
+// [C]) when x's gradient is recorded: logp = log_softmax(x) recorded as
+// usual, then one node (autograd's cross_entropy_loss) from x to the loss
+// that saves logp, whose backward is one fused pass per row
+// (tensor.CrossEntropyBackward) instead of nll_loss's scattered gradient
+// and log_softmax's backward. The loss is nllLossFused's without label
+// smoothing and crossEntropyComposed's with it, bit for bit.
+func crossEntropyFused(e *Engine, x *T, labels []int64, weight, wb *T, ignore int, reduction string, smoothing float64) (*T, error) {
+	tgt, coef, denom, err := nllTargets(x, labels, weight, ignore, reduction)
+	if err != nil {
+		return nil, err
+	}
+	logp, err := softmaxOp(e, "log_softmax", x, x.Dim()-1)
+	if err != nil {
+		return nil, err
+	}
+	var wv []float64
+	if weight != nil {
+		wv = weight.ToFloat64s()
+	}
+	attrs := autograd.Attrs{"target": tgt, "weight": wv, "reduction": reduction, "label_smoothing": smoothing,
+		"total_weight": denom, autograd.SavedAttr: []*T{logp}}
+	return e.Apply("cross_entropy_loss", []*T{x}, attrs, func() (*T, error) {
+		if smoothing == 0 {
+			v, err := tensor.GatherRows(logp, tgt)
+			if err != nil {
+				return nil, err
+			}
+			return nllReduce(v, tgt, coef, denom, reduction, logp)
+		}
+		defer e.EnterNoGrad()()
+		return crossEntropyComposed(e, x, logp, labels, weight, wb, ignore, reduction, smoothing)
+	})
+}
+
+// crossEntropyComposed is cross_entropy with class indices from the
+// log-probabilities logp = log_softmax(x, class dim) in elementwise ops:
+// -Σ_C logp·t·w over a one-hot target t (label smoothed), reduced.
+func crossEntropyComposed(e *Engine, x, logp *T, labels []int64, weight, wb *T, ignore int, reduction string, smoothing float64) (*T, error) {
+	cdim := 1
+	if x.Dim() == 1 {
+		cdim = 0
+	}
+	C := x.Shape()[cdim]
+	want := append(append([]int(nil), x.Shape()[:cdim]...), x.Shape()[cdim+1:]...)
 	n := len(labels)
 	inner := 1
 	for _, s := range x.Shape()[cdim+1:] {

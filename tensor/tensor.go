@@ -290,6 +290,20 @@ func (t *Tensor) Release() bool {
 	return true
 }
 
+// ReleaseShared is Release for a tensor whose storage was Shared exactly
+// shares times, by holders the caller speaks for (autograd's saved
+// tensors of nodes being freed): it hands the buffer back when t is
+// otherwise the only tensor over its storage, and reports whether it did.
+// The caller asserts that none of those holders reads t again.
+func (t *Tensor) ReleaseShared(shares int32) bool {
+	if t.base != nil || t.storage == nil || t.storage.refs.Load() != 1+shares {
+		return false
+	}
+	t.storage.release()
+	t.shape, t.strides, t.offset = []int{0}, []int{1}, 0
+	return true
+}
+
 // ---- autograd slot accessors ----
 
 // RequiresGrad reports whether gradients are tracked for t.

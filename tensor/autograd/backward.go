@@ -2,6 +2,7 @@ package autograd
 
 import (
 	"container/heap"
+	"slices"
 
 	"github.com/tsrlang/tsr/tensor"
 )
@@ -13,7 +14,16 @@ import (
 type Ctx struct {
 	E    *Engine
 	node *Node
+	// freeing is set when the pass frees the node's saved tensors once
+	// its backward returns (no retain_graph, no create_graph)
+	freeing bool
 }
+
+// Freeing reports whether this backward is the last use of the node's
+// saved tensors: the pass neither retains the graph nor records one, so
+// a formula may hand a saved intermediate that nothing else can reach
+// back to the allocator (tensor.ReleaseShared).
+func (c *Ctx) Freeing() bool { return c.freeing }
 
 // Saved returns the i-th saved tensor (inputs in order when the formula
 // saves inputs, then outputs), failing with PyTorch's version-counter
@@ -154,15 +164,59 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 	}
 	results := make([]*T, len(inputs))
 
-	accumulate := func(dst **T, g *T) error {
+	// Gradient tensors the engine may write into, keep as a leaf's .grad
+	// or hand back to the allocator (PyTorch's AccumulateGrad and
+	// InputBuffer check use_count for this): only in a pass that records
+	// no graph, only tensors the pass itself allocated (the seed, the
+	// built-in formulas' results and the engine's sums: never a user's
+	// gradient, a custom Function's or a hook's result), that own their
+	// storage (no views), and were delivered along at most one edge. A
+	// tensor hook may keep what it is given: after one runs, nothing
+	// more is reused. Only pooled buffers (64 KiB and up) are tracked: a
+	// small gradient's copy or allocation costs less than the tracking.
+	seq0 := tensor.AllocSeq()
+	var own map[*T]bool // allocated at the first tracked tensor
+	var sent map[*T]int // deliveries of the tracked tensors
+	hooked := false
+	mark := func(g *T) {
+		if !create && g != nil && g.StorageSeq() > seq0 && g.Storage().Pooled() && g.OwnsStorage() {
+			if own == nil {
+				own, sent = map[*T]bool{}, map[*T]int{}
+			}
+			own[g] = true
+		}
+	}
+	reusable := func(g *T) bool {
+		return own[g] && !hooked && sent[g] <= 1 && g.OwnsStorage()
+	}
+	// recycle hands a dead gradient's buffer back to the allocator pool
+	// at once
+	recycle := func(g *T) {
+		if reusable(g) {
+			delete(own, g)
+			g.Release()
+		}
+	}
+
+	// accumulate adds g into *dst; inplace allows writing into *dst (a
+	// node's input buffer or a leaf's pending gradient, never a result
+	// autograd.grad returns: those may alias each other).
+	accumulate := func(dst **T, g *T, inplace bool) error {
 		if *dst == nil {
 			*dst = g
+			return nil
+		}
+		if d := *dst; inplace && reusable(d) && d.DType() == g.DType() && sameShape(d.Shape(), g.Shape()) && d.AddInplace(g) == nil {
+			// PyTorch's InputBuffer::accumulate: old += new when nothing
+			// else holds old
+			recycle(g)
 			return nil
 		}
 		s, err := e.add(*dst, g)
 		if err != nil {
 			return err
 		}
+		mark(s)
 		*dst = s
 		return nil
 	}
@@ -172,7 +226,7 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 		if !seen {
 			leafOrder = append(leafOrder, leaf)
 		}
-		if err := accumulate(&cur, g); err != nil {
+		if err := accumulate(&cur, g, true); err != nil {
 			return err
 		}
 		leafGrads[leaf] = cur
@@ -182,12 +236,15 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 	// (Grad) or the leaf's pending .grad (Backward) for a leaf, else into
 	// the producing node's buffer for output ed.nr.
 	send := func(ed edge, g *T) error {
+		if own[g] {
+			sent[g]++
+		}
 		if ed.leaf != nil {
 			if inputs == nil {
 				return accLeaf(ed.leaf, g)
 			}
 			for _, j := range captureLeaf[ed.leaf] {
-				if err := accumulate(&results[j], g); err != nil {
+				if err := accumulate(&results[j], g, false); err != nil {
 					return err
 				}
 			}
@@ -198,7 +255,7 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 			buf = make([]*T, len(ed.node.outMeta))
 			grads[ed.node] = buf
 		}
-		return accumulate(&buf[ed.nr], g)
+		return accumulate(&buf[ed.nr], g, true)
 	}
 
 	var rootNodes []*Node
@@ -218,6 +275,9 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 			}
 		} else if !sameShape(g.Shape(), r.Shape()) {
 			return nil, errorf("Mismatch in shape: grad_output[%d] has a shape of %s and output[%d] has a shape of %s.", i, fmtInts(g.Shape()), i, fmtInts(r.Shape()))
+		}
+		if rootGrads[i] == nil {
+			mark(g)
 		}
 		ed := edgeOf(r)
 		if err := send(ed, g); err != nil { // a leaf output is itself differentiated
@@ -282,18 +342,29 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 		}
 		done[leaf] = true
 		if hooks := leafHooksOf(leaf); len(hooks) > 0 {
+			hooked = true
 			var err error
 			if g, err = runHooks(hooks, g); err != nil {
 				return err
 			}
 		}
-		if old := leaf.Grad(); old != nil {
+		old := leaf.Grad()
+		switch {
+		case old != nil && !create && old.DType() == g.DType() && sameShape(old.Shape(), g.Shape()) && old.AddInplace(g) == nil:
+			// AccumulateGrad without grad mode: .grad += new_grad,
+			// the same tensor (its version bumped)
+			recycle(g)
+			return nil
+		case old != nil:
 			s, err := e.add(old, g)
 			if err != nil {
 				return err
 			}
 			g = s
-		} else if !create {
+		case !create && reusable(g) && !g.IsWrappedNumber() && obeysLayoutContract(g, leaf):
+			// nothing else holds g: steal it, as AccumulateGrad does
+			delete(own, g)
+		case !create:
 			g = cloneObeyContract(g, leaf)
 		}
 		leaf.SetGrad(g)
@@ -322,8 +393,9 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 		// run (PyTorch 1.13's engine).
 		for nr := range n.outMeta {
 			if idx, ok := captureNode[key{n, nr}]; ok && buf != nil && buf[nr] != nil {
+				delete(own, buf[nr])
 				for _, i := range idx {
-					if err := accumulate(&results[i], buf[nr]); err != nil {
+					if err := accumulate(&results[i], buf[nr], false); err != nil {
 						return nil, err
 					}
 				}
@@ -334,6 +406,9 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 				return nil, err
 			}
 			continue
+		}
+		if len(n.hooks) > 0 {
+			hooked = true
 		}
 		if err := e.preNodeGrads(n, buf, inputs == nil, create); err != nil {
 			return nil, err
@@ -372,7 +447,7 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 				}
 			}
 		} else {
-			ins, err = n.fn.Backward(&Ctx{E: e, node: n}, buf)
+			ins, err = n.fn.Backward(&Ctx{E: e, node: n, freeing: !retain && !create}, buf)
 			if err == nil && create && n.fn.Tangent != nil {
 				ctx := &Ctx{E: e, node: n}
 				linearDoubleBackward(n, buf, ins, single(func(us []*T) (*T, error) { return n.fn.Tangent(ctx, us) }),
@@ -391,6 +466,18 @@ func (e *Engine) run(roots, rootGrads, inputs []*T, retain, create bool) ([]*T, 
 		}
 		if err != nil {
 			return nil, err
+		}
+		if !create && n.custom == nil {
+			// the formula's fresh results may be reused downstream; the
+			// gradients it consumed (unless passed through) are dead
+			for _, g := range ins {
+				mark(g)
+			}
+			for _, g := range buf {
+				if g != nil && !slices.Contains(ins, g) {
+					recycle(g)
+				}
+			}
 		}
 		if !retain {
 			n.released = true
@@ -456,6 +543,26 @@ func cloneObeyContract(g, leaf *T) *T {
 		return g.Clone()
 	}
 	return g.CloneLayoutOf(leaf)
+}
+
+// obeysLayoutContract reports whether g may become leaf's .grad as it is
+// (PyTorch's obeys_layout_contract): g has the leaf's strides on every
+// dim of size > 1 when the leaf is non-overlapping and dense, else g is
+// contiguous.
+func obeysLayoutContract(g, leaf *T) bool {
+	if !sameShape(g.Shape(), leaf.Shape()) {
+		return false
+	}
+	if !leaf.IsNonOverlappingAndDense() {
+		return g.IsContiguous()
+	}
+	gs, ls := g.Strides(), leaf.Strides()
+	for i, n := range g.Shape() {
+		if (n != 1 && gs[i] != ls[i]) || (n == 1 && gs[i] == 0) {
+			return false
+		}
+	}
+	return true
 }
 
 func sameShape(a, b []int) bool {

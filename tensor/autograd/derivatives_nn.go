@@ -17,10 +17,118 @@ import (
 //	                   ([]int, each row's class, -1 where ignored), "coef"
 //	                   ([]float64, d loss / d logp[row, target]: -w[t]
 //	                   over the mean's denominator), "reduction"
+//	cross_entropy_loss inputs [x, [N, C] or [C]]; output [loss]; attrs
+//	                   "target" ([]int, -1 where ignored), "weight"
+//	                   ([]float64 or nil), "reduction", "label_smoothing",
+//	                   "total_weight" (the mean's denominator) and, under
+//	                   SavedAttr, logp = log_softmax(x, -1) as recorded in
+//	                   the forward (its grad_fn makes create_graph work);
+//	                   logp must be the loss's private intermediate, saved
+//	                   only by this node and its log_softmax node: a
+//	                   backward that frees the graph releases its buffer
 
 func init() {
 	def(&Function{Name: "native_layer_norm", SaveInputs: true, Backward: layerNormBackward})
 	def(&Function{Name: "nll_loss", Backward: nllLossBackward})
+	def(&Function{Name: "cross_entropy_loss", Backward: crossEntropyBackward})
+}
+
+// logpInGraph is the cross_entropy_loss attribute set once a backward
+// has built a graph on the saved logp.
+const logpInGraph = "_logp_in_graph"
+
+// crossEntropyBackward is cross_entropy's gradient for class-index
+// targets, log_softmax_backward(nll_loss_backward(g)) (plus the label
+// smoothing term): in an ordinary backward pass one fused row kernel
+// (tensor.CrossEntropyBackward, PyTorch's values bit for bit); when the
+// pass records a graph, g times the constant d loss/d logp composed with
+// log_softmax's backward in engine ops on the saved logp, whose own
+// grad_fn carries the second derivative back to x.
+func crossEntropyBackward(c *Ctx, gs []*T) ([]*T, error) {
+	logp, err := c.Saved(0)
+	if err != nil {
+		return nil, err
+	}
+	tgt, _ := c.Attr("target").([]int)
+	w, _ := c.Attr("weight").([]float64)
+	p := &tensor.CrossEntropyGrad{Target: tgt, Weight: w, Reduction: c.String("reduction"),
+		Smoothing: c.Float("label_smoothing", 0), TotalWeight: c.Float("total_weight", 0)}
+	g := g0(gs)
+	if !c.E.GradEnabled() {
+		if gi, ok := tensor.CrossEntropyBackward(g, logp, p); ok {
+			if c.Freeing() && c.Attr(logpInGraph) == nil {
+				// logp is cross_entropy's own intermediate, saved by this
+				// node and by its log_softmax node, which only a graph
+				// built below (create_graph) can reach: without one, both
+				// are done with it
+				logp.ReleaseShared(2)
+			}
+			return []*T{gi}, nil
+		}
+	}
+	// the graph built below uses logp (and its log_softmax node): a later
+	// pass through this node must leave it alone
+	if c.node.attrs == nil {
+		c.node.attrs = Attrs{}
+	}
+	c.node.attrs[logpInGraph] = true
+	shape := logp.Shape()
+	C := shape[len(shape)-1]
+	perRow := p.Reduction == "none" && len(shape) == 2
+	// d loss / d logp per unit of g, row by row
+	k := make([]float64, logp.Numel())
+	for r, t := range tgt {
+		if t < 0 {
+			continue
+		}
+		row := k[r*C : (r+1)*C]
+		den := 1.0
+		if p.Reduction == "mean" {
+			den = p.TotalWeight
+		}
+		wt := 1.0
+		if w != nil {
+			wt = w[t]
+		}
+		row[t] = -(1 - p.Smoothing) * wt / den
+		if p.Smoothing > 0 {
+			for j := range row {
+				wc := 1.0
+				if w != nil {
+					wc = w[j]
+				}
+				row[j] -= p.Smoothing / float64(C) * wc / den
+			}
+		}
+	}
+	kt, err := tensor.FromFloat64s(k, shape, logp.DType())
+	if err != nil {
+		return nil, err
+	}
+	if perRow {
+		if g, err = c.E.unsqueeze(g, 1); err != nil {
+			return nil, err
+		}
+	}
+	E := c.E
+	gl, err := E.mul(g, kt)
+	if err != nil {
+		return nil, err
+	}
+	s, err := E.sum(gl, []int{len(shape) - 1}, true)
+	if err != nil {
+		return nil, err
+	}
+	e, err := E.exp(logp)
+	if err != nil {
+		return nil, err
+	}
+	t, err := E.mul(e, s)
+	if err != nil {
+		return nil, err
+	}
+	gi, err := E.sub(gl, t)
+	return []*T{gi}, err
 }
 
 // layerNormBackward is ATen's layer_norm backward. During an ordinary

@@ -69,12 +69,66 @@ func nllApply(e *Engine, logp *T, tgt []int, reduction string) (*T, error) {
 	})
 }
 
+// ceApply records cross_entropy with class indices as tsr's stdlib does:
+// log_softmax(x, -1), then one cross_entropy_loss node from x that saves
+// it. The loss is -Σ w·logp over a one-hot target mixed with the uniform
+// one (label smoothing ls), reduced.
+func ceApply(e *Engine, x *T, tgt []int, w []float64, red string, ls float64) (*T, error) {
+	logp, err := e.Apply("log_softmax", []*T{x}, Attrs{"dim": x.Dim() - 1}, func() (*T, error) { return tensor.LogSoftmax(x, -1) })
+	if err != nil {
+		return nil, err
+	}
+	C := x.Shape()[x.Dim()-1]
+	wt := func(c int) float64 {
+		if w == nil {
+			return 1
+		}
+		return w[c]
+	}
+	denom := 0.0
+	for _, t := range tgt {
+		if t >= 0 {
+			denom += wt(t)
+		}
+	}
+	attrs := Attrs{"target": tgt, "weight": w, "reduction": red, "label_smoothing": ls, "total_weight": denom, SavedAttr: []*T{logp}}
+	return e.Apply("cross_entropy_loss", []*T{x}, attrs, func() (*T, error) {
+		lp := logp.ToFloat64s()
+		rows := make([]float64, len(tgt))
+		for r, t := range tgt {
+			if t < 0 {
+				continue
+			}
+			row := lp[r*C : (r+1)*C]
+			sm := 0.0
+			for c, v := range row {
+				sm -= wt(c) * v
+			}
+			rows[r] = (1-ls)*-wt(t)*row[t] + ls/float64(C)*sm
+		}
+		if red == "none" && x.Dim() == 2 {
+			return tensor.FromFloat64s(rows, []int{len(rows)}, x.DType())
+		}
+		s := 0.0
+		for _, v := range rows {
+			s += v
+		}
+		if red == "mean" {
+			s /= denom
+		}
+		return tensor.FromFloat64s([]float64{s}, nil, x.DType())
+	})
+}
+
 func nnGradCases() []gradCase {
 	ln := func(shapes [][]int, k int, eps float64) gradCase {
 		return gradCase{op: "native_layer_norm", shapes: shapes, f: func(e *Engine, in []*T) (*T, error) { return lnApply(e, in, k, eps) }}
 	}
 	nll := func(shape []int, tgt []int, red string) gradCase {
 		return gradCase{op: "nll_loss", shapes: [][]int{shape}, f: func(e *Engine, in []*T) (*T, error) { return nllApply(e, in[0], tgt, red) }}
+	}
+	ce := func(shape []int, tgt []int, w []float64, red string, ls float64) gradCase {
+		return gradCase{op: "cross_entropy_loss", shapes: [][]int{shape}, f: func(e *Engine, in []*T) (*T, error) { return ceApply(e, in[0], tgt, w, red, ls) }}
 	}
 	return []gradCase{
 		ln([][]int{{3, 5}, {5}, {5}}, 1, 1e-5),
@@ -85,6 +139,11 @@ func nnGradCases() []gradCase {
 		nll([]int{4, 5}, []int{1, 3, -1, 0}, "sum"),
 		nll([]int{3, 6}, []int{5, 0, 2}, "none"),
 		nll([]int{6}, []int{2}, "mean"),
+		ce([]int{4, 5}, []int{1, -1, 4, 0}, nil, "mean", 0),
+		ce([]int{4, 5}, []int{1, 3, -1, 0}, []float64{0.5, 2, 1, 3, 0.25}, "mean", 0.2),
+		ce([]int{3, 6}, []int{5, 0, 2}, []float64{1, 2, 3, 4, 5, 6}, "none", 0.1),
+		ce([]int{3, 6}, []int{5, -1, 2}, nil, "sum", 0.3),
+		ce([]int{6}, []int{2}, nil, "mean", 0.1),
 	}
 }
 

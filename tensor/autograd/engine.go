@@ -301,8 +301,20 @@ func (e *Engine) Apply(op string, inputs []*T, attrs Attrs, forward func() (*T, 
 	if fn.SaveOutput {
 		n.save(out, true, 0)
 	}
+	if extra, ok := attrs[SavedAttr].([]*T); ok {
+		for _, t := range extra {
+			n.save(t, false, 0)
+		}
+	}
 	return out, nil
 }
+
+// SavedAttr is the attribute under which Apply takes further tensors
+// ([]*T) to save for backward beyond the op's inputs and output (a fused
+// op's intermediate, such as cross_entropy's log_softmax): saved after
+// those, with the same version check and freeing, and read back with
+// Ctx.Saved.
+const SavedAttr = "_saved"
 
 // ApplyMulti is Apply for ops with several outputs (max with indices, split,
 // chunk, linalg factorizations). Non-float outputs (indices) are returned
