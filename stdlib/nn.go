@@ -288,17 +288,13 @@ func crossEntropy(e *Engine, x, y, weight *T, ignore int, reduction string, smoo
 // and log_softmax's backward. The loss is nllLossFused's without label
 // smoothing and crossEntropyComposed's with it, bit for bit.
 func crossEntropyFused(e *Engine, x *T, labels []int64, weight, wb *T, ignore int, reduction string, smoothing float64) (*T, error) {
-	tgt, coef, denom, err := nllTargets(x, labels, weight, ignore, reduction)
+	tgt, coef, wv, denom, err := nllTargets(x, labels, weight, ignore, reduction)
 	if err != nil {
 		return nil, err
 	}
 	logp, err := softmaxOp(e, "log_softmax", x, x.Dim()-1)
 	if err != nil {
 		return nil, err
-	}
-	var wv []float64
-	if weight != nil {
-		wv = weight.ToFloat64s()
 	}
 	attrs := autograd.Attrs{"target": tgt, "weight": wv, "reduction": reduction, "label_smoothing": smoothing,
 		"total_weight": denom, autograd.SavedAttr: []*T{logp}}
@@ -308,7 +304,7 @@ func crossEntropyFused(e *Engine, x *T, labels []int64, weight, wb *T, ignore in
 			if err != nil {
 				return nil, err
 			}
-			return nllReduce(v, tgt, coef, denom, reduction, logp)
+			return nllReduce(v, tgt, coef, wv, reduction, logp)
 		}
 		defer e.EnterNoGrad()()
 		return crossEntropyComposed(e, x, logp, labels, weight, wb, ignore, reduction, smoothing)
@@ -414,7 +410,7 @@ func crossEntropyComposed(e *Engine, x, logp *T, labels []int64, weight, wb *T, 
 // weight of the other rows), and the gradient is scattered back at each
 // row's target. Out-of-range labels are an IndexError, as PyTorch's.
 func nllLossFused(e *Engine, logp *T, labels []int64, weight *T, ignore int, reduction string) (*T, error) {
-	tgt, coef, wv, err := nllTargets(logp, labels, weight, ignore, reduction)
+	tgt, coef, wv, _, err := nllTargets(logp, labels, weight, ignore, reduction)
 	if err != nil {
 		return nil, err
 	}
@@ -433,7 +429,7 @@ func nllLossFused(e *Engine, logp *T, labels []int64, weight *T, ignore int, red
 // the targets' log-probabilities from tensor.LogSoftmaxPick. ok is false
 // (nothing done) where LogSoftmaxPick does not apply.
 func crossEntropyPick(x *T, labels []int64, weight *T, ignore int, reduction string) (*T, bool, error) {
-	tgt, coef, wv, err := nllTargets(x, labels, weight, ignore, reduction)
+	tgt, coef, wv, _, err := nllTargets(x, labels, weight, ignore, reduction)
 	if err != nil {
 		return nil, true, err
 	}
@@ -447,11 +443,11 @@ func crossEntropyPick(x *T, labels []int64, weight *T, ignore int, reduction str
 
 // nllTargets checks nll_loss's labels against the class count of logp
 // (its last dim) and returns each row's target column (-1: ignored), its
-// coefficient -w[t] (divided by the total weight of the rows not ignored,
-// for the mean) and the class weights wv (nil without weight).
-func nllTargets(logp *T, labels []int64, weight *T, ignore int, reduction string) (tgt []int, coef, wv []float64, err error) {
+// coefficient -w[t] (divided by denom, the total weight of the rows not
+// ignored, for the mean), the class weights wv (nil without weight) and
+// denom.
+func nllTargets(logp *T, labels []int64, weight *T, ignore int, reduction string) (tgt []int, coef, wv []float64, denom float64, err error) {
 	C := logp.Shape()[logp.Dim()-1]
-	denom := 0.0
 	if weight != nil {
 		wv = weight.ToFloat64s()
 	}
@@ -463,7 +459,7 @@ func nllTargets(logp *T, labels []int64, weight *T, ignore int, reduction string
 			continue
 		}
 		if c < 0 || int(c) >= C {
-			return nil, nil, nil, runtime.Errorf("IndexError", "Target %d is out of bounds.", c)
+			return nil, nil, nil, 0, runtime.Errorf("IndexError", "Target %d is out of bounds.", c)
 		}
 		tgt[i] = int(c)
 		coef[i] = -1
@@ -477,7 +473,7 @@ func nllTargets(logp *T, labels []int64, weight *T, ignore int, reduction string
 			coef[i] /= denom
 		}
 	}
-	return tgt, coef, wv, nil
+	return tgt, coef, wv, denom, nil
 }
 
 // nllReduce forms nll_loss from the gathered log-probabilities v (one per
