@@ -210,8 +210,12 @@ func (pd *paramDict) SetIndex(key runtime.Value, v runtime.Value) error {
 	return pd.set(key, v)
 }
 
-// DelIndex removes the parameter under key (del pd[key]).
+// DelIndex removes the parameter under key (del pd[key]); an absent key
+// is a KeyError, as torch's __delitem__ (del self._keys[key]).
 func (pd *paramDict) DelIndex(key runtime.Value) error {
+	if pd.get(key) == nil {
+		return runtime.Errorf("KeyError", "%s", runtime.Repr(key))
+	}
 	_, err := pd.remove(key)
 	return err
 }

@@ -17,3 +17,31 @@ func TestShapePlusTuple(t *testing.T) {
 			"TypeError: can only concatenate list (not \"int\") to list\nTypeError: can only concatenate list (not \"tuple\") to list"},
 	})
 }
+
+// del pd[key] of an absent key is torch's KeyError (its __delitem__ deletes
+// from _keys first); pop and del pd.attr keep the AttributeError.
+func TestParameterDictDelMissingKey(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`pd = nn.ParameterDict({"a": nn.Parameter(ones(2))})` + "\n" + catchOf(`del pd["zz"]`) + "\n" + catchOf(`del pd[3]`) + "\n" +
+			catchOf(`pd.pop("zz")`) + "\n" + catchOf(`del pd.zz`) + "\n" + `del pd["a"]; print(len(pd))`,
+			"KeyError: 'zz'\nKeyError: 3\nAttributeError: 'ParameterDict' object has no attribute 'zz'\nAttributeError: 'ParameterDict' object has no attribute 'zz'\n0"},
+	})
+}
+
+// Cosine schedules evaluate cos as CPython's math.cos (xmath.Cos): Go's
+// math.Cos put OneCycleLR's fourth lr and CosineAnnealingLR's sixth and
+// seventh one ulp off torch 1.13's (values printed by torch).
+func TestCosineScheduleDigits(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`m = nn.Linear(2, 2); opt = optim.SGD(m.parameters(), lr=0.1)
+s = optim.lr_scheduler.OneCycleLR(opt, max_lr=1.0, total_steps=5)
+l = []
+for i in range(5) { l.append(opt.param_groups[0]["lr"]); opt.step(); s.step() }
+print(l)`, "[0.040000000000000036, 0.9504846320134737, 0.6112620219362893, 0.18825834605023697, 4e-06]"},
+		{`m = nn.Linear(2, 2); opt = optim.SGD(m.parameters(), lr=0.1)
+s = optim.lr_scheduler.CosineAnnealingLR(opt, T_max=7, eta_min=0.001)
+l = []
+for i in range(8) { l.append(opt.param_groups[0]["lr"]); opt.step(); s.step() }
+print(l)`, "[0.1, 0.09509795896116975, 0.08136274519200731, 0.061514786230837566, 0.03948521376916245, 0.019637254807992697, 0.005902041038830259, 0.001]"},
+	})
+}
