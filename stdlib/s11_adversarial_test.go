@@ -45,3 +45,17 @@ for i in range(8) { l.append(opt.param_groups[0]["lr"]); opt.step(); s.step() }
 print(l)`, "[0.1, 0.09509795896116975, 0.08136274519200731, 0.061514786230837566, 0.03948521376916245, 0.019637254807992697, 0.005902041038830259, 0.001]"},
 	})
 }
+
+// norm(p=2) of a transposed or permuted tensor over its memory-inner dims
+// reduces the same rows as the contiguous tensor (TensorIterator reorders
+// the reduction), so x.t().norm(dim=0) has x.norm(dim=1)'s bits, as in
+// PyTorch 1.13 (values printed by torch).
+func TestNormPermutedRows(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`x = (((arange(210) * 7919) % 1000) / 37.0 - 13.0).reshape(3, 70)
+print(x.t().norm(dim=0).tolist(), x.t().norm(dim=0, keepdim=true).shape)`, "[65.26898193359375, 66.96430206298828, 63.75053405761719] [1, 3]"},
+		{`z = (((arange(120) * 7919) % 1000) / 37.0 - 13.0).reshape(4, 5, 6)
+print(z.permute(1, 2, 0).norm(dim=[0, 1]).tolist(), z.permute(2, 1, 0).norm(dim=[0, 1]).tolist(), z.permute(2, 1, 0).norm(dim=0, keepdim=true).shape)`,
+			"[44.65806198120117, 39.78718948364258, 46.02580642700195, 39.7302360534668] [44.65806198120117, 39.78718948364258, 46.02580642700195, 39.7302360534668] [1, 5, 4]"},
+	})
+}

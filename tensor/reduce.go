@@ -711,6 +711,9 @@ func Norm(t *Tensor, p float64, dims []int, keepdim bool) (*Tensor, error) {
 		if r := fastNorm2(t, pl); r != nil {
 			return r, nil
 		}
+		if r := permutedNorm2(t, pl); r != nil {
+			return r, nil
+		}
 	}
 	out := zeros(pl.outShape, F64)
 	d := out.storage.F64()
@@ -943,6 +946,64 @@ func fastNorm2(t *Tensor, pl *reducePlan) *Tensor {
 		}
 	}
 	return out
+}
+
+// permutedNorm2 is Norm with p = 2 of a non-contiguous f32/f64 tensor
+// whose reduced dims are, in memory, its innermost dense block (x.t()
+// reduced over dim 0, a permuted tensor reduced over its stride-1 dims):
+// TensorIterator reorders such a reduction into contiguous rows, so it runs
+// fastNorm2 on the tensor permuted to memory order (kept dims, then
+// reduced dims, each by decreasing stride) and puts the kept dims back in
+// their order. nil when the permuted tensor is not contiguous.
+func permutedNorm2(t *Tensor, pl *reducePlan) *Tensor {
+	if t.dtype != F32 && t.dtype != F64 || t.IsContiguous() || len(t.shape) < 2 {
+		return nil
+	}
+	var kept, red []int
+	for d := range t.shape {
+		if pl.red[d] {
+			red = append(red, d)
+		} else {
+			kept = append(kept, d)
+		}
+	}
+	byStride := func(a, b int) int { return t.strides[b] - t.strides[a] }
+	ks := slices.Clone(kept)
+	slices.SortStableFunc(ks, byStride)
+	slices.SortStableFunc(red, byStride)
+	perm := append(slices.Clone(ks), red...)
+	pt, err := t.Permute(perm...)
+	if err != nil || !pt.IsContiguous() {
+		return nil
+	}
+	trailing := make([]int, len(red))
+	for i := range red {
+		trailing[i] = len(ks) + i
+	}
+	pl2, err := planReduce(pt, trailing, false)
+	if err != nil {
+		return nil
+	}
+	r := fastNorm2(pt, pl2) // shape: the kept dims in ks order
+	if r == nil {
+		return nil
+	}
+	if len(ks) > 1 {
+		inv := make([]int, len(ks))
+		for i, d := range kept {
+			inv[i] = slices.Index(ks, d)
+		}
+		rp, err := r.Permute(inv...)
+		if err != nil {
+			return nil
+		}
+		r = rp.Contiguous()
+	}
+	rr, err := r.Reshape(pl.outShape...)
+	if err != nil {
+		return nil
+	}
+	return rr
 }
 
 // LogSumExp returns log(sum(exp(t))) over dims, computed as
