@@ -1,6 +1,10 @@
 package stdlib_test
 
-import "testing"
+import (
+	"encoding/json"
+	"os"
+	"testing"
+)
 
 // Regressions from the session-11 adversarial-user pass (helper h8),
 // checked against PyTorch 1.13 / CPython 3.11.
@@ -58,4 +62,22 @@ print(x.t().norm(dim=0).tolist(), x.t().norm(dim=0, keepdim=true).shape)`, "[65.
 print(z.permute(1, 2, 0).norm(dim=[0, 1]).tolist(), z.permute(2, 1, 0).norm(dim=[0, 1]).tolist(), z.permute(2, 1, 0).norm(dim=0, keepdim=true).shape)`,
 			"[44.65806198120117, 39.78718948364258, 46.02580642700195, 39.7302360534668] [44.65806198120117, 39.78718948364258, 46.02580642700195, 39.7302360534668] [1, 5, 4]"},
 	})
+}
+
+// softmax / log_softmax over a non-last dim with fewer columns than a
+// vector holds (inner < 8 f32, < 4 f64) are PyTorch 1.13's scalar column
+// loop bit for bit (libm exp, in-order sum in the dtype, divide; log_softmax
+// (x - max) - log(sum)); torch goldens from testdata/gen_softmax_cols.py.
+func TestSoftmaxShortColumnsTorchBits(t *testing.T) {
+	b, err := os.ReadFile("testdata/softmax_cols.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct{ Name, Src, Want string }
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) { checkPrints(t, []printCase{{c.Src, c.Want}}) })
+	}
 }
