@@ -81,3 +81,20 @@ func TestSoftmaxShortColumnsTorchBits(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) { checkPrints(t, []printCase{{c.Src, c.Want}}) })
 	}
 }
+
+// Second derivatives at the kinks as PyTorch 1.13's derivatives.yaml:
+// hardswish's is 1/3 only strictly inside (-3, 3), celu's and selu's
+// (elu_double_backward) only where x < 0, so all are 0 at x = ±3 and 0.
+func TestActivationSecondDerivativeAtKinks(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`x = tensor([-3.0, 3.0, 0.0, -4.0, 4.0], dtype=f64, requires_grad=true)
+y = nn.functional.hardswish(x)
+y.sum().backward(create_graph=true); g = x.grad; del x.grad
+g.sum().backward(); print(g.tolist(), x.grad.tolist())`, "[-0.5, 1.5, 0.5, 0.0, 1.0] [0.0, 0.0, 0.3333333333333333, 0.0, 0.0]"},
+		{`for f in [nn.functional.celu, nn.functional.selu] {
+  x = tensor([-1.0, 1.0, 0.0], dtype=f64, requires_grad=true)
+  y = f(x); y.sum().backward(create_graph=true); g = x.grad; del x.grad
+  g.sum().backward(); print(x.grad.tolist())
+}`, "[0.36787944117144233, 0.0, 0.0]\n[0.646768603034814, 0.0, 0.0]"},
+	})
+}
