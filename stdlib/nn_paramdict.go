@@ -226,6 +226,16 @@ func (pd *paramDict) DelAttr(name string) error {
 	return err
 }
 
+// MappingItems returns the (key, parameter) pairs in insertion order, so
+// {**pd} and f(**pd) unpack it as a mapping, as in Python.
+func (pd *paramDict) MappingItems() [][2]runtime.Value {
+	items := make([][2]runtime.Value, len(pd.params))
+	for i, p := range pd.params {
+		items[i] = [2]runtime.Value{runtime.String(p), pd.fields[p]}
+	}
+	return items
+}
+
 // Iterate yields the keys in insertion order.
 func (pd *paramDict) Iterate() runtime.Iterator {
 	keys := make([]runtime.Value, len(pd.params))

@@ -98,3 +98,16 @@ g.sum().backward(); print(g.tolist(), x.grad.tolist())`, "[-0.5, 1.5, 0.5, 0.0, 
 }`, "[0.36787944117144233, 0.0, 0.0]\n[0.646768603034814, 0.0, 0.0]"},
 	})
 }
+
+// nn.ParameterDict and nn.ModuleDict are mappings (keys() and m[key]) to
+// {**m} and f(**m), as in Python; other non-dicts keep CPython's errors.
+func TestModuleDictsUnpackAsMappings(t *testing.T) {
+	checkPrints(t, []printCase{
+		{`pd = nn.ParameterDict({"a": nn.Parameter(ones(1)), "b": nn.Parameter(zeros(2))})
+md = nn.ModuleDict({"l": nn.Identity()})
+fn f(**kw) { list(kw.keys()) }
+d = {**pd, "c": 1}
+print(list(d.keys()), d["b"].shape, {**md}, f(**pd), f(**md, z=1))` + "\n" + catchOf(`f(**pd, a=1)`) + "\n" + catchOf(`{**"ab"}`),
+			"['a', 'b', 'c'] [2] {'l': Identity()} ['a', 'b'] ['l', 'z']\nTypeError: f() got multiple values for keyword argument 'a'\nTypeError: 'str' object is not a mapping"},
+	})
+}
