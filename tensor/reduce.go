@@ -291,6 +291,17 @@ func varStd(t *Tensor, dims []int, correction int, keepdim, std bool) (*Tensor, 
 	if r := fastVarStd(t, p, correction, std); r != nil {
 		return r, nil
 	}
+	if p.outer == 1 && !t.IsContiguous() {
+		// one output of a transposed/permuted dense tensor: PyTorch
+		// reduces it in memory order, as the contiguous tensor
+		if mo := memoryOrderView(t); mo != nil {
+			if pm, err := planReduce(mo, nil, keepdim); err == nil && len(pm.outShape) == len(p.outShape) {
+				if r := fastVarStd(mo, pm, correction, std); r != nil {
+					return r, nil
+				}
+			}
+		}
+	}
 	out := zeros(p.outShape, F64)
 	d := out.storage.F64()
 	single := len(d) == 1
@@ -973,8 +984,17 @@ func permutedNorm2(t *Tensor, pl *reducePlan) *Tensor {
 	slices.SortStableFunc(red, byStride)
 	perm := append(slices.Clone(ks), red...)
 	pt, err := t.Permute(perm...)
-	if err != nil || !pt.IsContiguous() {
+	if err != nil {
 		return nil
+	}
+	if !pt.IsContiguous() {
+		// rows dense in memory but spaced apart (x[::2] over its last
+		// dim): PyTorch reduces each row in place; a compacting copy
+		// keeps every row's values and order
+		if !denseSuffix(pt.shape[len(ks):], pt.strides[len(ks):]) {
+			return nil
+		}
+		pt = pt.Contiguous()
 	}
 	trailing := make([]int, len(red))
 	for i := range red {
@@ -1004,6 +1024,39 @@ func permutedNorm2(t *Tensor, pl *reducePlan) *Tensor {
 		return nil
 	}
 	return rr
+}
+
+// denseSuffix reports whether dims of these sizes and strides are laid out
+// row-major with the last stride 1 (size-1 dims ignored).
+func denseSuffix(shape, strides []int) bool {
+	want := 1
+	for i := len(shape) - 1; i >= 0; i-- {
+		if shape[i] == 1 {
+			continue
+		}
+		if strides[i] != want {
+			return false
+		}
+		want *= shape[i]
+	}
+	return true
+}
+
+// memoryOrderView returns t permuted so that its strides decrease, when
+// that view is contiguous (t is a transpose or permutation of a dense
+// tensor), else nil: the order in which PyTorch's TensorIterator walks a
+// full reduction of t.
+func memoryOrderView(t *Tensor) *Tensor {
+	perm := make([]int, len(t.shape))
+	for i := range perm {
+		perm[i] = i
+	}
+	slices.SortStableFunc(perm, func(a, b int) int { return t.strides[b] - t.strides[a] })
+	pt, err := t.Permute(perm...)
+	if err != nil || !pt.IsContiguous() {
+		return nil
+	}
+	return pt
 }
 
 // LogSumExp returns log(sum(exp(t))) over dims, computed as
