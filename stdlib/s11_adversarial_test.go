@@ -112,13 +112,15 @@ print(list(d.keys()), d["b"].shape, {**md}, f(**pd), f(**md, z=1))` + "\n" + cat
 	})
 }
 
-// Reductions PyTorch walks in memory order: norm of rows that are dense
-// but spaced apart (x[::2] over dim 1) and the one-output var of a
+// Reductions PyTorch walks in memory order: norm and logsumexp of rows
+// that are dense but spaced apart (x[::2] over dim 1) and the one-output var of a
 // transposed tensor have the contiguous tensor's bits (torch's values).
 func TestReductionsInMemoryOrder(t *testing.T) {
 	checkPrints(t, []printCase{
 		{`x = (((arange(148) * 7919) % 1000) / 377.0 - 1.3).reshape(4, 37)
 print(x[::2].norm(dim=1).tolist(), x.double().t().var().item(), x.double().var().item())`,
 			"[4.653914928436279, 4.654199123382568] 0.5894053611993159 0.5894053611993159"},
+		{`x = (((arange(222) * 7919) % 1000) / 77.0 - 6.3).reshape(6, 37)
+print(logsumexp(x[::2], 1).tolist())`, "[7.570551872253418, 7.648473739624023, 7.726395606994629]"},
 	})
 }

@@ -1076,6 +1076,17 @@ func LogSumExp(t *Tensor, dims []int, keepdim bool) (*Tensor, error) {
 	if r := fastLogSumExp(t, p); r != nil {
 		return r, nil
 	}
+	if (t.dtype == F32 || t.dtype == F64) && !t.IsContiguous() && trailingReduction(t, p) && denseSuffix(p.redShape, p.redStrides) {
+		// dense rows spaced apart (x[::2] over its last dim): PyTorch's
+		// exp(x - max) is a contiguous tensor, summed row by row; a
+		// compacting copy gives the same rows
+		c := t.Contiguous()
+		if pc, err := planReduce(c, dims, keepdim); err == nil {
+			if r := fastLogSumExp(c, pc); r != nil {
+				return r, nil
+			}
+		}
+	}
 	odt := t.dtype
 	if !odt.IsFloat() {
 		odt = DefaultFloat
