@@ -706,7 +706,8 @@ func fastSoftmax(t *Tensor, d int, logsm bool) *Tensor {
 		// fewer columns than a vector holds: PyTorch's scalar loop
 		out := empty(c.shape, c.dtype)
 		if c.dtype == F32 {
-			softmaxColsF32(c.storage.F32()[c.offset:], out.storage.F32(), outer, r, inner, logsm)
+			softmaxColsScalar(c.storage.F32()[c.offset:], out.storage.F32(), outer, r, inner, logsm,
+				xmath.Expf, func(v float32) float32 { return float32(math.Log(float64(v))) })
 		} else {
 			softmaxColsScalar(c.storage.F64()[c.offset:], out.storage.F64(), outer, r, inner, logsm, xmath.Exp, xmath.Log)
 		}
@@ -743,7 +744,9 @@ func fastSoftmax(t *Tensor, d int, logsm bool) *Tensor {
 // compute a column when fewer columns than a vector's lanes remain (inner
 // below 8 floats or 4 doubles: every column): max by std::max in order,
 // sum of exp(x - max) in the dtype in order (libm's exp: exp), then
-// exp(x - max) / sum, or (x - max) - log(sum).
+// exp(x - max) / sum, or (x - max) - log(sum). f32 takes glibc's expf
+// (xmath.Expf, bit for bit) and logf (the float32 of the float64 log,
+// correctly rounded but in near-halfway cases).
 func softmaxColsScalar[T vfloat](x, dst []T, outer, r, inner int, logsm bool, exp, log func(T) T) {
 	for o := 0; o < outer; o++ {
 		base := o * r * inner
@@ -772,68 +775,6 @@ func softmaxColsScalar[T vfloat](x, dst []T, outer, r, inner int, logsm bool, ex
 			}
 			for i := 0; i < r; i++ {
 				dst[col+i*inner] /= s
-			}
-		}
-	}
-}
-
-// softmaxColsF32 is softmaxColsScalar for float32, with expf correctly
-// rounded, computed as the float64 vector exp of the float32 differences
-// rounded to float32 (the double result is within an ulp of a double, so
-// its float32 rounding is the correctly rounded one but for results within
-// 2^-29 ulp of a float32 midpoint). glibc's expf (what PyTorch's scalar loop
-// calls) is within 0.502 ulp, not correctly rounded: near-halfway results
-// (about 6 in 10^4 softmax outputs of random logits) then differ in the
-// last bit; log_softmax, whose sum absorbs them, agrees.
-func softmaxColsF32(x, dst []float32, outer, r, inner int, logsm bool) {
-	n := r * inner
-	buf := make([]float64, n)
-	m := make([]float32, inner)
-	s := make([]float32, inner)
-	for o := 0; o < outer; o++ {
-		xs, ds := x[o*n:(o+1)*n], dst[o*n:(o+1)*n]
-		copy(m, xs[:inner])
-		for i := 1; i < r; i++ {
-			for j, v := range xs[i*inner : (i+1)*inner] {
-				if m[j] < v { // std::max(m, v)
-					m[j] = v
-				}
-			}
-		}
-		for i := 0; i < r; i++ {
-			b := buf[i*inner : (i+1)*inner]
-			for j, v := range xs[i*inner : (i+1)*inner] {
-				b[j] = float64(v - m[j])
-			}
-		}
-		cpu.ExpF64(buf, buf)
-		clear(s)
-		for i := 0; i < r; i++ {
-			b := buf[i*inner : (i+1)*inner]
-			for j := range b {
-				e := float32(b[j])
-				if !logsm {
-					ds[i*inner+j] = e
-				}
-				s[j] += e
-			}
-		}
-		if logsm {
-			for j, v := range s {
-				s[j] = float32(math.Log(float64(v)))
-			}
-			for i := 0; i < r; i++ {
-				row := ds[i*inner : (i+1)*inner]
-				for j, v := range xs[i*inner : (i+1)*inner] {
-					row[j] = (v - m[j]) - s[j]
-				}
-			}
-			continue
-		}
-		for i := 0; i < r; i++ {
-			row := ds[i*inner : (i+1)*inner]
-			for j := range row {
-				row[j] /= s[j]
 			}
 		}
 	}
