@@ -193,6 +193,7 @@ var goldenSnippets = []string{
 	"fn f() x", "if x y", "if x { } else y", "if x { } elif y { }", "for 1 in x { }", "for (a, 1) in x { }",
 	"if x { y } z", "fn f(n) { if n { return 1 } n * 2 }", "for i in xs { } print(i)", "while c { } x = 1", "if a { } else { } b",
 	"try { } catch e { } 1", "if a { } , b", "if a { } + b",
+	"fn f() { 1 } f()", "fn f() { } fn g() { } g()", "fn f() { } else { }", "x = fn() { 1 }()", "fn f(a, /) { a } f(1)",
 	"for a, in x { }", "while { }", "break 1", "continue x", "return return", "try x catch e { }",
 	"try { } catch 1 { }", "try { } catch (e) { }", "import x as y", "import \"a\" as 1", "import \"a\" y",
 	"no_grad x", "detect_anomaly", "grad() { x }", "grad(w) x", "value_and_grad(w) { }", "x.1", "x..y",

@@ -149,7 +149,7 @@ type scanner struct {
 	line  int
 	col   int
 	toks  []token
-	stack []byte // open brackets: '(', '[', '{' (block), 'F' (a function's or gradient block's body) or 'd' (dict brace)
+	stack []byte // open brackets: '(', '[', '{' (block), 'F' (a function's or gradient block's body), 'N' (a named function definition's body) or 'd' (dict brace)
 	// openTok holds the index in toks of each bracket on stack, and
 	// parenOpen that of the '(' the last ')' closed.
 	openTok   []int
@@ -249,7 +249,7 @@ func (s *scanner) last() (token, bool) {
 
 // newlineSignificant reports whether a newline at this point ends a statement.
 func (s *scanner) newlineSignificant() bool {
-	if n := len(s.stack); n > 0 && s.stack[n-1] != '{' && s.stack[n-1] != 'F' {
+	if n := len(s.stack); n > 0 && s.stack[n-1] != '{' && s.stack[n-1] != 'F' && s.stack[n-1] != 'N' {
 		return false
 	}
 	t, ok := s.last()
@@ -428,6 +428,9 @@ func (s *scanner) punct(op string, p lexer.Position) error {
 			kind = '{'
 			if t.Type == tokPunct && t.Value == ")" && s.bodyAfterParen() {
 				kind = 'F'
+				if s.namedFnDef() {
+					kind = 'N'
+				}
 			}
 		}
 		s.stack = append(s.stack, kind)
@@ -440,7 +443,7 @@ func (s *scanner) punct(op string, p lexer.Position) error {
 			return s.errAt(p, false, "unexpected %q", op)
 		}
 		top := s.stack[n-1]
-		if top == 'd' || top == 'F' {
+		if top == 'd' || top == 'F' || top == 'N' {
 			top = '{'
 		}
 		if top != want {
@@ -450,7 +453,13 @@ func (s *scanner) punct(op string, p lexer.Position) error {
 			s.parenOpen = s.openTok[n-1]
 		}
 		stmtBlock := false
-		if op == "}" && (s.stack[n-1] == '{' || s.stack[n-1] == 'F') {
+		if op == "}" && (s.stack[n-1] == '{' || s.stack[n-1] == 'F' || s.stack[n-1] == 'N') {
+			if s.stack[n-1] == 'N' {
+				// a named function definition is a statement too
+				// (fn f() { 10 } print(f())), but not a block an
+				// else may follow
+				stmtBlock = true
+			}
 			if s.stack[n-1] == '{' {
 				s.blockClose = p.Offset
 				stmtBlock = true
@@ -500,6 +509,22 @@ func (s *scanner) bodyAfterParen() bool {
 		return s.toks[k-2].Type == tokKeyword && s.toks[k-2].Value == "fn"
 	}
 	return false
+}
+
+// namedFnDef reports whether the '(' ... ')' just closed is the parameter
+// list of a named function definition at the start of a statement
+// (`fn name(...)` after a separator, a block's '{' or the start of the
+// source), whose body's '}' then ends the statement.
+func (s *scanner) namedFnDef() bool {
+	k := s.parenOpen
+	if k < 2 || s.toks[k-1].Type != tokIdent || s.toks[k-2].Type != tokKeyword || s.toks[k-2].Value != "fn" {
+		return false
+	}
+	if k == 2 {
+		return true
+	}
+	p := &s.toks[k-3]
+	return p.Type == tokSep || p.Type == tokPunct && (p.Value == "{" || p.Value == "}")
 }
 
 // elseAfterBlock reports whether the last token, an `else` keyword,

@@ -52,14 +52,15 @@ func kwSet(fn Value, d *Dict, name, v Value) error {
 }
 
 // kwMerge adds the items of the mapping m (f(**m)) to the call's keyword
-// dict d, with CPython's errors: m must be a dict with string keys, and
+// dict d, with CPython's errors: m must be a mapping (a dict or
+// HasMappingItems) with string keys, and
 // no name may be given twice.
 func kwMerge(fn Value, d *Dict, m Value) error {
-	md, ok := m.(*Dict)
+	items, ok := mappingItems(m)
 	if !ok {
 		return Errorf("TypeError", "%s() argument after ** must be a mapping, not %s", callableName(fn), pyTypeName(m))
 	}
-	for _, kv := range md.Items() {
+	for _, kv := range items {
 		k, ok := kv[0].(String)
 		if !ok {
 			return Errorf("TypeError", "keywords must be strings")

@@ -368,14 +368,34 @@ func DelAttr(x Value, name string) error {
 	return Errorf("AttributeError", "'%s' object attribute '%s' is read-only", pyTypeName(x), name)
 }
 
+// HasMappingItems is implemented by non-dict values that {**m} and
+// f(**m) unpack, as CPython's mapping protocol does for objects with
+// keys() and m[key] (nn.ParameterDict, nn.ModuleDict): MappingItems
+// returns their (key, value) pairs in keys() order.
+type HasMappingItems interface {
+	MappingItems() [][2]Value
+}
+
+// mappingItems returns the (key, value) pairs of a dict or of a
+// HasMappingItems value; ok is false for anything else.
+func mappingItems(m Value) (items [][2]Value, ok bool) {
+	switch v := m.(type) {
+	case *Dict:
+		return v.Items(), true
+	case HasMappingItems:
+		return v.MappingItems(), true
+	}
+	return nil, false
+}
+
 // mergeMapping merges the mapping m into d ({**m} in a dict display), with
 // CPython's error when m is not a mapping.
 func mergeMapping(d *Dict, m Value) error {
-	md, ok := m.(*Dict)
+	items, ok := mappingItems(m)
 	if !ok {
 		return Errorf("TypeError", "'%s' object is not a mapping", pyTypeName(m))
 	}
-	for _, kv := range md.Items() {
+	for _, kv := range items {
 		if err := d.SetKey(kv[0], kv[1]); err != nil {
 			return err
 		}

@@ -451,17 +451,26 @@ func builtinBinary(op Op, x, y Value) (Value, error) {
 				elems := make([]Value, 0, len(a.Elems)+len(b.Elems))
 				return NewList(append(append(elems, a.Elems...), b.Elems...)), nil
 			}
+			if b, ok := y.(Tuple); ok && a.SizeLike {
+				// torch.Size + tuple is a torch.Size (x.shape[:-1] + (n,))
+				elems := make([]Value, 0, len(a.Elems)+len(b))
+				return &List{Elems: append(append(elems, a.Elems...), b...), SizeLike: true}, nil
+			}
 		case STAR:
 			if n, ok := y.(Int); ok {
 				elems, err := repeatElems(a.Elems, int64(n))
 				if err != nil {
 					return nil, err
 				}
-				return NewList(elems), nil
+				return &List{Elems: elems, SizeLike: a.SizeLike}, nil
 			}
 		case LT, LE, GT, GE:
 			if b, ok := y.(*List); ok {
 				r, err := seqCompare(op, a.Elems, b.Elems, 0)
+				return Bool(r), err
+			}
+			if b, ok := y.(Tuple); ok && a.SizeLike {
+				r, err := seqCompare(op, a.Elems, b, 0)
 				return Bool(r), err
 			}
 		}
@@ -471,6 +480,11 @@ func builtinBinary(op Op, x, y Value) (Value, error) {
 			if b, ok := y.(Tuple); ok {
 				t := make(Tuple, 0, len(a)+len(b))
 				return append(append(t, a...), b...), nil
+			}
+			if b, ok := y.(*List); ok && b.SizeLike {
+				// tuple + torch.Size is a tuple, as in Python
+				t := make(Tuple, 0, len(a)+len(b.Elems))
+				return append(append(t, a...), b.Elems...), nil
 			}
 		case STAR:
 			if n, ok := y.(Int); ok {
@@ -485,6 +499,10 @@ func builtinBinary(op Op, x, y Value) (Value, error) {
 				r, err := seqCompare(op, a, b, 0)
 				return Bool(r), err
 			}
+			if b, ok := y.(*List); ok && b.SizeLike {
+				r, err := seqCompare(op, a, b.Elems, 0)
+				return Bool(r), err
+			}
 		}
 	case Int:
 		if op == STAR {
@@ -496,7 +514,7 @@ func builtinBinary(op Op, x, y Value) (Value, error) {
 				if err != nil {
 					return nil, err
 				}
-				return NewList(elems), nil
+				return &List{Elems: elems, SizeLike: b.SizeLike}, nil
 			case Tuple:
 				elems, err := repeatElems(b, int64(a))
 				if err != nil {

@@ -289,6 +289,16 @@ func newModuleDict(th *runtime.Thread, args []runtime.Value, kwargs []runtime.Kw
 	return md, nil
 }
 
+// MappingItems returns the (key, module) pairs in insertion order, so
+// {**md} and f(**md) unpack it as a mapping, as in Python.
+func (md *moduleDict) MappingItems() [][2]runtime.Value {
+	items := make([][2]runtime.Value, len(md.subNames))
+	for i, n := range md.subNames {
+		items[i] = [2]runtime.Value{runtime.String(n), md.subs[i].value()}
+	}
+	return items
+}
+
 // moduleKey checks a module name as torch's add_module.
 func moduleKey(key runtime.Value) (string, error) {
 	s, ok := key.(runtime.String)

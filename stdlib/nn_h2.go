@@ -621,7 +621,7 @@ var pointwiseSecond = map[string]func(p []float64) func(float64) float64{
 	"hardsigmoid": func([]float64) func(float64) float64 { return func(float64) float64 { return 0 } },
 	"hardswish": func([]float64) func(float64) float64 {
 		return func(x float64) float64 {
-			if x >= -3 && x <= 3 {
+			if x > -3 && x < 3 { // derivatives.yaml: -3 < self < 3, strict
 				return 1.0 / 3
 			}
 			return 0
@@ -629,15 +629,15 @@ var pointwiseSecond = map[string]func(p []float64) func(float64) float64{
 	},
 	"selu": func([]float64) func(float64) float64 {
 		return func(x float64) float64 {
-			if x > 0 {
+			if x >= 0 { // elu_double_backward: nonzero where self < 0
 				return 0
 			}
-			return seluAlpha * seluScale * math.Exp(x)
+			return seluNegCoef * math.Exp(x)
 		}
 	},
 	"celu": func(p []float64) func(float64) float64 {
 		return func(x float64) float64 {
-			if x > 0 {
+			if x >= 0 { // elu_double_backward: nonzero where self < 0
 				return 0
 			}
 			return math.Exp(x/p[0]) / p[0]
@@ -694,17 +694,22 @@ const (
 	seluScale = 1.0507009873554804934193349852946
 )
 
+// seluNegCoef is alpha * scale as PyTorch's elu kernels compute negcoef:
+// the product of the two float64 constants rounded once (1.7580993408473766;
+// the exact constant product rounds to 1.7580993408473768).
+var seluNegCoef = func(a, s float64) float64 { return a * s }(seluAlpha, seluScale)
+
 func seluFns([]float64) (f, df func(float64) float64) {
 	return func(x float64) float64 {
 			if x > 0 {
 				return seluScale * x
 			}
-			return seluAlpha * seluScale * math.Expm1(x)
+			return seluNegCoef * math.Expm1(x)
 		}, func(x float64) float64 {
 			if x > 0 {
 				return seluScale
 			}
-			return seluAlpha * seluScale * math.Exp(x)
+			return seluNegCoef * math.Exp(x)
 		}
 }
 

@@ -210,8 +210,12 @@ func (pd *paramDict) SetIndex(key runtime.Value, v runtime.Value) error {
 	return pd.set(key, v)
 }
 
-// DelIndex removes the parameter under key (del pd[key]).
+// DelIndex removes the parameter under key (del pd[key]); an absent key
+// is a KeyError, as torch's __delitem__ (del self._keys[key]).
 func (pd *paramDict) DelIndex(key runtime.Value) error {
+	if pd.get(key) == nil {
+		return runtime.Errorf("KeyError", "%s", runtime.Repr(key))
+	}
 	_, err := pd.remove(key)
 	return err
 }
@@ -220,6 +224,16 @@ func (pd *paramDict) DelIndex(key runtime.Value) error {
 func (pd *paramDict) DelAttr(name string) error {
 	_, err := pd.remove(runtime.String(name))
 	return err
+}
+
+// MappingItems returns the (key, parameter) pairs in insertion order, so
+// {**pd} and f(**pd) unpack it as a mapping, as in Python.
+func (pd *paramDict) MappingItems() [][2]runtime.Value {
+	items := make([][2]runtime.Value, len(pd.params))
+	for i, p := range pd.params {
+		items[i] = [2]runtime.Value{runtime.String(p), pd.fields[p]}
+	}
+	return items
 }
 
 // Iterate yields the keys in insertion order.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/tsrlang/tsr/internal/xmath"
 	"github.com/tsrlang/tsr/runtime"
 	"github.com/tsrlang/tsr/tensor"
 	"github.com/tsrlang/tsr/tensor/autograd"
@@ -343,7 +344,7 @@ func (c *oneCycle) anneal(start, end, pct float64) float64 {
 	if c.linear {
 		return (end-start)*pct + start
 	}
-	return end + (start-end)/2.0*(math.Cos(math.Pi*pct)+1)
+	return end + (start-end)/2.0*(xmath.Cos(math.Pi*pct)+1)
 }
 
 // perGroup is torch's OneCycleLR._format_param: a number for every group,
@@ -770,7 +771,7 @@ func (s *scheduler) step() error {
 			}
 		case "MultiStepLR":
 			if k, ok := s.milestones[e]; ok {
-				lr *= math.Pow(s.gamma, float64(k))
+				lr *= xmath.Pow(s.gamma, float64(k))
 			}
 		case "ExponentialLR":
 			if e != 0 {
@@ -781,11 +782,11 @@ func (s *scheduler) step() error {
 			switch {
 			case e == 0:
 			case s.stepCount == 1 && e > 0:
-				lr = s.etaMin + (base-s.etaMin)*(1+math.Cos(float64(e)*math.Pi/T))/2
+				lr = s.etaMin + (base-s.etaMin)*(1+xmath.Cos(float64(e)*math.Pi/T))/2
 			case pyMod(e-1-s.tMax, 2*s.tMax) == 0:
-				lr = lr + (base-s.etaMin)*(1-math.Cos(math.Pi/T))/2
+				lr = lr + (base-s.etaMin)*(1-xmath.Cos(math.Pi/T))/2
 			default:
-				lr = (1+math.Cos(math.Pi*float64(e)/T))/(1+math.Cos(math.Pi*float64(e-1)/T))*(lr-s.etaMin) + s.etaMin
+				lr = (1+xmath.Cos(math.Pi*float64(e)/T))/(1+xmath.Cos(math.Pi*float64(e-1)/T))*(lr-s.etaMin) + s.etaMin
 			}
 		case "LinearLR":
 			switch {
@@ -806,7 +807,7 @@ func (s *scheduler) step() error {
 				lr *= 1 / s.startFactor
 			}
 		case "CosineAnnealingWarmRestarts":
-			lr = s.etaMin + (base-s.etaMin)*(1+math.Cos(math.Pi*float64(s.tCur)/float64(s.tI)))/2
+			lr = s.etaMin + (base-s.etaMin)*(1+xmath.Cos(math.Pi*float64(s.tCur)/float64(s.tI)))/2
 		case "OneCycleLR":
 			if lr, err = s.oneCycle.lr(groups[i].(*runtime.Dict), e); err != nil {
 				return err // torch raises with last_epoch already advanced

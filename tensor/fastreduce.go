@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/tsrlang/tsr/backends/cpu"
+	"github.com/tsrlang/tsr/internal/xmath"
 )
 
 // Reduction and softmax fast paths for f32/f64 (see fastpath.go).
@@ -701,6 +702,17 @@ func fastSoftmax(t *Tensor, d int, logsm bool) *Tensor {
 			inner *= s
 		}
 	}
+	if inner > 1 && c.Numel() <= torchSumMaxRow && (c.dtype == F32 && inner < 8 || c.dtype == F64 && inner < 4) {
+		// fewer columns than a vector holds: PyTorch's scalar loop
+		out := empty(c.shape, c.dtype)
+		if c.dtype == F32 {
+			softmaxColsScalar(c.storage.F32()[c.offset:], out.storage.F32(), outer, r, inner, logsm,
+				xmath.Expf, func(v float32) float32 { return float32(math.Log(float64(v))) })
+		} else {
+			softmaxColsScalar(c.storage.F64()[c.offset:], out.storage.F64(), outer, r, inner, logsm, xmath.Exp, xmath.Log)
+		}
+		return out
+	}
 	if inner > 1 && inner < minKernelRun {
 		// short columns: move dim d last, run the row kernel, move it back
 		perm := make([]int, 0, len(c.shape))
@@ -725,6 +737,47 @@ func fastSoftmax(t *Tensor, d int, logsm bool) *Tensor {
 		softmaxBlocks(opsF64, c.storage.F64()[c.offset:], out.storage.F64(), outer, r, inner, logsm)
 	}
 	return out
+}
+
+// softmaxColsScalar is softmax (log_softmax) of x, [outer, r, inner]
+// row-major, along r, as PyTorch 1.13's _vec_softmax / _vec_log_softmax
+// compute a column when fewer columns than a vector's lanes remain (inner
+// below 8 floats or 4 doubles: every column): max by std::max in order,
+// sum of exp(x - max) in the dtype in order (libm's exp: exp), then
+// exp(x - max) / sum, or (x - max) - log(sum). f32 takes glibc's expf
+// (xmath.Expf, bit for bit) and logf (the float32 of the float64 log,
+// correctly rounded but in near-halfway cases).
+func softmaxColsScalar[T vfloat](x, dst []T, outer, r, inner int, logsm bool, exp, log func(T) T) {
+	for o := 0; o < outer; o++ {
+		base := o * r * inner
+		for j := 0; j < inner; j++ {
+			col := base + j
+			m := x[col]
+			for i := 1; i < r; i++ {
+				if v := x[col+i*inner]; m < v { // std::max(m, v)
+					m = v
+				}
+			}
+			var s T
+			for i := 0; i < r; i++ {
+				e := exp(x[col+i*inner] - m)
+				if !logsm {
+					dst[col+i*inner] = e
+				}
+				s += e
+			}
+			if logsm {
+				ls := log(s)
+				for i := 0; i < r; i++ {
+					dst[col+i*inner] = (x[col+i*inner] - m) - ls
+				}
+				continue
+			}
+			for i := 0; i < r; i++ {
+				dst[col+i*inner] /= s
+			}
+		}
+	}
 }
 
 func softmaxBlocks[T vfloat](k *vecOps[T], x, dst []T, outer, r, inner int, logsm bool) {

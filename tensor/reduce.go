@@ -291,6 +291,17 @@ func varStd(t *Tensor, dims []int, correction int, keepdim, std bool) (*Tensor, 
 	if r := fastVarStd(t, p, correction, std); r != nil {
 		return r, nil
 	}
+	if p.outer == 1 && !t.IsContiguous() {
+		// one output of a transposed/permuted dense tensor: PyTorch
+		// reduces it in memory order, as the contiguous tensor
+		if mo := memoryOrderView(t); mo != nil {
+			if pm, err := planReduce(mo, nil, keepdim); err == nil && len(pm.outShape) == len(p.outShape) {
+				if r := fastVarStd(mo, pm, correction, std); r != nil {
+					return r, nil
+				}
+			}
+		}
+	}
 	out := zeros(p.outShape, F64)
 	d := out.storage.F64()
 	single := len(d) == 1
@@ -711,6 +722,9 @@ func Norm(t *Tensor, p float64, dims []int, keepdim bool) (*Tensor, error) {
 		if r := fastNorm2(t, pl); r != nil {
 			return r, nil
 		}
+		if r := permutedNorm2(t, pl); r != nil {
+			return r, nil
+		}
 	}
 	out := zeros(pl.outShape, F64)
 	d := out.storage.F64()
@@ -945,6 +959,106 @@ func fastNorm2(t *Tensor, pl *reducePlan) *Tensor {
 	return out
 }
 
+// permutedNorm2 is Norm with p = 2 of a non-contiguous f32/f64 tensor
+// whose reduced dims are, in memory, its innermost dense block (x.t()
+// reduced over dim 0, a permuted tensor reduced over its stride-1 dims):
+// TensorIterator reorders such a reduction into contiguous rows, so it runs
+// fastNorm2 on the tensor permuted to memory order (kept dims, then
+// reduced dims, each by decreasing stride) and puts the kept dims back in
+// their order. nil when the permuted tensor is not contiguous.
+func permutedNorm2(t *Tensor, pl *reducePlan) *Tensor {
+	if t.dtype != F32 && t.dtype != F64 || t.IsContiguous() || len(t.shape) < 2 {
+		return nil
+	}
+	var kept, red []int
+	for d := range t.shape {
+		if pl.red[d] {
+			red = append(red, d)
+		} else {
+			kept = append(kept, d)
+		}
+	}
+	byStride := func(a, b int) int { return t.strides[b] - t.strides[a] }
+	ks := slices.Clone(kept)
+	slices.SortStableFunc(ks, byStride)
+	slices.SortStableFunc(red, byStride)
+	perm := append(slices.Clone(ks), red...)
+	pt, err := t.Permute(perm...)
+	if err != nil {
+		return nil
+	}
+	if !pt.IsContiguous() {
+		// rows dense in memory but spaced apart (x[::2] over its last
+		// dim): PyTorch reduces each row in place; a compacting copy
+		// keeps every row's values and order
+		if !denseSuffix(pt.shape[len(ks):], pt.strides[len(ks):]) {
+			return nil
+		}
+		pt = pt.Contiguous()
+	}
+	trailing := make([]int, len(red))
+	for i := range red {
+		trailing[i] = len(ks) + i
+	}
+	pl2, err := planReduce(pt, trailing, false)
+	if err != nil {
+		return nil
+	}
+	r := fastNorm2(pt, pl2) // shape: the kept dims in ks order
+	if r == nil {
+		return nil
+	}
+	if len(ks) > 1 {
+		inv := make([]int, len(ks))
+		for i, d := range kept {
+			inv[i] = slices.Index(ks, d)
+		}
+		rp, err := r.Permute(inv...)
+		if err != nil {
+			return nil
+		}
+		r = rp.Contiguous()
+	}
+	rr, err := r.Reshape(pl.outShape...)
+	if err != nil {
+		return nil
+	}
+	return rr
+}
+
+// denseSuffix reports whether dims of these sizes and strides are laid out
+// row-major with the last stride 1 (size-1 dims ignored).
+func denseSuffix(shape, strides []int) bool {
+	want := 1
+	for i := len(shape) - 1; i >= 0; i-- {
+		if shape[i] == 1 {
+			continue
+		}
+		if strides[i] != want {
+			return false
+		}
+		want *= shape[i]
+	}
+	return true
+}
+
+// memoryOrderView returns t permuted so that its strides decrease, when
+// that view is contiguous (t is a transpose or permutation of a dense
+// tensor), else nil: the order in which PyTorch's TensorIterator walks a
+// full reduction of t.
+func memoryOrderView(t *Tensor) *Tensor {
+	perm := make([]int, len(t.shape))
+	for i := range perm {
+		perm[i] = i
+	}
+	slices.SortStableFunc(perm, func(a, b int) int { return t.strides[b] - t.strides[a] })
+	pt, err := t.Permute(perm...)
+	if err != nil || !pt.IsContiguous() {
+		return nil
+	}
+	return pt
+}
+
 // LogSumExp returns log(sum(exp(t))) over dims, computed as
 // m + log(sum(exp(t - m))) with m the max, so 1e4 logits do not overflow.
 // Integer inputs give f32.
@@ -961,6 +1075,17 @@ func LogSumExp(t *Tensor, dims []int, keepdim bool) (*Tensor, error) {
 	}
 	if r := fastLogSumExp(t, p); r != nil {
 		return r, nil
+	}
+	if (t.dtype == F32 || t.dtype == F64) && !t.IsContiguous() && trailingReduction(t, p) && denseSuffix(p.redShape, p.redStrides) {
+		// dense rows spaced apart (x[::2] over its last dim): PyTorch's
+		// exp(x - max) is a contiguous tensor, summed row by row; a
+		// compacting copy gives the same rows
+		c := t.Contiguous()
+		if pc, err := planReduce(c, dims, keepdim); err == nil {
+			if r := fastLogSumExp(c, pc); r != nil {
+				return r, nil
+			}
+		}
 	}
 	odt := t.dtype
 	if !odt.IsFloat() {
