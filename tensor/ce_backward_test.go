@@ -183,22 +183,3 @@ func TestFMARowRoundsOnce(t *testing.T) {
 		}
 	}
 }
-
-// reduceAllSum follows ATen's vec::reduce_all lane for lane: exact on
-// small integers whatever the order, and a tree on float32 lanes.
-func TestReduceAllSumOrder(t *testing.T) {
-	x := []float32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
-	if s := reduceAllSum(x, 8, true); s != 66 {
-		t.Fatalf("sum %v, want 66", s)
-	}
-	// lanes 0 and 4 hold 1e8 and -1e8: the tree adds them first, so the
-	// ones in the other lanes survive; adding lanes in order loses lanes
-	// 1-3 into 1e8 (1e8 + 1 rounds back to 1e8 in float32)
-	y := []float32{1e8, 1, 1, 1, -1e8, 1, 1, 1}
-	if s := reduceAllSum(y, 8, true); s != 6 {
-		t.Fatalf("tree sum %v, want 6", s)
-	}
-	if s := reduceAllSum(y, 8, false); s != 3 {
-		t.Fatalf("lane-order sum %v, want 3", s)
-	}
-}

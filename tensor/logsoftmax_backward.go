@@ -3,7 +3,6 @@ package tensor
 import (
 	"math"
 	"sync"
-	"unsafe"
 
 	"github.com/tsrlang/tsr/backends/cpu"
 )
@@ -117,8 +116,6 @@ func CrossEntropyBackward(g, logp *Tensor, p *CrossEntropyGrad) (gi *Tensor, ok 
 }
 
 func crossEntropyBackwardRows[T vfloat](g, y, dst []T, n int, p *CrossEntropyGrad, perRow bool, exp func(dst, x []T), mulScalar func(dst, a []T, s T), fma func(a, b, c T) T, fmaRow func(dst []T, s T, gl []T)) {
-	_, isF32 := any(T(0)).(float32)
-	lanes := 32 / int(unsafe.Sizeof(T(0))) // ATen's AVX2 vectors
 	ls := p.Smoothing
 	mean := p.Reduction == "mean"
 	W := T(p.TotalWeight)
@@ -167,7 +164,7 @@ func crossEntropyBackwardRows[T vfloat](g, y, dst []T, n int, p *CrossEntropyGra
 			} else {
 				crossEntropySmoothRow(gl, t, crossEntropyNLL(t, g, r, w, perRow, mean, ls, keep, W), g, r, w, perRow, mean, spread, W)
 			}
-			s := reduceAllSum(gl, lanes, isF32)
+			s := cpu.ReduceSumTorch(gl)
 			exp(d, yr)
 			fmaRow(d, s, gl)
 		}
@@ -308,51 +305,4 @@ func crossEntropySmoothRow[T vfloat](gl []T, t int, v T, g []T, r int, w []T, pe
 		}
 		gl[t] = s + v
 	}
-}
-
-// reduceAllSum is ATen's vec::reduce_all(x + y) over x (the row sum of
-// log_softmax_backward, functional_base.h) for vectors of w lanes: lane
-// i accumulates x[i], x[i+w], ... (the ragged tail added to its first
-// lanes), then the lanes are summed as VecReduceAllSIMD does, a tree
-// (lane i plus lane i^(w/2), then i^(w/4), ... ) for float32 and in
-// lane order for float64. A row shorter than w is summed in order.
-func reduceAllSum[T vfloat](x []T, w int, tree bool) T {
-	n := len(x)
-	if n == 0 {
-		return 0
-	}
-	if n < w {
-		acc := x[0]
-		for _, v := range x[1:] {
-			acc += v
-		}
-		return acc
-	}
-	var lanes [16]T
-	acc := lanes[:w]
-	copy(acc, x[:w])
-	d := w
-	for ; d < n-n%w; d += w {
-		for i, v := range x[d : d+w] {
-			acc[i] += v
-		}
-	}
-	for i, v := range x[d:] {
-		acc[i] += v
-	}
-	if !tree {
-		s := acc[0]
-		for _, v := range acc[1:] {
-			s += v
-		}
-		return s
-	}
-	for off := w / 2; off >= 1; off /= 2 {
-		var next [16]T
-		for i := range acc {
-			next[i] = acc[i] + acc[i^off]
-		}
-		copy(acc, next[:w])
-	}
-	return acc[0]
 }

@@ -34,7 +34,7 @@ func softmaxRowsComposite[T float](k *kernels[T], dst, x []T, rows, cols int, lo
 		m := k.max(xr)
 		s := k.expShiftSum(dr, xr, m)
 		if exact || !logOut {
-			s = reduceSumTorch(dr) // PyTorch's order: bit-identical rows
+			s = ReduceSumTorch(dr) // PyTorch's order: bit-identical rows
 		}
 		if logOut {
 			// PyTorch: (x - max) - log(sum), the log SLEEF's.
@@ -50,8 +50,10 @@ func softmaxRowsComposite[T float](k *kernels[T], dst, x []T, rows, cols int, lo
 	}
 }
 
-// reduceSumTorch is reduceSumTorchF32 or reduceSumTorchF64 by T.
-func reduceSumTorch[T float](x []T) T {
+// ReduceSumTorch is Σx in the order of PyTorch 1.13's vec::reduce_all over
+// AVX2 vectors (the row sums of its CPU softmax, log_softmax and
+// log_softmax_backward): reduceSumTorchF32 or reduceSumTorchF64 by T.
+func ReduceSumTorch[T float](x []T) T {
 	switch v := any(x).(type) {
 	case []float32:
 		return T(reduceSumTorchF32(v))
@@ -87,8 +89,8 @@ func reduceSumTorchF64(x []float64) float64 {
 		}
 		return s
 	}
-	var a [4]float64
-	i := 0
+	a := [4]float64(x[:4]) // the first vector is loaded, not added to zero (-0 stays -0)
+	i := 4
 	for ; i+4 <= n; i += 4 {
 		for l := range a {
 			a[l] += x[i+l]
@@ -128,8 +130,8 @@ func reduceSumTorchF32(x []float32) float32 {
 		}
 		return s
 	}
-	var a [8]float32
-	i := 0
+	a := [8]float32(x[:8]) // the first vector is loaded, not added to zero (-0 stays -0)
+	i := 8
 	for ; i+8 <= n; i += 8 {
 		for l := range a {
 			a[l] += x[i+l]

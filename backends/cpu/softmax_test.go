@@ -102,3 +102,40 @@ func testSoftmaxVariants[T float](t *testing.T, dtype string, tol float64) {
 
 func TestSoftmaxVariantsF32(t *testing.T) { testSoftmaxVariants[float32](t, "float32", 4e-7) }
 func TestSoftmaxVariantsF64(t *testing.T) { testSoftmaxVariants[float64](t, "float64", 1e-15) }
+
+// ReduceSumTorch follows ATen's vec::reduce_all lane for lane: exact on
+// small integers whatever the order, a tree over the 8 float32 lanes, and
+// the first vector loaded rather than added to zero (a row of -0 sums to
+// -0, as PyTorch's).
+func TestReduceSumTorchOrder(t *testing.T) {
+	x := []float32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
+	if s := ReduceSumTorch(x); s != 66 {
+		t.Fatalf("sum %v, want 66", s)
+	}
+	// lanes 0 and 4 hold 1e8 and -1e8: the tree adds them first, so the
+	// ones in the other lanes survive (adding the lanes in order would
+	// lose lanes 1-3 into 1e8, giving 3)
+	y := []float32{1e8, 1, 1, 1, -1e8, 1, 1, 1}
+	if s := ReduceSumTorch(y); s != 6 {
+		t.Fatalf("tree sum %v, want 6", s)
+	}
+	// float64: lane i takes x[i], x[i+4], ... (x[4] = 1 is lost into lane
+	// 0's 1e17), then ((a0+a1)+a2)+a3; left to right would give 2
+	z := []float64{1e17, -1e17, 1, 0, 1, 0, 0, 0}
+	if s := ReduceSumTorch(z); s != 1 {
+		t.Fatalf("f64 sum %v, want 1", s)
+	}
+	neg := math.Copysign(0, -1)
+	for _, n := range []int{3, 4, 8, 9} {
+		r32, r64 := make([]float32, n), make([]float64, n)
+		for i := range r32 {
+			r32[i], r64[i] = float32(neg), neg
+		}
+		if s := ReduceSumTorch(r32); !math.Signbit(float64(s)) {
+			t.Errorf("f32 sum of %d -0 is %v, want -0", n, s)
+		}
+		if s := ReduceSumTorch(r64); !math.Signbit(s) {
+			t.Errorf("f64 sum of %d -0 is %v, want -0", n, s)
+		}
+	}
+}
