@@ -164,24 +164,8 @@ func (k *sysKernels[T]) detLU(n int, a []T) (diag []T, swaps int) {
 
 func (k *sysKernels[T]) gesv(n, nrhs int, a, b []T) (x []T, info int) {
 	// As PyTorch does for row-major input: factor the buffer as it is,
-	// i.e. Aᵀ = P·L·U, and solve (Aᵀ)ᵀ·X = B with TRANS='T'. B must be
-	// column-major (a copy unless nrhs == 1).
-	af := clone(a)
-	ip := make([]int32, n)
-	var inf int32
-	k.getrfF(i32(n), i32(n), &af[0], i32(n), &ip[0], &inf)
-	if inf != 0 {
-		return nil, int(inf)
-	}
-	bf := transpose(n, nrhs, b)
-	k.getrsF(ch('T'), i32(n), i32(nrhs), &af[0], i32(n), &ip[0], &bf[0], i32(n), &inf, 1)
-	if inf != 0 {
-		return nil, int(inf)
-	}
-	if nrhs == 1 {
-		return bf, 0
-	}
-	return transpose(nrhs, n, bf), 0
+	// i.e. Aᵀ = P·L·U, and solve (Aᵀ)ᵀ·X = B with TRANS='T'.
+	return k.luSolve('T', n, nrhs, a, b)
 }
 
 func (k *sysKernels[T]) gesvT(n, nrhs int, a, b []T) (x []T, info int) {
@@ -189,6 +173,13 @@ func (k *sysKernels[T]) gesvT(n, nrhs int, a, b []T) (x []T, info int) {
 	// (Aᵀ = P·L·U) and solve Aᵀ·X = B with TRANS='N', as PyTorch's
 	// linalg_det backward does for a contiguous A (lu_factor of A.mT(),
 	// lu_solve without adjoint).
+	return k.luSolve('N', n, nrhs, a, b)
+}
+
+// luSolve factors the row-major n×n buffer a as it is (xGETRF of Aᵀ
+// column-major) and solves op(Aᵀ)·X = B with xGETRS's TRANS = trans, B
+// (row-major n×nrhs) copied to column-major (a copy unless nrhs == 1).
+func (k *sysKernels[T]) luSolve(trans byte, n, nrhs int, a, b []T) (x []T, info int) {
 	af := clone(a)
 	ip := make([]int32, n)
 	var inf int32
@@ -197,7 +188,7 @@ func (k *sysKernels[T]) gesvT(n, nrhs int, a, b []T) (x []T, info int) {
 		return nil, int(inf)
 	}
 	bf := transpose(n, nrhs, b)
-	k.getrsF(ch('N'), i32(n), i32(nrhs), &af[0], i32(n), &ip[0], &bf[0], i32(n), &inf, 1)
+	k.getrsF(ch(trans), i32(n), i32(nrhs), &af[0], i32(n), &ip[0], &bf[0], i32(n), &inf, 1)
 	if inf != 0 {
 		return nil, int(inf)
 	}

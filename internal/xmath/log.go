@@ -16,7 +16,15 @@ func Log(x float64) float64 {
 	if !(x >= 0x1p-1022) || math.IsInf(x, 1) || x == 1 {
 		return math.Log(x)
 	}
-	m, e := math.Frexp(x)
+	l := logDD(x)
+	return l.hi + l.lo
+}
+
+// logDD is ln x in double-double for a finite x > 0: x = m * 2^e
+// with m in [sqrt(1/2), sqrt(2)), log(m) = 2 atanh(s), s = (m-1)/(m+1)
+// (m-1 is exact, Sterbenz) by its series, plus e*ln2.
+func logDD(x float64) dd {
+	m, e := math.Frexp(x) // x = m * 2^e, m in [0.5, 1)
 	if m < math.Sqrt2/2 {
 		m *= 2
 		e--
@@ -27,6 +35,5 @@ func Log(x float64) float64 {
 	for k := len(atanhInv) - 2; k >= 0; k-- {
 		p = add(atanhInv[k], mul(s2, p))
 	}
-	l := add(mulF(ln2, float64(e)), mulF(mul(s, p), 2))
-	return l.hi + l.lo
+	return add(mulF(ln2, float64(e)), mulF(mul(s, p), 2))
 }

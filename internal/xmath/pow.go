@@ -128,20 +128,7 @@ func init() {
 // double-double (it may overflow to ±Inf or underflow), and whether the
 // double-double lies within 2^-30 ulp of a midpoint between two doubles.
 func powDD(x, y float64) (v float64, nearMidpoint bool) {
-	m, e := math.Frexp(x) // x = m * 2^e, m in [0.5, 1)
-	if m < math.Sqrt2/2 {
-		m *= 2
-		e--
-	}
-	// log(m) = 2 atanh(s), s = (m-1)/(m+1); m-1 is exact (Sterbenz).
-	s := div(dd{m - 1, 0}, twoSum(m, 1))
-	s2 := mul(s, s)
-	p := atanhInv[len(atanhInv)-1]
-	for k := len(atanhInv) - 2; k >= 0; k-- {
-		p = add(atanhInv[k], mul(s2, p))
-	}
-	lm := mulF(mul(s, p), 2)
-	l := add(mulF(ln2, float64(e)), lm)
+	l := logDD(x)
 	z := mulF(l, y)
 	if z.hi > 710 {
 		return math.Inf(1), false
