@@ -155,7 +155,7 @@ func microGoPacked[T float](kc int, a, b []T, ldb int, c []T, ldc int, alpha, be
 	microGo(kc, a, 1, 4, b, ldb, c, ldc, alpha, beta, mr, nr)
 }
 
-func microGoRowA[T float](kc int, a []T, lda int, b []T, ldb int, c []T, ldc int, alpha, beta T, mr, nr int) {
+func microGoRowA[T float](kc int, a []T, lda int, b []T, ldb int, c []T, ldc int, alpha, beta T, mr, nr, _ int) {
 	microGo(kc, a, lda, 1, b, ldb, c, ldc, alpha, beta, mr, nr)
 }
 

@@ -4,6 +4,7 @@ package cpu
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/tsrlang/tsr/backends"
 )
@@ -32,6 +33,12 @@ import (
 // for A, B and C (THP here is madvise-only; NumPy madvises, Go does not),
 // and the row-major-A kernel unrolled 8 k-steps, alone or with PREFETCHT0
 // of each A row 512 bytes ahead (77.4 / 76.6 vs 77.6, in-process A/B).
+// Kept: the first 6 tiles of a row of tiles prefetch the next A
+// micro-panel into L2, two rows each, one line per row every 4 k steps
+// (aPrefetchRow): without it the panel's first tile waits on L3 (DGEMM
+// 2048 +1.7-2.5%, 8 of 8 interleaved rounds; SGEMM, whose A lines last 16
+// k steps, unchanged). PREFETCHNTA of the streamed B rows, to keep A in L1,
+// did not help (3 of 6).
 //
 // Otherwise A is packed into MC×KC blocks (L2) and the KC×NR B micro-panel
 // is reused from L1 (GotoBLAS order), KC×NC of B in L3.
@@ -74,6 +81,18 @@ func checkTile[T float](MR, NR, kc int, a []T, rowA bool, lda int, b []T, ldb in
 	_, _ = b[(kc-1)*ldb+NR-1], c[(mr-1)*ldc+nr-1]
 }
 
+// prefetchRows returns the pf, pfn arguments of a row-major-A AVX-512
+// kernel that prefetch rows MR+pfRow and MR+pfRow+1 of a (lda apart), kc
+// elements each, or nil, 0 when pfRow < 0 or a does not hold both rows.
+func prefetchRows[T float](a []T, lda, MR, pfRow, kc int) (*T, int) {
+	r := MR + pfRow
+	if pfRow < 0 || (r+1)*lda+kc > len(a) {
+		return nil, 0
+	}
+	var z T
+	return &a[r*lda], (kc*int(unsafe.Sizeof(z)) + 63) / 64
+}
+
 func laneMask(nr int) uint64 { return 1<<uint(nr) - 1 }
 
 func microAVX512F32(kc int, a, b []float32, ldb int, c []float32, ldc int, alpha, beta float32, mr, nr int) {
@@ -81,9 +100,10 @@ func microAVX512F32(kc int, a, b []float32, ldb int, c []float32, ldc int, alpha
 	gemm12x32F32AVX512(kc, &a[0], &b[0], ldb, &c[0], ldc, alpha, beta, mr, laneMask(nr))
 }
 
-func microRowAAVX512F32(kc int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, alpha, beta float32, mr, nr int) {
+func microRowAAVX512F32(kc int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, alpha, beta float32, mr, nr, pfRow int) {
 	checkTile(12, 32, kc, a, true, lda, b, ldb, c, ldc, mr, nr)
-	gemm12x32RowAF32AVX512(kc, &a[0], lda, &b[0], ldb, &c[0], ldc, alpha, beta, mr, laneMask(nr))
+	pf, pfn := prefetchRows(a, lda, 12, pfRow, kc)
+	gemm12x32RowAF32AVX512(kc, &a[0], lda, &b[0], ldb, &c[0], ldc, alpha, beta, mr, laneMask(nr), pf, pfn)
 }
 
 func microAVX512F64(kc int, a, b []float64, ldb int, c []float64, ldc int, alpha, beta float64, mr, nr int) {
@@ -91,9 +111,10 @@ func microAVX512F64(kc int, a, b []float64, ldb int, c []float64, ldc int, alpha
 	gemm12x16F64AVX512(kc, &a[0], &b[0], ldb, &c[0], ldc, alpha, beta, mr, laneMask(nr))
 }
 
-func microRowAAVX512F64(kc int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int, alpha, beta float64, mr, nr int) {
+func microRowAAVX512F64(kc int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int, alpha, beta float64, mr, nr, pfRow int) {
 	checkTile(12, 16, kc, a, true, lda, b, ldb, c, ldc, mr, nr)
-	gemm12x16RowAF64AVX512(kc, &a[0], lda, &b[0], ldb, &c[0], ldc, alpha, beta, mr, laneMask(nr))
+	pf, pfn := prefetchRows(a, lda, 12, pfRow, kc)
+	gemm12x16RowAF64AVX512(kc, &a[0], lda, &b[0], ldb, &c[0], ldc, alpha, beta, mr, laneMask(nr), pf, pfn)
 }
 
 // AVX2 lane masks for VMASKMOVPS/PD: &avx2MaskF32[16-nr] is the mask of the
@@ -122,7 +143,7 @@ func microAVX2F32(kc int, a, b []float32, ldb int, c []float32, ldc int, alpha, 
 	gemm6x16F32AVX2(kc, &a[0], &b[0], ldb, &c[0], ldc, alpha, beta, mr, maskF32(nr))
 }
 
-func microRowAAVX2F32(kc int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, alpha, beta float32, mr, nr int) {
+func microRowAAVX2F32(kc int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, alpha, beta float32, mr, nr, _ int) {
 	checkTile(6, 16, kc, a, true, lda, b, ldb, c, ldc, mr, nr)
 	gemm6x16RowAF32AVX2(kc, &a[0], lda, &b[0], ldb, &c[0], ldc, alpha, beta, mr, maskF32(nr))
 }
@@ -132,7 +153,7 @@ func microAVX2F64(kc int, a, b []float64, ldb int, c []float64, ldc int, alpha, 
 	gemm6x8F64AVX2(kc, &a[0], &b[0], ldb, &c[0], ldc, alpha, beta, mr, maskF64(nr))
 }
 
-func microRowAAVX2F64(kc int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int, alpha, beta float64, mr, nr int) {
+func microRowAAVX2F64(kc int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int, alpha, beta float64, mr, nr, _ int) {
 	checkTile(6, 8, kc, a, true, lda, b, ldb, c, ldc, mr, nr)
 	gemm6x8RowAF64AVX2(kc, &a[0], lda, &b[0], ldb, &c[0], ldc, alpha, beta, mr, maskF64(nr))
 }

@@ -22,8 +22,11 @@ type float interface{ ~float32 | ~float64 }
 // is row-major and read in place; all NR columns must be readable). Only
 // the mr×nr corner of c is read or written; beta == 0 means c is not read.
 // MicroRowA is Micro with A read in place from row-major storage, A(i,p) =
-// a[i*lda+p], all MR rows readable. One call covers at most one KC panel,
-// so goroutines running GEMM stay preemptible.
+// a[i*lda+p], all MR rows readable; pfRow >= 0 asks it to prefetch rows
+// MR+pfRow and MR+pfRow+1 of a (two rows of the next A micro-panel, when
+// a holds them) while it runs, -1 for no prefetch (see aPrefetchRow). One
+// call covers at most one KC panel, so goroutines running GEMM stay
+// preemptible.
 type GemmKernel[T float] struct {
 	Name       string
 	MR, NR     int // register tile
@@ -31,7 +34,7 @@ type GemmKernel[T float] struct {
 	NCRowA     int // B block KC×NCRowA (L2) when A is read in place
 	KCRowA     int // KC when A is read in place (0: KC)
 	Micro      func(kc int, a, b []T, ldb int, c []T, ldc int, alpha, beta T, mr, nr int)
-	MicroRowA  func(kc int, a []T, lda int, b []T, ldb int, c []T, ldc int, alpha, beta T, mr, nr int)
+	MicroRowA  func(kc int, a []T, lda int, b []T, ldb int, c []T, ldc int, alpha, beta T, mr, nr, pfRow int)
 	// Pack, if not nil, packs a rows×cols block (cols <= w <= max(MR, NR))
 	// into a micro-panel: dst[r*w+j] = src[r*ps+j*js] for j < cols, zero
 	// for cols <= j < w. Nil means the portable Go packing.
@@ -382,6 +385,9 @@ var (
 	directBRows  = 4
 	directBElems = 256 * 256
 	directA      = true // read row-major A in place (MicroRowA)
+	// prefetchNextA enables aPrefetchRow's prefetch of the next A
+	// micro-panel.
+	prefetchNextA = true
 )
 
 // packSource packs the operands of a GEMM whose A and B are not T slices:
@@ -476,7 +482,7 @@ func gemmPacked[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA, 
 					}
 					switch {
 					case inA && mr == MR:
-						kern.MicroRowA(kc, a[(ic+ir)*rsA+pc:], rsA, bpan, ldb, cdst, ldc, al, be, cm, cn)
+						kern.MicroRowA(kc, a[(ic+ir)*rsA+pc:], rsA, bpan, ldb, cdst, ldc, al, be, cm, cn, aPrefetchRow(jr/NR, ir, mc, MR))
 					case inA:
 						kern.Micro(kc, ap, bpan, ldb, cdst, ldc, al, be, cm, cn)
 					default:
@@ -489,6 +495,18 @@ func gemmPacked[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA, 
 			}
 		}
 	}
+}
+
+// aPrefetchRow is the pfRow (see GemmKernel.MicroRowA) for tile j of the
+// row of tiles at A row ir (of mc) in the row-major-A loop order: tiles
+// 0..MR/2-1 prefetch two rows each of the next A micro-panel, which would
+// otherwise come from L3 while its first tile runs; -1 when there is no
+// full next panel.
+func aPrefetchRow(j, ir, mc, MR int) int {
+	if !prefetchNextA || 2*j+1 >= MR || ir+2*MR > mc {
+		return -1
+	}
+	return 2 * j
 }
 
 // addTile sets C[i,j] = alpha*tile[i*NR+j] + beta*C[i,j] (C not read when

@@ -155,7 +155,7 @@ func gemmPackedB[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA,
 					cdst, ldc, al, be, cm, cn = tile, NR, 1, 0, MR, NR
 				}
 				if inA {
-					kern.MicroRowA(kc, a[ir*rsA+pc:], rsA, bpan, NR, cdst, ldc, al, be, cm, cn)
+					kern.MicroRowA(kc, a[ir*rsA+pc:], rsA, bpan, NR, cdst, ldc, al, be, cm, cn, aPrefetchRow(jr, ir, m, MR))
 				} else {
 					kern.Micro(kc, ap, bpan, NR, cdst, ldc, al, be, cm, cn)
 				}

@@ -550,9 +550,9 @@ gemm12x32F32AVX512_done:
 	VZEROUPPER
 	RET
 
-// func gemm12x32RowAF32AVX512(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32, mr int, nmask uint64)
+// func gemm12x32RowAF32AVX512(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32, mr int, nmask uint64, pf *float32, pfn int)
 // Requires: AVX, AVX512DQ, AVX512F, MMX+
-TEXT ·gemm12x32RowAF32AVX512(SB), NOSPLIT, $0-80
+TEXT ·gemm12x32RowAF32AVX512(SB), NOSPLIT, $0-96
 	MOVQ       c+40(FP), AX
 	MOVQ       ldc+48(FP), CX
 	SHLQ       $0x02, CX
@@ -626,10 +626,20 @@ TEXT ·gemm12x32RowAF32AVX512(SB), NOSPLIT, $0-80
 	VXORPS     Z21, Z21, Z21
 	VXORPS     Z22, Z22, Z22
 	VXORPS     Z23, Z23, Z23
+	MOVQ       pf+80(FP), R11
+	MOVQ       pfn+88(FP), R12
 
 gemm12x32RowAF32AVX512_loop4:
-	CMPQ         AX, $0x04
-	JL           gemm12x32RowAF32AVX512_loop1
+	CMPQ       AX, $0x04
+	JL         gemm12x32RowAF32AVX512_loop1
+	TESTQ      R12, R12
+	JLE        gemm12x32RowAF32AVX512_nopf
+	PREFETCHT1 (R11)
+	PREFETCHT1 (R11)(DI*1)
+	ADDQ       $0x40, R11
+	DECQ       R12
+
+gemm12x32RowAF32AVX512_nopf:
 	VMOVUPS      (CX), Z24
 	VMOVUPS      64(CX), Z25
 	VBROADCASTSS (SI), Z26
@@ -2169,9 +2179,9 @@ gemm12x16F64AVX512_done:
 	VZEROUPPER
 	RET
 
-// func gemm12x16RowAF64AVX512(kc int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64, mr int, nmask uint64)
+// func gemm12x16RowAF64AVX512(kc int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64, mr int, nmask uint64, pf *float64, pfn int)
 // Requires: AVX, AVX512DQ, AVX512F, MMX+
-TEXT ·gemm12x16RowAF64AVX512(SB), NOSPLIT, $0-88
+TEXT ·gemm12x16RowAF64AVX512(SB), NOSPLIT, $0-104
 	MOVQ       c+40(FP), AX
 	MOVQ       ldc+48(FP), CX
 	SHLQ       $0x03, CX
@@ -2245,10 +2255,20 @@ TEXT ·gemm12x16RowAF64AVX512(SB), NOSPLIT, $0-88
 	VXORPD     Z21, Z21, Z21
 	VXORPD     Z22, Z22, Z22
 	VXORPD     Z23, Z23, Z23
+	MOVQ       pf+88(FP), R11
+	MOVQ       pfn+96(FP), R12
 
 gemm12x16RowAF64AVX512_loop4:
-	CMPQ         AX, $0x04
-	JL           gemm12x16RowAF64AVX512_loop1
+	CMPQ       AX, $0x04
+	JL         gemm12x16RowAF64AVX512_loop1
+	TESTQ      R12, R12
+	JLE        gemm12x16RowAF64AVX512_nopf
+	PREFETCHT1 (R11)
+	PREFETCHT1 (R11)(DI*1)
+	ADDQ       $0x40, R11
+	DECQ       R12
+
+gemm12x16RowAF64AVX512_nopf:
 	VMOVUPD      (CX), Z24
 	VMOVUPD      64(CX), Z25
 	VBROADCASTSD (SI), Z26

@@ -17,7 +17,7 @@ func gemm12x32F32AVX512(kc int, a *float32, b *float32, ldb int, c *float32, ldc
 // gemm12x32RowAF32AVX512 computes the mr×nr corner of a 12x32 tile of C = alpha*A*B + beta*C, A row-major (lda), B with row stride ldb.
 //
 //go:noescape
-func gemm12x32RowAF32AVX512(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32, mr int, nmask uint64)
+func gemm12x32RowAF32AVX512(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32, mr int, nmask uint64, pf *float32, pfn int)
 
 // addF32AVX512 computes dst = a add b over n elements (n a multiple of 16).
 //
@@ -87,7 +87,7 @@ func gemm12x16F64AVX512(kc int, a *float64, b *float64, ldb int, c *float64, ldc
 // gemm12x16RowAF64AVX512 computes the mr×nr corner of a 12x16 tile of C = alpha*A*B + beta*C, A row-major (lda), B with row stride ldb.
 //
 //go:noescape
-func gemm12x16RowAF64AVX512(kc int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64, mr int, nmask uint64)
+func gemm12x16RowAF64AVX512(kc int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64, mr int, nmask uint64, pf *float64, pfn int)
 
 // addF64AVX512 computes dst = a add b over n elements (n a multiple of 8).
 //
