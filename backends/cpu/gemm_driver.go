@@ -568,9 +568,26 @@ func packA[T float](pack func(dst []T, w int, src []T, ps, js, rows, cols int), 
 	}
 }
 
+// packBRows is the row block of packB for a row-major B (see packB).
+const packBRows = 32
+
 // packB packs B[pc:pc+kc, jc:jc+nc] into micro-panels of NR columns:
 // bp[(s/NR)*NR*kc + p*NR + s%NR] = B[pc+p, jc+s], zero-padding the last panel.
+//
+// A row-major B (csB == 1) with an assembly packer is packed packBRows rows
+// at a time across all the micro-panels, so each source row is read once,
+// sequentially, instead of one NR-wide strip of every row per micro-panel
+// (a 2048² f64 B packed in 2.4 ms instead of 2.7-4.0).
 func packB[T float](pack func(dst []T, w int, src []T, ps, js, rows, cols int), bp, b []T, pc, jc, kc, nc, rsB, csB, NR int) {
+	if pack != nil && csB == 1 && kc > packBRows && nc > NR {
+		for p0 := 0; p0 < kc; p0 += packBRows {
+			rows := min(packBRows, kc-p0)
+			for s0 := 0; s0 < nc; s0 += NR {
+				pack(bp[s0*kc+p0*NR:s0*kc+(p0+rows)*NR], NR, b[(pc+p0)*rsB+jc+s0:], rsB, 1, rows, min(NR, nc-s0))
+			}
+		}
+		return
+	}
 	for s0 := 0; s0 < nc; s0 += NR {
 		panel := bp[s0*kc : (s0+NR)*kc]
 		cols := min(NR, nc-s0)

@@ -439,3 +439,41 @@ func TestGemmRowSplitSameBits(t *testing.T) {
 		}
 	}
 }
+
+// TestPackBRowBlocks: packB of a row-major B with an assembly packer (row
+// blocks of packBRows across all micro-panels) lays out the same panels
+// as the portable column-panel loop, partial last panel zero-padded.
+func TestPackBRowBlocks(t *testing.T) {
+	testPackBRowBlocks(t, variants[float32]("sgemm", "float32"))
+	testPackBRowBlocks(t, variants[float64]("dgemm", "float64"))
+}
+
+func testPackBRowBlocks[T float](t *testing.T, kerns []*GemmKernel[T]) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	for _, kern := range kerns {
+		if kern.Pack == nil {
+			continue
+		}
+		NR := kern.NR
+		for _, sz := range [][2]int{{33, NR + 1}, {64, 3 * NR}, {100, 5*NR - 7}, {257, 2*NR + 3}, {31, 4 * NR}} {
+			kc, nc := sz[0], sz[1]
+			rsB, pc, jc := nc+5+rng.IntN(9), 2, 3
+			b := make([]T, (pc+kc)*rsB)
+			for i := range b {
+				b[i] = T(rng.Float64())
+			}
+			panels := (nc + NR - 1) / NR * NR * kc
+			want, got := make([]T, panels), make([]T, panels)
+			for i := range got {
+				got[i] = T(math.NaN())
+			}
+			packB(nil, want, b, pc, jc, kc, nc-jc, rsB, 1, NR)
+			packB(kern.Pack, got, b, pc, jc, kc, nc-jc, rsB, 1, NR)
+			for i := range want[:(nc-jc+NR-1)/NR*NR*kc] {
+				if got[i] != want[i] {
+					t.Fatalf("%s kc=%d nc=%d: bp[%d] = %v, want %v", kern.Name, kc, nc-jc, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
