@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 type float interface{ ~float32 | ~float64 }
@@ -627,10 +628,36 @@ func packB[T float](pack func(dst []T, w int, src []T, ps, js, rows, cols int), 
 
 // Worker pool: GOMAXPROCS-1 persistent goroutines (the caller is the last
 // worker), started on first use.
+//
+// Handing a task to a parked goroutine costs a scheduler wake-up, measured
+// at 15-300 µs on this VM (the woken goroutine waits in the caller's run
+// queue until another thread wakes to steal it) — longer than a whole
+// 256³ SGEMM. So, like OpenBLAS's threads, a worker that finishes a task
+// spins for poolSpin before it parks: while it spins, parallelFor hands it
+// the next task through its slot with two atomic operations, and the
+// caller spin-waits for the tasks it handed out in the same way before it
+// blocks.
 var (
-	poolOnce  sync.Once
-	poolTasks chan func()
+	poolOnce    sync.Once
+	poolTasks   chan func()
+	poolWorkers []*poolWorker
 )
+
+// poolSpin is how long an idle pool worker, and a caller waiting for its
+// workers, spin before they block.
+const poolSpin = 200 * time.Microsecond
+
+// Worker states.
+const (
+	workerBusy     = iota // running a task, or parked on poolTasks
+	workerSpinning        // idle and polling: may be claimed
+	workerClaimed         // claimed by parallelFor: its task is (being) stored in slot
+)
+
+type poolWorker struct {
+	state atomic.Int32
+	slot  atomic.Pointer[func()]
+}
 
 func startPool() {
 	n := runtime.GOMAXPROCS(0) - 1
@@ -638,13 +665,80 @@ func startPool() {
 		n = 1
 	}
 	poolTasks = make(chan func(), 4*n)
-	for i := 0; i < n; i++ {
-		go func() {
-			for f := range poolTasks {
-				f()
-			}
-		}()
+	poolWorkers = make([]*poolWorker, n)
+	for i := range poolWorkers {
+		w := new(poolWorker)
+		poolWorkers[i] = w
+		go w.run()
 	}
+}
+
+// run is the worker loop: spin (claimable) for poolSpin after each task,
+// then park on poolTasks.
+func (w *poolWorker) run() {
+	for {
+		w.state.Store(workerSpinning)
+		f := w.spin()
+		if f == nil {
+			f = <-poolTasks
+		}
+		f()
+	}
+}
+
+// spin polls for a task for poolSpin: a claim through the slot, or one on
+// poolTasks. It returns nil, with the worker marked busy, when none came.
+func (w *poolWorker) spin() func() {
+	start := time.Now()
+	for iter := 1; ; iter++ {
+		if w.state.Load() == workerClaimed {
+			return w.take()
+		}
+		select {
+		case f := <-poolTasks:
+			if w.state.CompareAndSwap(workerSpinning, workerBusy) {
+				return f
+			}
+			// Claimed meanwhile: run both.
+			g := w.take()
+			return func() { f(); g() }
+		default:
+		}
+		if iter%64 == 0 {
+			if time.Since(start) > poolSpin {
+				if w.state.CompareAndSwap(workerSpinning, workerBusy) {
+					return nil
+				}
+				return w.take() // claimed just now
+			}
+			// Let a goroutine readied onto this P run (a caller woken
+			// from wg.Wait by this worker's last task lands here).
+			runtime.Gosched()
+		}
+	}
+}
+
+// take waits for the task of a claim (stored right after the claiming
+// CAS) and marks the worker busy.
+func (w *poolWorker) take() func() {
+	for {
+		if p := w.slot.Swap(nil); p != nil {
+			w.state.Store(workerBusy)
+			return *p
+		}
+	}
+}
+
+// handOff gives f to a spinning pool worker, reporting false when none is
+// spinning.
+func handOff(f func()) bool {
+	for _, w := range poolWorkers {
+		if w.state.Load() == workerSpinning && w.state.CompareAndSwap(workerSpinning, workerClaimed) {
+			w.slot.Store(&f)
+			return true
+		}
+	}
+	return false
 }
 
 // parallelDynamic runs f(0..items-1) on up to nt goroutines (the caller's
@@ -664,7 +758,8 @@ func parallelDynamic(nt, items int, f func(item int)) {
 }
 
 // parallelFor runs f(0..n-1), f(0) on the calling goroutine and the rest on
-// pool workers (or inline when the pool queue is full), and waits for all.
+// pool workers (a spinning one if any, else through the pool queue, or
+// inline when the queue is full), and waits for all.
 func parallelFor(n int, f func(i int)) {
 	if n <= 1 {
 		if n == 1 {
@@ -674,15 +769,36 @@ func parallelFor(n int, f func(i int)) {
 	}
 	poolOnce.Do(startPool)
 	var wg sync.WaitGroup
+	var left atomic.Int32
+	left.Store(int32(n - 1))
+	queued := false
 	for i := 1; i < n; i++ {
 		wg.Add(1)
-		task := func() { defer wg.Done(); f(i) }
+		task := func() { f(i); left.Add(-1); wg.Done() }
+		if handOff(task) {
+			continue
+		}
 		select {
 		case poolTasks <- task:
+			queued = true
 		default:
 			task()
 		}
 	}
 	f(0)
-	wg.Wait()
+	if queued {
+		// A parked worker woken through the queue may still wait in this
+		// goroutine's run queue: block, which lets it run here.
+		wg.Wait()
+		return
+	}
+	// Spin-wait first: blocking in wg.Wait parks this goroutine, and the
+	// worker's wg.Done would then have to wake it (see poolSpin).
+	start := time.Now()
+	for iter := 1; left.Load() != 0; iter++ {
+		if iter%64 == 0 && time.Since(start) > poolSpin {
+			wg.Wait()
+			return
+		}
+	}
 }

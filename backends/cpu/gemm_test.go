@@ -7,8 +7,10 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/tsrlang/tsr/backends"
 )
@@ -476,4 +478,44 @@ func testPackBRowBlocks[T float](t *testing.T, kerns []*GemmKernel[T]) {
 			}
 		}
 	}
+}
+
+// TestParallelForPool: every index runs exactly once and has finished when
+// parallelFor returns, whether the pool workers are spinning (back-to-back
+// calls), parked (after a pause longer than poolSpin) or all busy (more
+// indices than workers), and from several goroutines at once.
+func TestParallelForPool(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0))))
+	var wg sync.WaitGroup
+	for g := 0; g < 3; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(g), 7))
+			for call := 0; call < 300; call++ {
+				n := 1 + rng.IntN(6)
+				var runs [6]atomic.Int32
+				parallelFor(n, func(i int) {
+					if rng2 := i*7 + call; rng2%5 == 0 {
+						time.Sleep(time.Duration(rng2%3) * 50 * time.Microsecond)
+					}
+					runs[i].Add(1)
+				})
+				for i := 0; i < 6; i++ {
+					want := int32(0)
+					if i < n {
+						want = 1
+					}
+					if got := runs[i].Load(); got != want {
+						t.Errorf("goroutine %d call %d (n=%d): index %d ran %d times, want %d", g, call, n, i, got, want)
+						return
+					}
+				}
+				if call%50 == 0 {
+					time.Sleep(2 * poolSpin)
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
