@@ -44,9 +44,9 @@ import (
 // is reused from L1 (GotoBLAS order), KC×NC of B in L3.
 var (
 	avx512GemmF32 = &GemmKernel[float32]{Name: "avx512-12x32", MR: 12, NR: 32, KC: 384, MC: 240, NC: 4096, NCRowA: 256, KCRowA: 768,
-		Micro: microAVX512F32, MicroRowA: microRowAAVX512F32, Pack: packAVX512F32}
+		Micro: microAVX512F32, MicroRowA: microRowAAVX512F32, Pack: packAVX512F32, EdgeMicro: edgeAVX512F32}
 	avx512GemmF64 = &GemmKernel[float64]{Name: "avx512-12x16", MR: 12, NR: 16, KC: 256, MC: 240, NC: 4096, NCRowA: 256, KCRowA: 512,
-		Micro: microAVX512F64, MicroRowA: microRowAAVX512F64, Pack: packAVX512F64}
+		Micro: microAVX512F64, MicroRowA: microRowAAVX512F64, Pack: packAVX512F64, EdgeMicro: edgeAVX512F64}
 	avx2GemmF32 = &GemmKernel[float32]{Name: "avx2-6x16", MR: 6, NR: 16, KC: 256, MC: 240, NC: 4096, NCRowA: 512,
 		Micro: microAVX2F32, MicroRowA: microRowAAVX2F32}
 	avx2GemmF64 = &GemmKernel[float64]{Name: "avx2-6x8", MR: 6, NR: 8, KC: 256, MC: 120, NC: 4096, NCRowA: 512,
@@ -104,6 +104,48 @@ func microRowAAVX512F32(kc int, a []float32, lda int, b []float32, ldb int, c []
 	checkTile(12, 32, kc, a, true, lda, b, ldb, c, ldc, mr, nr)
 	pf, pfn := prefetchRows(a, lda, 12, pfRow, kc)
 	gemm12x32RowAF32AVX512(kc, &a[0], lda, &b[0], ldb, &c[0], ldc, alpha, beta, mr, laneMask(nr), pf, pfn)
+}
+
+// edgeAVX512F32 and edgeAVX512F64 are the AVX-512 kernels' EdgeMicro: the
+// 4- and 8-row tiles (4×32/8×32 f32, 4×16/8×16 f64).
+func edgeAVX512F32(mr int) (int, func(kc int, a, b []float32, ldb int, c []float32, ldc int, alpha, beta float32, mr, nr int)) {
+	switch {
+	case mr <= 4:
+		return 4, microAVX512F32x4
+	case mr <= 8:
+		return 8, microAVX512F32x8
+	}
+	return 12, microAVX512F32
+}
+
+func edgeAVX512F64(mr int) (int, func(kc int, a, b []float64, ldb int, c []float64, ldc int, alpha, beta float64, mr, nr int)) {
+	switch {
+	case mr <= 4:
+		return 4, microAVX512F64x4
+	case mr <= 8:
+		return 8, microAVX512F64x8
+	}
+	return 12, microAVX512F64
+}
+
+func microAVX512F32x4(kc int, a, b []float32, ldb int, c []float32, ldc int, alpha, beta float32, mr, nr int) {
+	checkTile(4, 32, kc, a, false, 0, b, ldb, c, ldc, mr, nr)
+	gemm4x32F32AVX512(kc, &a[0], &b[0], ldb, &c[0], ldc, alpha, beta, mr, laneMask(nr))
+}
+
+func microAVX512F32x8(kc int, a, b []float32, ldb int, c []float32, ldc int, alpha, beta float32, mr, nr int) {
+	checkTile(8, 32, kc, a, false, 0, b, ldb, c, ldc, mr, nr)
+	gemm8x32F32AVX512(kc, &a[0], &b[0], ldb, &c[0], ldc, alpha, beta, mr, laneMask(nr))
+}
+
+func microAVX512F64x4(kc int, a, b []float64, ldb int, c []float64, ldc int, alpha, beta float64, mr, nr int) {
+	checkTile(4, 16, kc, a, false, 0, b, ldb, c, ldc, mr, nr)
+	gemm4x16F64AVX512(kc, &a[0], &b[0], ldb, &c[0], ldc, alpha, beta, mr, laneMask(nr))
+}
+
+func microAVX512F64x8(kc int, a, b []float64, ldb int, c []float64, ldc int, alpha, beta float64, mr, nr int) {
+	checkTile(8, 16, kc, a, false, 0, b, ldb, c, ldc, mr, nr)
+	gemm8x16F64AVX512(kc, &a[0], &b[0], ldb, &c[0], ldc, alpha, beta, mr, laneMask(nr))
 }
 
 func microAVX512F64(kc int, a, b []float64, ldb int, c []float64, ldc int, alpha, beta float64, mr, nr int) {

@@ -142,9 +142,13 @@ func gemmPackedB[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA,
 			mr := min(MR, m-ir)
 			inA := csA == 1 && mr == MR && kern.MicroRowA != nil
 			var ap []T
+			er, micro := MR, kern.Micro
 			if !inA {
-				ap = ws.ap[:MR*kc]
-				packA(kern.Pack, ap, a, ir, pc, mr, kc, rsA, csA, MR)
+				if mr < MR {
+					er, micro = edgeKernel(kern, mr)
+				}
+				ap = ws.ap[:er*kc]
+				packA(kern.Pack, ap, a, ir, pc, mr, kc, rsA, csA, er)
 			}
 			for jr := 0; jr < nj; jr++ {
 				nr := min(NR, n-jr*NR)
@@ -157,7 +161,10 @@ func gemmPackedB[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA,
 				if inA {
 					kern.MicroRowA(kc, a[ir*rsA+pc:], rsA, bpan, NR, cdst, ldc, al, be, cm, cn, aPrefetchRow(jr, ir, m, MR))
 				} else {
-					kern.Micro(kc, ap, bpan, NR, cdst, ldc, al, be, cm, cn)
+					if csC != 1 {
+						cm = er
+					}
+					micro(kc, ap, bpan, NR, cdst, ldc, al, be, cm, cn)
 				}
 				if csC != 1 {
 					addTile(c[off:], rsC, csC, tile[:mr*NR], NR, nr, alpha, betaEff)

@@ -14,6 +14,16 @@ func packF32AVX512(dst *float32, w int, src *float32, ps int, rows int, idx *int
 //go:noescape
 func gemm12x32F32AVX512(kc int, a *float32, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32, mr int, nmask uint64)
 
+// gemm4x32F32AVX512 computes the mr×nr corner of a 4x32 tile of C = alpha*A*B + beta*C, A packed, B with row stride ldb.
+//
+//go:noescape
+func gemm4x32F32AVX512(kc int, a *float32, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32, mr int, nmask uint64)
+
+// gemm8x32F32AVX512 computes the mr×nr corner of a 8x32 tile of C = alpha*A*B + beta*C, A packed, B with row stride ldb.
+//
+//go:noescape
+func gemm8x32F32AVX512(kc int, a *float32, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32, mr int, nmask uint64)
+
 // gemm12x32RowAF32AVX512 computes the mr×nr corner of a 12x32 tile of C = alpha*A*B + beta*C, A row-major (lda), B with row stride ldb.
 //
 //go:noescape
@@ -83,6 +93,16 @@ func packF64AVX512(dst *float64, w int, src *float64, ps int, rows int, idx *int
 //
 //go:noescape
 func gemm12x16F64AVX512(kc int, a *float64, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64, mr int, nmask uint64)
+
+// gemm4x16F64AVX512 computes the mr×nr corner of a 4x16 tile of C = alpha*A*B + beta*C, A packed, B with row stride ldb.
+//
+//go:noescape
+func gemm4x16F64AVX512(kc int, a *float64, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64, mr int, nmask uint64)
+
+// gemm8x16F64AVX512 computes the mr×nr corner of a 8x16 tile of C = alpha*A*B + beta*C, A packed, B with row stride ldb.
+//
+//go:noescape
+func gemm8x16F64AVX512(kc int, a *float64, b *float64, ldb int, c *float64, ldc int, alpha float64, beta float64, mr int, nmask uint64)
 
 // gemm12x16RowAF64AVX512 computes the mr×nr corner of a 12x16 tile of C = alpha*A*B + beta*C, A row-major (lda), B with row stride ldb.
 //

@@ -1019,6 +1019,11 @@ func main() {
 			for _, rowA := range []bool{false, true} {
 				if !avx2 {
 					gemmKernel(t, 12, 2, rowA) // f32 12x32, f64 12x16
+					if !rowA {
+						// Edge tiles for a last row panel of <= 4 or <= 8 rows.
+						gemmKernel(t, 4, 2, false)
+						gemmKernel(t, 8, 2, false)
+					}
 				} else {
 					gemmKernel(t, 6, 2, rowA) // f32 6x16, f64 6x8
 				}
