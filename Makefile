@@ -21,7 +21,7 @@ purego:
 
 # tsr against NumPy and PyTorch, one table (bench/run_all.sh; QUICK=1 for a
 # short run). Needs /usr/bin/python3 with NumPy and PyTorch for the
-# comparison columns: apt-get install python3-numpy python3-torch
+# comparison columns: apt-get install python3-numpy python3-torch libopenblas0-pthread
 bench:
 	QUICK=$(QUICK) bench/run_all.sh
 

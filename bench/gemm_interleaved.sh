@@ -8,6 +8,8 @@
 #   bench/gemm_interleaved.sh S2048 D2048 S256 S1024T S1024NT   # cases: S|D, n, [T|NT]
 #   THREADS=2 ROUNDS=5 bench/gemm_interleaved.sh S2048
 #
+# NumPy must run on OpenBLAS (apt-get install python3-numpy libopenblas0-pthread;
+# Debian's python3-numpy alone brings the reference BLAS).
 # NumPy runs with OPENBLAS_CORETYPE=SkylakeX (OpenBLAS 0.3.21 does not know
 # this CPU and otherwise picks a slow SSE3 kernel) and OPENBLAS_L2_SIZE unset.
 set -euo pipefail

@@ -16,9 +16,11 @@
 # The comparison stack is /usr/bin/python3 (PYTHON=… to change) with NumPy
 # and PyTorch; on Debian/Ubuntu:
 #
-#   apt-get install python3-numpy python3-torch
+#   apt-get install python3-numpy python3-torch libopenblas0-pthread
 #
-# Without them only the Go benchmarks run (tsr column only). NumPy, and tsr's
+# (Debian's python3-numpy pulls in only the reference BLAS, about 40x
+# slower than OpenBLAS at SGEMM 2048; run_all warns when NumPy does not
+# run on OpenBLAS.) Without them only the Go benchmarks run (tsr column only). NumPy, and tsr's
 # system LAPACK engine (the same libopenblas), run with
 # OPENBLAS_CORETYPE=${CORETYPE:-SkylakeX} and OPENBLAS_L2_SIZE unset:
 # OpenBLAS 0.3.21 misdetects recent Xeons and otherwise picks a slow SSE3
@@ -48,9 +50,25 @@ run_all: $PY cannot import numpy and torch, so the NumPy/PyTorch columns
 will be empty and only tsr's Go benchmarks run. To get the comparison, install
 the Debian/Ubuntu packages for that interpreter and rerun:
 
-    apt-get install python3-numpy python3-torch
+    apt-get install python3-numpy python3-torch libopenblas0-pthread
 
 (or set PYTHON=/path/to/python3 with numpy and torch installed).
+EOF
+fi
+
+# NumPy's matmul goes through whichever libblas.so.3 the system selects;
+# Debian's python3-numpy installs only the reference BLAS.
+if [ "$have_stack" = 1 ] && ! "$PY" -c '
+import numpy as np
+np.ones((64, 64)) @ np.ones((64, 64))
+raise SystemExit(0 if "openblas" in open("/proc/self/maps").read() else 1)' 2>/dev/null; then
+  cat >&2 <<EOF
+run_all: NumPy is not running on OpenBLAS (the system's libblas.so.3 is
+another BLAS, likely the reference one), so the NumPy GEMM and linalg
+columns do not show NumPy's usual speed. Install OpenBLAS and rerun:
+
+    apt-get install libopenblas0-pthread
+
 EOF
 fi
 
