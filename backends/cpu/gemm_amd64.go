@@ -38,7 +38,9 @@ import (
 // (aPrefetchRow): without it the panel's first tile waits on L3 (DGEMM
 // 2048 +1.7-2.5%, 8 of 8 interleaved rounds; SGEMM, whose A lines last 16
 // k steps, unchanged). PREFETCHNTA of the streamed B rows, to keep A in L1,
-// did not help (3 of 6).
+// did not help (3 of 6). A column-major A (x.T @ w) read in place, the
+// packed kernel with stride lda, ran at half speed (each k step a new
+// page: 768 per micro-panel); it stays packed.
 //
 // Otherwise A is packed into MC×KC blocks (L2) and the KC×NR B micro-panel
 // is reused from L1 (GotoBLAS order), KC×NC of B in L3.

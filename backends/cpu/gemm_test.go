@@ -407,11 +407,20 @@ func TestSplitGemmCoversOnce(t *testing.T) {
 // A product's values do not depend on how many goroutines split its rows:
 // a last block shorter than the register tile sums over the same K panels
 // as the others (panelK), so SgemmBatched/DgemmBatched give the same bits
-// with 1, 2 and 3 of them.
+// with 1, 2 and 3 of them. With A transposed (column-major), blocks of more
+// than MR rows run gemmPackedA's loop order and shorter ones the GotoBLAS
+// order, over the same K panels.
 func TestGemmRowSplitSameBits(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	for _, c := range []struct{ m, n, k int }{{13, 8, 8600}, {25, 8, 8600}, {14, 40, 3000}} {
+	for _, c := range []struct {
+		m, n, k int
+		trans   bool
+	}{{13, 8, 8600, false}, {25, 8, 8600, false}, {14, 40, 3000, false}, {50, 40, 3000, true}, {77, 70, 1000, true}} {
+		rsA, csA := c.k, 1
+		if c.trans {
+			rsA, csA = 1, c.m
+		}
 		a32, b32 := make([]float32, c.m*c.k), make([]float32, c.k*c.n)
 		a64, b64 := make([]float64, c.m*c.k), make([]float64, c.k*c.n)
 		for i := range a32 {
@@ -427,8 +436,8 @@ func TestGemmRowSplitSameBits(t *testing.T) {
 		for _, procs := range []int{1, 2, 3} {
 			runtime.GOMAXPROCS(procs)
 			c32, c64 := make([]float32, c.m*c.n), make([]float64, c.m*c.n)
-			SgemmBatched(1, c.m, c.n, c.k, 1, a32, 0, c.k, 1, b32, 0, c.n, 1, 0, c32, 0, c.n, 1)
-			DgemmBatched(1, c.m, c.n, c.k, 1, a64, 0, c.k, 1, b64, 0, c.n, 1, 0, c64, 0, c.n, 1)
+			SgemmBatched(1, c.m, c.n, c.k, 1, a32, 0, rsA, csA, b32, 0, c.n, 1, 0, c32, 0, c.n, 1)
+			DgemmBatched(1, c.m, c.n, c.k, 1, a64, 0, rsA, csA, b64, 0, c.n, 1, 0, c64, 0, c.n, 1)
 			if ref32 == nil {
 				ref32, ref64 = c32, c64
 				continue
