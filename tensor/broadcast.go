@@ -2,8 +2,9 @@ package tensor
 
 import (
 	"runtime"
-	"sync"
 	"sync/atomic"
+
+	"github.com/tsrlang/tsr/backends/cpu"
 )
 
 // BroadcastShapes returns the NumPy/PyTorch broadcast of the shapes:
@@ -100,16 +101,7 @@ func parallelFor(n int, fn func(lo, hi int)) {
 		return
 	}
 	k = min(k, n/(parallelGrain/2))
-	var wg sync.WaitGroup
 	chunk := (n + k - 1) / k
 	chunk = (chunk + 15) &^ 15
-	for lo := chunk; lo < n; lo += chunk {
-		wg.Add(1)
-		go func(lo, hi int) {
-			defer wg.Done()
-			fn(lo, hi)
-		}(lo, min(lo+chunk, n))
-	}
-	fn(0, min(chunk, n))
-	wg.Wait()
+	cpu.ParallelFor((n+chunk-1)/chunk, func(i int) { fn(i*chunk, min(i*chunk+chunk, n)) })
 }

@@ -1,8 +1,6 @@
 package tensor
 
 import (
-	"sync"
-
 	"github.com/tsrlang/tsr/backends/cpu"
 )
 
@@ -105,16 +103,7 @@ func parallelChunks(n, work int, fn func(lo, hi int)) {
 		return
 	}
 	chunk := (n + k - 1) / k
-	var wg sync.WaitGroup
-	for lo := chunk; lo < n; lo += chunk {
-		wg.Add(1)
-		go func(lo, hi int) {
-			defer wg.Done()
-			fn(lo, hi)
-		}(lo, min(lo+chunk, n))
-	}
-	fn(0, min(chunk, n))
-	wg.Wait()
+	cpu.ParallelFor((n+chunk-1)/chunk, func(i int) { fn(i*chunk, min(i*chunk+chunk, n)) })
 }
 
 // im2col writes the columns [c*kh*kw, oh*ow] of samples [n0, n1) of img

@@ -2,7 +2,6 @@ package tensor
 
 import (
 	"math"
-	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -138,18 +137,10 @@ func alignedBounds(n, grain int, base unsafe.Pointer, isz int) []int {
 }
 
 // runChunks calls fn(i, bounds[i], bounds[i+1]) for each chunk, the first
-// on the calling goroutine and the others on new ones, and waits.
+// on the calling goroutine and the others on the backend's worker pool
+// (cpu.ParallelFor), and waits.
 func runChunks(bounds []int, fn func(i, lo, hi int)) {
-	var wg sync.WaitGroup
-	for i := 1; i+1 < len(bounds); i++ {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			fn(i, bounds[i], bounds[i+1])
-		}(i)
-	}
-	fn(0, bounds[0], bounds[1])
-	wg.Wait()
+	cpu.ParallelFor(len(bounds)-1, func(i int) { fn(i, bounds[i], bounds[i+1]) })
 }
 
 // parallelAligned runs fn over the chunks of alignedBounds.
@@ -222,16 +213,7 @@ func parallelTasksChunked(n, align, cost, grain, perWorker int, fn func(t0, t1 i
 			fn(c*per, min(c*per+per, n))
 		}
 	}
-	var wg sync.WaitGroup
-	for range k - 1 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			work()
-		}()
-	}
-	work()
-	wg.Wait()
+	cpu.ParallelFor(k, func(int) { work() })
 }
 
 // ---- binary arithmetic ----

@@ -528,3 +528,33 @@ func TestParallelForPool(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestParallelForNested: tasks that call parallelFor themselves (a
+// multi-threaded elementwise op whose chunks run GEMMs) finish even when
+// every pool worker is busy with an outer task.
+func TestParallelForNested(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0))))
+	done := make(chan int64)
+	go func() {
+		var sum atomic.Int64
+		for call := 0; call < 200; call++ {
+			parallelFor(3, func(i int) {
+				parallelFor(3, func(j int) {
+					parallelFor(2, func(l int) { sum.Add(1) })
+				})
+			})
+			if call%40 == 0 {
+				time.Sleep(2 * poolSpin)
+			}
+		}
+		done <- sum.Load()
+	}()
+	select {
+	case got := <-done:
+		if got != 200*3*3*2 {
+			t.Fatalf("nested tasks ran %d times, want %d", got, 200*3*3*2)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("nested parallelFor did not finish (deadlock)")
+	}
+}
