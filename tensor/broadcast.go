@@ -82,9 +82,12 @@ var numThreads atomic.Int32
 
 func init() { numThreads.Store(int32(min(runtime.GOMAXPROCS(0), 2))) }
 
-// SetNumThreads sets how many goroutines large elementwise kernels split
-// into (n < 1 means 1).
-func SetNumThreads(n int) { numThreads.Store(int32(max(n, 1))) }
+// SetNumThreads sets how many goroutines large elementwise kernels and
+// matrix products (cpu.SetNumThreads) split into (n < 1 means 1).
+func SetNumThreads(n int) {
+	numThreads.Store(int32(max(n, 1)))
+	cpu.SetNumThreads(max(n, 1))
+}
 
 // GetNumThreads returns the kernel thread count.
 func GetNumThreads() int { return int(numThreads.Load()) }

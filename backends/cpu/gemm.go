@@ -32,7 +32,7 @@ import (
 // assembly, gathering for transposed/strided B), or read in place when it
 // is row-major and small or m is small. Partial tiles are written with
 // masked stores. Problems with m*n*k < 64 run plain loops. Large problems
-// are split over a persistent worker pool of GOMAXPROCS goroutines.
+// are split over NumThreads goroutines of a persistent worker pool.
 // Rounding differs from the naive loop (different summation order), by at
 // most the usual k*eps*|A||B| bound.
 func SgemmBatched(batch, m, n, k int, alpha float32,

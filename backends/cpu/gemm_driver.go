@@ -120,7 +120,7 @@ func gemmBatchedScal[T float](kern *GemmKernel[T], axpy func(dst []T, alpha T, x
 		g.rsC, g.csC = csC, rsC
 	}
 	flops := 2 * float64(m) * float64(n) * float64(k) * float64(batch)
-	nt := runtime.GOMAXPROCS(0)
+	nt := NumThreads()
 	if nt <= 1 || flops < parallelFlops {
 		for q := 0; q < batch; q++ {
 			g.one(q, 0, g.m, 0, g.n)
@@ -195,11 +195,11 @@ func chunkRange(ch, chunks, tiles, unit, size int) (lo, hi int) {
 }
 
 // minRowBlock returns the fewest rows of A that gemmBatched (on
-// GOMAXPROCS goroutines) hands one call of gemmPacked or gemmSmall for
+// NumThreads goroutines) hands one call of gemmPacked or gemmSmall for
 // batch m×n×k products with a unit-column-stride C: m unless it splits
 // the rows over goroutines.
 func minRowBlock(MR, batch, m, n, k int) int {
-	nt := runtime.GOMAXPROCS(0)
+	nt := NumThreads()
 	flops := 2 * float64(m) * float64(n) * float64(k) * float64(batch)
 	if nt <= 1 || flops < parallelFlops || batch >= nt || n >= m {
 		return m
@@ -745,6 +745,27 @@ func packB[T float](pack func(dst []T, w int, src []T, ps, js, rows, cols int), 
 	}
 }
 
+// parallelCalls counts parallelFor calls that used the pool (for tests).
+var parallelCalls atomic.Int64
+
+// gemmThreads is SetNumThreads's count (0: GOMAXPROCS).
+var gemmThreads atomic.Int32
+
+// SetNumThreads sets how many goroutines a GEMM splits into (the calling
+// one and pool workers), as PyTorch's set_num_threads limits its matmul;
+// n < 1 restores the default, GOMAXPROCS. A product's values do not depend
+// on it.
+func SetNumThreads(n int) { gemmThreads.Store(int32(max(n, 0))) }
+
+// NumThreads returns how many goroutines a GEMM splits into: the
+// SetNumThreads count, or GOMAXPROCS when none was set.
+func NumThreads() int {
+	if n := gemmThreads.Load(); n > 0 {
+		return int(n)
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
 // Worker pool: GOMAXPROCS-1 persistent goroutines (the caller is the last
 // worker), started on first use.
 //
@@ -897,6 +918,7 @@ func parallelFor(n int, f func(i int)) {
 		return
 	}
 	poolOnce.Do(startPool)
+	parallelCalls.Add(1)
 	var wg sync.WaitGroup
 	var left atomic.Int32
 	left.Store(int32(n - 1))

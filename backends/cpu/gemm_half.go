@@ -1,9 +1,5 @@
 package cpu
 
-import (
-	"runtime"
-)
-
 // Half is a 16-bit floating-point storage format for GemmHalfBatched.
 type Half int
 
@@ -42,7 +38,7 @@ func GemmHalfBatched(format Half, batch, m, n, k int, alpha float32,
 		}
 		gemmHalf(kern, format, mm, nn, k, alpha, a[q*bsA+i0*rsA:], rsA, csA, b[q*bsB+j0*csB:], rsB, csB, beta, cq, rsC, csC)
 	}
-	nt := runtime.GOMAXPROCS(0)
+	nt := NumThreads()
 	if nt <= 1 || 2*float64(m)*float64(n)*float64(k)*float64(batch) < parallelFlops {
 		for q := 0; q < batch; q++ {
 			one(q, 0, m, 0, n)

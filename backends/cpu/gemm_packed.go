@@ -1,7 +1,5 @@
 package cpu
 
-import "runtime"
-
 // Pre-packed B operands (MKL's cblas_sgemm_pack / cblas_sgemm_compute):
 // a caller that multiplies many A blocks by the same B packs B once into
 // the active micro-kernel's panel layout and runs each product on the
@@ -93,7 +91,7 @@ func packedMatches[T float](kern *GemmKernel[T], m, n, k int) bool {
 	kc := packedKC(kern)
 	// gemmBatched's row blocks: all m rows, or a split of them for a
 	// batch smaller than the goroutine count (a larger one is not split).
-	for batch := 1; batch <= max(1, runtime.GOMAXPROCS(0)-1); batch++ {
+	for batch := 1; batch <= max(1, NumThreads()-1); batch++ {
 		rows := minRowBlock(kern.MR, batch, m, n, k)
 		if rows*n*k < smallGemm {
 			return false

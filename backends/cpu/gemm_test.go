@@ -558,3 +558,34 @@ func TestParallelForNested(t *testing.T) {
 		t.Fatal("nested parallelFor did not finish (deadlock)")
 	}
 }
+
+// TestSetNumThreads: SetNumThreads caps the goroutines a GEMM splits into
+// (one: the calling goroutine only, no pool task), and n < 1 restores
+// GOMAXPROCS.
+func TestSetNumThreads(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0))))
+	defer SetNumThreads(0)
+	SetNumThreads(1)
+	if got := NumThreads(); got != 1 {
+		t.Fatalf("NumThreads() = %d after SetNumThreads(1)", got)
+	}
+	const n = 256
+	a, b, c := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
+	for i := range a {
+		a[i], b[i] = float32(i%7), float32(i%5)
+	}
+	calls := parallelCalls.Load()
+	SgemmBatched(1, n, n, n, 1, a, 0, n, 1, b, 0, n, 1, 0, c, 0, n, 1)
+	if parallelCalls.Load() != calls {
+		t.Fatalf("a GEMM with one thread used the worker pool")
+	}
+	SetNumThreads(2)
+	SgemmBatched(1, n, n, n, 1, a, 0, n, 1, b, 0, n, 1, 0, c, 0, n, 1)
+	if parallelCalls.Load() == calls {
+		t.Fatalf("a 256³ GEMM with two threads did not use the worker pool")
+	}
+	SetNumThreads(0)
+	if got, want := NumThreads(), runtime.GOMAXPROCS(0); got != want {
+		t.Fatalf("NumThreads() = %d after SetNumThreads(0), want GOMAXPROCS %d", got, want)
+	}
+}
