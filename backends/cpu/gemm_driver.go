@@ -131,17 +131,27 @@ func gemmBatchedScal[T float](kern *GemmKernel[T], axpy func(dst []T, alpha T, x
 	// only, so the serial path does not allocate.
 	gp := new(gemmArgs[T])
 	*gp = g
-	wc := gemmChunkCols
-	if gp.csA == 1 && directA && kern.MicroRowA != nil {
-		wc = kern.NCRowA
+	wc := colChunkWidth(kern, nt, batch, gp.m, gp.n, gp.k, gp.csA)
+	splitGemm(nt, batch, gp.m, gp.n, kern.MR, kern.NR, wc, gemmChunkCols, gp.one)
+}
+
+// colChunkWidth is splitGemm's target column-item width for gemmBatched
+// on nt goroutines: the NCRowA blocks for an A read in place, else
+// gemmChunkCols, or one item per goroutine where every item would pack
+// all of A (gemmPackedA).
+func colChunkWidth[T float](kern *GemmKernel[T], nt, batch, m, n, k, csA int) int {
+	if csA == 1 && directA && kern.MicroRowA != nil {
+		// A read in place (a kernel's NCRowA may equal gemmChunkCols).
+		return kern.NCRowA
 	}
-	if wc == gemmChunkCols && gp.n >= gp.m && packWholeA(kern, gp.m, gp.n/nt, gp.k) && batch < nt {
+	wc := gemmChunkCols
+	if n >= m && packWholeA(kern, m, n/nt, k) && batch < nt {
 		// Every column item packs all of A (gemmPackedA): one item per
 		// goroutine packs it least often (two-core SGEMM 2048 with A
 		// transposed: 301 GFLOP/s in halves, 288 in 512-column items).
-		wc = max(wc, roundUp((gp.n+nt-1)/nt, kern.NR))
+		wc = max(wc, roundUp((n+nt-1)/nt, kern.NR))
 	}
-	splitGemm(nt, batch, gp.m, gp.n, kern.MR, kern.NR, wc, gemmChunkCols, gp.one)
+	return wc
 }
 
 // splitGemm runs one(q, i0, i1, j0, j1) over batch GEMMs of m×n on nt
@@ -925,7 +935,10 @@ func parallelFor(n int, f func(i int)) {
 	queued := false
 	for i := 1; i < n; i++ {
 		wg.Add(1)
-		task := func() { f(i); left.Add(-1); wg.Done() }
+		task := func() {
+			defer func() { left.Add(-1); wg.Done() }() // also if f ends its goroutine
+			f(i)
+		}
 		if handOff(task) {
 			continue
 		}
@@ -958,6 +971,8 @@ func parallelFor(n int, f func(i int)) {
 	// worker's wg.Done would then have to wake it (see poolSpin).
 	start := time.Now()
 	for iter := 1; left.Load() != 0; iter++ {
+		// No runtime.Gosched here: yielding made two-thread SGEMM 128³
+		// 45% slower.
 		if iter%64 == 0 && time.Since(start) > poolSpin {
 			wg.Wait()
 			return

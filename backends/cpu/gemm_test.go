@@ -589,3 +589,30 @@ func TestSetNumThreads(t *testing.T) {
 		t.Fatalf("NumThreads() = %d after SetNumThreads(0), want GOMAXPROCS %d", got, want)
 	}
 }
+
+// TestColChunkWidth: the column items are one per goroutine only where
+// each would pack all of A (gemmPackedA); an A read in place keeps its
+// NCRowA blocks, also for a kernel whose NCRowA equals gemmChunkCols (the
+// pure-Go and AVX2 kernels).
+func TestColChunkWidth(t *testing.T) {
+	kern := goGemmF32
+	if kern.NCRowA != gemmChunkCols {
+		t.Fatalf("test assumes go-4x4 NCRowA %d == gemmChunkCols %d", kern.NCRowA, gemmChunkCols)
+	}
+	const m, n, k, nt = 100, 2048, 256, 2
+	if got := colChunkWidth(kern, nt, 1, m, n, k, 1); got != kern.NCRowA {
+		t.Errorf("row-major A (read in place): width %d, want NCRowA %d", got, kern.NCRowA)
+	}
+	if got, want := colChunkWidth(kern, nt, 1, m, n, k, m), n/nt; got != want {
+		t.Errorf("transposed A (gemmPackedA): width %d, want %d", got, want)
+	}
+	if got := colChunkWidth(avx512GemmF32Like(), nt, 1, m, n, k, 1); got != 256 {
+		t.Errorf("NCRowA 256 kernel, row-major A: width %d, want 256", got)
+	}
+}
+
+func avx512GemmF32Like() *GemmKernel[float32] {
+	k := *goGemmF32
+	k.NCRowA = 256
+	return &k
+}
