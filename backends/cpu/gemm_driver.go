@@ -458,17 +458,11 @@ func gemmPacked[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA, 
 		for pc := 0; pc < k; pc += KC {
 			kc := min(KC, k-pc)
 			var bp []T
-			switch {
-			case src != nil:
+			if src != nil {
 				bp = ws.bp[:nj*NR*kc]
 				src.packB(bp, pc, jc, kc, nc)
-			case !inB:
-				bp = ws.bp[:nj*NR*kc]
-				packB(kern.Pack, bp, b, pc, jc, kc, nc, rsB, csB, NR)
-			case nc%NR != 0:
-				// in place, but the last partial panel is packed (zero-padded).
-				bp = ws.bp[:NR*kc]
-				packB(kern.Pack, bp, b, pc, jc+nc/NR*NR, kc, nc%NR, rsB, csB, NR)
+			} else {
+				bp = packBBlock(kern, ws, b, pc, jc, kc, nc, rsB, csB, inB)
 			}
 			betaEff := beta
 			if pc > 0 {
@@ -499,13 +493,7 @@ func gemmPacked[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA, 
 						jr, ir = t/ni*NR, t%ni*MR
 					}
 					mr, nr := min(MR, mc-ir), min(NR, nc-jr)
-					bpan, ldb := bp, NR
-					switch {
-					case !inB:
-						bpan = bp[jr*kc : (jr+NR)*kc]
-					case nr == NR:
-						bpan, ldb = b[pc*rsB+jc+jr:], rsB
-					}
+					bpan, ldb := bPanel(bp, b, inB, pc, jc, jr, kc, nr, NR, rsB)
 					off := (ic+ir)*rsC + (jc+jr)*csC
 					cdst, ldc, al, be, cm, cn := c[off:], rsC, alpha, betaEff, mr, nr
 					if csC != 1 {
@@ -600,16 +588,7 @@ func gemmPackedA[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA,
 		}
 		for jc := 0; jc < n; jc += NC {
 			nc := min(NC, n-jc)
-			nj := (nc + NR - 1) / NR
-			var bp []T
-			switch {
-			case !inB:
-				bp = ws.bp[:nj*NR*kc]
-				packB(kern.Pack, bp, b, pc, jc, kc, nc, rsB, csB, NR)
-			case nc%NR != 0:
-				bp = ws.bp[:NR*kc]
-				packB(kern.Pack, bp, b, pc, jc+nc/NR*NR, kc, nc%NR, rsB, csB, NR)
-			}
+			bp := packBBlock(kern, ws, b, pc, jc, kc, nc, rsB, csB, inB)
 			for ir := 0; ir < m; ir += MR {
 				mr := min(MR, m-ir)
 				er, micro := MR, kern.Micro
@@ -619,13 +598,7 @@ func gemmPackedA[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA,
 				apan := ap[ir*kc : (ir+er)*kc]
 				for jr := 0; jr < nc; jr += NR {
 					nr := min(NR, nc-jr)
-					bpan, ldb := bp, NR
-					switch {
-					case !inB:
-						bpan = bp[jr*kc : (jr+NR)*kc]
-					case nr == NR:
-						bpan, ldb = b[pc*rsB+jc+jr:], rsB
-					}
+					bpan, ldb := bPanel(bp, b, inB, pc, jc, jr, kc, nr, NR, rsB)
 					off := ir*rsC + (jc+jr)*csC
 					if csC == 1 {
 						micro(kc, apan, bpan, ldb, c[off:], rsC, alpha, betaEff, mr, nr)
@@ -637,6 +610,37 @@ func gemmPackedA[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA,
 			}
 		}
 	}
+}
+
+// packBBlock packs B[pc:pc+kc, jc:jc+nc] for a tile loop into ws.bp as
+// NR-wide micro-panels (packB) and returns them; with inB (B read in
+// place) only a last partial panel is packed, zero-padded, or nothing.
+func packBBlock[T float](kern *GemmKernel[T], ws *workspace[T], b []T, pc, jc, kc, nc, rsB, csB int, inB bool) []T {
+	NR := kern.NR
+	switch {
+	case !inB:
+		bp := ws.bp[:(nc+NR-1)/NR*NR*kc]
+		packB(kern.Pack, bp, b, pc, jc, kc, nc, rsB, csB, NR)
+		return bp
+	case nc%NR != 0:
+		bp := ws.bp[:NR*kc]
+		packB(kern.Pack, bp, b, pc, jc+nc/NR*NR, kc, nc%NR, rsB, csB, NR)
+		return bp
+	}
+	return nil
+}
+
+// bPanel returns the B micro-panel of the tile at column jr (nr <= NR
+// columns) of the block packBBlock made (bp) and its row stride: a packed
+// panel, or with inB B itself for a whole panel and bp's partial one.
+func bPanel[T float](bp, b []T, inB bool, pc, jc, jr, kc, nr, NR, rsB int) ([]T, int) {
+	switch {
+	case !inB:
+		return bp[jr*kc : (jr+NR)*kc], NR
+	case nr == NR:
+		return b[pc*rsB+jc+jr:], rsB
+	}
+	return bp, NR
 }
 
 // addTile sets C[i,j] = alpha*tile[i*NR+j] + beta*C[i,j] (C not read when
