@@ -563,8 +563,9 @@ var packWholeAOn = true
 // The GotoBLAS order instead walks the C tiles of a 12-row strip down
 // MC rows for each B micro-panel, 12 rows on 12 pages per tile: SGEMM
 // 2048 with A transposed ran 145 GFLOP/s that way (KC 128-384 and MC
-// 120-960 alike), 157 this way (DGEMM 69 -> 76.5). The K panels are the GotoBLAS order's
-// (KC), so the values are the same bits whichever order runs.
+// 120-960 alike), 157 this way (DGEMM 69 -> 76.5). The K panels are the
+// GotoBLAS order's (KC), so the values are the same bits whichever order
+// runs.
 func gemmPackedA[T float](kern *GemmKernel[T], m, n, k int, alpha T, a []T, rsA, csA int, b []T, rsB, csB int, beta T, c []T, rsC, csC int) {
 	MR, NR := kern.MR, kern.NR
 	inB := csB == 1 && directB(m, n, k, MR)

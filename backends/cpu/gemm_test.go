@@ -164,6 +164,15 @@ func variants[T float](op, dtype string) []*GemmKernel[T] {
 	return out
 }
 
+// withGotoOrder runs f with every A packed in the GotoBLAS order (no A read
+// in place, no gemmPackedA), the path otherwise left to f16/bf16 sources,
+// blocks of at most MR rows and very tall A.
+func withGotoOrder(f func()) {
+	defer func() { directA, packWholeAOn = true, true }()
+	directA, packWholeAOn = false, false
+	f()
+}
+
 func withThresholds(small int, par float64, f func()) {
 	s, p := smallGemm, parallelFlops
 	smallGemm, parallelFlops = small, par
@@ -193,6 +202,13 @@ func TestSgemmVariants(t *testing.T) {
 				for _, c := range randomCases(rng, 60) {
 					runCase(t, rng, c, 6e-8, f)
 				}
+			})
+			withGotoOrder(func() {
+				withThresholds(0, math.Inf(1), func() {
+					for _, c := range randomCases(rng, 60) {
+						runCase(t, rng, c, 6e-8, f)
+					}
+				})
 			})
 		})
 	}
@@ -239,6 +255,13 @@ func TestDgemmVariants(t *testing.T) {
 				for _, c := range randomCases(rng, 60) {
 					runCase(t, rng, c, 1.2e-16, f)
 				}
+			})
+			withGotoOrder(func() {
+				withThresholds(0, math.Inf(1), func() {
+					for _, c := range randomCases(rng, 60) {
+						runCase(t, rng, c, 1.2e-16, f)
+					}
+				})
 			})
 		})
 	}
