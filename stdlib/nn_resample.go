@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"sync"
 
 	"github.com/tsrlang/tsr/backends/cpu"
 	"github.com/tsrlang/tsr/runtime"
@@ -358,16 +357,7 @@ func applyRowsColsTyped[F float32 | float64](vals []F, shape []int, mw, mh axisM
 		work(0, planes)
 		return
 	}
-	var wg sync.WaitGroup
-	for i := 1; i < k; i++ {
-		wg.Add(1)
-		go func(p0, p1 int) {
-			defer wg.Done()
-			work(p0, p1)
-		}(planes*i/k, planes*(i+1)/k)
-	}
-	work(0, planes/k)
-	wg.Wait()
+	cpu.ParallelFor(k, func(i int) { work(planes*i/k, planes*(i+1)/k) })
 }
 
 // blendRows sets d = F(a·w0) + F(b·w1) elementwise (two rounded products,
