@@ -374,6 +374,13 @@ type Generator struct {
 	seed       uint64 // the last seed given to ManualSeed (initial_seed)
 }
 
+// errNilGenerator is the ValueError of a sampling function given a nil
+// *Generator (there is no package-wide default: a Generator is not safe
+// for concurrent use).
+func errNilGenerator(fn string) error {
+	return errorf(ValueError, "%s: nil *Generator (make one with NewGenerator)", fn)
+}
+
 // NewGenerator returns a generator seeded with seed.
 func NewGenerator(seed uint64) *Generator {
 	g := &Generator{}
@@ -468,8 +475,12 @@ func Rand(g *Generator, shape []int, dt DType) (*Tensor, error) {
 }
 
 // Uniform returns samples of uniform_(from, to) in float dtype dt, drawn
-// in row-major order as PyTorch's serial CPU kernel.
+// in row-major order as PyTorch's serial CPU kernel. A nil g is a
+// ValueError (so for Rand, Randn, Normal and Randint).
 func Uniform(g *Generator, shape []int, dt DType, from, to float64) (*Tensor, error) {
+	if g == nil {
+		return nil, errNilGenerator("Uniform")
+	}
 	if !dt.IsFloat() {
 		return nil, errorf(RuntimeError, "\"check_uniform_bounds\" not implemented for '%s'", pyTypeName(dt))
 	}
@@ -513,6 +524,9 @@ func Randn(g *Generator, shape []int, dt DType) (*Tensor, error) {
 // normal_fill_16_AVX2, see normalF32 and cpu.NormalFill16F32); below 16, one
 // normal_distribution<double> sample per element.
 func Normal(g *Generator, shape []int, dt DType, mean, std float64) (*Tensor, error) {
+	if g == nil {
+		return nil, errNilGenerator("Normal")
+	}
 	if !dt.IsFloat() {
 		return nil, errorf(RuntimeError, "\"normal_kernel_cpu\" not implemented for '%s'", pyTypeName(dt))
 	}
@@ -572,6 +586,9 @@ func Normal(g *Generator, shape []int, dt DType, mean, std float64) (*Tensor, er
 // high <= low is a RuntimeError. As PyTorch's random_from_to: a 32-bit
 // draw (64-bit when the range is 2^32 or more) modulo the range.
 func Randint(g *Generator, low, high int64, shape []int, dt DType) (*Tensor, error) {
+	if g == nil {
+		return nil, errNilGenerator("Randint")
+	}
 	if high <= low {
 		return nil, errorf(RuntimeError, "random_ expects 'from' to be less than 'to', but got from=%d >= to=%d", low, high)
 	}
@@ -594,7 +611,8 @@ func Randint(g *Generator, low, high int64, shape []int, dt DType) (*Tensor, err
 }
 
 // Randperm returns a random permutation of 0..n-1 as PyTorch's
-// randperm_cpu: for i < n-1, swap r[i] with r[i + random() % (n-i)].
+// randperm_cpu: for i < n-1, swap r[i] with r[i + random() % (n-i)]. g
+// must not be nil.
 func Randperm(g *Generator, n int) []int64 {
 	r := make([]int64, n)
 	for i := range r {

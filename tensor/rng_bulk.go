@@ -28,8 +28,12 @@ func (g *Generator) Float64s(d []float64) {
 // of g, converted to dt as FromFloat64s converts (PyTorch's serial
 // transformation kernels: exponential_, cauchy_, geometric_ compute in
 // double and cast). The uniforms are drawn a block at a time into a small
-// buffer: no float64 copy of an f32 result. Errors: a bad shape.
+// buffer: no float64 copy of an f32 result. Errors: a bad shape, a nil g
+// (ValueError).
 func FromUniforms(g *Generator, shape []int, dt DType, f func(u float64) float64) (*Tensor, error) {
+	if g == nil {
+		return nil, errNilGenerator("FromUniforms")
+	}
 	if err := checkShape(shape); err != nil {
 		return nil, err
 	}
