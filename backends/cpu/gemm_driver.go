@@ -410,9 +410,6 @@ var (
 	directBRows  = 4
 	directBElems = 256 * 256
 	directA      = true // read row-major A in place (MicroRowA)
-	// prefetchNextA enables aPrefetchRow's prefetch of the next A
-	// micro-panel.
-	prefetchNextA = true
 )
 
 // packSource packs the operands of a GEMM whose A and B are not T slices:
@@ -534,7 +531,7 @@ func edgeKernel[T float](kern *GemmKernel[T], mr int) (int, func(kc int, a, b []
 // otherwise come from L3 while its first tile runs; -1 when there is no
 // full next panel.
 func aPrefetchRow(j, ir, mc, MR int) int {
-	if !prefetchNextA || 2*j+1 >= MR || ir+2*MR > mc {
+	if 2*j+1 >= MR || ir+2*MR > mc {
 		return -1
 	}
 	return 2 * j
@@ -543,7 +540,7 @@ func aPrefetchRow(j, ir, mc, MR int) int {
 // packWholeAElems is the most elements of A (m rows × KC, rounded up to
 // whole micro-panels) that gemmPackedA packs at once; a taller A takes the
 // GotoBLAS order.
-var packWholeAElems = 4 << 20
+const packWholeAElems = 4 << 20
 
 // packWholeA reports whether gemmPacked runs an A that it cannot read in
 // place as gemmPackedA.
